@@ -1,0 +1,55 @@
+// Auto-coding suggestions: every taxonomy keyword is a rule "this phrase suggests this node".
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qualrank {
+
+class Taxonomy;
+
+struct KeywordRule {
+  std::string keyword;  // plain word or phrase; matched case-insensitively (Unicode simple case folding)
+  std::string node;     // the node it suggests
+};
+
+// Multi-pattern matcher (Aho-Corasick automaton over case-folded UTF-8 bytes, with a compressed byte
+// alphabet). A keyword matches only at word boundaries: the characters before and after it must not be
+// letters or digits (Unicode-aware). Text is folded on the fly; ASCII goes through a table lookup.
+class KeywordMatcher {
+ public:
+  explicit KeywordMatcher(const std::vector<KeywordRule>& rules);
+  // The rules' nodes that match in `text`, each node once, in the order of the rules' first appearance
+  // among `nodes()`. Empty when nothing matches.
+  std::vector<std::string> suggest(std::string_view text) const;
+  // Calls on_match(rule_index) for each keyword occurrence (no deduplication). Returns the match count.
+  template <class F>
+  std::size_t scan(std::string_view text, F&& on_match) const;
+  std::size_t rule_count() const { return rules_.size(); }
+
+ private:
+  std::vector<KeywordRule> rules_;
+  std::vector<uint8_t> cls_;             // byte -> alphabet class
+  std::size_t classes_ = 1;
+  std::vector<int32_t> delta_;           // full DFA: state * classes + class -> state
+  std::vector<int32_t> out_first_;       // per state: first output index in out_ (-1 none)
+  std::vector<int32_t> out_next_;        // chain through outputs of suffix states
+  std::vector<int32_t> out_rule_;
+  std::vector<uint16_t> rule_len_;       // folded keyword length in bytes
+
+ public:
+  // Calls cb(ctx, rule, begin, end) per occurrence (begin/end: byte offsets in the original text).
+  std::size_t scan_impl(std::string_view text, void (*cb)(void*, int32_t, std::size_t, std::size_t), void* ctx) const;
+};
+
+// The rules of every node's keywords, in taxonomy order.
+std::vector<KeywordRule> keyword_rules(const Taxonomy& taxonomy);
+
+template <class F>
+std::size_t KeywordMatcher::scan(std::string_view text, F&& on_match) const {
+  struct Ctx { F* f; } ctx{&on_match};
+  return scan_impl(text, [](void* c, int32_t rule, std::size_t, std::size_t) { (*static_cast<Ctx*>(c)->f)(static_cast<std::size_t>(rule)); }, &ctx);
+}
+
+}  // namespace qualrank

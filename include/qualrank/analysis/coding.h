@@ -1,0 +1,55 @@
+// Coded segments: the transcripts' coded turns and spans, each code resolved to a node of the taxonomy
+// version in use, with auto-coding suggestions kept apart from the codes a researcher applied.
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualrank/model/node_resolver.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/model/workspace.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+struct AppliedCode {
+  std::string node;      // resolved node id at the version in use
+  std::string written;   // as written in the transcript
+  std::string coder;
+  std::string memo;
+  Location where;
+};
+
+struct CodedSegment {
+  std::string id;                   // PARTICIPANT#tN, or PARTICIPANT#tN[b:e] for a span (code points)
+  std::string participant;
+  std::string role;
+  std::map<std::string, std::string> attributes;
+  std::string question;             // guideline question id ("" outside sections)
+  std::string part;                 // guideline part id
+  std::string text;
+  int turn = 0;
+  bool whole_turn = true;
+  std::size_t begin = 0, end = 0;   // code-point offsets of the span in the turn text (whole turn: 0, length)
+  std::vector<AppliedCode> codes;
+  std::vector<std::string> suggested;
+  Location source;
+
+  // Sorted distinct node ids of the codes (taxonomy order).
+  std::vector<std::string> nodes(const Taxonomy& taxonomy) const;
+  std::vector<std::string> coders() const;
+};
+
+struct CodingOptions {
+  bool include_uncoded = false;   // also list participant turns without codes or suggestions
+  bool suggestions = true;        // compute keyword suggestions
+};
+
+// Builds the coded segments of every transcript, in file then turn order. Codes whose node cannot be
+// resolved are reported (located) and left out of the segment; never dropped silently.
+std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                         Diagnostics& diags, const CodingOptions& options = {});
+
+}  // namespace qualrank

@@ -1,0 +1,35 @@
+// A study: a loaded, validated workspace at one taxonomy version, with its coded segments and rankings.
+// This is what every analysis command starts from.
+#pragma once
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualrank/analysis/coding.h"
+#include "qualrank/analysis/ranking_input.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+
+namespace qualrank {
+
+struct Study {
+  Workspace workspace;
+  std::unique_ptr<TaxonomyVersion> version;
+  std::vector<CodedSegment> segments;
+  std::vector<ParticipantRanking> rankings;
+  const Taxonomy& taxonomy() const { return version->taxonomy; }
+};
+
+struct StudyOptions {
+  std::optional<std::string> at;   // taxonomy version; nullopt = latest
+  CodingOptions coding;
+};
+
+// Loads the workspace, materialises the taxonomy version, resolves every code and ranking. All problems are
+// reported to `diags`; returns nullptr when the workspace cannot be used at all. The caller decides whether
+// errors in `diags` stop it (validate/report do).
+std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics& diags, const StudyOptions& options = {});
+
+}  // namespace qualrank

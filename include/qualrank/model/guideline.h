@@ -1,0 +1,77 @@
+// The interview guideline: parts, questions per role, ranking questions over taxonomy items, and how a
+// participant's experience level is obtained.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+enum class QuestionKind { background, open, short_answer, ranking };
+const char* to_string(QuestionKind k);
+
+struct Question {
+  std::string id;
+  std::string part;                          // id of the part it belongs to
+  QuestionKind kind = QuestionKind::open;
+  std::vector<std::string> roles;            // empty = every role
+  std::string text;                          // default text
+  std::map<std::string, std::string> text_by_role;
+  std::vector<std::string> about;            // taxonomy node ids (its prompt category)
+  std::string attribute;                     // background: the attribute the answer sets
+  // Ranking questions only:
+  std::vector<std::string> items;            // resolved item ids, taxonomy order
+  std::string items_rule;                    // e.g. "children of C", for display
+  int top = 0;                               // 0 = all items
+  std::map<std::string, int> top_by_role;    // 0 = all items
+  Location where;
+
+  bool asked_to(const std::string& role) const;
+  const std::string& text_for(const std::string& role) const;
+  // How many items a participant of `role` ranks (items.size() for "all").
+  int top_for(const std::string& role) const;
+};
+
+struct GuidelinePart {
+  std::string id;
+  std::string title;
+  std::vector<std::string> about;
+  std::vector<std::string> question_ids;
+};
+
+struct ExperienceScheme {
+  std::string attribute = "experience";      // attribute holding the level
+  std::vector<std::string> levels;           // in order, least experienced first
+  std::string from;                          // numeric attribute to derive it from (optional)
+  std::vector<double> bins;                  // levels.size()-1 ascending thresholds
+  // The level for a numeric value: levels[i] where bins[i-1] <= value < bins[i].
+  std::string level_for(double value) const;
+};
+
+struct Guideline {
+  std::string name;
+  std::string title;
+  std::string taxonomy;
+  std::string file;
+  std::vector<std::string> roles;
+  std::optional<ExperienceScheme> experience;
+  std::vector<GuidelinePart> parts;
+  std::vector<Question> questions;           // all questions, in guideline order
+
+  const Question* find(const std::string& id) const;
+  std::vector<const Question*> ranking_questions() const;
+  std::vector<const Question*> questions_for(const std::string& role) const;
+  const GuidelinePart* part(const std::string& id) const;
+};
+
+// Loads and validates a guideline against `taxonomy`: unique question ids, known kinds and roles, `about`
+// and item ids that resolve, ranking questions with an item set and a valid `top`, experience bins that
+// ascend and match the levels. Returns nullopt on errors (all reported).
+std::optional<Guideline> load_guideline(const std::string& text, const std::string& file, const Taxonomy& taxonomy,
+                                        Diagnostics& diags);
+
+}  // namespace qualrank

@@ -1,0 +1,44 @@
+// A workspace: the taxonomy (version 1), the guideline, the transcripts (with second coders' standoff
+// codings merged in) and the label tables, loaded from the folder layout in docs/formats.md.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualrank/model/guideline.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/model/transcript.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+struct Workspace {
+  std::filesystem::path root;
+  Taxonomy taxonomy;                 // version 1, as in codebooks/<name>.yaml
+  Guideline guideline;
+  std::vector<Transcript> transcripts;          // sorted by file name
+  std::vector<std::string> label_tables;        // workspace-relative paths of codebooks/labels/*.csv
+  std::string taxonomy_path;                    // workspace-relative
+  std::string history_path;                     // codebooks/<name>.history.yaml (may not exist)
+
+  const Transcript* participant(const std::string& id) const;
+  std::filesystem::path path(const std::string& relative) const { return root / relative; }
+  // Participant roles in guideline order, then any others in order of appearance.
+  std::vector<std::string> roles() const;
+  // Distinct values of an attribute: the guideline's order for `role` and the experience attribute,
+  // otherwise sorted.
+  std::vector<std::string> attribute_levels(const std::string& attribute) const;
+};
+
+// Loads the taxonomy and guideline only (what `guide` and `new-transcript` need).
+std::optional<Workspace> load_workspace_design(const std::filesystem::path& root, Diagnostics& diags);
+
+// Loads everything and checks what can be checked without a taxonomy version: duplicate participants,
+// unknown roles, sections naming questions the guideline lacks or does not ask to the role, @rank outside a
+// ranking question, @answer outside a background question, standoff files without a transcript. Node ids
+// in codes and rankings are checked by the coding and ranking steps, against the version in use.
+// Returns nullopt when the taxonomy or guideline cannot be loaded; otherwise the workspace (check `diags`).
+std::optional<Workspace> load_workspace(const std::filesystem::path& root, Diagnostics& diags);
+
+}  // namespace qualrank

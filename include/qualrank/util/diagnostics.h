@@ -1,0 +1,54 @@
+// Diagnostics: input problems are collected, not thrown, so one run reports them all.
+// Printed GCC style: FILE:LINE:COL: error: MESSAGE (LINE/COL left out when unknown).
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace qualrank {
+
+struct Location {
+  std::string file;  // workspace-relative path where possible
+  int line = 0;      // 1-based; 0 = unknown
+  int column = 0;    // 1-based; 0 = unknown
+};
+
+enum class Severity { error, warning, note };
+
+struct Diagnostic {
+  Severity severity = Severity::error;
+  Location where;
+  std::string message;
+};
+
+// Formats one diagnostic as "FILE:LINE:COL: error: MESSAGE".
+std::string format_diagnostic(const Diagnostic& d);
+
+class Diagnostics {
+ public:
+  void error(Location where, std::string message);
+  void warning(Location where, std::string message);
+  void note(Location where, std::string message);
+  void add(Diagnostic d);
+  void append(const Diagnostics& other);
+
+  bool has_errors() const { return error_count_ > 0; }
+  int error_count() const { return error_count_; }
+  const std::vector<Diagnostic>& items() const { return items_; }
+  bool empty() const { return items_.empty(); }
+  // Prints every diagnostic, one per line, in the order they were added.
+  void print(std::ostream& out) const;
+  void clear();
+
+ private:
+  std::vector<Diagnostic> items_;
+  int error_count_ = 0;
+};
+
+// Thrown by command orchestration when input errors make it impossible to continue.
+// The diagnostics it carries have been (or will be) printed by the CLI.
+struct InputError {
+  Diagnostics diagnostics;
+};
+
+}  // namespace qualrank

@@ -1,0 +1,66 @@
+// File helpers: whole-file reads, atomic writes (temp file + rename), advisory locks,
+// and paths that must stay inside the workspace.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qualrank::files {
+
+namespace fs = std::filesystem;
+
+// Reads a whole file. Returns nullopt if it cannot be opened.
+std::optional<std::string> read(const fs::path& path);
+
+// Writes `content` to `path` atomically: a temp file in the same folder, flushed and fsynced, then renamed
+// over `path`. On failure the old file (if any) is untouched, the temp file removed, and false returned
+// with `error` set.
+bool write_atomic(const fs::path& path, std::string_view content, std::string* error = nullptr);
+
+// For writers that produce a file themselves (libxlsxwriter, libzip): gives a temp path next to the target;
+// commit() renames it into place, the destructor removes it when commit() was not called.
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(fs::path target);
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  const fs::path& temp_path() const { return temp_; }
+  const fs::path& target() const { return target_; }
+  bool commit(std::string* error = nullptr);
+
+ private:
+  fs::path target_;
+  fs::path temp_;
+  bool committed_ = false;
+};
+
+// An exclusive advisory lock (flock) on `path` (created if missing), released by the destructor.
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& path);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  bool locked() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Resolves `relative` (a path written in an input file) against `workspace`. Returns nullopt when it is
+// absolute or, after normalisation, points outside the workspace ("../x", "a/../../x").
+std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_view relative);
+
+// `path` relative to `base` as a generic string when it lies below it, else `path` as given.
+std::string display_path(const fs::path& path, const fs::path& base);
+
+// Lists regular files directly in `dir` whose name ends with `suffix`, sorted by name. Empty if no dir.
+std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix);
+
+// Seconds since the epoch to stamp outputs with: SOURCE_DATE_EPOCH when set and valid, else `fallback`.
+long long source_date_epoch(long long fallback);
+
+}  // namespace qualrank::files

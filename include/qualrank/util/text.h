@@ -1,0 +1,43 @@
+// Text helpers: UTF-8 checking and Unicode case folding (ICU), trimming, splitting, natural id order.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qualrank::text {
+
+struct Utf8Error {
+  int line = 0;    // 1-based line of the first invalid byte
+  int column = 0;  // 1-based column, counted in code points before it + 1
+  std::size_t offset = 0;  // byte offset
+};
+
+// Returns the position of the first invalid UTF-8 sequence, or nullopt if `s` is valid UTF-8.
+std::optional<Utf8Error> find_invalid_utf8(std::string_view s);
+
+// Full Unicode simple case folding of valid UTF-8 (ICU u_foldCase per code point); invalid bytes are kept.
+std::string fold_case(std::string_view s);
+
+std::string_view trim(std::string_view s);
+std::vector<std::string> split(std::string_view s, char sep);  // pieces trimmed; empty pieces kept
+std::vector<std::string> split_nonempty(std::string_view s, char sep);  // trimmed, empty pieces dropped
+bool starts_with_ci(std::string_view s, std::string_view prefix);  // ASCII case-insensitive
+std::string to_lower_ascii(std::string_view s);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+// Number of code points in valid UTF-8 (continuation bytes are not counted).
+std::size_t count_code_points(std::string_view s);
+
+// "Natural" order for taxonomy ids: A.2 < A.10, A.1 < A.1.i, C.9 < C.10; roman numerals compare as numbers.
+bool natural_less(std::string_view a, std::string_view b);
+
+// Edit distance, for "did you mean" suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// Removes characters XML 1.0 forbids (C0 controls other than tab, LF, CR; U+FFFE/U+FFFF).
+// Returns how many were removed.
+std::size_t strip_xml_invalid(std::string& s);
+
+}  // namespace qualrank::text

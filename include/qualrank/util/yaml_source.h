@@ -1,0 +1,28 @@
+// Loading YAML with locations: parse errors and node marks become qualrank Locations.
+#pragma once
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank::yaml {
+
+// Parses `text` (the contents of `file`, reported as `file`). `first_line` shifts line numbers, for YAML
+// embedded in another file (front matter). Syntax errors are reported located; returns nullopt then.
+std::optional<YAML::Node> parse(const std::string& text, const std::string& file, Diagnostics& diags,
+                                int first_line = 1);
+
+// Location of a node (yaml-cpp marks are 0-based; Locations are 1-based).
+Location where(const YAML::Node& node, const std::string& file, int first_line = 1);
+
+// Scalar helpers: return the scalar text, or report "expected a string for KEY" and return fallback.
+std::string get_string(const YAML::Node& map, const char* key, const std::string& file, Diagnostics& diags,
+                       bool required, int first_line = 1);
+// A scalar or a sequence of scalars, as a list of strings.
+std::vector<std::string> get_string_list(const YAML::Node& map, const char* key, const std::string& file,
+                                         Diagnostics& diags, int first_line = 1);
+
+}  // namespace qualrank::yaml

@@ -1,0 +1,213 @@
+// Keyword auto-coding with an Aho-Corasick automaton (Aho & Corasick 1975, "Efficient string matching").
+// Keywords are case-folded (ICU simple case folding) and inserted as UTF-8 bytes; the goto/failure functions
+// are compiled into a full DFA over a compressed byte alphabet (bytes that occur in no keyword share one
+// class), so scanning costs one table lookup per byte of folded text. The text is folded on the fly: ASCII
+// through a 256-entry table, other code points through u_foldCase. A match counts only at word boundaries,
+// checked on the original text around the occurrence (u_isalnum on the neighbouring code points).
+#include "qualrank/analysis/autocode.h"
+
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <map>
+
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+bool is_word_char(UChar32 c) { return c >= 0 && (u_isalnum(c) || c == '_'); }
+
+// Code point ending just before byte offset `pos` (or -1 at the start).
+UChar32 prev_code_point(std::string_view s, std::size_t pos) {
+  if (pos == 0) return -1;
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t i = static_cast<int32_t>(pos);
+  UChar32 c;
+  U8_PREV(p, 0, i, c);
+  return c;
+}
+
+UChar32 next_code_point(std::string_view s, std::size_t pos) {
+  if (pos >= s.size()) return -1;
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t i = static_cast<int32_t>(pos);
+  UChar32 c;
+  U8_NEXT(p, i, static_cast<int32_t>(s.size()), c);
+  return c;
+}
+
+struct AsciiFold {
+  std::array<uint8_t, 128> t{};
+  AsciiFold() {
+    for (int i = 0; i < 128; ++i) t[static_cast<std::size_t>(i)] = static_cast<uint8_t>(i >= 'A' && i <= 'Z' ? i + 32 : i);
+  }
+};
+const AsciiFold kFold;
+
+}  // namespace
+
+KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules) : rules_(rules), cls_(256, 0) {
+  std::vector<std::string> folded;
+  folded.reserve(rules.size());
+  for (const auto& r : rules) folded.push_back(text::fold_case(text::trim(r.keyword)));
+  // Alphabet classes: 0 = bytes in no keyword.
+  for (const auto& k : folded)
+    for (unsigned char c : k)
+      if (cls_[c] == 0) cls_[c] = static_cast<uint8_t>(classes_++);
+  if (classes_ > 255) classes_ = 255;  // cannot happen with 256 byte values minus class 0
+  // Trie.
+  std::vector<std::vector<int32_t>> go(1, std::vector<int32_t>(classes_, -1));
+  std::vector<std::vector<int32_t>> outputs(1);
+  for (std::size_t r = 0; r < folded.size(); ++r) {
+    if (folded[r].empty()) continue;
+    int32_t s = 0;
+    for (unsigned char c : folded[r]) {
+      auto& next = go[static_cast<std::size_t>(s)][cls_[c]];
+      if (next < 0) {
+        next = static_cast<int32_t>(go.size());
+        go.emplace_back(classes_, -1);
+        outputs.emplace_back();
+      }
+      s = go[static_cast<std::size_t>(s)][cls_[c]];
+    }
+    outputs[static_cast<std::size_t>(s)].push_back(static_cast<int32_t>(r));
+  }
+  rule_len_.resize(folded.size());
+  for (std::size_t r = 0; r < folded.size(); ++r) rule_len_[r] = static_cast<uint16_t>(folded[r].size());
+  // BFS for failure links; fill the DFA.
+  std::size_t n = go.size();
+  std::vector<int32_t> fail(n, 0);
+  delta_.assign(n * classes_, 0);
+  std::deque<int32_t> queue;
+  for (std::size_t c = 0; c < classes_; ++c) {
+    int32_t t = go[0][c];
+    if (t > 0) {
+      fail[static_cast<std::size_t>(t)] = 0;
+      delta_[c] = t;
+      queue.push_back(t);
+    } else {
+      delta_[c] = 0;
+    }
+  }
+  std::vector<int32_t> dict(n, -1);  // nearest suffix state with output
+  std::vector<int32_t> bfs;
+  while (!queue.empty()) {
+    int32_t s = queue.front();
+    queue.pop_front();
+    bfs.push_back(s);
+    int32_t f = fail[static_cast<std::size_t>(s)];
+    dict[static_cast<std::size_t>(s)] = outputs[static_cast<std::size_t>(f)].empty() ? dict[static_cast<std::size_t>(f)] : f;
+    for (std::size_t c = 0; c < classes_; ++c) {
+      int32_t t = go[static_cast<std::size_t>(s)][c];
+      if (t > 0) {
+        fail[static_cast<std::size_t>(t)] = delta_[static_cast<std::size_t>(f) * classes_ + c];
+        delta_[static_cast<std::size_t>(s) * classes_ + c] = t;
+        queue.push_back(t);
+      } else {
+        delta_[static_cast<std::size_t>(s) * classes_ + c] = delta_[static_cast<std::size_t>(f) * classes_ + c];
+      }
+    }
+  }
+  // Output lists: each state's own rules, then its dictionary suffix chain.
+  out_first_.assign(n, -1);
+  std::vector<int32_t> chain_head(n, -1);
+  // Build in BFS order so suffix states (shallower) are done first.
+  std::vector<int32_t> order{0};
+  order.insert(order.end(), bfs.begin(), bfs.end());
+  for (int32_t s : order) {
+    auto su = static_cast<std::size_t>(s);
+    int32_t tail = dict[su] >= 0 ? out_first_[static_cast<std::size_t>(dict[su])] : -1;
+    int32_t head = tail;
+    for (auto it = outputs[su].rbegin(); it != outputs[su].rend(); ++it) {
+      out_rule_.push_back(*it);
+      out_next_.push_back(head);
+      head = static_cast<int32_t>(out_rule_.size()) - 1;
+    }
+    out_first_[su] = head;
+  }
+}
+
+std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
+                                      void* ctx) const {
+  std::size_t matches = 0;
+  int32_t state = 0;
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const std::size_t n = s.size();
+  // Map from folded-byte positions back to original text: folded output of a code point ends at the
+  // code point's end in the original, and keywords start at code-point boundaries. We record, for the
+  // bytes fed since the last boundary, the original start offset via a small ring of recent boundaries.
+  constexpr std::size_t kRing = 256;
+  std::array<std::size_t, kRing> orig_at{};   // folded offset (mod ring) -> original offset of that byte's code point
+  std::size_t folded_pos = 0;
+  std::size_t i = 0;
+  auto feed = [&](uint8_t b, std::size_t cp_start, std::size_t cp_end) {
+    orig_at[folded_pos % kRing] = cp_start;
+    ++folded_pos;
+    state = delta_[static_cast<std::size_t>(state) * classes_ + cls_[b]];
+    if (out_first_[static_cast<std::size_t>(state)] >= 0) {
+      for (int32_t o = out_first_[static_cast<std::size_t>(state)]; o >= 0; o = out_next_[static_cast<std::size_t>(o)]) {
+        int32_t rule = out_rule_[static_cast<std::size_t>(o)];
+        std::size_t len = rule_len_[static_cast<std::size_t>(rule)];
+        std::size_t start = len <= kRing ? orig_at[(folded_pos - len) % kRing] : 0;
+        if (is_word_char(prev_code_point(s, start)) || is_word_char(next_code_point(s, cp_end))) continue;
+        ++matches;
+        cb(ctx, rule, start, cp_end);
+      }
+    }
+  };
+  while (i < n) {
+    uint8_t b = p[i];
+    if (b < 0x80) {
+      feed(kFold.t[b], i, i + 1);
+      ++i;
+      continue;
+    }
+    std::size_t start = i;
+    int32_t j = static_cast<int32_t>(i);
+    UChar32 c;
+    U8_NEXT(p, j, static_cast<int32_t>(n), c);
+    i = static_cast<std::size_t>(j);
+    if (c < 0) {
+      for (std::size_t k = start; k < i; ++k) feed(p[k], start, i);
+      continue;
+    }
+    UChar32 f = u_foldCase(c, U_FOLD_CASE_DEFAULT);
+    uint8_t buf[4];
+    int32_t len = 0;
+    UBool err = false;
+    U8_APPEND(buf, len, 4, f, err);
+    (void)err;
+    for (int32_t k = 0; k < len; ++k) feed(buf[k], start, i);
+  }
+  return matches;
+}
+
+std::vector<std::string> KeywordMatcher::suggest(std::string_view text) const {
+  std::vector<int32_t> hit_rules;
+  scan(text, [&](std::size_t rule) { hit_rules.push_back(static_cast<int32_t>(rule)); });
+  std::sort(hit_rules.begin(), hit_rules.end());
+  std::vector<std::string> out;
+  for (int32_t r : hit_rules) {
+    const auto& node = rules_[static_cast<std::size_t>(r)].node;
+    if (std::find(out.begin(), out.end(), node) == out.end()) out.push_back(node);
+  }
+  return out;
+}
+
+std::vector<KeywordRule> keyword_rules(const Taxonomy& taxonomy) {
+  std::vector<KeywordRule> rules;
+  for (const auto& id : taxonomy.order()) {
+    const auto* n = taxonomy.find(id);
+    if (n->status != "active") continue;
+    for (const auto& k : n->keywords) rules.push_back({k, id});
+  }
+  return rules;
+}
+
+}  // namespace qualrank

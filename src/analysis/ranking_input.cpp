@@ -1,0 +1,93 @@
+#include "qualrank/analysis/ranking_input.h"
+
+#include <algorithm>
+#include <set>
+
+namespace qualrank {
+
+std::vector<ParticipantRanking> collect_rankings(const Workspace& ws, const NodeResolver& resolve, Diagnostics& diags) {
+  std::vector<ParticipantRanking> out;
+  for (const auto& t : ws.transcripts) {
+    for (const auto& answer : t.rankings) {
+      const Question* q = ws.guideline.find(answer.question);
+      if (!q || q->kind != QuestionKind::ranking) continue;  // reported by load_workspace
+      ParticipantRanking r;
+      r.participant = t.participant;
+      r.question = q->id;
+      r.attributes = t.attributes;
+      r.attributes["role"] = t.role;
+      r.where = answer.line;
+      bool ok = true;
+      std::set<std::string> seen;
+      std::size_t count = 0;
+      for (std::size_t k = 0; k < answer.tiers.size(); ++k) {
+        std::vector<std::string> tier;
+        for (std::size_t j = 0; j < answer.tiers[k].size(); ++j) {
+          const auto& written = answer.tiers[k][j];
+          const auto& at = answer.where[k][j];
+          auto res = resolve(written);
+          if (!res.node) {
+            diags.error(at, "unknown ranking item '" + written + "'" + (res.problem.empty() ? "" : ": " + res.problem));
+            ok = false;
+            continue;
+          }
+          if (std::find(q->items.begin(), q->items.end(), *res.node) == q->items.end()) {
+            diags.error(at, "item '" + written + "' (" + *res.node + ") is not in the item set of question '" + q->id + "'");
+            ok = false;
+            continue;
+          }
+          if (!seen.insert(*res.node).second) {
+            diags.error(at, "item '" + written + "' (" + *res.node + ") is ranked twice");
+            ok = false;
+            continue;
+          }
+          tier.push_back(*res.node);
+          ++count;
+        }
+        if (!tier.empty()) r.tiers.push_back(std::move(tier));
+      }
+      int top = q->top_for(t.role);
+      if (ok && static_cast<int>(count) > top) {
+        diags.error(answer.line, "the answer ranks " + std::to_string(count) + " items; role '" + t.role + "' ranks " +
+                                     std::to_string(top) + " of question '" + q->id + "'");
+        ok = false;
+      } else if (ok && static_cast<int>(count) < top) {
+        diags.warning(answer.line, "the answer ranks " + std::to_string(count) + " of the " + std::to_string(top) +
+                                       " items role '" + t.role + "' ranks; the rest share the remaining positions");
+      }
+      if (ok && count == 0) {
+        diags.error(answer.line, "empty ranking");
+        ok = false;
+      }
+      if (ok) out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+std::vector<double> ranks_for(const ParticipantRanking& r, const std::vector<std::string>& items) {
+  std::vector<double> ranks(items.size(), 0.0);
+  std::vector<bool> ranked(items.size(), false);
+  double position = 0;  // positions used so far
+  for (const auto& tier : r.tiers) {
+    std::vector<std::size_t> idx;
+    for (const auto& item : tier) {
+      auto it = std::find(items.begin(), items.end(), item);
+      if (it != items.end()) idx.push_back(static_cast<std::size_t>(it - items.begin()));
+    }
+    if (idx.empty()) continue;
+    double avg = position + (static_cast<double>(idx.size()) + 1.0) / 2.0;
+    for (auto i : idx) {
+      ranks[i] = avg;
+      ranked[i] = true;
+    }
+    position += static_cast<double>(idx.size());
+  }
+  std::size_t left = static_cast<std::size_t>(std::count(ranked.begin(), ranked.end(), false));
+  double rest = position + (static_cast<double>(left) + 1.0) / 2.0;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (!ranked[i]) ranks[i] = rest;
+  return ranks;
+}
+
+}  // namespace qualrank

@@ -1,0 +1,55 @@
+// The CLI layer: a table of subcommands, each a thin handler that parses its options (Boost.Program_options),
+// calls the library and prints. Global options (-C DIR, --quiet, --verbose) come before the subcommand.
+#pragma once
+#include <boost/program_options.hpp>
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank::cli {
+
+namespace po = boost::program_options;
+
+struct Context {
+  std::filesystem::path workspace = ".";
+  bool quiet = false;
+  bool verbose = false;
+  std::ostream* out;
+  std::ostream* err;
+};
+
+using Handler = int (*)(Context&, const std::vector<std::string>& args);
+
+struct Command {
+  const char* name;
+  const char* summary;
+  Handler handler;
+};
+
+// The subcommand table, in the order `qualrank help` lists it.
+const std::vector<Command>& commands();
+
+// Entry point: parses global options, dispatches, prints diagnostics; returns the exit code.
+int run(int argc, char** argv);
+
+// Parses a subcommand's options. Handles --help (prints usage to ctx.out and returns false with
+// exit_code 0); on a bad option prints "qualrank NAME: error: ..." and returns false with exit_code 2.
+bool parse_options(Context& ctx, const std::string& name, const std::string& usage, po::options_description& desc,
+                   const std::vector<std::string>& args, po::variables_map& vm, int& exit_code,
+                   const po::positional_options_description* positional = nullptr);
+
+// Prints diagnostics to ctx.err; returns 1 if any is an error, else 0.
+int report_diagnostics(Context& ctx, const Diagnostics& diags);
+
+// Handlers (one file each: cmd_<name>.cpp).
+int cmd_validate(Context&, const std::vector<std::string>&);
+int cmd_code(Context&, const std::vector<std::string>&);
+int cmd_guide(Context&, const std::vector<std::string>&);
+int cmd_new_transcript(Context&, const std::vector<std::string>&);
+int cmd_report(Context&, const std::vector<std::string>&);
+
+}  // namespace qualrank::cli

@@ -1,0 +1,41 @@
+#include <iostream>
+
+#include "cli.h"
+#include "qualrank/analysis/study.h"
+#include "qualrank/report/segments_output.h"
+
+namespace qualrank::cli {
+
+int cmd_code(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("code options");
+  desc.add_options()
+      ("format", po::value<std::string>()->default_value("table"), "json, csv or table")
+      ("at", po::value<std::string>(), "map codes to this taxonomy version (default: the latest)")
+      ("all", "also list participant turns without codes or suggestions")
+      ("no-suggestions", "do not compute keyword suggestions");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "code", "[--format json|csv|table] [--at VERSION] [--all] [--no-suggestions]", desc, args, vm, rc)) return rc;
+  auto format = vm["format"].as<std::string>();
+  if (format != "json" && format != "csv" && format != "table") {
+    *ctx.err << "qualrank code: error: unknown format '" << format << "' (json, csv or table)\n";
+    return 2;
+  }
+  Diagnostics diags;
+  StudyOptions opts;
+  if (vm.count("at")) opts.at = vm["at"].as<std::string>();
+  opts.coding.include_uncoded = vm.count("all") > 0;
+  opts.coding.suggestions = vm.count("no-suggestions") == 0;
+  auto study = load_study(ctx.workspace, diags, opts);
+  if (!study || diags.has_errors()) {
+    diags.print(*ctx.err);
+    return 1;
+  }
+  diags.print(*ctx.err);  // warnings
+  if (format == "json") *ctx.out << segments_json(study->segments).dump(2) << '\n';
+  else if (format == "csv") *ctx.out << segments_csv(study->segments, study->taxonomy());
+  else *ctx.out << segments_table(study->segments, study->taxonomy());
+  return 0;
+}
+
+}  // namespace qualrank::cli

@@ -1,0 +1,67 @@
+#include <iostream>
+
+#include "cli.h"
+#include "qualrank/model/workspace.h"
+#include "qualrank/report/protocol.h"
+#include "qualrank/util/files.h"
+
+namespace qualrank::cli {
+
+int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("new-transcript options");
+  desc.add_options()
+      ("participant", po::value<std::string>()->required(), "participant id (also the file name: transcripts/ID.md)")
+      ("role", po::value<std::string>()->required(), "the participant's role (one of the guideline's roles)")
+      ("attr", po::value<std::vector<std::string>>()->composing(), "an attribute, key=value (repeatable)")
+      ("output,o", po::value<std::string>(), "write here instead of transcripts/ID.md (inside the workspace)");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "new-transcript", "--participant ID --role ROLE [--attr k=v ...] [-o FILE]", desc, args, vm, rc)) return rc;
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return report_diagnostics(ctx, diags) ? 1 : 1;
+  auto participant = vm["participant"].as<std::string>();
+  auto role = vm["role"].as<std::string>();
+  if (participant.empty() || participant.find_first_of(" \t:/\\") != std::string::npos) {
+    *ctx.err << "qualrank new-transcript: error: participant id '" << participant << "' may not contain spaces, ':' or slashes\n";
+    return 2;
+  }
+  const auto& roles = ws->guideline.roles;
+  if (std::find(roles.begin(), roles.end(), role) == roles.end()) {
+    *ctx.err << "qualrank new-transcript: error: unknown role '" << role << "' (the guideline's roles:";
+    for (const auto& r : roles) *ctx.err << ' ' << r;
+    *ctx.err << ")\n";
+    return 2;
+  }
+  std::map<std::string, std::string> attrs;
+  if (vm.count("attr")) {
+    for (const auto& kv : vm["attr"].as<std::vector<std::string>>()) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        *ctx.err << "qualrank new-transcript: error: --attr takes key=value, not '" << kv << "'\n";
+        return 2;
+      }
+      attrs[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+  }
+  std::string rel = vm.count("output") ? vm["output"].as<std::string>() : "transcripts/" + participant + ".md";
+  auto path = files::resolve_inside(ctx.workspace, rel);
+  if (!path) {
+    *ctx.err << "qualrank new-transcript: error: '" << rel << "' is outside the workspace\n";
+    return 2;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(*path, ec)) {
+    *ctx.err << rel << ": error: the file exists already; not overwritten\n";
+    return 1;
+  }
+  std::string err;
+  if (!files::write_atomic(*path, transcript_skeleton(ws->guideline, ws->taxonomy, participant, role, attrs), &err)) {
+    *ctx.err << "qualrank new-transcript: error: " << err << '\n';
+    return 1;
+  }
+  if (!ctx.quiet) *ctx.err << "wrote " << rel << '\n';
+  return 0;
+}
+
+}  // namespace qualrank::cli

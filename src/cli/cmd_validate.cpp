@@ -1,0 +1,28 @@
+#include <iostream>
+
+#include "cli.h"
+#include "qualrank/analysis/study.h"
+
+namespace qualrank::cli {
+
+int cmd_validate(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("validate options");
+  desc.add_options()("at", po::value<std::string>(), "check codes against this taxonomy version (default: the latest)");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "validate", "[--at VERSION]", desc, args, vm, rc)) return rc;
+  Diagnostics diags;
+  StudyOptions opts;
+  if (vm.count("at")) opts.at = vm["at"].as<std::string>();
+  opts.coding.suggestions = false;
+  auto study = load_study(ctx.workspace, diags, opts);
+  rc = report_diagnostics(ctx, diags);
+  if (rc == 0 && study && !ctx.quiet) {
+    *ctx.err << "qualrank validate: ok: " << study->workspace.transcripts.size() << " transcripts, "
+             << study->segments.size() << " coded segments, " << study->rankings.size() << " rankings, taxonomy version "
+             << study->version->number << " (" << study->taxonomy().size() << " nodes)\n";
+  }
+  return study ? rc : 1;
+}
+
+}  // namespace qualrank::cli

@@ -1,0 +1,262 @@
+#include "qualrank/model/guideline.h"
+
+#include <algorithm>
+#include <set>
+
+#include "qualrank/util/text.h"
+#include "qualrank/util/yaml_source.h"
+
+namespace qualrank {
+
+const char* to_string(QuestionKind k) {
+  switch (k) {
+    case QuestionKind::background: return "background";
+    case QuestionKind::open: return "open";
+    case QuestionKind::short_answer: return "short_answer";
+    case QuestionKind::ranking: return "ranking";
+  }
+  return "open";
+}
+
+bool Question::asked_to(const std::string& role) const {
+  return roles.empty() || std::find(roles.begin(), roles.end(), role) != roles.end();
+}
+
+const std::string& Question::text_for(const std::string& role) const {
+  auto it = text_by_role.find(role);
+  return it != text_by_role.end() ? it->second : text;
+}
+
+int Question::top_for(const std::string& role) const {
+  auto it = top_by_role.find(role);
+  int t = it != top_by_role.end() ? it->second : top;
+  return t <= 0 ? static_cast<int>(items.size()) : std::min<int>(t, static_cast<int>(items.size()));
+}
+
+std::string ExperienceScheme::level_for(double value) const {
+  for (std::size_t i = 0; i < bins.size() && i < levels.size(); ++i)
+    if (value < bins[i]) return levels[i];
+  return levels.empty() ? std::string() : levels.back();
+}
+
+const Question* Guideline::find(const std::string& id) const {
+  for (const auto& q : questions)
+    if (q.id == id) return &q;
+  return nullptr;
+}
+
+std::vector<const Question*> Guideline::ranking_questions() const {
+  std::vector<const Question*> out;
+  for (const auto& q : questions)
+    if (q.kind == QuestionKind::ranking) out.push_back(&q);
+  return out;
+}
+
+std::vector<const Question*> Guideline::questions_for(const std::string& role) const {
+  std::vector<const Question*> out;
+  for (const auto& q : questions)
+    if (q.asked_to(role)) out.push_back(&q);
+  return out;
+}
+
+const GuidelinePart* Guideline::part(const std::string& id) const {
+  for (const auto& p : parts)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+namespace {
+
+struct Loader {
+  const std::string& file;
+  const Taxonomy& tax;
+  Diagnostics& diags;
+  Guideline& g;
+
+  std::vector<std::string> node_list(const YAML::Node& map, const char* key) {
+    std::vector<std::string> out;
+    auto raw = yaml::get_string_list(map, key, file, diags);
+    for (const auto& r : raw) {
+      auto id = tax.resolve(r);
+      if (!id)
+        diags.error(yaml::where(map[key], file), "unknown taxonomy node '" + r + "' in '" + key + "'");
+      else
+        out.push_back(*id);
+    }
+    return out;
+  }
+
+  void check_roles(const std::vector<std::string>& roles, const YAML::Node& at) {
+    for (const auto& r : roles)
+      if (std::find(g.roles.begin(), g.roles.end(), r) == g.roles.end())
+        diags.error(yaml::where(at, file), "unknown role '" + r + "' (the guideline's roles: " + text::join(g.roles, ", ") + ")");
+  }
+
+  // top: N | all | {role: N|all}
+  int parse_top_value(const YAML::Node& v) {
+    if (!v.IsScalar()) {
+      diags.error(yaml::where(v, file), "'top' takes a number or 'all'");
+      return 0;
+    }
+    if (v.Scalar() == "all") return 0;
+    try {
+      int t = std::stoi(v.Scalar());
+      if (t < 1) throw std::invalid_argument("");
+      return t;
+    } catch (...) {
+      diags.error(yaml::where(v, file), "'top' takes a positive number or 'all', not '" + v.Scalar() + "'");
+      return 0;
+    }
+  }
+
+  void ranking_items(Question& q, const YAML::Node& qn) {
+    auto items = qn["items"];
+    if (!items) {
+      diags.error(q.where, "ranking question '" + q.id + "' has no 'items'");
+      return;
+    }
+    if (items.IsMap()) {
+      auto of = items["children_of"];
+      if (!of || !of.IsScalar()) {
+        diags.error(yaml::where(items, file), "'items' takes a list of node ids or {children_of: ID}");
+        return;
+      }
+      auto id = tax.resolve(of.Scalar());
+      if (!id) {
+        diags.error(yaml::where(of, file), "unknown taxonomy node '" + of.Scalar() + "' in 'children_of'");
+        return;
+      }
+      q.items = tax.children(*id);
+      q.items_rule = "children of " + *id;
+    } else {
+      q.items = node_list(qn, "items");
+      q.items_rule = "listed";
+    }
+    std::set<std::string> seen;
+    for (const auto& it : q.items)
+      if (!seen.insert(it).second) diags.error(yaml::where(items, file), "item '" + it + "' listed twice");
+    if (q.items.size() < 2) diags.error(yaml::where(items, file), "a ranking question needs at least 2 items");
+    if (auto top = qn["top"]) {
+      if (top.IsMap()) {
+        for (const auto& kv : top) {
+          auto role = kv.first.Scalar();
+          check_roles({role}, kv.first);
+          q.top_by_role[role] = parse_top_value(kv.second);
+        }
+      } else {
+        q.top = parse_top_value(top);
+      }
+    }
+  }
+
+  void question(const YAML::Node& qn, GuidelinePart& part, std::set<std::string>& ids) {
+    Question q;
+    q.where = yaml::where(qn, file);
+    q.part = part.id;
+    q.id = yaml::get_string(qn, "id", file, diags, true);
+    if (q.id.empty()) return;
+    if (q.id.find(' ') != std::string::npos) diags.error(yaml::where(qn["id"], file), "question id '" + q.id + "' may not contain spaces");
+    if (!ids.insert(q.id).second) diags.error(yaml::where(qn["id"], file), "duplicate question id '" + q.id + "'");
+    auto kind = yaml::get_string(qn, "kind", file, diags, false);
+    if (kind.empty() || kind == "open") q.kind = QuestionKind::open;
+    else if (kind == "background") q.kind = QuestionKind::background;
+    else if (kind == "short_answer") q.kind = QuestionKind::short_answer;
+    else if (kind == "ranking") q.kind = QuestionKind::ranking;
+    else diags.error(yaml::where(qn["kind"], file), "unknown question kind '" + kind + "' (background, open, short_answer, ranking)");
+    q.roles = yaml::get_string_list(qn, "roles", file, diags);
+    check_roles(q.roles, qn["roles"] ? qn["roles"] : qn);
+    if (auto t = qn["text"]; t && t.IsMap()) {
+      for (const auto& kv : t) {
+        check_roles({kv.first.Scalar()}, kv.first);
+        q.text_by_role[kv.first.Scalar()] = kv.second.Scalar();
+        if (q.text.empty()) q.text = kv.second.Scalar();
+      }
+    } else {
+      q.text = yaml::get_string(qn, "text", file, diags, true);
+    }
+    q.about = qn["about"] ? node_list(qn, "about") : part.about;
+    q.attribute = yaml::get_string(qn, "attribute", file, diags, false);
+    if (q.kind == QuestionKind::ranking) ranking_items(q, qn);
+    part.question_ids.push_back(q.id);
+    g.questions.push_back(std::move(q));
+  }
+
+  void experience(const YAML::Node& e) {
+    ExperienceScheme s;
+    if (!e.IsMap()) {
+      diags.error(yaml::where(e, file), "'experience' is a map (attribute, levels, from, bins)");
+      return;
+    }
+    auto attr = yaml::get_string(e, "attribute", file, diags, false);
+    if (!attr.empty()) s.attribute = attr;
+    s.levels = yaml::get_string_list(e, "levels", file, diags);
+    s.from = yaml::get_string(e, "from", file, diags, false);
+    if (s.levels.empty()) diags.error(yaml::where(e, file), "'experience' needs 'levels'");
+    if (auto bins = e["bins"]) {
+      for (const auto& b : bins) {
+        try {
+          s.bins.push_back(b.as<double>());
+        } catch (...) {
+          diags.error(yaml::where(b, file), "experience bins must be numbers");
+        }
+      }
+      if (!std::is_sorted(s.bins.begin(), s.bins.end()) ||
+          std::adjacent_find(s.bins.begin(), s.bins.end()) != s.bins.end())
+        diags.error(yaml::where(bins, file), "experience bins must ascend strictly");
+      if (s.bins.size() + 1 != s.levels.size())
+        diags.error(yaml::where(bins, file), std::to_string(s.levels.size()) + " levels need " +
+                                                 std::to_string(s.levels.size() - 1) + " bins");
+    } else if (!s.from.empty()) {
+      diags.error(yaml::where(e, file), "'from' needs 'bins' to derive levels");
+    }
+    g.experience = s;
+  }
+};
+
+}  // namespace
+
+std::optional<Guideline> load_guideline(const std::string& text_in, const std::string& file, const Taxonomy& taxonomy,
+                                        Diagnostics& diags) {
+  int before = diags.error_count();
+  auto root = yaml::parse(text_in, file, diags);
+  if (!root) return std::nullopt;
+  if (!root->IsMap()) {
+    diags.error({file, 1, 1}, "a guideline file is a map with 'guideline', 'roles' and 'parts'");
+    return std::nullopt;
+  }
+  Guideline g;
+  g.file = file;
+  Loader L{file, taxonomy, diags, g};
+  g.name = yaml::get_string(*root, "guideline", file, diags, true);
+  g.title = yaml::get_string(*root, "title", file, diags, false);
+  g.taxonomy = yaml::get_string(*root, "taxonomy", file, diags, false);
+  if (!g.taxonomy.empty() && g.taxonomy != taxonomy.name)
+    diags.error(yaml::where((*root)["taxonomy"], file),
+                "the guideline is written for taxonomy '" + g.taxonomy + "' but the workspace's is '" + taxonomy.name + "'");
+  g.roles = yaml::get_string_list(*root, "roles", file, diags);
+  if (g.roles.empty()) diags.error({file, 1, 1}, "missing 'roles'");
+  if (auto e = (*root)["experience"]) L.experience(e);
+  auto parts = (*root)["parts"];
+  if (!parts || !parts.IsSequence()) {
+    diags.error({file, 1, 1}, "missing 'parts' (a list)");
+    return std::nullopt;
+  }
+  std::set<std::string> qids;
+  for (const auto& pn : parts) {
+    GuidelinePart part;
+    part.id = yaml::get_string(pn, "id", file, diags, true);
+    part.title = yaml::get_string(pn, "title", file, diags, false);
+    part.about = L.node_list(pn, "about");
+    auto qs = pn["questions"];
+    if (!qs || !qs.IsSequence()) {
+      diags.error(yaml::where(pn, file), "part '" + part.id + "' has no 'questions' list");
+      continue;
+    }
+    for (const auto& qn : qs) L.question(qn, part, qids);
+    g.parts.push_back(std::move(part));
+  }
+  if (diags.error_count() > before) return std::nullopt;
+  return g;
+}
+
+}  // namespace qualrank

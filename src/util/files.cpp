@@ -1,0 +1,163 @@
+#include "qualrank/util/files.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace qualrank::files {
+
+std::optional<std::string> read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return std::move(ss).str();
+}
+
+namespace {
+
+fs::path temp_name_for(const fs::path& target) {
+  static std::random_device rd;
+  std::ostringstream name;
+  name << '.' << target.filename().string() << '.' << ::getpid() << '.' << std::hex << rd() << ".tmp";
+  return target.parent_path() / name.str();
+}
+
+bool fsync_path(const fs::path& p) {
+  int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd < 0) return false;
+  bool ok = ::fsync(fd) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
+bool write_atomic(const fs::path& path, std::string_view content, std::string* error) {
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  fs::path tmp = temp_name_for(path);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) {
+    if (error) *error = "cannot create " + tmp.string() + ": " + std::strerror(errno);
+    return false;
+  }
+  const char* p = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (error) *error = "cannot write " + tmp.string() + ": " + std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    if (error) *error = "cannot flush " + tmp.string() + ": " + std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (error) *error = "cannot rename into " + path.string() + ": " + std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+AtomicOutput::AtomicOutput(fs::path target) : target_(std::move(target)) {
+  std::error_code ec;
+  if (target_.has_parent_path()) fs::create_directories(target_.parent_path(), ec);
+  temp_ = temp_name_for(target_);
+}
+
+AtomicOutput::~AtomicOutput() {
+  if (!committed_) {
+    std::error_code ec;
+    fs::remove(temp_, ec);
+  }
+}
+
+bool AtomicOutput::commit(std::string* error) {
+  fsync_path(temp_);
+  if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
+    if (error) *error = "cannot rename into " + target_.string() + ": " + std::strerror(errno);
+    return false;
+  }
+  committed_ = true;
+  return true;
+}
+
+FileLock::FileLock(const fs::path& path) {
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+  if (fd_ < 0) return;
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+  }
+}
+
+std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_view relative) {
+  fs::path rel(relative);
+  if (relative.empty() || rel.is_absolute() || rel.has_root_name()) return std::nullopt;
+  fs::path norm = rel.lexically_normal();
+  if (norm.empty() || *norm.begin() == "..") return std::nullopt;
+  for (const auto& part : norm)
+    if (part == "..") return std::nullopt;
+  return workspace / norm;
+}
+
+std::string display_path(const fs::path& path, const fs::path& base) {
+  std::error_code ec;
+  auto rel = fs::relative(path, base, ec);
+  if (ec || rel.empty() || *rel.begin() == "..") return path.generic_string();
+  return rel.generic_string();
+}
+
+std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return out;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (!entry.is_regular_file()) continue;
+    auto name = entry.path().filename().string();
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        name[0] != '.')
+      out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+long long source_date_epoch(long long fallback) {
+  const char* v = std::getenv("SOURCE_DATE_EPOCH");
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  long long t = std::strtoll(v, &end, 10);
+  if (*end != '\0' || t < 0) return fallback;
+  return t;
+}
+
+}  // namespace qualrank::files

@@ -1,0 +1,211 @@
+#include "qualrank/util/text.h"
+
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace qualrank::text {
+
+std::optional<Utf8Error> find_invalid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t n = static_cast<int32_t>(s.size());
+  int32_t i = 0;
+  int line = 1, col = 1;
+  while (i < n) {
+    int32_t start = i;
+    if (p[i] < 0x80) {  // ASCII fast path
+      if (p[i] == '\n') { ++line; col = 1; } else { ++col; }
+      ++i;
+      continue;
+    }
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    if (c < 0) return Utf8Error{line, col, static_cast<std::size_t>(start)};
+    ++col;
+  }
+  return std::nullopt;
+}
+
+std::string fold_case(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t n = static_cast<int32_t>(s.size());
+  int32_t i = 0;
+  while (i < n) {
+    if (p[i] < 0x80) {
+      out.push_back(static_cast<char>(std::tolower(p[i])));
+      ++i;
+      continue;
+    }
+    int32_t start = i;
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    if (c < 0) {
+      out.append(s.substr(start, i - start));
+      continue;
+    }
+    UChar32 f = u_foldCase(c, U_FOLD_CASE_DEFAULT);
+    char buf[4];
+    int32_t len = 0;
+    UBool err = false;
+    U8_APPEND(buf, len, 4, f, err);
+    (void)err;
+    out.append(buf, len);
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    auto pos = s.find(sep, start);
+    out.emplace_back(trim(s.substr(start, pos == std::string_view::npos ? s.npos : pos - start)));
+    if (pos == std::string_view::npos) break;
+    start = pos + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> split_nonempty(std::string_view s, char sep) {
+  auto parts = split(s, sep);
+  parts.erase(std::remove_if(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); }),
+              parts.end());
+  return parts;
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
+  return true;
+}
+
+std::string to_lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+std::size_t count_code_points(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+namespace {
+
+// Value of a lower-case roman numeral made only of i, v, x, l, c; -1 if it is not one.
+int roman_value(std::string_view s) {
+  if (s.empty() || s.size() > 8) return -1;
+  auto val = [](char c) {
+    switch (c) {
+      case 'i': return 1;
+      case 'v': return 5;
+      case 'x': return 10;
+      case 'l': return 50;
+      case 'c': return 100;
+      default: return -1;
+    }
+  };
+  int total = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    int v = val(s[i]);
+    if (v < 0) return -1;
+    int next = i + 1 < s.size() ? val(s[i + 1]) : 0;
+    if (next < 0) return -1;
+    total += v < next ? -v : v;
+  }
+  return total;
+}
+
+// Compares one dot-separated component.
+int compare_component(std::string_view a, std::string_view b) {
+  auto all_digits = [](std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
+  if (all_digits(a) && all_digits(b)) {
+    auto ta = a.substr(std::min(a.find_first_not_of('0'), a.size() - 1));
+    auto tb = b.substr(std::min(b.find_first_not_of('0'), b.size() - 1));
+    if (ta.size() != tb.size()) return ta.size() < tb.size() ? -1 : 1;
+    int c = ta.compare(tb);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  int ra = roman_value(a), rb = roman_value(b);
+  if (ra > 0 && rb > 0 && ra != rb) return ra < rb ? -1 : 1;
+  int c = a.compare(b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+}  // namespace
+
+bool natural_less(std::string_view a, std::string_view b) {
+  while (true) {
+    auto pa = a.find('.'), pb = b.find('.');
+    auto ca = a.substr(0, pa), cb = b.substr(0, pb);
+    int c = compare_component(ca, cb);
+    if (c != 0) return c < 0;
+    if (pa == std::string_view::npos || pb == std::string_view::npos)
+      return pa == std::string_view::npos && pb != std::string_view::npos;
+    a.remove_prefix(pa + 1);
+    b.remove_prefix(pb + 1);
+  }
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::size_t strip_xml_invalid(std::string& s) {
+  std::size_t removed = 0;
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+      ++removed;
+      continue;
+    }
+    // U+FFFE and U+FFFF: EF BF BE / EF BF BF
+    if (c == 0xEF && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xBF &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xBE || static_cast<unsigned char>(s[i + 2]) == 0xBF)) {
+      ++removed;
+      i += 2;
+      continue;
+    }
+    out.push_back(static_cast<char>(c));
+  }
+  s.swap(out);
+  return removed;
+}
+
+}  // namespace qualrank::text
