@@ -22,7 +22,7 @@ void print_help(std::ostream& out) {
          "commands:\n";
   for (const auto& c : commands()) {
     std::string name = c.name;
-    name.resize(16, ' ');
+    name.resize(std::max<std::size_t>(name.size() + 2, 19), ' ');
     out << "  " << name << c.summary << '\n';
   }
   out << "\n'qualrank COMMAND --help' describes a command's options.\n";

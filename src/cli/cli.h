@@ -51,5 +51,12 @@ int cmd_code(Context&, const std::vector<std::string>&);
 int cmd_guide(Context&, const std::vector<std::string>&);
 int cmd_new_transcript(Context&, const std::vector<std::string>&);
 int cmd_report(Context&, const std::vector<std::string>&);
+int cmd_codebook(Context&, const std::vector<std::string>&);
+int cmd_rank(Context&, const std::vector<std::string>&);
+int cmd_taxonomy(Context&, const std::vector<std::string>&);
+int cmd_agreement(Context&, const std::vector<std::string>&);
+int cmd_export(Context&, const std::vector<std::string>&);
+int cmd_import(Context&, const std::vector<std::string>&);
+int cmd_import_transcript(Context&, const std::vector<std::string>&);
 
 }  // namespace qualrank::cli

@@ -9,6 +9,13 @@ const std::vector<Command>& commands() {
       {"code", "print the coded segments (json, csv or table), with keyword suggestions", cmd_code},
       {"guide", "print the interview protocol for a role", cmd_guide},
       {"new-transcript", "write a transcript skeleton for a participant, one section per question", cmd_new_transcript},
+      {"codebook", "write the Excel codebook (codebook, segments, participants, matrix, co-occurrence)", cmd_codebook},
+      {"rank", "analyse rankings: group consensus, rank correlation, priority gaps", cmd_rank},
+      {"agreement", "inter-coder agreement on label tables or multi-coder transcripts", cmd_agreement},
+      {"taxonomy", "the versioned taxonomy: show, log, propose, accept, reject, diff, export", cmd_taxonomy},
+      {"export", "export the taxonomy or the project as REFI-QDA (.qdc, .qdpx)", cmd_export},
+      {"import", "import a REFI-QDA project or codebook (.qdpx, .qdc)", cmd_import},
+      {"import-transcript", "turn a WebVTT, SRT, Word or text transcript into a workspace transcript", cmd_import_transcript},
       {"report", "the main job: validate, then write every output into reports/", cmd_report},
   };
   return table;
