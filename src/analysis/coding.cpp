@@ -57,7 +57,8 @@ std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& ta
         return seg;
       };
       CodedSegment whole = base();
-      whole.id = t.participant + "#t" + std::to_string(turn.number);
+      const std::string turn_id = t.participant + "#t" + std::to_string(turn.number);
+      whole.id = turn_id;
       whole.text = turn.text;
       whole.end = text::count_code_points(turn.text);
       apply(turn.codes, whole);
@@ -72,7 +73,7 @@ std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& ta
         seg.text = turn.text.substr(s->begin, s->end - s->begin);
         seg.begin = text::count_code_points(std::string_view(turn.text).substr(0, s->begin));
         seg.end = seg.begin + text::count_code_points(seg.text);
-        seg.id = whole.id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
+        seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
         if (!s->codes.empty()) seg.source.line = s->codes.front().where.line;
         apply(s->codes, seg);
         if (seg.codes.empty()) continue;

@@ -215,7 +215,9 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     for (auto& t : ws.transcripts)
       if (fs::path(t.file).stem().string() == s->transcript_stem) target = &t;
     if (!target) {
-      diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
+      // A transcript that exists but failed to parse has been reported already.
+      if (!std::filesystem::exists(root / "transcripts" / (s->transcript_stem + ".md")))
+        diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
       continue;
     }
     apply_standoff(*target, *s, diags);
