@@ -1,0 +1,49 @@
+#include <catch2/catch.hpp>
+
+#include "qualrank/util/text.h"
+
+using namespace qualrank;
+
+TEST_CASE("text::find_invalid_utf8 locates the first bad byte", "[util]") {
+  CHECK_FALSE(text::find_invalid_utf8("plain ascii\nand Größe").has_value());
+  auto bad = text::find_invalid_utf8("ok\nab\xC3(x");  // C3 needs a continuation byte
+  REQUIRE(bad.has_value());
+  CHECK(bad->line == 2);
+  CHECK(bad->column == 3);
+  CHECK(bad->offset == 5);
+  auto overlong = text::find_invalid_utf8("\xC0\xAF");  // overlong '/'
+  REQUIRE(overlong.has_value());
+  CHECK(overlong->offset == 0);
+}
+
+TEST_CASE("text::fold_case folds Unicode case", "[util]") {
+  CHECK(text::fold_case("Größe ÄÖÜ") == "größe äöü");
+  CHECK(text::fold_case("ΣΊΣΥΦΟΣ") == text::fold_case("σίσυφοσ"));
+  CHECK(text::fold_case("PIP Install") == "pip install");
+}
+
+TEST_CASE("text::natural_less orders taxonomy ids", "[util]") {
+  CHECK(text::natural_less("A.2", "A.10"));
+  CHECK_FALSE(text::natural_less("A.10", "A.2"));
+  CHECK(text::natural_less("A.1", "A.1.i"));
+  CHECK(text::natural_less("A.1.iv", "A.1.v"));
+  CHECK(text::natural_less("A.1.ix", "A.1.x"));
+  CHECK(text::natural_less("C.9", "C.10"));
+  CHECK(text::natural_less("B", "C"));
+  CHECK_FALSE(text::natural_less("A.1", "A.1"));
+}
+
+TEST_CASE("text::split and trim", "[util]") {
+  auto parts = text::split(" a, b ,,c ", ',');
+  REQUIRE(parts.size() == 4);
+  CHECK(parts[0] == "a");
+  CHECK(parts[2].empty());
+  CHECK(text::split_nonempty(" a, b ,,c ", ',').size() == 3);
+  CHECK(text::edit_distance("code", "cod") == 1);
+}
+
+TEST_CASE("text::strip_xml_invalid drops control characters but keeps tab and newline", "[util]") {
+  std::string s = "a\x01" "b\tc\nd\x1F" "e\xEF\xBF\xBF";
+  CHECK(text::strip_xml_invalid(s) == 3);
+  CHECK(s == "ab\tc\nde");
+}
