@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <cctype>
 #include <map>
 
 #include "qualrank/model/taxonomy.h"
@@ -49,6 +50,15 @@ struct AsciiFold {
   }
 };
 const AsciiFold kFold;
+
+struct AsciiWord {
+  std::array<uint8_t, 128> t{};
+  AsciiWord() {
+    for (int i = 0; i < 128; ++i)
+      t[static_cast<std::size_t>(i)] = static_cast<uint8_t>(std::isalnum(i) || i == '_');
+  }
+};
+const AsciiWord kWord;
 
 }  // namespace
 
@@ -151,11 +161,20 @@ std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int3
     ++folded_pos;
     state = delta_[static_cast<std::size_t>(state) * classes_ + cls_[b]];
     if (out_first_[static_cast<std::size_t>(state)] >= 0) {
+      // Every output of this state ends here: one check of the following character rejects them all
+      // (ASCII through a table; ICU only for non-ASCII neighbours).
+      if (cp_end < n) {
+        uint8_t next = p[cp_end];
+        if (next < 0x80 ? kWord.t[next] != 0 : is_word_char(next_code_point(s, cp_end))) return;
+      }
       for (int32_t o = out_first_[static_cast<std::size_t>(state)]; o >= 0; o = out_next_[static_cast<std::size_t>(o)]) {
         int32_t rule = out_rule_[static_cast<std::size_t>(o)];
         std::size_t len = rule_len_[static_cast<std::size_t>(rule)];
         std::size_t start = len <= kRing ? orig_at[(folded_pos - len) % kRing] : 0;
-        if (is_word_char(prev_code_point(s, start)) || is_word_char(next_code_point(s, cp_end))) continue;
+        if (start > 0) {
+          uint8_t prev = p[start - 1];
+          if (prev < 0x80 ? kWord.t[prev] != 0 : is_word_char(prev_code_point(s, start))) continue;
+        }
         ++matches;
         cb(ctx, rule, start, cp_end);
       }
