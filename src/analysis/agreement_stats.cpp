@@ -86,7 +86,8 @@ FleissSums sums_from_counts(const std::vector<std::vector<int>>& counts) {
     }
     if (i == 0) s.raters = row_total;
     if (row_total != s.raters || row_total == 0)
-      throw std::invalid_argument("fleiss_kappa: every unit needs the same positive number of codes");
+      throw std::invalid_argument(
+          "fleiss_kappa: every unit needs the same positive number of codes");
   }
   return s;
 }
@@ -200,7 +201,8 @@ double krippendorff_alpha_nominal(const RatingTable& table) {
     n += v;
     sum_sq += v * v;
   }
-  const double expected = static_cast<double>(n) * static_cast<double>(n) - static_cast<double>(sum_sq);
+  const double nd = static_cast<double>(n);
+  const double expected = nd * nd - static_cast<double>(sum_sq);  // sum_{c != k} n_c n_k
   if (n == 0 || expected == 0.0) return kNaN;
   return 1.0 - static_cast<double>(n - 1) * observed / expected;
 }
@@ -252,7 +254,8 @@ std::pair<double, double> bootstrap_ci(const RatingTable& table,
                                        int resamples, std::uint64_t seed, double level) {
   validate(table);
   if (resamples < 1) throw std::invalid_argument("bootstrap_ci: resamples must be >= 1");
-  if (!(level > 0.0 && level < 1.0)) throw std::invalid_argument("bootstrap_ci: level must be in (0, 1)");
+  if (!(level > 0.0 && level < 1.0))
+    throw std::invalid_argument("bootstrap_ci: level must be in (0, 1)");
   if (table.units == 0) return {kNaN, kNaN};
   RatingTable sample{table.units, table.coders, table.categories, table.codes};
   const auto coders = static_cast<std::size_t>(table.coders);

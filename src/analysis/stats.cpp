@@ -442,7 +442,8 @@ std::size_t flatten(const std::vector<std::vector<double>>& rows, std::vector<do
   const std::size_t k = rows[0].size();
   flat.reserve(rows.size() * k);
   for (const auto& r : rows) {
-    if (r.size() != k) throw std::invalid_argument(std::string("bootstrap_spearman: ragged ") + what);
+    if (r.size() != k)
+      throw std::invalid_argument(std::string("bootstrap_spearman: ragged ") + what);
     flat.insert(flat.end(), r.begin(), r.end());
   }
   return k;
@@ -479,8 +480,8 @@ std::vector<double> bootstrap_spearman(const std::vector<std::vector<double>>& g
   for (double& rho : out) {
     resample_mean(flat_a, na, k, rng, mean_a.data());
     resample_mean(flat_b, nb, k, rng, mean_b.data());
-    rho = any_nan(mean_a) || any_nan(mean_b) ? kNaN
-                                             : spearman_rho(mean_a.data(), mean_b.data(), k, scratch);
+    const bool undefined = any_nan(mean_a) || any_nan(mean_b);
+    rho = undefined ? kNaN : spearman_rho(mean_a.data(), mean_b.data(), k, scratch);
   }
   return out;
 }

@@ -1,0 +1,139 @@
+// Ranking statistics: pure functions, no I/O, no global state.
+// Every function mirrors a named SciPy 1.10 / statsmodels 0.13 / NumPy 1.24 routine with its
+// default arguments; the tests in tests/unit/analysis_stats_test.cpp pin the values.
+// Conventions shared by all functions:
+//  * an "undefined" result (0/0, constant input, too few observations) is reported as a quiet
+//    NaN in the affected fields, never as an exception;
+//  * a malformed call (vectors whose lengths must match but do not, ragged matrices, negative
+//    resample counts) throws std::invalid_argument.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace qualrank::stats {
+
+// 1-based ranks with ties replaced by the mean of the ranks they span, exactly as
+// scipy.stats.rankdata(x, method='average'). Empty input -> empty output. If any element is NaN
+// the whole result is NaN (SciPy's nan_policy='propagate').
+std::vector<double> average_ranks(const std::vector<double>& x);
+
+struct Correlation {
+  double statistic;  // the coefficient (rho or tau)
+  double pvalue;     // two-sided
+};
+
+// Spearman's rho as scipy.stats.spearmanr(x, y): Pearson correlation of the average ranks,
+// two-sided p-value from Student's t with n-2 degrees of freedom.
+//  * x.size() != y.size() -> std::invalid_argument;
+//  * n < 2, either vector constant, or any NaN -> {NaN, NaN};
+//  * n == 2 -> rho = +-1 and pvalue NaN (0 degrees of freedom), as SciPy;
+//  * |rho| == 1 with n > 2 -> pvalue 0.
+Correlation spearman(const std::vector<double>& x, const std::vector<double>& y);
+
+// Kendall's tau-b as scipy.stats.kendalltau(x, y) (SciPy 1.10, method='auto', two-sided):
+// the exact null distribution when neither vector has ties and (n <= 33 or
+// min(discordant, n(n-1)/2 - discordant) <= 1), otherwise the normal approximation with the
+// tie-corrected variance. O(n log n).
+//  * size mismatch -> std::invalid_argument;
+//  * n == 0, any NaN, or either vector constant (includes n == 1) -> {NaN, NaN};
+//  * n == 2 without ties -> tau = +-1, pvalue 1 (as SciPy).
+Correlation kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y);
+
+struct MannWhitney {
+  double u;       // U statistic of the FIRST sample: R1 - n1(n1+1)/2 (counts a-wins + ties/2)
+  double pvalue;  // two-sided
+};
+
+// Mann-Whitney U as scipy.stats.mannwhitneyu(a, b) (SciPy 1.10 defaults: two-sided,
+// use_continuity=True, method='auto'). 'auto' uses the exact null distribution when
+// min(n1, n2) <= 8 and the pooled sample has no ties; otherwise the normal approximation with
+// tie correction and continuity correction. p is clipped to [0, 1].
+//  * an empty sample -> std::invalid_argument (SciPy raises too);
+//  * any NaN -> {NaN, NaN};
+//  * every pooled value tied -> pvalue 1 (zero variance: z = -inf), as SciPy.
+MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
+
+// Holm step-down adjusted p-values, in the input order, as
+// statsmodels.stats.multitest.multipletests(p, method='holm')[1]. Values are capped at 1.
+// NaN entries count as tests (they sort last) and come back as NaN, as statsmodels.
+std::vector<double> holm(const std::vector<double>& p);
+
+// Cliff's delta = (#{(i,j): a_i > b_j} - #{(i,j): a_i < b_j}) / (n_a n_b), in [-1, 1].
+// Sign convention: POSITIVE when values in `a` tend to be larger than values in `b`.
+// Either sample empty or any NaN -> NaN. O((n_a + n_b) log n_b).
+double cliffs_delta(const std::vector<double>& a, const std::vector<double>& b);
+
+struct KendallW {
+  double w;       // coefficient of concordance in [0, 1]
+  double chi2;    // m (n - 1) W, the tie-corrected Friedman statistic
+  double pvalue;  // chi-square survival function with n - 1 degrees of freedom
+};
+
+// Kendall's coefficient of concordance W with the tie correction.
+// rankings[i][j] = rank that rater i gave item j (rows = m raters, columns = n items); each row
+// should already be ranks (average ranks for ties). With R_j the column sums,
+// S = sum_j (R_j - mean R)^2 and T_i = sum over tie groups of rater i of (t^3 - t):
+//   W = 12 S / (m^2 (n^3 - n) - m sum_i T_i),  chi2 = m (n - 1) W.
+//  * ragged rows -> std::invalid_argument;
+//  * m < 2, n < 2, any NaN, or a zero denominator (every rater ties every item) -> all NaN.
+KendallW kendall_w(const std::vector<std::vector<double>>& rankings);
+
+// The q-th percentile (q in [0, 100]) as numpy.percentile(values, q) with the default 'linear'
+// method: sorted values, virtual index (n - 1) q / 100, NumPy's lerp. NaNs are dropped first
+// (unlike numpy.percentile, which would return NaN). No finite value -> NaN.
+// q outside [0, 100] -> std::invalid_argument.
+double percentile(std::vector<double> values, double q);
+
+// Percentile bootstrap interval: {percentile(stats, 50 (1 - level)), percentile(stats,
+// 50 (1 + level))}; level 0.95 gives numpy.percentile(stats, [2.5, 97.5]). NaN statistics
+// (undefined resamples) are dropped. No finite statistic -> {NaN, NaN}.
+// level outside (0, 1) -> std::invalid_argument.
+std::pair<double, double> bootstrap_percentile_ci(const std::vector<double>& stats,
+                                                  double level = 0.95);
+
+// Deterministic random numbers that are byte-identical across compilers and standard
+// libraries: std::mt19937_64 (its output sequence is fixed by the C++ standard) plus our own
+// range reduction (std::uniform_int_distribution's algorithm is implementation-defined).
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : engine_(seed) {}
+  // Raw 64-bit output of the engine.
+  std::uint64_t next() { return engine_(); }
+  // Uniform integer in [0, n) by Lemire's multiply-and-reject method (unbiased).
+  // n == 0 -> std::invalid_argument.
+  std::uint64_t uniform_index(std::uint64_t n);
+  // Uniform double in [0, 1) with 53 random bits.
+  double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// Bootstrap of the Spearman correlation between two groups' mean-rank vectors.
+// group_a_ranks / group_b_ranks: rows = participants, columns = items (same item count k).
+// For each of `resamples` replicates (in order): draw n_a rows of group A with replacement
+// (Rng::uniform_index, n_a draws), then n_b rows of group B, average each group's drawn rows
+// per item, and store spearman(mean_a, mean_b).statistic. One Rng(seed) drives the whole run,
+// so the output is reproducible for a given seed. A replicate whose mean vector is constant
+// yields NaN (as spearman does). Allocation-free inside the resample loop.
+//  * an empty group, ragged rows, differing item counts, or resamples < 0
+//    -> std::invalid_argument. k < 2 gives all-NaN replicates.
+std::vector<double> bootstrap_spearman(const std::vector<std::vector<double>>& group_a_ranks,
+                                       const std::vector<std::vector<double>>& group_b_ranks,
+                                       int resamples, std::uint64_t seed);
+
+namespace detail {
+// Exact two-sided p-value of Kendall's tau without ties: port of SciPy 1.10
+// scipy.stats._mstats_basic._kendall_p_exact(n, c, 'two-sided'), c = concordant pairs.
+// n <= 0 or c outside [0, n(n-1)/2] -> std::invalid_argument.
+double kendall_p_exact(std::int64_t n, std::int64_t c);
+
+// Exact survival function P(U >= k) of the Mann-Whitney U statistic for sample sizes m and n
+// without ties; same values as SciPy 1.10's _mwu_state.sf(k, m, n).
+// m, n < 1 or k outside [0, m n] -> std::invalid_argument.
+double mann_whitney_exact_sf(std::int64_t k, std::int64_t m, std::int64_t n);
+}  // namespace detail
+
+}  // namespace qualrank::stats
