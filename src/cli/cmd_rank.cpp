@@ -1,13 +1,158 @@
-// PLACEHOLDER: replaced by the feature's implementation.
+#include <fstream>
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/study.h"
+#include "qualrank/report/ranking_output.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::cli {
 
-int cmd_rank(Context& ctx, const std::vector<std::string>&) {
-  *ctx.err << "qualrank: error: this command is not implemented yet\n";
-  return 2;
+int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("rank options");
+  desc.add_options()
+      ("by", po::value<std::string>()->default_value("role"), "group participants by this attribute (role, experience, ...)")
+      ("compare", po::value<std::string>(), "the two groups to compare, A,B (default: the first two levels in the guideline's order)")
+      ("where", po::value<std::vector<std::string>>()->composing(), "keep only participants with attribute=value (repeatable)")
+      ("question", po::value<std::vector<std::string>>()->composing(), "only this ranking question (repeatable)")
+      ("table", po::value<std::string>(), "read rankings from a CSV (participant, question, ranking, attribute columns) instead of the transcripts")
+      ("items", po::value<std::string>(), "with --table: the item set, ID,ID,... (default: every item named in the question's rankings)")
+      ("resamples", po::value<int>()->default_value(10000), "bootstrap resamples for the CI of rho (0 = none)")
+      ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same numbers)")
+      ("at", po::value<std::string>(), "taxonomy version to resolve items in (default: the latest)")
+      ("format", po::value<std::string>()->default_value("table"), "json, md or table (on stdout)")
+      ("output,o", po::value<std::vector<std::string>>()->composing(), "write FILE.xlsx (workbook with charts), FILE.md or FILE.json; repeatable");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "rank", "[--by ATTR] [--compare A,B] [--where k=v] [--table FILE.csv] [--format json|md|table] [-o FILE]", desc, args, vm, rc)) return rc;
+  auto format = vm["format"].as<std::string>();
+  if (format != "json" && format != "md" && format != "table") {
+    *ctx.err << "qualrank rank: error: unknown format '" << format << "' (json, md or table)\n";
+    return 2;
+  }
+  RankingOptions opts;
+  opts.by = vm["by"].as<std::string>();
+  opts.resamples = vm["resamples"].as<int>();
+  opts.seed = vm["seed"].as<std::uint64_t>();
+  if (opts.resamples < 0) {
+    *ctx.err << "qualrank rank: error: --resamples must be 0 or more\n";
+    return 2;
+  }
+  if (vm.count("compare")) {
+    auto parts = text::split(vm["compare"].as<std::string>(), ',');
+    if (parts.size() != 2 || parts[0].empty() || parts[1].empty()) {
+      *ctx.err << "qualrank rank: error: --compare takes two levels, A,B\n";
+      return 2;
+    }
+    opts.compare = std::pair{parts[0], parts[1]};
+  }
+  if (vm.count("where")) {
+    for (const auto& w : vm["where"].as<std::vector<std::string>>()) {
+      auto eq = w.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        *ctx.err << "qualrank rank: error: --where takes attribute=value, not '" << w << "'\n";
+        return 2;
+      }
+      opts.where.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+    }
+  }
+  Diagnostics diags;
+  StudyOptions sopts;
+  if (vm.count("at")) sopts.at = vm["at"].as<std::string>();
+  sopts.coding.suggestions = false;
+  auto study = load_study(ctx.workspace, diags, sopts);
+  if (!study || diags.has_errors()) {
+    diags.print(*ctx.err);
+    return 1;
+  }
+  std::vector<RankingQuestionInput> inputs;
+  std::vector<std::string> levels = study->workspace.attribute_levels(opts.by);
+  if (vm.count("table")) {
+    auto rel = vm["table"].as<std::string>();
+    auto content = files::read(rel);
+    if (!content) {
+      *ctx.err << rel << ": error: cannot read the file\n";
+      return 1;
+    }
+    std::vector<std::string> items;
+    if (vm.count("items")) {
+      for (const auto& i : text::split_nonempty(vm["items"].as<std::string>(), ',')) {
+        auto r = study->version->resolve(i);
+        if (!r.node) {
+          *ctx.err << "qualrank rank: error: --items: unknown taxonomy node '" << i << "'\n";
+          return 2;
+        }
+        items.push_back(*r.node);
+      }
+    }
+    Diagnostics tdiags;
+    inputs = read_ranking_table(*content, rel, study->taxonomy(), study->version->resolve, items, tdiags);
+    if (tdiags.has_errors()) {
+      tdiags.print(*ctx.err);
+      return 1;
+    }
+    // Levels: the guideline's order where it knows the attribute, then the table's own.
+  } else {
+    inputs = ranking_inputs(study->workspace, study->rankings);
+  }
+  if (vm.count("question")) {
+    auto wanted = vm["question"].as<std::vector<std::string>>();
+    std::vector<RankingQuestionInput> kept;
+    for (auto& q : inputs)
+      if (std::find(wanted.begin(), wanted.end(), q.question) != wanted.end()) kept.push_back(std::move(q));
+    for (const auto& w : wanted) {
+      if (std::none_of(kept.begin(), kept.end(), [&](const RankingQuestionInput& q) { return q.question == w; })) {
+        *ctx.err << "qualrank rank: error: no ranking question '" << w << "'\n";
+        return 2;
+      }
+    }
+    inputs = std::move(kept);
+  }
+  Diagnostics notes;
+  auto analysis = analyse_rankings(inputs, levels, opts, notes);
+  if (opts.compare) {
+    for (const auto& name : {opts.compare->first, opts.compare->second}) {
+      if (std::find(analysis.levels.begin(), analysis.levels.end(), name) == analysis.levels.end()) {
+        *ctx.err << "qualrank rank: error: no participant has " << opts.by << " = '" << name << "' (levels: "
+                 << text::join(analysis.levels, ", ") << ")\n";
+        return 2;
+      }
+    }
+  }
+  if (ctx.verbose) notes.print(*ctx.err);
+  if (vm.count("output")) {
+    for (const auto& out : vm["output"].as<std::vector<std::string>>()) {
+      std::filesystem::path path = out;
+      if (path.is_relative()) path = ctx.workspace / path;
+      auto ext = path.extension().string();
+      Diagnostics wdiags;
+      bool ok = true;
+      std::string err;
+      if (ext == ".xlsx") ok = write_rankings_workbook(analysis, study->taxonomy(), path, wdiags);
+      else if (ext == ".md") ok = files::write_atomic(path, rankings_markdown(analysis, study->taxonomy()), &err);
+      else if (ext == ".json") ok = files::write_atomic(path, rankings_json(analysis).dump(2) + "\n", &err);
+      else {
+        *ctx.err << "qualrank rank: error: -o takes a .xlsx, .md or .json file, not '" << out << "'\n";
+        return 2;
+      }
+      wdiags.print(*ctx.err);
+      if (!ok) {
+        if (!err.empty()) *ctx.err << "qualrank rank: error: " << err << '\n';
+        return 1;
+      }
+      if (!ctx.quiet) *ctx.err << "wrote " << path.string() << '\n';
+    }
+    if (!vm["format"].defaulted() || vm.count("output") == 0) {
+    } else {
+      return 0;
+    }
+  }
+  if (format == "json") *ctx.out << rankings_json(analysis).dump(2) << '\n';
+  else if (format == "md") *ctx.out << rankings_markdown(analysis, study->taxonomy());
+  else *ctx.out << rankings_table(analysis, study->taxonomy());
+  return 0;
 }
 
 }  // namespace qualrank::cli

@@ -1,0 +1,95 @@
+// Ranking analysis: per-group consensus (mean/median rank, Borda, Kendall's W), the two groups' rank
+// correlation (Spearman, Kendall tau-b, bootstrap CI for rho) and per-item priority gaps (Mann-Whitney U,
+// Holm, Cliff's delta). Input: participants' (possibly partial, tied) rankings; see ranking_input.h.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qualrank/analysis/ranking_input.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+struct RankingQuestionInput {
+  std::string question;
+  std::string text;                         // question text, for reports ("" for table input)
+  std::vector<std::string> items;           // the item set, taxonomy order
+  std::vector<ParticipantRanking> answers;
+};
+
+struct GroupRankStats {
+  std::string level;                        // the attribute value (e.g. "user")
+  int n = 0;
+  std::vector<double> mean_rank, median_rank, borda;  // per item, in the question's item order
+  std::vector<std::string> consensus;       // items by mean rank, ties broken by Borda (desc) then item order
+  double kendall_w = 0, kendall_w_chi2 = 0, kendall_w_p = 0;
+};
+
+struct GroupComparison {
+  std::string a, b;
+  double spearman_rho = 0, spearman_p = 0, kendall_tau_b = 0, kendall_tau_p = 0;
+  double ci_level = 0.95;
+  std::pair<double, double> rho_ci{0, 0};
+  int resamples = 0;
+};
+
+struct ItemGap {
+  std::string item;
+  double mean_a = 0, mean_b = 0;
+  double gap = 0;              // mean rank in group b minus group a (positive: b ranks it lower)
+  double mann_whitney_u = 0;   // U of group a's ranks (scipy.stats.mannwhitneyu(a, b))
+  double p = 0, p_holm = 0;
+  double cliffs_delta = 0;     // positive when group b's ranks tend to be larger (lower priority)
+  bool misaligned = false;     // p_holm < 0.05 or |delta| >= 0.474
+};
+
+struct QuestionRankAnalysis {
+  std::string question;
+  std::string text;
+  std::vector<std::string> items;
+  std::vector<GroupRankStats> groups;       // every level present, in level order
+  std::optional<GroupComparison> comparison;
+  std::vector<ItemGap> gaps;                // sorted by |gap| descending, then item order
+  std::vector<ParticipantRanking> answers;  // the raw answers analysed
+};
+
+struct RankingOptions {
+  std::string by = "role";
+  std::optional<std::pair<std::string, std::string>> compare;  // default: the first two levels
+  std::vector<std::pair<std::string, std::string>> where;      // attribute filters (all must hold)
+  int resamples = 10000;
+  std::uint64_t seed = 20250101;
+  double misaligned_p = 0.05;
+  double misaligned_delta = 0.474;
+};
+
+struct RankingAnalysis {
+  std::string by;
+  std::vector<std::string> levels;          // the `by` levels in order
+  std::vector<QuestionRankAnalysis> questions;
+  RankingOptions options;
+};
+
+// Analyses every question. `levels` gives the order of the `by` attribute's values (e.g. the guideline's
+// roles); values not listed come after, sorted. A comparison needs both compared groups to have at least
+// one participant; otherwise it is left out and a note is added to `diags`.
+RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questions, const std::vector<std::string>& levels,
+                                 const RankingOptions& options, Diagnostics& diags);
+
+// The inputs of a workspace: its ranking questions with the resolved answers of `rankings`.
+std::vector<RankingQuestionInput> ranking_inputs(const Workspace& ws, const std::vector<ParticipantRanking>& rankings);
+
+// Reads a ranking table (CSV: participant, question, ranking, plus attribute columns). Items by id, name or
+// alias, resolved with `resolve`; `=` for ties, `>` between positions. A question's item set is every item
+// named in its rankings (taxonomy order), or `items` when given. Reports unknown items, items named twice,
+// empty rankings and missing columns located (FILE:LINE:COL).
+std::vector<RankingQuestionInput> read_ranking_table(const std::string& content, const std::string& file,
+                                                     const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                                     const std::vector<std::string>& items, Diagnostics& diags);
+
+}  // namespace qualrank

@@ -1,0 +1,33 @@
+// Ranking analysis outputs: the JSON of `qualrank rank --format json` (public key names, see README),
+// a Markdown summary for papers, a plain-text table, and an Excel workbook with native charts.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "qualrank/analysis/ranking.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+// {"by","levels","resamples","seed","questions":[{"question","items":[...],"groups":{"<level>":{"n",
+//  "mean_rank":{item:x},"median_rank":{},"borda":{},"consensus":[...],"kendall_w","kendall_w_p"}},
+//  "comparison":{"groups":[a,b],"spearman_rho","spearman_p","kendall_tau_b","kendall_tau_p",
+//  "bootstrap_ci":{"level":0.95,"spearman_rho":[lo,hi]}},"gaps":[{"item","mean_rank":{a:x,b:y},"gap",
+//  "mann_whitney_u","p","p_holm","cliffs_delta","misaligned"}]}]}. Undefined numbers (NaN) are null.
+nlohmann::ordered_json rankings_json(const RankingAnalysis& analysis);
+
+// Consensus orders side by side, the correlation with its CI, and the misaligned items in plain words.
+std::string rankings_markdown(const RankingAnalysis& analysis, const Taxonomy& taxonomy);
+
+// A compact text table per question, for the terminal.
+std::string rankings_table(const RankingAnalysis& analysis, const Taxonomy& taxonomy);
+
+// A sheet per question (per-group table, comparison statistics, gap table) with a bar chart (mean rank by
+// group per item) and a scatter chart (group a vs group b mean rank), plus a sheet of every raw ranking.
+bool write_rankings_workbook(const RankingAnalysis& analysis, const Taxonomy& taxonomy,
+                             const std::filesystem::path& target, Diagnostics& diags);
+
+}  // namespace qualrank

@@ -1,0 +1,287 @@
+// Ranking analysis. For each question and each level of the grouping attribute: every participant's rank
+// vector over the item set (partial rankings: unranked items share the mean of the remaining positions;
+// ties: average ranks), then per item the mean and median rank and the Borda score (sum over participants
+// of k - rank, k = number of items: higher is better); the consensus order sorts by mean rank, then Borda,
+// then item order. Kendall's W (tie-corrected) measures agreement within the group.
+// Between the two compared groups: Spearman's rho and Kendall's tau-b on the two mean-rank vectors, as
+// scipy.stats.spearmanr/kendalltau; a percentile bootstrap CI for rho resampling participants within each
+// group (stats::bootstrap_spearman, seeded). Per item: the gap (mean rank b - a), the Mann-Whitney U test
+// of the two groups' ranks for that item (scipy.stats.mannwhitneyu defaults), Holm-adjusted p-values
+// across the question's items, and Cliff's delta (positive: b ranks the item lower).
+#include "qualrank/analysis/ranking.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include "qualrank/analysis/stats.h"
+#include "qualrank/util/csv.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+std::string level_of(const ParticipantRanking& r, const std::string& by) {
+  auto it = r.attributes.find(by);
+  return it == r.attributes.end() ? std::string() : it->second;
+}
+
+GroupRankStats group_stats(const std::string& level, const std::vector<std::vector<double>>& ranks, std::size_t k) {
+  GroupRankStats g;
+  g.level = level;
+  g.n = static_cast<int>(ranks.size());
+  g.mean_rank.assign(k, 0);
+  g.median_rank.assign(k, 0);
+  g.borda.assign(k, 0);
+  for (std::size_t j = 0; j < k; ++j) {
+    std::vector<double> col;
+    for (const auto& r : ranks) col.push_back(r[j]);
+    g.mean_rank[j] = col.empty() ? std::nan("") : std::accumulate(col.begin(), col.end(), 0.0) / static_cast<double>(col.size());
+    g.median_rank[j] = median(col);
+    for (double x : col) g.borda[j] += static_cast<double>(k) - x;
+  }
+  auto w = stats::kendall_w(ranks);
+  g.kendall_w = w.w;
+  g.kendall_w_chi2 = w.chi2;
+  g.kendall_w_p = w.pvalue;
+  return g;
+}
+
+std::vector<std::string> consensus(const GroupRankStats& g, const std::vector<std::string>& items) {
+  std::vector<std::size_t> idx(items.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+    if (g.mean_rank[a] != g.mean_rank[b]) return g.mean_rank[a] < g.mean_rank[b];
+    if (g.borda[a] != g.borda[b]) return g.borda[a] > g.borda[b];
+    return a < b;
+  });
+  std::vector<std::string> out;
+  for (auto i : idx) out.push_back(items[i]);
+  return out;
+}
+
+}  // namespace
+
+RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questions, const std::vector<std::string>& levels_in,
+                                 const RankingOptions& options, Diagnostics& diags) {
+  RankingAnalysis out;
+  out.by = options.by;
+  out.options = options;
+  // Levels: the given order, then any others present, sorted.
+  std::set<std::string> present;
+  for (const auto& q : questions)
+    for (const auto& a : q.answers)
+      if (!level_of(a, options.by).empty()) present.insert(level_of(a, options.by));
+  for (const auto& l : levels_in)
+    if (present.count(l)) out.levels.push_back(l);
+  for (const auto& l : present)
+    if (std::find(out.levels.begin(), out.levels.end(), l) == out.levels.end()) out.levels.push_back(l);
+
+  for (const auto& q : questions) {
+    QuestionRankAnalysis qa;
+    qa.question = q.question;
+    qa.text = q.text;
+    qa.items = q.items;
+    const std::size_t k = q.items.size();
+    std::map<std::string, std::vector<std::vector<double>>> by_level;
+    for (const auto& a : q.answers) {
+      bool keep = true;
+      for (const auto& [attr, value] : options.where) {
+        auto it = a.attributes.find(attr);
+        if (it == a.attributes.end() || it->second != value) keep = false;
+      }
+      if (!keep) continue;
+      qa.answers.push_back(a);
+      auto level = level_of(a, options.by);
+      if (level.empty()) continue;
+      by_level[level].push_back(ranks_for(a, q.items));
+    }
+    for (const auto& level : out.levels) {
+      auto it = by_level.find(level);
+      if (it == by_level.end()) continue;
+      auto g = group_stats(level, it->second, k);
+      g.consensus = consensus(g, q.items);
+      qa.groups.push_back(std::move(g));
+    }
+    std::string a_name, b_name;
+    if (options.compare) {
+      a_name = options.compare->first;
+      b_name = options.compare->second;
+    } else if (qa.groups.size() >= 2) {
+      a_name = qa.groups[0].level;
+      b_name = qa.groups[1].level;
+    }
+    auto find_group = [&](const std::string& name) -> const GroupRankStats* {
+      for (const auto& g : qa.groups)
+        if (g.level == name) return &g;
+      return nullptr;
+    };
+    const GroupRankStats* ga = find_group(a_name);
+    const GroupRankStats* gb = find_group(b_name);
+    if (!ga || !gb || a_name == b_name) {
+      diags.note({}, "question " + q.question + ": no comparison (" +
+                         (a_name.empty() ? std::string("fewer than two groups") : "group '" + (ga ? b_name : a_name) + "' has no rankings") + ")");
+    } else {
+      const auto& ra = by_level[a_name];
+      const auto& rb = by_level[b_name];
+      GroupComparison c;
+      c.a = a_name;
+      c.b = b_name;
+      auto rho = stats::spearman(ga->mean_rank, gb->mean_rank);
+      auto tau = stats::kendall_tau_b(ga->mean_rank, gb->mean_rank);
+      c.spearman_rho = rho.statistic;
+      c.spearman_p = rho.pvalue;
+      c.kendall_tau_b = tau.statistic;
+      c.kendall_tau_p = tau.pvalue;
+      c.resamples = options.resamples;
+      if (options.resamples > 0 && k >= 2) {
+        auto boot = stats::bootstrap_spearman(ra, rb, options.resamples, options.seed);
+        c.rho_ci = stats::bootstrap_percentile_ci(boot, c.ci_level);
+      } else {
+        c.rho_ci = {std::nan(""), std::nan("")};
+      }
+      qa.comparison = c;
+      std::vector<double> ps;
+      for (std::size_t j = 0; j < k; ++j) {
+        std::vector<double> xa, xb;
+        for (const auto& r : ra) xa.push_back(r[j]);
+        for (const auto& r : rb) xb.push_back(r[j]);
+        ItemGap gap;
+        gap.item = q.items[j];
+        gap.mean_a = ga->mean_rank[j];
+        gap.mean_b = gb->mean_rank[j];
+        gap.gap = gap.mean_b - gap.mean_a;
+        auto mw = stats::mann_whitney_u(xa, xb);
+        gap.mann_whitney_u = mw.u;
+        gap.p = mw.pvalue;
+        gap.cliffs_delta = stats::cliffs_delta(xb, xa);
+        ps.push_back(gap.p);
+        qa.gaps.push_back(gap);
+      }
+      auto adjusted = stats::holm(ps);
+      for (std::size_t j = 0; j < k; ++j) {
+        auto& gap = qa.gaps[j];
+        gap.p_holm = adjusted[j];
+        gap.misaligned = (gap.p_holm < options.misaligned_p) || (std::fabs(gap.cliffs_delta) >= options.misaligned_delta);
+      }
+      std::stable_sort(qa.gaps.begin(), qa.gaps.end(), [](const ItemGap& x, const ItemGap& y) {
+        double ax = std::fabs(x.gap), ay = std::fabs(y.gap);
+        if (std::isnan(ax)) return false;
+        if (std::isnan(ay)) return true;
+        return ax > ay;
+      });
+    }
+    out.questions.push_back(std::move(qa));
+  }
+  return out;
+}
+
+std::vector<RankingQuestionInput> ranking_inputs(const Workspace& ws, const std::vector<ParticipantRanking>& rankings) {
+  std::vector<RankingQuestionInput> out;
+  for (const auto* q : ws.guideline.ranking_questions()) {
+    RankingQuestionInput in;
+    in.question = q->id;
+    in.text = q->text;
+    in.items = q->items;
+    for (const auto& r : rankings)
+      if (r.question == q->id) in.answers.push_back(r);
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+std::vector<RankingQuestionInput> read_ranking_table(const std::string& content, const std::string& file,
+                                                     const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                                     const std::vector<std::string>& items_opt, Diagnostics& diags) {
+  std::vector<RankingQuestionInput> out;
+  auto table = csv::parse(content, file, diags);
+  int c_participant = table.column("participant"), c_question = table.column("question"), c_ranking = table.column("ranking");
+  for (auto [col, name] : {std::pair{c_participant, "participant"}, {c_question, "question"}, {c_ranking, "ranking"}})
+    if (col < 0) diags.error({file, table.header_line, 0}, std::string("missing column '") + name + "'");
+  if (c_participant < 0 || c_question < 0 || c_ranking < 0) return out;
+  std::map<std::string, std::size_t> index;
+  std::set<std::pair<std::string, std::string>> seen_answers;
+  for (const auto& row : table.rows) {
+    ParticipantRanking r;
+    r.participant = std::string(text::trim(row.fields[c_participant]));
+    r.question = std::string(text::trim(row.fields[c_question]));
+    r.where = {file, row.line, 0};
+    for (std::size_t c = 0; c < table.header.size(); ++c)
+      if (static_cast<int>(c) != c_participant && static_cast<int>(c) != c_question && static_cast<int>(c) != c_ranking)
+        r.attributes[table.header[c]] = std::string(text::trim(row.fields[c]));
+    if (!seen_answers.insert({r.participant, r.question}).second)
+      diags.error({file, row.line, 0}, "a second ranking of question '" + r.question + "' by '" + r.participant + "'");
+    const std::string& ranking = row.fields[c_ranking];
+    if (text::trim(ranking).empty()) {
+      diags.error({file, row.line, 0}, "empty ranking");
+      continue;
+    }
+    std::size_t field_offset = 0;
+    for (int c = 0; c < c_ranking; ++c) field_offset += row.fields[static_cast<std::size_t>(c)].size() + 1;
+    bool ok = true;
+    std::set<std::string> named;
+    std::vector<std::string> tier;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= ranking.size(); ++i) {
+      char ch = i < ranking.size() ? ranking[i] : '>';
+      if (ch != '>' && ch != '=') continue;
+      auto item = text::trim(std::string_view(ranking).substr(start, i - start));
+      // Column in the line: the ranking field's offset (exact when the fields before it are unquoted).
+      int col = static_cast<int>(field_offset + start + 1);
+      if (item.empty()) {
+        diags.error({file, row.line, col}, "empty item in ranking '" + ranking + "'");
+        ok = false;
+      } else if (auto res = resolve(std::string(item)); !res.node) {
+        diags.error({file, row.line, col}, "unknown ranking item '" + std::string(item) + "'");
+        ok = false;
+      } else if (!named.insert(*res.node).second) {
+        diags.error({file, row.line, col}, "item '" + std::string(item) + "' (" + *res.node + ") is named twice");
+        ok = false;
+      } else if (!items_opt.empty() && std::find(items_opt.begin(), items_opt.end(), *res.node) == items_opt.end()) {
+        diags.error({file, row.line, col}, "item '" + std::string(item) + "' (" + *res.node + ") is not in --items");
+        ok = false;
+      } else {
+        tier.push_back(*res.node);
+      }
+      if (ch == '>') {
+        if (!tier.empty()) r.tiers.push_back(tier);
+        tier.clear();
+      }
+      start = i + 1;
+    }
+    if (!ok) continue;
+    auto [it, fresh] = index.emplace(r.question, out.size());
+    if (fresh) {
+      RankingQuestionInput q;
+      q.question = r.question;
+      out.push_back(std::move(q));
+    }
+    out[it->second].answers.push_back(std::move(r));
+  }
+  for (auto& q : out) {
+    if (!items_opt.empty()) {
+      q.items = items_opt;
+      continue;
+    }
+    std::set<std::string> all;
+    for (const auto& a : q.answers)
+      for (const auto& tier : a.tiers) all.insert(tier.begin(), tier.end());
+    q.items.assign(all.begin(), all.end());
+    std::sort(q.items.begin(), q.items.end(), [&](const std::string& a, const std::string& b) {
+      auto ra = taxonomy.rank_of(a), rb = taxonomy.rank_of(b);
+      return ra != rb ? ra < rb : text::natural_less(a, b);
+    });
+  }
+  return out;
+}
+
+}  // namespace qualrank

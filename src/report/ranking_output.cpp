@@ -1,0 +1,200 @@
+#include "qualrank/report/ranking_output.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+nlohmann::ordered_json num(double x) {
+  if (std::isnan(x) || std::isinf(x)) return nullptr;
+  return x;
+}
+
+std::string fmt(double x, int digits = 2) {
+  if (std::isnan(x)) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+std::string fmt_p(double p) {
+  if (std::isnan(p)) return "n/a";
+  if (p < 0.001) return "< 0.001";
+  return fmt(p, 3);
+}
+
+std::string item_label(const Taxonomy& t, const std::string& id) {
+  const auto* n = t.find(id);
+  return n ? id + " " + n->name : id;
+}
+
+const GroupRankStats* group(const QuestionRankAnalysis& q, const std::string& level) {
+  for (const auto& g : q.groups)
+    if (g.level == level) return &g;
+  return nullptr;
+}
+
+}  // namespace
+
+nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
+  nlohmann::ordered_json out;
+  out["by"] = a.by;
+  out["levels"] = a.levels;
+  if (!a.options.where.empty()) {
+    nlohmann::ordered_json w = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : a.options.where) w[k] = v;
+    out["where"] = w;
+  }
+  out["resamples"] = a.options.resamples;
+  out["seed"] = a.options.seed;
+  out["questions"] = nlohmann::ordered_json::array();
+  for (const auto& q : a.questions) {
+    nlohmann::ordered_json jq;
+    jq["question"] = q.question;
+    jq["items"] = q.items;
+    jq["groups"] = nlohmann::ordered_json::object();
+    for (const auto& g : q.groups) {
+      nlohmann::ordered_json jg;
+      jg["n"] = g.n;
+      nlohmann::ordered_json mean = nlohmann::ordered_json::object(), med = mean, borda = mean;
+      for (std::size_t j = 0; j < q.items.size(); ++j) {
+        mean[q.items[j]] = num(g.mean_rank[j]);
+        med[q.items[j]] = num(g.median_rank[j]);
+        borda[q.items[j]] = num(g.borda[j]);
+      }
+      jg["mean_rank"] = mean;
+      jg["median_rank"] = med;
+      jg["borda"] = borda;
+      jg["consensus"] = g.consensus;
+      jg["kendall_w"] = num(g.kendall_w);
+      jg["kendall_w_p"] = num(g.kendall_w_p);
+      jq["groups"][g.level] = jg;
+    }
+    if (q.comparison) {
+      const auto& c = *q.comparison;
+      nlohmann::ordered_json jc;
+      jc["groups"] = {c.a, c.b};
+      jc["spearman_rho"] = num(c.spearman_rho);
+      jc["spearman_p"] = num(c.spearman_p);
+      jc["kendall_tau_b"] = num(c.kendall_tau_b);
+      jc["kendall_tau_p"] = num(c.kendall_tau_p);
+      jc["bootstrap_ci"] = {{"level", c.ci_level}, {"spearman_rho", {num(c.rho_ci.first), num(c.rho_ci.second)}}};
+      jq["comparison"] = jc;
+      jq["gaps"] = nlohmann::ordered_json::array();
+      for (const auto& g : q.gaps) {
+        nlohmann::ordered_json jg;
+        jg["item"] = g.item;
+        jg["mean_rank"] = {{c.a, num(g.mean_a)}, {c.b, num(g.mean_b)}};
+        jg["gap"] = num(g.gap);
+        jg["mann_whitney_u"] = num(g.mann_whitney_u);
+        jg["p"] = num(g.p);
+        jg["p_holm"] = num(g.p_holm);
+        jg["cliffs_delta"] = num(g.cliffs_delta);
+        jg["misaligned"] = g.misaligned;
+        jq["gaps"].push_back(jg);
+      }
+    } else {
+      jq["comparison"] = nullptr;
+      jq["gaps"] = nlohmann::ordered_json::array();
+    }
+    out["questions"].push_back(jq);
+  }
+  return out;
+}
+
+std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
+  std::ostringstream md;
+  md << "# Priority rankings by " << a.by << "\n\n";
+  if (!a.options.where.empty()) {
+    md << "Participants:";
+    for (const auto& [k, v] : a.options.where) md << ' ' << k << " = " << v;
+    md << ".\n\n";
+  }
+  for (const auto& q : a.questions) {
+    md << "## " << q.question << (q.text.empty() ? "" : ": " + q.text) << "\n\n";
+    if (q.groups.empty()) {
+      md << "No rankings.\n\n";
+      continue;
+    }
+    md << "| Position |";
+    for (const auto& g : q.groups) md << ' ' << g.level << " (n = " << g.n << ") |";
+    md << "\n|---|";
+    for (std::size_t i = 0; i < q.groups.size(); ++i) md << "---|";
+    md << '\n';
+    for (std::size_t pos = 0; pos < q.items.size(); ++pos) {
+      md << "| " << pos + 1 << " |";
+      for (const auto& g : q.groups) {
+        const auto& id = g.consensus[pos];
+        auto j = static_cast<std::size_t>(std::find(q.items.begin(), q.items.end(), id) - q.items.begin());
+        md << ' ' << item_label(t, id) << " (" << fmt(g.mean_rank[j]) << ") |";
+      }
+      md << '\n';
+    }
+    md << "\nMean rank in parentheses (1 = highest priority). Kendall's W:";
+    for (const auto& g : q.groups) md << ' ' << g.level << ' ' << fmt(g.kendall_w) << " (p " << fmt_p(g.kendall_w_p) << ");";
+    md << "\n\n";
+    if (!q.comparison) {
+      md << "No comparison between groups.\n\n";
+      continue;
+    }
+    const auto& c = *q.comparison;
+    md << "**" << c.a << " vs " << c.b << "**: Spearman's rho = " << fmt(c.spearman_rho) << " (p " << fmt_p(c.spearman_p)
+       << ", " << static_cast<int>(c.ci_level * 100) << "% bootstrap CI [" << fmt(c.rho_ci.first) << ", " << fmt(c.rho_ci.second)
+       << "], " << c.resamples << " resamples); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (p " << fmt_p(c.kendall_tau_p) << ").\n\n";
+    std::vector<const ItemGap*> mis;
+    for (const auto& g : q.gaps)
+      if (g.misaligned) mis.push_back(&g);
+    if (mis.empty()) {
+      md << "No item is misaligned (Holm-adjusted p < 0.05 or |Cliff's delta| >= 0.474).\n\n";
+    } else {
+      md << "Misaligned items (Holm-adjusted p < 0.05 or |Cliff's delta| >= 0.474):\n\n";
+      for (const auto* g : mis) {
+        md << "- **" << item_label(t, g->item) << "**: " << c.a << " rank it " << fmt(g->mean_a) << " on average, " << c.b << ' '
+           << fmt(g->mean_b) << " — " << (g->gap > 0 ? c.a : c.b) << " give it higher priority (gap " << fmt(g->gap)
+           << ", Cliff's delta " << fmt(g->cliffs_delta) << ", Holm p " << fmt_p(g->p_holm) << ").\n";
+      }
+      md << '\n';
+    }
+    md << "| Item | " << c.a << " | " << c.b << " | Gap | U | p | Holm p | Cliff's delta |\n|---|---|---|---|---|---|---|---|\n";
+    for (const auto& g : q.gaps)
+      md << "| " << item_label(t, g.item) << (g.misaligned ? " ⚑" : "") << " | " << fmt(g.mean_a) << " | " << fmt(g.mean_b) << " | "
+         << fmt(g.gap) << " | " << fmt(g.mann_whitney_u, 1) << " | " << fmt_p(g.p) << " | " << fmt_p(g.p_holm) << " | "
+         << fmt(g.cliffs_delta) << " |\n";
+    md << '\n';
+  }
+  return md.str();
+}
+
+std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
+  std::ostringstream out;
+  for (const auto& q : a.questions) {
+    out << q.question << (q.text.empty() ? "" : "  " + q.text) << '\n';
+    for (const auto& g : q.groups) {
+      out << "  " << g.level << " (n=" << g.n << ", W=" << fmt(g.kendall_w) << "): ";
+      std::vector<std::string> parts;
+      for (const auto& id : g.consensus) {
+        auto j = static_cast<std::size_t>(std::find(q.items.begin(), q.items.end(), id) - q.items.begin());
+        parts.push_back(id + " (" + fmt(g.mean_rank[j]) + ")");
+      }
+      out << text::join(parts, " > ") << '\n';
+    }
+    if (q.comparison) {
+      const auto& c = *q.comparison;
+      out << "  " << c.a << " vs " << c.b << ": rho=" << fmt(c.spearman_rho, 3) << " [" << fmt(c.rho_ci.first, 3) << ", "
+          << fmt(c.rho_ci.second, 3) << "] p=" << fmt_p(c.spearman_p) << ", tau-b=" << fmt(c.kendall_tau_b, 3)
+          << " p=" << fmt_p(c.kendall_tau_p) << '\n';
+      for (const auto& g : q.gaps)
+        out << "    " << (g.misaligned ? "! " : "  ") << g.item << "  gap " << fmt(g.gap) << "  p_holm " << fmt_p(g.p_holm)
+            << "  delta " << fmt(g.cliffs_delta) << "  " << (t.find(g.item) ? t.find(g.item)->name : "") << '\n';
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace qualrank

@@ -1,0 +1,176 @@
+// The rankings workbook: one sheet per ranking question (per-group table, comparison, gap table, and two
+// native Excel charts drawn by libxlsxwriter: mean rank by group per item as a column chart, and group a vs
+// group b mean rank as a scatter chart), plus "Raw rankings" with every participant's answer.
+#include <xlsxwriter.h>
+
+#include <cmath>
+
+#include "qualrank/report/ranking_output.h"
+#include "qualrank/report/xlsx_book.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+std::string range(const std::string& sheet, int r0, int c0, int r1, int c1) {
+  std::string quoted = "'";
+  for (char c : sheet) {
+    if (c == '\'') quoted += '\'';
+    quoted += c;
+  }
+  quoted += "'";
+  return "=" + quoted + "!$" + xlsx::cell_name(r0, c0).insert(xlsx::cell_name(r0, c0).find_first_of("0123456789"), "$") + ":$" +
+         xlsx::cell_name(r1, c1).insert(xlsx::cell_name(r1, c1).find_first_of("0123456789"), "$");
+}
+
+void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy& t) {
+  auto& sheet = book.add_sheet(q.question);
+  const auto& name = sheet.name();
+  const int k = static_cast<int>(q.items.size());
+  // Per-group table.
+  std::vector<xlsx::Column> cols{{"Item", xlsx::CellStyle::text, 12}, {"Name", xlsx::CellStyle::text, 48}};
+  for (const auto& g : q.groups) {
+    cols.push_back({g.level + " mean rank", xlsx::CellStyle::decimal, 18});
+    cols.push_back({g.level + " median rank", xlsx::CellStyle::decimal, 18});
+    cols.push_back({g.level + " Borda", xlsx::CellStyle::decimal, 14});
+    cols.push_back({g.level + " consensus position", xlsx::CellStyle::integer, 20});
+  }
+  sheet.header(cols, 2);
+  for (int j = 0; j < k; ++j) {
+    const auto& id = q.items[static_cast<std::size_t>(j)];
+    sheet.write_text(j + 1, 0, id);
+    sheet.write_text(j + 1, 1, t.find(id) ? t.find(id)->name : "");
+    int c = 2;
+    for (const auto& g : q.groups) {
+      sheet.write_number(j + 1, c++, g.mean_rank[static_cast<std::size_t>(j)]);
+      sheet.write_number(j + 1, c++, g.median_rank[static_cast<std::size_t>(j)]);
+      sheet.write_number(j + 1, c++, g.borda[static_cast<std::size_t>(j)]);
+      auto pos = std::find(g.consensus.begin(), g.consensus.end(), id) - g.consensus.begin();
+      sheet.write_number(j + 1, c++, static_cast<double>(pos + 1));
+    }
+  }
+  int row = k + 2;
+  sheet.write_text(row, 0, "Group", {}, book.bold());
+  sheet.write_text(row, 1, "Participants", {}, book.bold());
+  sheet.write_text(row, 2, "Kendall's W", {}, book.bold());
+  sheet.write_text(row, 3, "chi-square", {}, book.bold());
+  sheet.write_text(row, 4, "p", {}, book.bold());
+  for (const auto& g : q.groups) {
+    ++row;
+    sheet.write_text(row, 0, g.level);
+    sheet.write_number(row, 1, g.n, book.format(xlsx::CellStyle::integer));
+    sheet.write_number(row, 2, g.kendall_w, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 3, g.kendall_w_chi2, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 4, g.kendall_w_p);
+  }
+  row += 2;
+  if (q.comparison) {
+    const auto& c = *q.comparison;
+    sheet.write_text(row, 0, "Comparison", {}, book.bold());
+    sheet.write_text(row, 1, c.a + " vs " + c.b, {}, book.bold());
+    auto stat = [&](const std::string& label, double v) {
+      ++row;
+      sheet.write_text(row, 0, label);
+      sheet.write_number(row, 1, v);
+    };
+    stat("Spearman's rho", c.spearman_rho);
+    stat("Spearman p", c.spearman_p);
+    stat("Kendall's tau-b", c.kendall_tau_b);
+    stat("Kendall p", c.kendall_tau_p);
+    stat("rho CI low (" + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap)", c.rho_ci.first);
+    stat("rho CI high", c.rho_ci.second);
+    stat("bootstrap resamples", c.resamples);
+    row += 2;
+    std::vector<std::string> heads{"Item", "Name", c.a + " mean rank", c.b + " mean rank", "Gap (b - a)", "Mann-Whitney U", "p",
+                                   "Holm p", "Cliff's delta", "Misaligned"};
+    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+    for (const auto& g : q.gaps) {
+      ++row;
+      sheet.write_text(row, 0, g.item);
+      sheet.write_text(row, 1, t.find(g.item) ? t.find(g.item)->name : "");
+      sheet.write_number(row, 2, g.mean_a, book.format(xlsx::CellStyle::decimal));
+      sheet.write_number(row, 3, g.mean_b, book.format(xlsx::CellStyle::decimal));
+      sheet.write_number(row, 4, g.gap, book.format(xlsx::CellStyle::decimal));
+      sheet.write_number(row, 5, g.mann_whitney_u);
+      sheet.write_number(row, 6, g.p);
+      sheet.write_number(row, 7, g.p_holm);
+      sheet.write_number(row, 8, g.cliffs_delta, book.format(xlsx::CellStyle::decimal));
+      sheet.write_text(row, 9, g.misaligned ? "yes" : "no");
+    }
+  }
+  if (q.groups.empty()) return;
+  // Charts: anchored to the right of the tables.
+  const int chart_col = static_cast<int>(cols.size()) + 1;
+  lxw_chart* bars = workbook_add_chart(book.raw(), LXW_CHART_COLUMN);
+  for (std::size_t gi = 0; gi < q.groups.size(); ++gi) {
+    int col = 2 + static_cast<int>(gi) * 4;
+    lxw_chart_series* s = chart_add_series(bars, range(name, 1, 0, k, 0).c_str(), range(name, 1, col, k, col).c_str());
+    chart_series_set_name(s, q.groups[gi].level.c_str());
+  }
+  chart_title_set_name(bars, ("Mean rank by " + std::string("group") + ": " + q.question).c_str());
+  chart_axis_set_name(bars->x_axis, "Item");
+  chart_axis_set_name(bars->y_axis, "Mean rank (1 = highest priority)");
+  worksheet_insert_chart(sheet.raw(), 1, static_cast<lxw_col_t>(chart_col), bars);
+  if (q.comparison) {
+    int ca = -1, cb = -1;
+    for (std::size_t gi = 0; gi < q.groups.size(); ++gi) {
+      if (q.groups[gi].level == q.comparison->a) ca = 2 + static_cast<int>(gi) * 4;
+      if (q.groups[gi].level == q.comparison->b) cb = 2 + static_cast<int>(gi) * 4;
+    }
+    lxw_chart* scatter = workbook_add_chart(book.raw(), LXW_CHART_SCATTER);
+    lxw_chart_series* s = chart_add_series(scatter, range(name, 1, ca, k, ca).c_str(), range(name, 1, cb, k, cb).c_str());
+    chart_series_set_name(s, "items");
+    chart_title_set_name(scatter, (q.comparison->a + " vs " + q.comparison->b + " mean rank").c_str());
+    chart_axis_set_name(scatter->x_axis, (q.comparison->a + " mean rank").c_str());
+    chart_axis_set_name(scatter->y_axis, (q.comparison->b + " mean rank").c_str());
+    chart_legend_set_position(scatter, LXW_CHART_LEGEND_NONE);
+    worksheet_insert_chart(sheet.raw(), 17, static_cast<lxw_col_t>(chart_col), scatter);
+  }
+}
+
+}  // namespace
+
+bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target,
+                             Diagnostics& diags) {
+  xlsx::Book book(target, {"Priority rankings", "qualrank rank", "qualrank", "Rankings by " + a.by}, diags);
+  if (!book.ok()) {
+    diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
+    return false;
+  }
+  for (const auto& q : a.questions) question_sheet(book, q, t);
+  auto& raw = book.add_sheet("Raw rankings");
+  std::vector<std::string> attrs;
+  for (const auto& q : a.questions)
+    for (const auto& r : q.answers)
+      for (const auto& [k, v] : r.attributes)
+        if (std::find(attrs.begin(), attrs.end(), k) == attrs.end()) attrs.push_back(k);
+  std::sort(attrs.begin(), attrs.end());
+  std::vector<xlsx::Column> cols{{"Participant"}, {"Question"}, {"Ranking", xlsx::CellStyle::text, 60}};
+  for (const auto& k : attrs) cols.push_back({k});
+  cols.push_back({"Source"});
+  raw.header(cols, 1);
+  int row = 0;
+  for (const auto& q : a.questions) {
+    for (const auto& r : q.answers) {
+      ++row;
+      raw.write_text(row, 0, r.participant, r.where);
+      raw.write_text(row, 1, q.question, r.where);
+      std::vector<std::string> tiers;
+      for (const auto& tier : r.tiers) tiers.push_back(text::join(tier, " = "));
+      raw.write_text(row, 2, text::join(tiers, " > "), r.where);
+      for (std::size_t c = 0; c < attrs.size(); ++c) {
+        auto it = r.attributes.find(attrs[c]);
+        if (it != r.attributes.end()) raw.write_text(row, 3 + static_cast<int>(c), it->second, r.where);
+      }
+      raw.write_text(row, 3 + static_cast<int>(attrs.size()), r.where.file + ":" + std::to_string(r.where.line));
+    }
+  }
+  if (!book.commit()) {
+    diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace qualrank

@@ -1,0 +1,160 @@
+// Expected values computed independently with the script below (Debian python3-scipy 1.10.1,
+// python3-statsmodels 0.13.5): paste it into `/usr/bin/python3 -` (with A, B = kGroupA/kGroupB) to recompute.
+//   import numpy as np; from scipy.stats import spearmanr, kendalltau, mannwhitneyu, chi2
+//   from statsmodels.stats.multitest import multipletests
+//   items=['A.1','A.2','A.10','B.1','B.2']
+//   def ranks(tiers):   # partial rankings: unranked items share the mean of the remaining positions
+//       r={}; pos=0
+//       for t in tiers:
+//           for i in t: r[i]=pos+(len(t)+1)/2
+//           pos+=len(t)
+//       left=[i for i in items if i not in r]
+//       for i in left: r[i]=pos+(len(left)+1)/2
+//       return [r[i] for i in items]
+//   ra=np.array([ranks(t) for t in A]); rb=np.array([ranks(t) for t in B])   # A, B = the tiers in fixture()
+//   ma=ra.mean(0); mb=rb.mean(0); print(spearmanr(ma,mb), kendalltau(ma,mb))
+//   for j in range(5): print(mannwhitneyu(ra[:,j], rb[:,j]))
+//   print(multipletests(ps, method='holm')[1])
+//   Cliff's delta(b, a) = sum(sign(x - y) for x in rb[:,j] for y in ra[:,j]) / (nb * na)
+//   Kendall's W: 12 S / (m^2 (n^3 - n) - m sum(t^3 - t)), chi2 = m (n - 1) W, p = chi2.sf(x2, n - 1)
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "qualrank/analysis/ranking.h"
+
+using namespace qualrank;
+using Catch::Matchers::WithinAbs;
+
+namespace {
+
+ParticipantRanking answer(const std::string& who, const std::string& role, std::vector<std::vector<std::string>> tiers) {
+  ParticipantRanking r;
+  r.participant = who;
+  r.question = "Q";
+  r.attributes["role"] = role;
+  r.tiers = std::move(tiers);
+  return r;
+}
+
+RankingQuestionInput fixture() {
+  RankingQuestionInput q;
+  q.question = "Q";
+  q.items = {"A.1", "A.2", "A.10", "B.1", "B.2"};
+  q.answers = {
+      answer("a1", "user", {{"A.1"}, {"A.2"}, {"A.10"}, {"B.1"}, {"B.2"}}),
+      answer("a2", "user", {{"A.2"}, {"A.1"}, {"B.1"}, {"A.10"}, {"B.2"}}),
+      answer("a3", "user", {{"A.1"}, {"A.10", "A.2"}, {"B.2"}, {"B.1"}}),
+      answer("a4", "user", {{"A.1"}, {"B.1"}}),
+      answer("a5", "user", {{"A.2"}, {"A.1"}, {"A.10"}, {"B.2"}, {"B.1"}}),
+      answer("b1", "developer", {{"B.1"}, {"B.2"}, {"A.1"}, {"A.2"}, {"A.10"}}),
+      answer("b2", "developer", {{"B.2"}, {"B.1"}, {"A.2"}, {"A.1"}, {"A.10"}}),
+      answer("b3", "developer", {{"B.1"}, {"A.1"}, {"B.2"}, {"A.10"}, {"A.2"}}),
+      answer("b4", "developer", {{"B.1", "B.2"}, {"A.1"}, {"A.2"}, {"A.10"}}),
+  };
+  return q;
+}
+
+const ItemGap& gap_of(const QuestionRankAnalysis& q, const std::string& item) {
+  for (const auto& g : q.gaps)
+    if (g.item == item) return g;
+  throw std::runtime_error("no gap for " + item);
+}
+
+}  // namespace
+
+TEST_CASE("analysis::analyse_rankings matches SciPy on partial and tied rankings", "[analysis][ranking]") {
+  Diagnostics d;
+  RankingOptions opts;
+  opts.resamples = 2000;
+  auto a = analyse_rankings({fixture()}, {"user", "developer"}, opts, d);
+  REQUIRE(a.questions.size() == 1);
+  const auto& q = a.questions[0];
+  REQUIRE(q.groups.size() == 2);
+  const auto& users = q.groups[0];
+  CHECK(users.level == "user");
+  CHECK(users.n == 5);
+  std::vector<double> mean_a{1.4, 2.1, 3.3, 3.8, 4.4}, mean_b{3.0, 4.0, 4.75, 1.375, 1.875};
+  std::vector<double> median_a{1.0, 2.0, 3.0, 4.0, 4.0}, borda_a{18.0, 14.5, 8.5, 6.0, 3.0};
+  for (std::size_t j = 0; j < 5; ++j) {
+    CHECK_THAT(users.mean_rank[j], WithinAbs(mean_a[j], 1e-12));
+    CHECK_THAT(q.groups[1].mean_rank[j], WithinAbs(mean_b[j], 1e-12));
+    CHECK_THAT(users.median_rank[j], WithinAbs(median_a[j], 1e-12));
+    CHECK_THAT(users.borda[j], WithinAbs(borda_a[j], 1e-12));
+  }
+  CHECK(users.consensus == std::vector<std::string>{"A.1", "A.2", "A.10", "B.1", "B.2"});
+  CHECK(q.groups[1].consensus == std::vector<std::string>{"B.1", "B.2", "A.1", "A.2", "A.10"});
+  CHECK_THAT(users.kendall_w, WithinAbs(0.6378947368421053, 1e-9));
+  CHECK_THAT(users.kendall_w_p, WithinAbs(0.012521396562731307, 1e-9));
+  CHECK_THAT(q.groups[1].kendall_w, WithinAbs(0.8069620253164557, 1e-9));
+  CHECK_THAT(q.groups[1].kendall_w_p, WithinAbs(0.011716960501462455, 1e-9));
+
+  REQUIRE(q.comparison);
+  CHECK(q.comparison->a == "user");
+  CHECK_THAT(q.comparison->spearman_rho, WithinAbs(-0.5, 1e-9));
+  CHECK_THAT(q.comparison->spearman_p, WithinAbs(0.39100221895577053, 1e-9));
+  CHECK_THAT(q.comparison->kendall_tau_b, WithinAbs(-0.2, 1e-9));
+  CHECK_THAT(q.comparison->kendall_tau_p, WithinAbs(0.8166666666666667, 1e-9));
+  CHECK(q.comparison->rho_ci.first <= q.comparison->rho_ci.second);
+
+  struct Expected { const char* item; double u, p, holm, delta; };
+  for (auto e : {Expected{"A.1", 1.0, 0.030400749685896046, 0.10229467747285854, 0.9},
+                 Expected{"A.2", 2.0, 0.06056886020265745, 0.10229467747285854, 0.8},
+                 Expected{"A.10", 1.0, 0.030400749685896046, 0.10229467747285854, 0.9},
+                 Expected{"B.1", 19.5, 0.025573669368214636, 0.10229467747285854, -0.95},
+                 Expected{"B.2", 20.0, 0.01745104482793073, 0.08725522413965364, -1.0}}) {
+    const auto& g = gap_of(q, e.item);
+    CHECK_THAT(g.mann_whitney_u, WithinAbs(e.u, 1e-12));
+    CHECK_THAT(g.p, WithinAbs(e.p, 1e-9));
+    CHECK_THAT(g.p_holm, WithinAbs(e.holm, 1e-9));
+    CHECK_THAT(g.cliffs_delta, WithinAbs(e.delta, 1e-12));
+    CHECK(g.misaligned);  // |delta| >= 0.474 for every item here
+  }
+  // sorted by |gap|: B.2 (2.525), B.1 (2.425), A.2 (1.9), A.1 (1.6), A.10 (1.45)
+  std::vector<std::string> order;
+  for (const auto& g : q.gaps) order.push_back(g.item);
+  CHECK(order == std::vector<std::string>{"B.2", "B.1", "A.2", "A.1", "A.10"});
+}
+
+TEST_CASE("analysis::analyse_rankings is reproducible for a seed and honours --where and --compare", "[analysis][ranking]") {
+  Diagnostics d;
+  RankingOptions opts;
+  opts.resamples = 500;
+  opts.seed = 7;
+  auto one = analyse_rankings({fixture()}, {"user", "developer"}, opts, d);
+  auto two = analyse_rankings({fixture()}, {"user", "developer"}, opts, d);
+  CHECK(one.questions[0].comparison->rho_ci == two.questions[0].comparison->rho_ci);
+  opts.seed = 8;
+  auto other = analyse_rankings({fixture()}, {"user", "developer"}, opts, d);
+  CHECK(other.questions[0].comparison->spearman_rho == one.questions[0].comparison->spearman_rho);
+
+  opts.compare = std::pair<std::string, std::string>{"developer", "user"};
+  auto swapped = analyse_rankings({fixture()}, {"user", "developer"}, opts, d);
+  CHECK(swapped.questions[0].comparison->a == "developer");
+  CHECK_THAT(gap_of(swapped.questions[0], "B.2").gap, WithinAbs(4.4 - 1.875, 1e-12));
+
+  RankingOptions only_users;
+  only_users.where = {{"role", "user"}};
+  Diagnostics notes;
+  auto filtered = analyse_rankings({fixture()}, {"user", "developer"}, only_users, notes);
+  CHECK(filtered.questions[0].groups.size() == 1);
+  CHECK_FALSE(filtered.questions[0].comparison);
+  CHECK_FALSE(notes.empty());
+}
+
+TEST_CASE("analysis::analyse_rankings handles identical and all-tied rankings", "[analysis][ranking]") {
+  RankingQuestionInput q;
+  q.question = "Q";
+  q.items = {"X", "Y", "Z"};
+  for (int i = 0; i < 3; ++i) q.answers.push_back(answer("u" + std::to_string(i), "user", {{"X"}, {"Y"}, {"Z"}}));
+  for (int i = 0; i < 3; ++i) q.answers.push_back(answer("d" + std::to_string(i), "developer", {{"X", "Y", "Z"}}));
+  Diagnostics d;
+  RankingOptions opts;
+  opts.resamples = 100;
+  auto a = analyse_rankings({q}, {"user", "developer"}, opts, d);
+  const auto& qa = a.questions[0];
+  CHECK_THAT(qa.groups[0].kendall_w, WithinAbs(1.0, 1e-12));  // identical rankings
+  CHECK(std::isnan(qa.groups[1].kendall_w));                    // every rater ties every item
+  CHECK(std::isnan(qa.comparison->spearman_rho));               // developers' mean ranks are constant
+  CHECK(qa.groups[1].consensus == std::vector<std::string>{"X", "Y", "Z"});  // ties broken by item order
+}
