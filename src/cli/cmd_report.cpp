@@ -1,36 +1,53 @@
-#include <chrono>
+#include <unistd.h>
+
+#include <iomanip>
 #include <iostream>
 
 #include "cli.h"
-#include "qualrank/analysis/study.h"
-#include "qualrank/report/segments_output.h"
-#include "qualrank/util/files.h"
+#include "qualrank/report/study_report.h"
 
 namespace qualrank::cli {
 
 int cmd_report(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("report options");
-  desc.add_options()("output,o", po::value<std::string>()->default_value("reports"), "output folder (inside or outside the workspace)");
+  desc.add_options()
+      ("output,o", po::value<std::string>()->default_value("reports"), "output folder (relative to the workspace)")
+      ("resamples", po::value<int>()->default_value(10000), "bootstrap resamples for the rankings' CI")
+      ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same bytes)");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "report", "[-o DIR]", desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "report", "[-o DIR] [--resamples N] [--seed S]   (global: -C DIR, --quiet, --verbose)", desc, args, vm, rc)) return rc;
+  StudyReportOptions opts;
+  opts.output_dir = vm["output"].as<std::string>();
+  if (opts.output_dir.is_relative()) opts.output_dir = ctx.workspace / opts.output_dir;
+  opts.resamples = vm["resamples"].as<int>();
+  opts.seed = vm["seed"].as<std::uint64_t>();
+  if (opts.resamples < 0) {
+    *ctx.err << "qualrank report: error: --resamples must be 0 or more\n";
+    return 2;
+  }
+  // Progress on a terminal only (not with --quiet); --verbose prints each step's timing anywhere.
+  const bool progress = !ctx.quiet && ::isatty(STDERR_FILENO);
+  std::ostream& err = *ctx.err;
+  opts.on_step = [&](const std::string& step, bool done, double seconds) {
+    if (ctx.verbose && done) err << "  " << std::fixed << std::setprecision(3) << seconds << " s  " << step << '\n';
+    else if (progress && !done) err << "\r\033[K" << step << "…" << std::flush;
+    if (progress && done && !ctx.verbose) err << "\r\033[K" << std::flush;
+  };
   Diagnostics diags;
-  auto study = load_study(ctx.workspace, diags);
-  if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
-    *ctx.err << "qualrank report: the workspace has errors; nothing written\n";
+  StudyReportSummary summary;
+  bool ok = build_study_report(ctx.workspace, opts, diags, summary);
+  if (progress) err << "\r\033[K" << std::flush;
+  diags.print(err);
+  if (!ok) {
+    if (summary.files.empty()) err << "qualrank report: nothing written\n";
     return 1;
   }
-  diags.print(*ctx.err);
-  std::filesystem::path out_dir = vm["output"].as<std::string>();
-  if (out_dir.is_relative()) out_dir = ctx.workspace / out_dir;
-  std::string err;
-  if (!files::write_atomic(out_dir / "segments.json", segments_json(study->segments).dump(2) + "\n", &err)) {
-    *ctx.err << "qualrank report: error: " << err << '\n';
-    return 1;
+  if (!ctx.quiet) {
+    *ctx.out << "qualrank report: wrote " << summary.files.size() << " files\n";
+    for (const auto& f : summary.files) *ctx.out << "  " << f << '\n';
+    for (const auto& h : summary.headlines) *ctx.out << "  " << h << '\n';
   }
-  *ctx.out << "qualrank report: " << study->workspace.transcripts.size() << " transcripts, " << study->segments.size()
-           << " coded segments\n  " << (out_dir / "segments.json").string() << '\n';
   return 0;
 }
 

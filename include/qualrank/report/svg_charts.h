@@ -1,0 +1,43 @@
+// Inline SVG charts for the self-contained HTML report: no scripts, no fonts, no network. Colours from the
+// Okabe-Ito palette (distinguishable with common colour-vision deficiencies); highlighted items are also
+// drawn thicker and marked with a symbol, so colour is never the only cue.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace qualrank::svg {
+
+// Escapes text for HTML/SVG content and attributes.
+std::string escape(const std::string& s);
+
+struct SlopeItem {
+  std::string id;
+  std::string name;
+  int position_a = 0;  // 1-based consensus position in group a
+  int position_b = 0;
+  bool highlighted = false;
+};
+// Group a's consensus positions on the left, group b's on the right, a line per item.
+std::string slope_chart(const std::string& title, const std::string& label_a, const std::string& label_b,
+                        const std::vector<SlopeItem>& items);
+
+struct Bar {
+  std::string id;
+  std::string name;
+  double value = 0;  // signed
+  bool highlighted = false;
+};
+// Horizontal bars around zero, in the given order. `negative_label`/`positive_label` explain the sides.
+std::string diverging_bar_chart(const std::string& title, const std::string& negative_label,
+                                const std::string& positive_label, const std::vector<Bar>& bars);
+
+struct Heatmap {
+  std::string title;
+  std::vector<std::string> row_labels;
+  std::vector<std::string> column_labels;
+  std::vector<std::vector<double>> values;   // fractions in [0, 1] (NaN = empty)
+  std::vector<std::vector<std::string>> cell_text;
+};
+std::string heatmap(const Heatmap& h);
+
+}  // namespace qualrank::svg

@@ -1,0 +1,286 @@
+// HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, slope
+// chart with misaligned items highlighted, gap chart, statistics), novice vs expert, the node x group
+// heatmap, the taxonomy tree at the latest version with interview-proposed additions marked, and the
+// agreement tables. Numbers are formatted here only for display; they all come from the JSON.
+#include "qualrank/report/html_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include "qualrank/report/svg_charts.h"
+
+namespace qualrank {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using svg::escape;
+
+std::string fmt(const Json& v, int digits = 2) {
+  if (!v.is_number()) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v.get<double>());
+  return buf;
+}
+
+std::string fmt_p(const Json& v) {
+  if (!v.is_number()) return "n/a";
+  double p = v.get<double>();
+  if (p < 0.001) return "&lt; 0.001";
+  return fmt(v, 3);
+}
+
+std::string str(const Json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+const char* kStyle = R"CSS(
+:root { --blue:#0072B2; --orange:#E69F00; --verm:#D55E00; --ink:#1a1a1a; --muted:#555; --line:#d0d0d0; }
+* { box-sizing: border-box; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink);
+       max-width: 1180px; margin: 0 auto; padding: 24px 32px 64px; line-height: 1.45; font-size: 16px; background: #fff; }
+h1 { font-size: 1.9rem; margin: 0 0 .2rem; } h2 { font-size: 1.45rem; margin-top: 2.4rem; border-bottom: 2px solid var(--line); padding-bottom: .3rem; }
+h3 { font-size: 1.15rem; margin-top: 1.8rem; } .muted { color: var(--muted); }
+nav a { margin-right: 1rem; color: var(--blue); }
+table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .93rem; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f3f6f9; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.flag td { background: #fff1e6; font-weight: 600; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 1rem 0; }
+.card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 150px; }
+.card b { display: block; font-size: 1.5rem; }
+svg.chart { max-width: 900px; display: block; margin: .5rem 0 1rem; font-size: 13px; }
+svg.chart text { fill: var(--ink); } svg.chart text.axis { font-weight: 600; fill: var(--muted); }
+.legend span { display: inline-block; margin-right: 1.2rem; } .sw { display:inline-block; width: 22px; height: 4px; vertical-align: middle; margin-right: 6px; }
+ul.tree { list-style: none; padding-left: 1.2rem; margin: .2rem 0; } ul.tree li { margin: .15rem 0; }
+.badge { display: inline-block; font-size: .78rem; padding: 0 6px; border-radius: 10px; border: 1.5px solid var(--verm); color: var(--verm); margin-left: .4rem; font-weight: 600; }
+.prov { font-size: .85rem; color: var(--muted); margin-left: 1.6rem; }
+@media print { body { max-width: none; padding: 0; font-size: 11pt; } nav { display: none; } h2 { break-before: page; } svg.chart { max-width: 100%; } }
+)CSS";
+
+std::string item_name(const Json& report, const std::string& id) {
+  static thread_local std::map<std::string, std::string> cache;
+  if (cache.empty() && report.contains("taxonomy") && report["taxonomy"].contains("nodes"))
+    for (const auto& n : report["taxonomy"]["nodes"]) cache[str(n, "id")] = str(n, "name");
+  auto it = cache.find(id);
+  return it == cache.end() ? std::string() : it->second;
+}
+
+void ranking_section(std::ostringstream& h, const Json& report, const Json& rankings, const std::string& anchor) {
+  if (!rankings.is_object() || !rankings.contains("questions")) return;
+  for (const auto& q : rankings["questions"]) {
+    std::string qid = str(q, "question");
+    h << "<h3 id=\"" << escape(anchor + "-" + qid) << "\">" << escape(qid) << "</h3>\n";
+    const auto& groups = q["groups"];
+    if (groups.empty()) {
+      h << "<p class=\"muted\">No rankings.</p>";
+      continue;
+    }
+    // Consensus table side by side.
+    h << "<table><tr><th>Position</th>";
+    for (auto it = groups.begin(); it != groups.end(); ++it)
+      h << "<th>" << escape(it.key()) << " (n = " << it.value()["n"].get<int>() << ", W = " << fmt(it.value()["kendall_w"]) << ")</th>";
+    h << "</tr>";
+    std::size_t k = q["items"].size();
+    for (std::size_t pos = 0; pos < k; ++pos) {
+      h << "<tr><td class=\"num\">" << pos + 1 << "</td>";
+      for (auto it = groups.begin(); it != groups.end(); ++it) {
+        std::string id = it.value()["consensus"][pos].get<std::string>();
+        h << "<td>" << escape(id) << " " << escape(item_name(report, id)) << " <span class=\"muted\">(" << fmt(it.value()["mean_rank"][id])
+          << ")</span></td>";
+      }
+      h << "</tr>";
+    }
+    h << "</table><p class=\"muted\">Mean rank in parentheses (1 = highest priority); W = Kendall's coefficient of concordance within the group.</p>\n";
+    if (!q.contains("comparison") || q["comparison"].is_null()) {
+      h << "<p class=\"muted\">No comparison between groups.</p>";
+      continue;
+    }
+    const auto& c = q["comparison"];
+    std::string a = c["groups"][0], b = c["groups"][1];
+    const auto& ci = c["bootstrap_ci"];
+    h << "<p><b>" << escape(a) << " vs " << escape(b) << ":</b> Spearman's ρ = " << fmt(c["spearman_rho"]) << " (p " << fmt_p(c["spearman_p"])
+      << ", " << fmt(ci["level"].get<double>() * 100, 0) << "% bootstrap CI [" << fmt(ci["spearman_rho"][0]) << ", " << fmt(ci["spearman_rho"][1])
+      << "]); Kendall's τ<sub>b</sub> = " << fmt(c["kendall_tau_b"]) << " (p " << fmt_p(c["kendall_tau_p"]) << ").</p>\n";
+    // Slope chart: consensus positions.
+    std::vector<svg::SlopeItem> slope;
+    std::map<std::string, bool> flagged;
+    for (const auto& g : q["gaps"]) flagged[str(g, "item")] = g["misaligned"].get<bool>();
+    for (const auto& id_json : q["items"]) {
+      std::string id = id_json;
+      svg::SlopeItem s;
+      s.id = id;
+      s.name = item_name(report, id);
+      const auto& ca = groups[a]["consensus"];
+      const auto& cb = groups[b]["consensus"];
+      for (std::size_t p = 0; p < ca.size(); ++p)
+        if (ca[p] == id) s.position_a = static_cast<int>(p) + 1;
+      for (std::size_t p = 0; p < cb.size(); ++p)
+        if (cb[p] == id) s.position_b = static_cast<int>(p) + 1;
+      s.highlighted = flagged[id];
+      slope.push_back(s);
+    }
+    h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--blue)\"></i>aligned</span>"
+         "<span><i class=\"sw\" style=\"background:var(--verm);height:5px\"></i>misaligned ⚑ (Holm p &lt; 0.05 or |Cliff's δ| ≥ 0.474), dashed and bold</span></p>";
+    h << svg::slope_chart(qid + ": consensus position, " + a + " vs " + b, a, b, slope) << "\n";
+    std::vector<svg::Bar> bars;
+    for (const auto& g : q["gaps"]) {
+      svg::Bar bar;
+      bar.id = str(g, "item");
+      bar.name = item_name(report, bar.id);
+      bar.value = g["gap"].is_number() ? g["gap"].get<double>() : std::nan("");
+      bar.highlighted = g["misaligned"].get<bool>();
+      bars.push_back(bar);
+    }
+    h << svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")", b + " gives higher priority",
+                                  a + " gives higher priority", bars)
+      << "\n";
+    h << "<table><tr><th>Item</th><th>" << escape(a) << " mean rank</th><th>" << escape(b)
+      << " mean rank</th><th>Gap</th><th>U</th><th>p</th><th>Holm p</th><th>Cliff's δ</th></tr>";
+    for (const auto& g : q["gaps"]) {
+      bool m = g["misaligned"].get<bool>();
+      std::string id = str(g, "item");
+      h << "<tr" << (m ? " class=\"flag\"" : "") << "><td>" << escape(id) << " " << escape(item_name(report, id)) << (m ? " ⚑" : "")
+        << "</td><td class=\"num\">" << fmt(g["mean_rank"][a]) << "</td><td class=\"num\">" << fmt(g["mean_rank"][b]) << "</td><td class=\"num\">"
+        << fmt(g["gap"]) << "</td><td class=\"num\">" << fmt(g["mann_whitney_u"], 1) << "</td><td class=\"num\">" << fmt_p(g["p"])
+        << "</td><td class=\"num\">" << fmt_p(g["p_holm"]) << "</td><td class=\"num\">" << fmt(g["cliffs_delta"]) << "</td></tr>";
+    }
+    h << "</table>\n";
+  }
+}
+
+void heatmap_section(std::ostringstream& h, const Json& report) {
+  if (!report.contains("codebook") || !report["codebook"].contains("matrix")) return;
+  const auto& m = report["codebook"]["matrix"];
+  svg::Heatmap hm;
+  hm.title = "Participants who mentioned each theme, per group";
+  for (const auto& g : m["groups"]) hm.column_labels.push_back(str(g, "label") + " (" + std::to_string(g["participants"].get<int>()) + ")");
+  for (const auto& row : m["rows"]) {
+    if (!row.contains("level") || row["level"].get<int>() != 2) continue;
+    hm.row_labels.push_back(str(row, "node") + " " + str(row, "name"));
+    std::vector<double> values;
+    std::vector<std::string> texts;
+    for (std::size_t c = 0; c < row["counts"].size(); ++c) {
+      const auto& pct = row["percents"][c];
+      double v = pct.is_number() ? pct.get<double>() : std::nan("");
+      values.push_back(v);
+      char buf[32];
+      if (std::isnan(v)) std::snprintf(buf, sizeof buf, "%d", row["counts"][c].get<int>());
+      else std::snprintf(buf, sizeof buf, "%d (%.0f%%)", row["counts"][c].get<int>(), v * 100);
+      texts.push_back(buf);
+    }
+    hm.values.push_back(values);
+    hm.cell_text.push_back(texts);
+  }
+  h << "<h2 id=\"matrix\">Themes by group</h2><p>How many participants of each group mentioned each theme (a code on a sub-theme counts for its theme); "
+       "darker = a larger share of the group.</p>"
+    << svg::heatmap(hm) << "\n";
+}
+
+void tree_section(std::ostringstream& h, const Json& report) {
+  if (!report.contains("taxonomy")) return;
+  const auto& t = report["taxonomy"];
+  h << "<h2 id=\"taxonomy\">Taxonomy, version " << (t.contains("version") ? t["version"].dump() : "1") << "</h2>";
+  h << "<p>Nodes added after version 1 through interview proposals are marked <span class=\"badge\">new</span>, with who proposed them and where.</p>";
+  std::map<std::string, std::vector<const Json*>> children;
+  for (const auto& n : t["nodes"]) children[str(n, "parent")].push_back(&n);
+  std::function<void(const std::string&)> render = [&](const std::string& parent) {
+    auto it = children.find(parent);
+    if (it == children.end()) return;
+    h << "<ul class=\"tree\">";
+    for (const Json* n : it->second) {
+      bool added = n->contains("added_in") && !(*n)["added_in"].is_null();
+      h << "<li><b>" << escape(str(*n, "id")) << "</b> " << escape(str(*n, "name"));
+      if (added) h << "<span class=\"badge\">new in v" << (*n)["added_in"].dump() << "</span>";
+      if (str(*n, "status") != "active" && !str(*n, "status").empty()) h << " <span class=\"muted\">(" << escape(str(*n, "status")) << ")</span>";
+      if (n->contains("provenance"))
+        for (const auto& p : (*n)["provenance"])
+          h << "<div class=\"prov\">proposed by " << escape(str(p, "by")) << " at " << escape(str(p, "source")) << (str(p, "rationale").empty() ? "" : ": " + escape(str(p, "rationale"))) << "</div>";
+      render(str(*n, "id"));
+      h << "</li>";
+    }
+    h << "</ul>";
+  };
+  render("");
+}
+
+void agreement_table(std::ostringstream& h, const Json& a, const std::string& title) {
+  h << "<h3>" << escape(title) << "</h3>";
+  h << "<table><tr><th>Units</th><th>Coders</th><th>Left out of Fleiss</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th><th>95% CI κ</th><th>95% CI α</th></tr><tr>";
+  h << "<td class=\"num\">" << (a.contains("units") ? a["units"].dump() : "") << "</td><td class=\"num\">"
+    << (a.contains("coders") ? (a["coders"].is_array() ? std::to_string(a["coders"].size()) : a["coders"].dump()) : "") << "</td><td class=\"num\">"
+    << (a.contains("dropped_units") ? a["dropped_units"].dump() : "") << "</td><td class=\"num\">" << fmt(a.value("fleiss_kappa", Json()), 3)
+    << "</td><td class=\"num\">" << fmt(a.value("krippendorff_alpha", Json()), 3) << "</td><td class=\"num\">"
+    << fmt(a.value("percent_agreement", Json()), 3) << "</td>";
+  auto ci = [&](const char* key) {
+    if (a.contains("confidence") && a["confidence"].contains(key) && a["confidence"][key].is_array())
+      return "[" + fmt(a["confidence"][key][0], 3) + ", " + fmt(a["confidence"][key][1], 3) + "]";
+    return std::string("n/a");
+  };
+  h << "<td>" << ci("fleiss_kappa") << "</td><td>" << ci("krippendorff_alpha") << "</td></tr></table>";
+  if (a.contains("groups") && a["groups"].is_object() && !a["groups"].empty()) {
+    h << "<table><tr><th>Group</th><th>Units</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th></tr>";
+    for (auto it = a["groups"].begin(); it != a["groups"].end(); ++it)
+      h << "<tr><td>" << escape(it.key()) << "</td><td class=\"num\">" << it.value().value("units", Json()).dump() << "</td><td class=\"num\">"
+        << fmt(it.value().value("fleiss_kappa", Json()), 3) << "</td><td class=\"num\">" << fmt(it.value().value("krippendorff_alpha", Json()), 3)
+        << "</td><td class=\"num\">" << fmt(it.value().value("percent_agreement", Json()), 3) << "</td></tr>";
+    h << "</table>";
+  }
+  if (a.contains("cohen_kappa_pairs") && a["cohen_kappa_pairs"].is_array() && !a["cohen_kappa_pairs"].empty()) {
+    h << "<details><summary>Cohen's κ for each pair of coders</summary><table><tr><th>Coder</th><th>Coder</th><th>κ</th></tr>";
+    for (const auto& p : a["cohen_kappa_pairs"])
+      h << "<tr><td>" << escape(str(p, "a")) << "</td><td>" << escape(str(p, "b")) << "</td><td class=\"num\">" << fmt(p.value("kappa", Json()), 3) << "</td></tr>";
+    h << "</table></details>";
+  }
+}
+
+void agreement_section(std::ostringstream& h, const Json& report) {
+  if (!report.contains("agreement") || report["agreement"].is_null()) return;
+  const auto& ag = report["agreement"];
+  h << "<h2 id=\"agreement\">Inter-coder agreement</h2>";
+  if (ag.contains("labels") && !ag["labels"].is_null()) agreement_table(h, ag["labels"], "Label tables, grouped by issue type");
+  if (ag.contains("transcripts") && !ag["transcripts"].is_null()) agreement_table(h, ag["transcripts"], "Transcript codings by several coders (per node, present/absent)");
+}
+
+}  // namespace
+
+std::string render_html_report(const Json& report) {
+  std::ostringstream h;
+  const auto& ws = report["workspace"];
+  std::string title = str(ws, "title").empty() ? "qualrank report" : str(ws, "title");
+  h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+    << "<title>" << escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
+  h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
+    << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
+  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Novice vs expert</a><a href=\"#matrix\">Themes by group</a>"
+       "<a href=\"#taxonomy\">Taxonomy</a><a href=\"#agreement\">Agreement</a></nav>\n";
+  h << "<div class=\"cards\">";
+  auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
+  card("transcripts", ws.value("transcripts", Json(0)));
+  if (ws.contains("participants_by_role"))
+    for (auto it = ws["participants_by_role"].begin(); it != ws["participants_by_role"].end(); ++it) card(it.key() + "s", it.value());
+  card("coded segments", ws.value("coded_segments", Json(0)));
+  card("taxonomy nodes", ws.value("taxonomy_nodes", Json(0)));
+  h << "</div>\n";
+  h << "<h2 id=\"rankings\">Priority rankings by " << escape(str(report["rankings"], "by")) << "</h2>";
+  ranking_section(h, report, report["rankings"], "rank");
+  if (report.contains("rankings_by_experience") && !report["rankings_by_experience"].is_null()) {
+    const auto& e = report["rankings_by_experience"];
+    h << "<h2 id=\"experience\">Novice vs expert";
+    if (e.contains("where"))
+      for (auto it = e["where"].begin(); it != e["where"].end(); ++it) h << " (" << escape(it.key()) << " = " << escape(it.value().get<std::string>()) << ")";
+    h << "</h2>";
+    ranking_section(h, report, e, "exp");
+  }
+  heatmap_section(h, report);
+  tree_section(h, report);
+  agreement_section(h, report);
+  h << "<p class=\"muted\" style=\"margin-top:3rem\">Every number on this page is read from report.json, written by the same run.</p>";
+  h << "</body></html>\n";
+  return h.str();
+}
+
+}  // namespace qualrank

@@ -1,0 +1,241 @@
+// The main job. One load_study (the latest taxonomy version) feeds every output, and report.json is built
+// first, so the HTML page, rendered from report.json, shows exactly its numbers. Nothing is written until
+// the workspace has validated; each file is then written to a temp file and renamed.
+#include "qualrank/report/study_report.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/study.h"
+#include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/model/history.h"
+#include "qualrank/report/agreement_output.h"
+#include "qualrank/report/codebook_data.h"
+#include "qualrank/report/codebook_workbook.h"
+#include "qualrank/report/html_report.h"
+#include "qualrank/report/ranking_output.h"
+#include "qualrank/report/segments_output.h"
+#include "qualrank/report/taxonomy_output.h"
+#include "qualrank/util/files.h"
+
+namespace qualrank {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+class Steps {
+ public:
+  explicit Steps(const StudyReportOptions& o) : options_(o) {}
+  template <class F>
+  auto run(const std::string& name, F&& f) {
+    if (options_.on_step) options_.on_step(name, false, 0);
+    auto start = std::chrono::steady_clock::now();
+    auto finish = [&] {
+      if (options_.on_step)
+        options_.on_step(name, true, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    };
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
+      finish();
+    } else {
+      auto r = f();
+      finish();
+      return r;
+    }
+  }
+
+ private:
+  const StudyReportOptions& options_;
+};
+
+std::string fmt(double x, int digits = 2) {
+  if (std::isnan(x)) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::vector<std::string>& out) {
+  for (const auto& q : a.questions) {
+    if (!q.comparison) continue;
+    const auto& c = *q.comparison;
+    std::string line = label + q.question + ": " + c.a + " vs " + c.b + " rho = " + fmt(c.spearman_rho) + " [" +
+                       fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "]";
+    std::vector<std::string> mis;
+    for (const auto& g : q.gaps)
+      if (g.misaligned) mis.push_back(g.item);
+    line += mis.empty() ? "; no misaligned item" : "; misaligned: " + [&] {
+      std::string s;
+      for (std::size_t i = 0; i < mis.size(); ++i) s += (i ? ", " : "") + mis[i];
+      return s;
+    }();
+    out.push_back(line);
+  }
+}
+
+// Marks nodes added after version 1 with the version and the proposals behind them.
+void mark_additions(Json& taxonomy_json, const Json& diff_json) {
+  if (!diff_json.is_object() || !diff_json.contains("changes")) return;
+  std::map<std::string, const Json*> added;
+  for (const auto& ch : diff_json["changes"])
+    if (ch.value("kind", "") == "added") added[ch.value("node", "")] = &ch;
+  for (auto& n : taxonomy_json["nodes"]) {
+    auto it = added.find(n.value("id", ""));
+    if (it == added.end()) continue;
+    const Json& ch = *it->second;
+    Json prov = Json::array();
+    Json version = nullptr;
+    for (const auto& e : ch["edits"]) {
+      if (version.is_null() && e.contains("version")) version = e["version"];
+      for (const auto& p : e.value("provenance", Json::array()))
+        prov.push_back({{"by", p.value("participant", "")}, {"source", p.value("source", "")}, {"rationale", e.value("rationale", "")}});
+    }
+    n["added_in"] = version.is_null() ? diff_json["to"]["version"] : version;
+    n["provenance"] = prov;
+  }
+}
+
+}  // namespace
+
+bool build_study_report(const fs::path& workspace, const StudyReportOptions& options, Diagnostics& diags,
+                        StudyReportSummary& summary) {
+  Steps steps(options);
+  auto study = steps.run("load and validate the workspace", [&] { return load_study(workspace, diags); });
+  if (!study || diags.has_errors()) return false;
+  const auto& ws = study->workspace;
+  const auto& tax = study->taxonomy();
+
+  // Analyses.
+  auto by_role = steps.run("rank by role", [&] {
+    RankingOptions o;
+    o.resamples = options.resamples;
+    o.seed = options.seed;
+    Diagnostics notes;
+    return analyse_rankings(ranking_inputs(ws, study->rankings), ws.attribute_levels("role"), o, notes);
+  });
+  std::optional<RankingAnalysis> by_experience;
+  if (ws.guideline.experience && !ws.guideline.roles.empty()) {
+    by_experience = steps.run("rank by experience", [&] {
+      const auto& scheme = *ws.guideline.experience;
+      RankingOptions o;
+      o.by = scheme.attribute;
+      o.resamples = options.resamples;
+      o.seed = options.seed;
+      o.where = {{"role", ws.guideline.roles.front()}};
+      auto levels = ws.attribute_levels(scheme.attribute);
+      if (levels.size() >= 2) o.compare = std::pair{levels.front(), levels.back()};
+      Diagnostics notes;
+      return analyse_rankings(ranking_inputs(ws, study->rankings), levels, o, notes);
+    });
+  }
+  CodebookOptions cb_options;
+  auto cb_data = steps.run("codebook tables", [&] { return codebook_data(*study, cb_options); });
+  auto agreement = steps.run("agreement", [&] {
+    WorkspaceAgreementOptions o;
+    o.labels.group_by_level = 1;
+    o.labels.disagreements = 10;
+    o.transcripts.disagreements = 10;
+    return workspace_agreement(*study, o, diags);
+  });
+  if (diags.has_errors()) return false;
+  auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, diags); });
+  if (diags.has_errors()) return false;
+
+  // report.json
+  Json report;
+  report["qualrank"] = QUALRANK_VERSION;
+  std::size_t coded = 0;
+  for (const auto& s : study->segments)
+    if (!s.codes.empty()) ++coded;
+  Json by_role_count = Json::object();
+  for (const auto& role : ws.roles()) {
+    int n = 0;
+    for (const auto& t : ws.transcripts)
+      if (t.role == role) ++n;
+    by_role_count[role] = n;
+  }
+  report["workspace"] = {{"title", ws.taxonomy.title},
+                         {"taxonomy", ws.taxonomy.name},
+                         {"taxonomy_version", study->version->number},
+                         {"guideline", ws.guideline.name},
+                         {"transcripts", ws.transcripts.size()},
+                         {"participants_by_role", by_role_count},
+                         {"segments", study->segments.size()},
+                         {"coded_segments", coded},
+                         {"taxonomy_nodes", tax.size()}};
+  report["taxonomy"] = taxonomy_version_json(tax, summarize_version(tax, study->version->number, study->version->name));
+  report["taxonomy_diff"] = diff && !diff->changes.empty() ? taxonomy_diff_json(*diff) : Json(nullptr);
+  mark_additions(report["taxonomy"], report["taxonomy_diff"]);
+  report["rankings"] = rankings_json(by_role);
+  report["rankings_by_experience"] = by_experience ? rankings_json(*by_experience) : Json(nullptr);
+  report["codebook"] = codebook_tables_json(cb_data, cb_options);
+  report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
+  report["segments"] = segments_json(study->segments)["segments"];
+
+  // Outputs.
+  const fs::path& out = options.output_dir;
+  std::vector<std::string> names;
+  auto text_file = [&](const std::string& name, const std::string& content) {
+    std::string err;
+    if (!files::write_atomic(out / name, content, &err)) {
+      diags.error({(out / name).string(), 0, 0}, "cannot write: " + err);
+      return false;
+    }
+    names.push_back(name);
+    return true;
+  };
+  bool ok = steps.run("write codebook.xlsx", [&] {
+    bool r = write_codebook_workbook(cb_data, cb_options, out / "codebook.xlsx", diags);
+    if (r) names.push_back("codebook.xlsx");
+    return r;
+  });
+  ok = ok && steps.run("write rankings.xlsx and rankings.md", [&] {
+    if (!write_rankings_workbook(by_role, tax, out / "rankings.xlsx", diags)) return false;
+    names.push_back("rankings.xlsx");
+    std::string md = rankings_markdown(by_role, tax);
+    if (by_experience) md += "\n" + rankings_markdown(*by_experience, tax);
+    return text_file("rankings.md", md);
+  });
+  if (ok && (agreement.labels || agreement.transcripts)) {
+    ok = steps.run("write agreement.xlsx", [&] {
+      bool r = write_agreement_workbook(agreement.labels ? &*agreement.labels : nullptr,
+                                        agreement.transcripts ? &*agreement.transcripts : nullptr, &tax, out / "agreement.xlsx", diags);
+      if (r) names.push_back("agreement.xlsx");
+      return r;
+    });
+  }
+  if (ok && diff && !diff->changes.empty()) ok = text_file("taxonomy-diff.md", taxonomy_diff_markdown(*diff));
+  if (ok) {
+    names.push_back("report.json");
+    names.push_back("index.html");
+    report["files"] = names;
+    ok = steps.run("write report.json and index.html", [&] {
+      return text_file("report.json", report.dump(2) + "\n") && text_file("index.html", render_html_report(report));
+    });
+    names.pop_back();  // text_file added them again
+    names.pop_back();
+  }
+  for (const auto& n : names) summary.files.push_back((out / n).string());
+  ranking_headlines(by_role, "", summary.headlines);
+  if (by_experience) ranking_headlines(*by_experience, "(" + by_experience->by + ") ", summary.headlines);
+  if (agreement.labels) {
+    auto j = label_agreement_json(*agreement.labels);
+    summary.headlines.push_back("label tables: Fleiss' kappa = " + (j["fleiss_kappa"].is_number() ? fmt(j["fleiss_kappa"].get<double>(), 3) : "n/a") +
+                                ", Krippendorff's alpha = " + (j["krippendorff_alpha"].is_number() ? fmt(j["krippendorff_alpha"].get<double>(), 3) : "n/a") +
+                                " (" + std::to_string(j["units"].get<long long>()) + " units)");
+  }
+  if (agreement.transcripts) {
+    auto j = transcript_agreement_json(*agreement.transcripts);
+    summary.headlines.push_back("transcript coders: Krippendorff's alpha = " +
+                                (j["krippendorff_alpha"].is_number() ? fmt(j["krippendorff_alpha"].get<double>(), 3) : "n/a") + " (" +
+                                std::to_string(j["units"].get<long long>()) + " units)");
+  }
+  return ok;
+}
+
+}  // namespace qualrank
