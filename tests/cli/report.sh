@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# qualrank report on the bundled study: every output written, byte-identical across runs (xlsx included),
+# SOURCE_DATE_EPOCH honoured, quiet on a non-terminal, an interrupted write leaves old files intact.
+set -euo pipefail
+: "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$QUALRANK" -C "$SOURCE_DIR" report -o "$tmp/one" >"$tmp/summary" 2>"$tmp/err"
+[[ ! -s "$tmp/err" ]] || fail "stderr is not a terminal, yet report printed: $(cat "$tmp/err")"
+for f in codebook.xlsx rankings.xlsx rankings.md agreement.xlsx taxonomy-diff.md report.json index.html; do
+  [[ -s "$tmp/one/$f" ]] || fail "missing $f"
+done
+grep -q 'II.R: user vs developer rho = ' "$tmp/summary" || fail "summary headline: $(cat "$tmp/summary")"
+grep -q "Fleiss' kappa" "$tmp/summary" || fail "summary agreement"
+"$QUALRANK" -C "$SOURCE_DIR" report -o "$tmp/two" >/dev/null
+for f in "$tmp"/one/*; do cmp -s "$f" "$tmp/two/$(basename "$f")" || fail "$(basename "$f") differs between runs"; done
+SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/epoch"
+unzip -p "$tmp/epoch/codebook.xlsx" docProps/core.xml | grep -q '2023-11-14T22:13:20Z' || fail "SOURCE_DATE_EPOCH not used in the workbook"
+unzip -p "$tmp/one/codebook.xlsx" docProps/core.xml | grep -q '2025-01-01T00:00:00Z' || fail "fixed document time"
+# --quiet prints nothing; --verbose prints step timings
+[[ -z "$("$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/q" 2>&1)" ]] || fail "--quiet printed something"
+"$QUALRANK" -C "$SOURCE_DIR" -v report -o "$tmp/v" 2>&1 >/dev/null | grep -q ' s  rank by role' || fail "--verbose step timing"
+# the HTML page shows the numbers of report.json
+rho=$(grep -m1 '"spearman_rho"' "$tmp/one/report.json" | sed 's/.*: //; s/,$//')
+printf -v shown '%.2f' "$rho"
+grep -q "Spearman's ρ = $shown" "$tmp/one/index.html" || fail "HTML does not show rho $shown"
+grep -q '<script' "$tmp/one/index.html" && fail "the report has a script"
+grep -Eq '(src|href)="https?:' "$tmp/one/index.html" && fail "the report loads something from the network"
+# a read-only output folder: the run fails, the old files are intact
+cp -r "$tmp/one" "$tmp/ro"; chmod a-w "$tmp/ro"
+if [[ $(id -u) -ne 0 ]]; then
+  if "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/ro" 2>/dev/null; then fail "report into a read-only folder succeeded"; fi
+  for f in "$tmp"/one/*; do cmp -s "$f" "$tmp/ro/$(basename "$f")" || fail "old $(basename "$f") changed"; done
+fi
+chmod u+w "$tmp/ro"
+echo "report: ok"
