@@ -17,7 +17,6 @@
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/report/html_report.h"
 #include "qualrank/report/ranking_output.h"
-#include "qualrank/report/segments_output.h"
 #include "qualrank/report/taxonomy_output.h"
 #include "qualrank/util/files.h"
 
@@ -175,7 +174,6 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   report["rankings_by_experience"] = by_experience ? rankings_json(*by_experience) : Json(nullptr);
   report["codebook"] = codebook_tables_json(cb_data, cb_options);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
-  report["segments"] = segments_json(study->segments)["segments"];
 
   // Outputs.
   const fs::path& out = options.output_dir;
