@@ -7,7 +7,8 @@
 // (as `rank --format json`), "rankings_by_experience" (the same by experience level within the first role,
 // or null), "codebook" (as `codebook --format json`), "agreement" {"labels","transcripts"} (as
 // `agreement --format json`, or null), "taxonomy_diff" (as `taxonomy diff --format json`, or null),
-// "segments" (as `code --format json`), "files" (the files written).
+// "files" (the files written). The segments themselves are not repeated (`qualrank code --format json`
+// prints them; codebook.xlsx holds them).
 #pragma once
 #include <cstdint>
 #include <filesystem>
