@@ -1,13 +1,121 @@
-// PLACEHOLDER: replaced by the feature's implementation.
+// `qualrank codebook`: the Excel codebook of the workspace (or of an imported coded-quote table), or its
+// matrix and co-occurrence tables on stdout. See docs/codebook.md.
+#include <algorithm>
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/study.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+#include "qualrank/report/codebook_import.h"
+#include "qualrank/report/codebook_workbook.h"
+#include "qualrank/util/files.h"
 
 namespace qualrank::cli {
 
-int cmd_codebook(Context& ctx, const std::vector<std::string>&) {
-  *ctx.err << "qualrank: error: this command is not implemented yet\n";
-  return 2;
+namespace {
+
+// Checks --level against the taxonomy; prints the usage error. The default (2) drops to the deepest level of
+// a flatter taxonomy.
+bool level_ok(Context& ctx, int& level, bool given, const Taxonomy& taxonomy) {
+  if (!given) level = std::max(1, std::min(level, taxonomy.max_level()));
+  if (level >= 1 && level <= taxonomy.max_level()) return true;
+  *ctx.err << "qualrank codebook: error: --level must be between 1 and " << taxonomy.max_level()
+           << " (the taxonomy's deepest level), not " << level << '\n';
+  return false;
+}
+
+int emit(Context& ctx, const CodebookData& data, const CodebookOptions& options, const std::string& format,
+         const std::filesystem::path& out, Diagnostics& diags) {
+  if (format == "json") {
+    diags.print(*ctx.err);
+    *ctx.out << codebook_tables_json(data, options).dump(2) << '\n';
+    return 0;
+  }
+  if (format == "csv") {
+    diags.print(*ctx.err);
+    *ctx.out << codebook_tables_csv(data, options);
+    return 0;
+  }
+  bool ok = write_codebook_workbook(data, options, out, diags);
+  diags.print(*ctx.err);
+  if (!ok) return 1;
+  if (!ctx.quiet)
+    *ctx.out << "qualrank codebook: " << data.segments.size() << " coded segments, " << data.participants.size()
+             << " participants\n  " << out.string() << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("codebook options");
+  desc.add_options()
+      ("output,o", po::value<std::string>()->default_value("reports/codebook.xlsx"),
+       "the workbook to write (a relative path is inside the workspace)")
+      ("at", po::value<std::string>(), "use this taxonomy version (default: the latest)")
+      ("level", po::value<int>()->default_value(2), "taxonomy level of the co-occurrence table (2 = themes)")
+      ("format", po::value<std::string>(), "json or csv: print the matrix and co-occurrence tables instead")
+      ("import-table", po::value<std::string>(), "build the workbook from this coded-quote CSV table")
+      ("context-attr", po::value<std::string>(),
+       "participant attribute shown as Framework Context (default: frameworks, else framework)");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "codebook",
+                     "[-o FILE.xlsx] [--at VERSION] [--level N] [--format json|csv] [--import-table FILE.csv] "
+                     "[--context-attr NAME]",
+                     desc, args, vm, rc))
+    return rc;
+  std::string format = vm.count("format") ? vm["format"].as<std::string>() : "";
+  if (!format.empty() && format != "json" && format != "csv") {
+    *ctx.err << "qualrank codebook: error: unknown format '" << format << "' (json or csv)\n";
+    return 2;
+  }
+  CodebookOptions options;
+  options.level = vm["level"].as<int>();
+  bool level_given = !vm["level"].defaulted();
+  if (vm.count("context-attr")) options.context_attribute = vm["context-attr"].as<std::string>();
+  std::optional<std::string> at;
+  if (vm.count("at")) at = vm["at"].as<std::string>();
+  std::filesystem::path out = vm["output"].as<std::string>();
+  if (out.is_relative()) out = ctx.workspace / out;
+
+  Diagnostics diags;
+  if (vm.count("import-table")) {
+    std::string table_path = vm["import-table"].as<std::string>();
+    auto ws = load_workspace_design(ctx.workspace, diags);
+    auto version = ws ? taxonomy_at(*ws, at, diags) : nullptr;
+    if (!version || diags.has_errors()) {
+      diags.print(*ctx.err);
+      return 1;
+    }
+    if (!level_ok(ctx, options.level, level_given, version->taxonomy)) return 2;
+    auto text = files::read(table_path);
+    if (!text) {
+      diags.error({table_path, 0, 0}, "cannot read the file");
+      diags.print(*ctx.err);
+      return 1;
+    }
+    auto data = import_coded_table(*text, table_path, *version, ws->guideline, options, diags);
+    if (!data || diags.has_errors()) {
+      diags.print(*ctx.err);
+      *ctx.err << "qualrank codebook: the table has errors; nothing written\n";
+      return 1;
+    }
+    return emit(ctx, *data, options, format, out, diags);
+  }
+
+  StudyOptions study_options;
+  study_options.at = at;
+  study_options.coding.suggestions = false;  // the codebook shows applied codes only
+  auto study = load_study(ctx.workspace, diags, study_options);
+  if (!study || diags.has_errors()) {
+    diags.print(*ctx.err);
+    *ctx.err << "qualrank codebook: the workspace has errors; nothing written\n";
+    return 1;
+  }
+  if (!level_ok(ctx, options.level, level_given, study->taxonomy())) return 2;
+  return emit(ctx, codebook_data(*study, options), options, format, out, diags);
 }
 
 }  // namespace qualrank::cli

@@ -1,0 +1,87 @@
+// What the codebook workbook shows, gathered from a study (transcripts) or from an imported coded-quote table,
+// and the matrix / co-occurrence tables as JSON and CSV (`qualrank codebook --format json|csv`).
+// See docs/codebook.md.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "qualrank/analysis/coding.h"
+#include "qualrank/analysis/crosstab.h"
+#include "qualrank/model/guideline.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+struct Study;
+
+struct CodebookOptions {
+  int level = 2;                  // taxonomy level of the co-occurrence table (2 = themes)
+  std::string context_attribute;  // Framework Context: this attribute; "" = the first of frameworks, framework
+};
+
+// A row of the Participants sheet.
+struct CodebookParticipant {
+  std::string id;
+  std::string role;
+  std::map<std::string, std::string> attributes;     // every attribute (experience derived or given)
+  std::map<std::string, Location> attribute_where;
+  std::string coder;
+  Location where;                                    // the transcript, or the table row first naming them
+};
+
+// One row of the Coded segments sheet: a segment with at least one code, and how it is shown.
+struct CodebookSegment {
+  CodedSegment segment;
+  std::string prompt;      // Prompt Category: "II.1 Which questions ...", or the part, or as imported
+  std::string context;     // Framework Context
+  Location context_where;  // where the Framework Context is written (the attribute, or the table row)
+  std::string experience;  // Experience Level
+  std::string memo;        // Research Insight: the codes' memos, distinct, joined " | "
+  std::string source;      // Source: "file:line"
+};
+
+// Everything the workbook shows. Holds pointers into the Study / TaxonomyVersion it came from: keep them alive.
+struct CodebookData {
+  const Taxonomy* taxonomy = nullptr;
+  const Guideline* guideline = nullptr;
+  int version = 1;
+  std::string version_name;
+  std::string origin;                          // "workspace" or the imported table's path
+  std::string experience_attribute;            // "" when the guideline has no experience scheme
+  std::vector<CodebookParticipant> participants;
+  std::vector<CodebookSegment> segments;       // coded segments only, in source order
+  std::vector<CrosstabParticipant> crosstab_participants() const;
+  std::vector<CodedSegment> coded_segments() const;
+};
+
+// The codebook data of a loaded study: its participants (one per transcript) and its segments that carry
+// codes (keyword suggestions alone do not make a segment coded).
+CodebookData codebook_data(const Study& study, const CodebookOptions& options);
+
+// The Framework Context of a participant's attributes: `options.context_attribute` when set, else the first
+// of "frameworks", "framework" that has a value.
+std::string framework_context(const std::map<std::string, std::string>& attributes, const CodebookOptions& options);
+// The name of the attribute framework_context() takes the value from ("" when none has a value).
+std::string framework_context_attribute(const std::map<std::string, std::string>& attributes,
+                                        const CodebookOptions& options);
+
+// Label of a group column: "Type: user", "Experience Level: beginner", "Experience Level: (not set)".
+std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute);
+
+// The matrix and co-occurrence tables (keys in docs/codebook.md):
+// {"taxonomy":{"name","version"},"counting":"...","participants":N,
+//  "matrix":{"groups":[{"attribute","value","label","participants"}],
+//            "rows":[{"node","level","name","segments","participants","counts":[..],"percents":[..]}]},
+//  "cooccurrence":{"level","nodes":[..],"counts":[[..]],"segments_above_level"}}
+nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options);
+
+// The same tables as one tidy CSV: table,row,column,count,group_size,percent. Matrix rows have column "all"
+// or ATTRIBUTE=VALUE (an empty VALUE = no value); co-occurrence rows name the other node in `column`.
+// Fields are neutralised against CSV formula injection (OWASP).
+std::string codebook_tables_csv(const CodebookData& data, const CodebookOptions& options);
+
+}  // namespace qualrank

@@ -1,0 +1,24 @@
+// The Excel codebook (`qualrank codebook`, and `qualrank report`): sheets Codebook, Coded segments,
+// Participants, Matrix, Co-occurrence and About. Columns, counting rule and safety rules: docs/codebook.md.
+#pragma once
+#include <filesystem>
+
+#include "qualrank/report/codebook_data.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+struct Study;
+
+// Writes the workbook of `data` to `out` atomically (a temp file renamed into place; the folder is created).
+// Cell-content problems (control characters removed, over-long text cut) are warnings in `diags`, located at
+// the text's source. Returns false, with an error in `diags` located at `out`, when the file cannot be
+// written; `out` is then untouched.
+bool write_codebook_workbook(const CodebookData& data, const CodebookOptions& options,
+                             const std::filesystem::path& out, Diagnostics& diags);
+
+// The same for a loaded study (codebook_data(study, options)).
+bool write_codebook_workbook(const Study& study, const CodebookOptions& options, const std::filesystem::path& out,
+                             Diagnostics& diags);
+
+}  // namespace qualrank

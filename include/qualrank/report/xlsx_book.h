@@ -1,0 +1,169 @@
+// A small, safe layer over libxlsxwriter for every workbook qualrank writes (codebook, rankings, agreement).
+//
+// What it guarantees:
+// - The workbook is written to a temporary file next to the target and renamed over it only by commit();
+//   a failure (or a Book destroyed without commit) leaves the old file untouched.
+// - Reproducible bytes: the document's created/modified time comes from SOURCE_DATE_EPOCH, else a fixed
+//   2025-01-01T00:00:00Z (libxlsxwriter 1.1.4 stamps every zip entry 1980-01-01 itself), so two runs on the
+//   same input give identical files.
+// - Text is always a string cell, never a formula: "=HYPERLINK(...)", "+1", "-2", "@SUM" stay text; a literal
+//   "_xHHHH_" (which Excel would decode as a character) is escaped so it reads back as written.
+// - Characters XML 1.0 forbids are removed, and text longer than Excel's 32,767-character cell limit is cut
+//   with a visible marker "… [cut by qualrank: N characters]"; each is reported as a warning located where
+//   the caller says the text came from (a transcript line, a CSV row, ...); once per source location and
+//   problem, so a participant attribute repeated on many rows warns once (naming its first cell).
+// - Sheets made with header() get a bold, frozen header row, an autofilter over the data written, and
+//   column widths that fit their content (capped per column) when the book is committed.
+//
+// Charts and anything else this layer lacks: use raw() on the Book or Sheet with the libxlsxwriter API
+// (chart.h); add chart data with write_number/write_text so it is checked like everything else.
+#pragma once
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "qualrank/util/diagnostics.h"
+
+// libxlsxwriter's types, so callers need not include xlsxwriter.h unless they use raw().
+typedef struct lxw_workbook lxw_workbook;
+typedef struct lxw_worksheet lxw_worksheet;
+typedef struct lxw_format lxw_format;
+
+namespace qualrank::files {
+class AtomicOutput;
+}
+
+namespace qualrank::xlsx {
+
+// Excel's limits.
+inline constexpr std::size_t kMaxCellChars = 32767;     // characters (UTF-16 code units) in one cell
+inline constexpr int kMaxRows = 1048576;
+inline constexpr int kMaxColumns = 16384;
+
+// How a column's cells are shown. The column's style applies when write_* is given no explicit format.
+enum class CellStyle {
+  text,          // plain text, one line
+  wrapped_text,  // long text (quotes, definitions): wrapped, aligned to the top
+  integer,       // a count: number format "0"
+  decimal,       // a number with two decimals: "0.00"
+  percent,       // a fraction shown as a percentage: "0.0%" (write 0.25 for 25%)
+};
+
+struct Column {
+  std::string title;
+  CellStyle style = CellStyle::text;
+  double max_width = 50;  // cap on the fitted width, in Excel character units
+};
+
+struct BookProperties {
+  std::string title;
+  std::string subject;
+  std::string author = "qualrank";
+  std::string comments;
+};
+
+class Book;
+
+// One worksheet. Rows and columns are 0-based; row 0 holds the header when header() was called.
+class Sheet {
+ public:
+  // Writes the header row (bold), freezes it (and the first `frozen_columns` columns), remembers each
+  // column's style and width cap, and turns the autofilter on over the rows written (set at commit).
+  void header(const std::vector<Column>& columns, int frozen_columns = 0);
+
+  // Writes `text` as a string cell, never a formula. Removes characters XML 1.0 forbids and cuts text over
+  // 32,767 characters with a marker; each with a warning located at `source` (naming the sheet and cell).
+  // `format` overrides the column's style (nullptr = the column's). Empty text writes nothing.
+  void write_text(int row, int col, std::string_view text, const Location& source = {}, lxw_format* format = nullptr);
+  // Writes a number cell (NaN and infinities are written as empty cells).
+  void write_number(int row, int col, double value, lxw_format* format = nullptr);
+
+  // Freezes the first `rows` rows and `cols` columns (header() freezes row 0 already).
+  void freeze(int rows, int cols);
+  // The last row written (-1 if none), for callers that append.
+  int last_row() const { return last_row_; }
+  const std::string& name() const { return name_; }
+  lxw_worksheet* raw() const { return sheet_; }
+
+ private:
+  friend class Book;
+  Sheet(Book& book, lxw_worksheet* sheet, std::string name) : book_(book), sheet_(sheet), name_(std::move(name)) {}
+  void note_width(int col, std::string_view text);
+  void finish();  // autofilter and column widths
+  lxw_format* column_format(int col) const;
+
+  Book& book_;
+  lxw_worksheet* sheet_;
+  std::string name_;
+  std::vector<Column> columns_;
+  std::vector<double> widths_;  // fitted width per column so far
+  bool has_header_ = false;
+  int last_row_ = -1;
+  int last_col_ = -1;
+};
+
+// A workbook being written. Create, add sheets, write, commit(). Not copyable.
+class Book {
+ public:
+  // Starts a workbook whose final path is `target` (its folder is created if missing). Warnings about
+  // cell contents go to `diags`. Check ok() before use: false when libxlsxwriter could not start.
+  Book(std::filesystem::path target, const BookProperties& properties, Diagnostics& diags);
+  ~Book();  // discards the temporary file unless commit() succeeded
+  Book(const Book&) = delete;
+  Book& operator=(const Book&) = delete;
+
+  bool ok() const { return workbook_ != nullptr && error_.empty(); }
+  // The first error (libxlsxwriter's message, or a limit exceeded); empty while all is well.
+  const std::string& error() const { return error_; }
+
+  // Adds a worksheet. Characters Excel forbids in sheet names ([]:*?/\) become '_', and the name is cut to
+  // 31 characters. Returns a reference valid for the Book's lifetime.
+  Sheet& add_sheet(std::string_view name);
+
+  // Shared formats: bold, and one per CellStyle (the style's number format or wrapping).
+  lxw_format* bold() const { return bold_; }
+  lxw_format* format(CellStyle style) const;
+
+  // Finishes every sheet (autofilter, widths), writes the zip and renames it over the target. Returns false,
+  // with error() set, on any failure (a write that failed earlier, a full disk, a rename); the target is then
+  // untouched. Call once.
+  bool commit();
+
+  lxw_workbook* raw() const { return workbook_; }
+  const std::filesystem::path& target() const { return target_; }
+
+ private:
+  friend class Sheet;
+  void fail(std::string message);
+  void check(int lxw_error_code, const std::string& what);
+  // Warns at `source` unless this problem was reported there already (sources without a file always warn).
+  void warn_once(const Location& source, char problem, std::string message);
+
+  std::filesystem::path target_;
+  std::unique_ptr<files::AtomicOutput> output_;  // the temp path; renamed over target_ by commit()
+  Diagnostics& diags_;
+  lxw_workbook* workbook_ = nullptr;
+  lxw_format* bold_ = nullptr;
+  std::vector<lxw_format*> style_formats_;
+  std::vector<std::unique_ptr<Sheet>> sheets_;
+  std::set<std::tuple<std::string, int, int, char>> warned_;
+  std::string error_;
+  bool committed_ = false;
+};
+
+// The cell reference "A1" style for 0-based (row, col), e.g. (0, 0) -> "A1", (11, 27) -> "AB12".
+std::string cell_name(int row, int col);
+
+// What write_text stores for `text`: XML-invalid characters removed, cut to the cell limit with the marker.
+// `removed` and `cut` (may be null) receive how many characters were removed and cut (in UTF-16 units).
+std::string cell_text(std::string_view text, std::size_t* removed = nullptr, std::size_t* cut = nullptr);
+
+// The document time used in workbook properties: SOURCE_DATE_EPOCH, else 2025-01-01T00:00:00Z.
+long long document_time();
+
+}  // namespace qualrank::xlsx

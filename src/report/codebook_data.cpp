@@ -1,0 +1,184 @@
+// Gathers the codebook's rows from a study, and prints the matrix / co-occurrence tables as JSON or CSV.
+#include "qualrank/report/codebook_data.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "qualrank/analysis/study.h"
+#include "qualrank/util/csv.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+std::string distinct_memos(const CodedSegment& s) {
+  std::vector<std::string> m;
+  for (const auto& c : s.codes)
+    if (!c.memo.empty() && std::find(m.begin(), m.end(), c.memo) == m.end()) m.push_back(c.memo);
+  return text::join(m, " | ");
+}
+
+std::string prompt_category(const Guideline& g, const CodedSegment& s) {
+  if (const Question* q = g.find(s.question)) return q->id + " " + q->text_for(s.role);
+  if (const GuidelinePart* p = g.part(s.part)) return p->id + " " + p->title;
+  return s.question;
+}
+
+// One decimal, as the sheets show percentages.
+double percent(std::size_t count, std::size_t of) { return std::round(1000.0 * count / of) / 10.0; }
+
+std::string format_percent(std::size_t count, std::size_t of) {
+  if (of == 0) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", percent(count, of));
+  return buf;
+}
+
+}  // namespace
+
+std::vector<CrosstabParticipant> CodebookData::crosstab_participants() const {
+  std::vector<CrosstabParticipant> out;
+  for (const auto& p : participants) {
+    CrosstabParticipant c{p.id, p.attributes};
+    c.attributes["role"] = p.role;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<CodedSegment> CodebookData::coded_segments() const {
+  std::vector<CodedSegment> out;
+  out.reserve(segments.size());
+  for (const auto& s : segments) out.push_back(s.segment);
+  return out;
+}
+
+std::string framework_context_attribute(const std::map<std::string, std::string>& attributes,
+                                        const CodebookOptions& options) {
+  std::vector<std::string> names = {"frameworks", "framework"};
+  if (!options.context_attribute.empty()) names = {options.context_attribute};
+  for (const auto& n : names)
+    if (auto it = attributes.find(n); it != attributes.end() && !it->second.empty()) return n;
+  return "";
+}
+
+std::string framework_context(const std::map<std::string, std::string>& attributes, const CodebookOptions& options) {
+  auto name = framework_context_attribute(attributes, options);
+  return name.empty() ? std::string() : attributes.at(name);
+}
+
+std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute) {
+  std::string dimension = group.attribute == "role"                 ? std::string("Type")
+                          : group.attribute == experience_attribute ? std::string("Experience Level")
+                                                                    : group.attribute;
+  return dimension + ": " + (group.value.empty() ? std::string("(not set)") : group.value);
+}
+
+CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
+  CodebookData data;
+  const Workspace& ws = study.workspace;
+  data.taxonomy = &study.taxonomy();
+  data.guideline = &ws.guideline;
+  data.version = study.version->number;
+  data.version_name = study.version->name;
+  data.origin = "workspace";
+  if (ws.guideline.experience) data.experience_attribute = ws.guideline.experience->attribute;
+  for (const auto& t : ws.transcripts) {
+    CodebookParticipant p;
+    p.id = t.participant;
+    p.role = t.role;
+    p.attributes = t.attributes;
+    p.attribute_where = t.attribute_where;
+    p.coder = t.coder;
+    p.where = t.participant_where.file.empty() ? Location{t.file, 1, 0} : t.participant_where;
+    data.participants.push_back(std::move(p));
+  }
+  for (const auto& s : study.segments) {
+    if (s.codes.empty()) continue;
+    CodebookSegment row;
+    row.segment = s;
+    row.prompt = prompt_category(ws.guideline, s);
+    row.context = framework_context(s.attributes, options);
+    row.context_where = s.source;
+    if (const Transcript* t = ws.participant(s.participant))
+      if (auto it = t->attribute_where.find(framework_context_attribute(s.attributes, options)); it != t->attribute_where.end())
+        row.context_where = it->second;
+    if (!data.experience_attribute.empty())
+      if (auto it = s.attributes.find(data.experience_attribute); it != s.attributes.end()) row.experience = it->second;
+    row.memo = distinct_memos(s);
+    row.source = s.source.file + ":" + std::to_string(s.source.line);
+    data.segments.push_back(std::move(row));
+  }
+  return data;
+}
+
+nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options) {
+  const Taxonomy& tax = *data.taxonomy;
+  auto participants = data.crosstab_participants();
+  auto segments = data.coded_segments();
+  auto matrix = node_crosstab(tax, segments, participants, study_groups(participants, *data.guideline));
+  auto co = cooccurrence(tax, segments, options.level);
+
+  nlohmann::ordered_json out;
+  out["taxonomy"] = {{"name", tax.name}, {"version", data.version}};
+  out["counting"] = "aggregate: a node's counts include the codes applied to its descendants";
+  out["participants"] = matrix.participants;
+  out["coded_segments"] = segments.size();
+  auto groups = nlohmann::ordered_json::array();
+  for (const auto& g : matrix.groups)
+    groups.push_back({{"attribute", g.attribute}, {"value", g.value},
+                      {"label", group_label(g, data.experience_attribute)}, {"participants", g.size}});
+  auto rows = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < matrix.nodes.size(); ++i) {
+    const auto& n = matrix.nodes[i];
+    const TaxonomyNode* node = tax.find(n.node);
+    nlohmann::ordered_json r;
+    r["node"] = n.node;
+    r["level"] = node->level;
+    r["name"] = node->name;
+    r["segments"] = n.segments;
+    r["participants"] = n.participants;
+    r["counts"] = n.by_group;
+    auto pcts = nlohmann::ordered_json::array();
+    for (std::size_t g = 0; g < matrix.groups.size(); ++g)
+      pcts.push_back(matrix.groups[g].size ? nlohmann::ordered_json(percent(n.by_group[g], matrix.groups[g].size))
+                                           : nlohmann::ordered_json(nullptr));
+    r["percents"] = std::move(pcts);
+    rows.push_back(std::move(r));
+  }
+  out["matrix"] = {{"groups", std::move(groups)}, {"rows", std::move(rows)}};
+  out["cooccurrence"] = {{"level", co.level},
+                         {"nodes", co.nodes},
+                         {"counts", co.counts},
+                         {"segments_above_level", co.segments_above_level}};
+  return out;
+}
+
+std::string codebook_tables_csv(const CodebookData& data, const CodebookOptions& options) {
+  const Taxonomy& tax = *data.taxonomy;
+  auto participants = data.crosstab_participants();
+  auto segments = data.coded_segments();
+  auto matrix = node_crosstab(tax, segments, participants, study_groups(participants, *data.guideline));
+  auto co = cooccurrence(tax, segments, options.level);
+
+  std::string out = csv::format_record({"table", "row", "column", "count", "group_size", "percent"}, true);
+  for (const auto& n : matrix.nodes) {
+    out += csv::format_record({"matrix", n.node, "all", std::to_string(n.participants),
+                               std::to_string(matrix.participants), format_percent(n.participants, matrix.participants)},
+                              true);
+    for (std::size_t g = 0; g < matrix.groups.size(); ++g) {
+      const auto& grp = matrix.groups[g];
+      out += csv::format_record({"matrix", n.node, grp.attribute + "=" + grp.value, std::to_string(n.by_group[g]),
+                                 std::to_string(grp.size), format_percent(n.by_group[g], grp.size)},
+                                true);
+    }
+  }
+  for (std::size_t a = 0; a < co.nodes.size(); ++a)
+    for (std::size_t b = 0; b < co.nodes.size(); ++b)
+      out += csv::format_record({"cooccurrence", co.nodes[a], co.nodes[b], std::to_string(co.counts[a][b]), "", ""},
+                                true);
+  return out;
+}
+
+}  // namespace qualrank

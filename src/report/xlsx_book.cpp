@@ -1,0 +1,325 @@
+// The workbook layer over libxlsxwriter (see xlsx_book.h for what it guarantees).
+//
+// Cell text goes through cell_text(): text::strip_xml_invalid removes what XML 1.0 forbids (libxlsxwriter
+// would otherwise write "_x0001_" escapes, which Excel decodes back into control characters), then text over
+// the limit is cut at a code point boundary so that the kept text plus the marker is exactly within 32,767
+// UTF-16 code units (Excel counts UTF-16 units; libxlsxwriter checks code points, a weaker bound). A literal
+// "_xHHHH_" is stored as "_x005F_xHHHH_" (ECMA-376's escape of the underscore), so Excel does not decode it.
+// Widths are estimated from code points per line, which is what Excel's own "fit" does for Latin text.
+#include "qualrank/report/xlsx_book.h"
+
+#include <xlsxwriter.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank::xlsx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr long long kFallbackTime = 1735689600;  // 2025-01-01T00:00:00Z
+constexpr double kMinWidth = 6;
+
+// Length of the UTF-8 sequence starting with byte `c` (1 for stray continuation bytes).
+std::size_t sequence_length(unsigned char c) {
+  if (c >= 0xF0) return 4;
+  if (c >= 0xE0) return 3;
+  if (c >= 0xC0) return 2;
+  return 1;
+}
+
+std::size_t utf16_length(std::string_view s) {
+  std::size_t units = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t len = sequence_length(static_cast<unsigned char>(s[i]));
+    units += len == 4 ? 2 : 1;
+    i += len;
+  }
+  return units;
+}
+
+// Excel decodes "_xHHHH_" in cell text as the character U+HHHH; a literal one is written with its underscore
+// escaped ("_x005F_xHHHH_"), as Excel itself and XlsxWriter do, so the text reads back as written.
+std::string escape_ooxml_literals(const std::string& s) {
+  auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '_' && i + 6 < s.size() && s[i + 1] == 'x' && hex(s[i + 2]) && hex(s[i + 3]) && hex(s[i + 4]) &&
+        hex(s[i + 5]) && s[i + 6] == '_')
+      out += "_x005F";
+    out += s[i];
+  }
+  return out;
+}
+
+std::string cut_marker(std::size_t cut) {
+  return "… [cut by qualrank: " + std::to_string(cut) + " characters]";
+}
+
+// Widest line of `s`, in code points.
+double display_width(std::string_view s) {
+  std::size_t best = 0, current = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\n') {
+      best = std::max(best, current);
+      current = 0;
+    } else if ((c & 0xC0) != 0x80) {
+      ++current;
+    }
+  }
+  return static_cast<double>(std::max(best, current));
+}
+
+}  // namespace
+
+long long document_time() {
+  long long t = files::source_date_epoch(kFallbackTime);
+  return t == 0 ? 1 : t;  // libxlsxwriter reads 0 as "now"
+}
+
+std::string cell_name(int row, int col) {
+  std::string letters;
+  for (int c = col + 1; c > 0; c = (c - 1) / 26) letters.insert(letters.begin(), static_cast<char>('A' + (c - 1) % 26));
+  return letters + std::to_string(row + 1);
+}
+
+std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* cut) {
+  std::string s(text);
+  std::size_t n_removed = text::strip_xml_invalid(s);
+  if (removed) *removed = n_removed;
+  if (cut) *cut = 0;
+  std::size_t units = utf16_length(s);
+  if (units <= kMaxCellChars) return s;
+  // The marker's length depends on the number it shows; iterate until the number and the cut agree.
+  std::size_t guess = units - kMaxCellChars;
+  for (;;) {
+    std::string marker = cut_marker(guess);
+    std::size_t budget = kMaxCellChars - utf16_length(marker);
+    std::size_t kept_units = 0, pos = 0;
+    while (pos < s.size()) {
+      std::size_t len = sequence_length(static_cast<unsigned char>(s[pos]));
+      std::size_t u = len == 4 ? 2 : 1;
+      if (kept_units + u > budget) break;
+      kept_units += u;
+      pos += len;
+    }
+    std::size_t actual = units - kept_units;
+    if (actual == guess || utf16_length(cut_marker(actual)) == utf16_length(marker)) {
+      if (cut) *cut = actual;
+      return s.substr(0, pos) + cut_marker(actual);
+    }
+    guess = actual;
+  }
+}
+
+// ---- Sheet ----
+
+void Sheet::header(const std::vector<Column>& columns, int frozen_columns) {
+  columns_ = columns;
+  has_header_ = true;
+  if (widths_.size() < columns.size()) widths_.resize(columns.size(), 0);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    write_text(0, static_cast<int>(c), columns[c].title, {}, book_.bold());
+    // Room for the autofilter button beside a bold title.
+    widths_[c] = std::max(widths_[c], display_width(columns[c].title) * 1.1 + 3);
+  }
+  freeze(1, frozen_columns);
+}
+
+lxw_format* Sheet::column_format(int col) const {
+  if (col < 0 || static_cast<std::size_t>(col) >= columns_.size()) return nullptr;
+  return book_.format(columns_[col].style);
+}
+
+void Sheet::note_width(int col, std::string_view text) {
+  if (widths_.size() <= static_cast<std::size_t>(col)) widths_.resize(col + 1, 0);
+  widths_[col] = std::max(widths_[col], display_width(text) + 1);
+}
+
+void Sheet::write_text(int row, int col, std::string_view text, const Location& source, lxw_format* format) {
+  if (!sheet_ || !book_.ok()) return;
+  if (row >= kMaxRows || col >= kMaxColumns || row < 0 || col < 0) {
+    book_.fail("sheet '" + name_ + "' needs cell " + std::to_string(row + 1) + "," + std::to_string(col + 1) +
+               ", beyond Excel's limits (1,048,576 rows, 16,384 columns)");
+    return;
+  }
+  last_row_ = std::max(last_row_, row);
+  last_col_ = std::max(last_col_, col);
+  if (text.empty()) {
+    note_width(col, "");
+    return;
+  }
+  std::size_t removed = 0, cut = 0;
+  std::string value = cell_text(text, &removed, &cut);
+  std::string where = "sheet '" + name_ + "' cell " + cell_name(row, col);
+  if (removed > 0)
+    book_.warn_once(source, 'x', "removed " + std::to_string(removed) + " character" + (removed == 1 ? "" : "s") +
+                                     " that XML 1.0 forbids (control characters) from the text in " + where);
+  if (cut > 0)
+    book_.warn_once(source, 'c', "text in " + where + " is longer than Excel's limit of 32,767 characters; cut, " +
+                                     std::to_string(cut) + " characters left out and marked '[cut by qualrank: " +
+                                     std::to_string(cut) + " characters]'");
+  note_width(col, value);
+  std::string stored = escape_ooxml_literals(value);
+  if (stored.size() != value.size() && text::count_code_points(stored) > kMaxCellChars) stored = value;  // rare
+  book_.check(worksheet_write_string(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), stored.c_str(),
+                                     format ? format : column_format(col)),
+              "cannot write " + where);
+}
+
+void Sheet::write_number(int row, int col, double value, lxw_format* format) {
+  if (!sheet_ || !book_.ok()) return;
+  if (row >= kMaxRows || col >= kMaxColumns || row < 0 || col < 0) {
+    book_.fail("sheet '" + name_ + "' needs cell " + std::to_string(row + 1) + "," + std::to_string(col + 1) +
+               ", beyond Excel's limits (1,048,576 rows, 16,384 columns)");
+    return;
+  }
+  last_row_ = std::max(last_row_, row);
+  last_col_ = std::max(last_col_, col);
+  if (!std::isfinite(value)) {
+    note_width(col, "");
+    return;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", value);
+  note_width(col, buf);
+  book_.check(worksheet_write_number(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), value,
+                                     format ? format : column_format(col)),
+              "cannot write sheet '" + name_ + "' cell " + cell_name(row, col));
+}
+
+void Sheet::freeze(int rows, int cols) {
+  if (sheet_) worksheet_freeze_panes(sheet_, static_cast<lxw_row_t>(rows), static_cast<lxw_col_t>(cols));
+}
+
+void Sheet::finish() {
+  if (!sheet_) return;
+  if (has_header_ && !columns_.empty())
+    book_.check(worksheet_autofilter(sheet_, 0, 0, static_cast<lxw_row_t>(std::max(last_row_, 0)),
+                                     static_cast<lxw_col_t>(columns_.size() - 1)),
+                "cannot set the autofilter of sheet '" + name_ + "'");
+  for (std::size_t c = 0; c < widths_.size(); ++c) {
+    double cap = c < columns_.size() ? columns_[c].max_width : 50;
+    double width = std::clamp(widths_[c], kMinWidth, std::max(cap, kMinWidth));
+    book_.check(worksheet_set_column(sheet_, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c), width, nullptr),
+                "cannot set the column widths of sheet '" + name_ + "'");
+  }
+}
+
+// ---- Book ----
+
+Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags)
+    : target_(std::move(target)), diags_(diags) {
+  output_ = std::make_unique<files::AtomicOutput>(target_);  // creates the folder, picks a fresh temp name
+  // Create the temp file now, so an unwritable folder is reported here (libxlsxwriter would only find out at
+  // workbook_close, and print its own message to stderr).
+  if (FILE* probe = std::fopen(output_->temp_path().c_str(), "wbx")) {
+    std::fclose(probe);
+  } else {
+    error_ = "cannot create a file in " + output_->temp_path().parent_path().string() + ": " + std::strerror(errno);
+    return;
+  }
+  lxw_workbook_options options = {};
+  workbook_ = workbook_new_opt(output_->temp_path().c_str(), &options);
+  if (!workbook_) {
+    error_ = "cannot start a workbook at " + output_->temp_path().string();
+    return;
+  }
+  lxw_doc_properties props = {};
+  props.title = const_cast<char*>(properties.title.c_str());
+  props.subject = const_cast<char*>(properties.subject.c_str());
+  props.author = const_cast<char*>(properties.author.c_str());
+  props.comments = const_cast<char*>(properties.comments.c_str());
+  props.created = static_cast<time_t>(document_time());
+  check(workbook_set_properties(workbook_, &props), "cannot set the workbook properties");
+
+  bold_ = workbook_add_format(workbook_);
+  format_set_bold(bold_);
+  format_set_align(bold_, LXW_ALIGN_VERTICAL_TOP);
+  for (CellStyle style : {CellStyle::text, CellStyle::wrapped_text, CellStyle::integer, CellStyle::decimal,
+                          CellStyle::percent}) {
+    lxw_format* f = workbook_add_format(workbook_);
+    format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
+    switch (style) {
+      case CellStyle::text: break;
+      case CellStyle::wrapped_text: format_set_text_wrap(f); break;
+      case CellStyle::integer: format_set_num_format(f, "0"); break;
+      case CellStyle::decimal: format_set_num_format(f, "0.00"); break;
+      case CellStyle::percent: format_set_num_format(f, "0.0%"); break;
+    }
+    style_formats_.push_back(f);
+  }
+}
+
+Book::~Book() {
+  if (workbook_ && !committed_) lxw_workbook_free(workbook_);
+  // output_'s destructor removes the temp file unless it was committed.
+}
+
+lxw_format* Book::format(CellStyle style) const {
+  auto i = static_cast<std::size_t>(style);
+  return i < style_formats_.size() ? style_formats_[i] : nullptr;
+}
+
+void Book::fail(std::string message) {
+  if (error_.empty()) error_ = std::move(message);
+}
+
+void Book::warn_once(const Location& source, char problem, std::string message) {
+  if (!source.file.empty() && !warned_.emplace(source.file, source.line, source.column, problem).second) return;
+  diags_.warning(source, std::move(message));
+}
+
+void Book::check(int code, const std::string& what) {
+  if (code != LXW_NO_ERROR) fail(what + ": " + lxw_strerror(static_cast<lxw_error>(code)));
+}
+
+Sheet& Book::add_sheet(std::string_view name) {
+  std::string clean;
+  for (char c : name) clean += std::string_view("[]:*?/\\").find(c) == std::string_view::npos ? c : '_';
+  // Cut to 31 characters (code points), never inside a UTF-8 sequence.
+  std::size_t count = 0, pos = 0;
+  while (pos < clean.size() && count < 31) {
+    pos += sequence_length(static_cast<unsigned char>(clean[pos]));
+    ++count;
+  }
+  clean.resize(std::min(pos, clean.size()));
+  lxw_worksheet* ws = workbook_ ? workbook_add_worksheet(workbook_, clean.c_str()) : nullptr;
+  if (workbook_ && !ws) fail("cannot add a sheet named '" + clean + "' (empty or used twice)");
+  sheets_.push_back(std::unique_ptr<Sheet>(new Sheet(*this, ws, clean)));
+  return *sheets_.back();
+}
+
+bool Book::commit() {
+  if (!workbook_ || committed_) {
+    fail("the workbook was not started or is already committed");
+    return false;
+  }
+  for (auto& s : sheets_) s->finish();
+  if (!error_.empty()) return false;
+  lxw_error rc = workbook_close(workbook_);
+  workbook_ = nullptr;  // workbook_close frees it whatever happens
+  if (rc != LXW_NO_ERROR) {
+    fail(std::string("cannot write the workbook: ") + lxw_strerror(rc));
+    return false;
+  }
+  std::string err;
+  if (!output_->commit(&err)) {  // fsync + rename; on failure the target is untouched
+    fail(err);
+    return false;
+  }
+  committed_ = true;
+  return true;
+}
+
+}  // namespace qualrank::xlsx

@@ -1,0 +1,142 @@
+// Unit tests for the safe workbook layer (src/report/xlsx_book.cpp): cell text cleaning and cutting, cell
+// names, atomic commit and reproducible bytes.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "qualrank/report/xlsx_book.h"
+#include "qualrank/util/files.h"
+
+using namespace qualrank;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+  auto dir = fs::temp_directory_path() / ("qualrank-xlsx-test-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// UTF-16 code units of valid UTF-8.
+std::size_t utf16_units(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) {
+    if ((c & 0xC0) != 0x80) ++n;
+    if (c >= 0xF0) ++n;  // a 4-byte sequence is a surrogate pair
+  }
+  return n;
+}
+
+void write_sample(const fs::path& out, Diagnostics& diags) {
+  xlsx::Book book(out, {"Sample", "tests", "qualrank", ""}, diags);
+  REQUIRE(book.ok());
+  auto& sheet = book.add_sheet("Data");
+  sheet.header({{"Text", xlsx::CellStyle::wrapped_text, 40}, {"Count", xlsx::CellStyle::integer, 10}});
+  sheet.write_text(1, 0, "=HYPERLINK(\"http://x\")", {"t.md", 3, 0});
+  sheet.write_number(1, 1, 42);
+  sheet.write_text(2, 0, std::string("bell\x07"), {"t.md", 4, 0});
+  sheet.write_text(3, 0, std::string("bell\x07 again"), {"t.md", 4, 0});  // same source: warned once
+  REQUIRE(book.commit());
+}
+
+}  // namespace
+
+TEST_CASE("xlsx::cell_text removes XML-invalid characters and keeps tab and newline", "[xlsx]") {
+  std::size_t removed = 0, cut = 0;
+  CHECK(xlsx::cell_text(std::string("a\x01" "b\tc\nd\x1f" "e"), &removed, &cut) == "ab\tc\nde");
+  CHECK(removed == 2);
+  CHECK(cut == 0);
+  CHECK(xlsx::cell_text("=1+1") == "=1+1");  // the text itself is never changed
+}
+
+TEST_CASE("xlsx::cell_text cuts long text to exactly the cell limit with a marker", "[xlsx]") {
+  std::size_t cut = 0;
+  std::string long_text(40000, 'x');
+  auto v = xlsx::cell_text(long_text, nullptr, &cut);
+  CHECK(utf16_units(v) == xlsx::kMaxCellChars);
+  std::string marker = "… [cut by qualrank: " + std::to_string(cut) + " characters]";
+  REQUIRE(v.size() > marker.size());
+  CHECK(v.substr(v.size() - marker.size()) == marker);
+  CHECK(v.size() - marker.size() + cut == 40000);  // kept + cut = original (ASCII: 1 byte = 1 unit)
+
+  // Characters outside the BMP count twice (Excel counts UTF-16 units); the cut never splits one.
+  std::string emoji;
+  for (int i = 0; i < 20000; ++i) emoji += "\xF0\x9F\x98\x80";  // U+1F600, 2 units each
+  auto e = xlsx::cell_text(emoji, nullptr, &cut);
+  CHECK(utf16_units(e) <= xlsx::kMaxCellChars);
+  CHECK(utf16_units(e) >= xlsx::kMaxCellChars - 1);
+  CHECK(e.rfind("\xF0\x9F\x98\x80…", std::string::npos) != std::string::npos);
+
+  // At the limit exactly: unchanged.
+  std::string exact(xlsx::kMaxCellChars, 'y');
+  CHECK(xlsx::cell_text(exact, nullptr, &cut) == exact);
+  CHECK(cut == 0);
+}
+
+TEST_CASE("xlsx::cell_name converts to A1 references", "[xlsx]") {
+  CHECK(xlsx::cell_name(0, 0) == "A1");
+  CHECK(xlsx::cell_name(11, 25) == "Z12");
+  CHECK(xlsx::cell_name(11, 27) == "AB12");
+  CHECK(xlsx::cell_name(0, 701) == "ZZ1");
+  CHECK(xlsx::cell_name(0, 702) == "AAA1");
+}
+
+TEST_CASE("xlsx::Book writes reproducible bytes and warns at the caller's location", "[xlsx]") {
+  auto dir = temp_dir("repro");
+  ::unsetenv("SOURCE_DATE_EPOCH");
+  Diagnostics d1, d2;
+  write_sample(dir / "a.xlsx", d1);
+  write_sample(dir / "b.xlsx", d2);
+  auto a = files::read(dir / "a.xlsx"), b = files::read(dir / "b.xlsx");
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(*a == *b);
+  REQUIRE(d1.items().size() == 1);
+  CHECK(format_diagnostic(d1.items()[0]).rfind("t.md:4: warning: removed 1 character", 0) == 0);
+  CHECK(d1.items()[0].message.find("sheet 'Data' cell A3") != std::string::npos);
+  // no temp files left beside the output
+  std::size_t files = 0;
+  for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+  CHECK(files == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("xlsx::Book leaves the old file untouched when not committed or when it cannot write", "[xlsx]") {
+  auto dir = temp_dir("atomic");
+  auto out = dir / "keep.xlsx";
+  {
+    std::ofstream(out) << "old";
+  }
+  Diagnostics diags;
+  {
+    xlsx::Book book(out, {}, diags);
+    book.add_sheet("S").write_text(0, 0, "new");
+    // destroyed without commit
+  }
+  CHECK(*files::read(out) == "old");
+  {
+    xlsx::Book book(out, {}, diags);
+    auto& s = book.add_sheet("S");
+    s.write_text(xlsx::kMaxRows, 0, "beyond the last row");
+    CHECK_FALSE(book.ok());
+    CHECK_FALSE(book.commit());
+    CHECK(book.error().find("beyond Excel's limits") != std::string::npos);
+  }
+  CHECK(*files::read(out) == "old");
+  std::size_t files = 0;
+  for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+  CHECK(files == 1);
+  // a folder that cannot hold files
+  {
+    xlsx::Book book(out / "x.xlsx", {}, diags);  // `out` is a file, not a folder
+    CHECK_FALSE(book.ok());
+    CHECK(book.error().find("cannot create a file in") != std::string::npos);
+  }
+  fs::remove_all(dir);
+}
