@@ -50,6 +50,7 @@ std::size_t utf16_length(std::string_view s) {
 // Excel decodes "_xHHHH_" in cell text as the character U+HHHH; a literal one is written with its underscore
 // escaped ("_x005F_xHHHH_"), as Excel itself and XlsxWriter do, so the text reads back as written.
 std::string escape_ooxml_literals(const std::string& s) {
+  if (s.find("_x") == std::string::npos) return s;  // fast path
   auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -161,20 +162,21 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
   }
   std::size_t removed = 0, cut = 0;
   std::string value = cell_text(text, &removed, &cut);
-  std::string where = "sheet '" + name_ + "' cell " + cell_name(row, col);
+  // The cell's name is built only when there is something to say about it (this is the per-cell hot path).
+  auto where = [&] { return "sheet '" + name_ + "' cell " + cell_name(row, col); };
   if (removed > 0)
     book_.warn_once(source, 'x', "removed " + std::to_string(removed) + " character" + (removed == 1 ? "" : "s") +
-                                     " that XML 1.0 forbids (control characters) from the text in " + where);
+                                     " that XML 1.0 forbids (control characters) from the text in " + where());
   if (cut > 0)
-    book_.warn_once(source, 'c', "text in " + where + " is longer than Excel's limit of 32,767 characters; cut, " +
+    book_.warn_once(source, 'c', "text in " + where() + " is longer than Excel's limit of 32,767 characters; cut, " +
                                      std::to_string(cut) + " characters left out and marked '[cut by qualrank: " +
                                      std::to_string(cut) + " characters]'");
   note_width(col, value);
   std::string stored = escape_ooxml_literals(value);
   if (stored.size() != value.size() && text::count_code_points(stored) > kMaxCellChars) stored = value;  // rare
-  book_.check(worksheet_write_string(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), stored.c_str(),
-                                     format ? format : column_format(col)),
-              "cannot write " + where);
+  int rc = worksheet_write_string(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), stored.c_str(),
+                                  format ? format : column_format(col));
+  if (rc != LXW_NO_ERROR) book_.check(rc, "cannot write " + where());
 }
 
 void Sheet::write_number(int row, int col, double value, lxw_format* format) {

@@ -186,6 +186,14 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::size_t strip_xml_invalid(std::string& s) {
+  // Fast path: most text has nothing to remove.
+  bool clean = true;
+  for (unsigned char c : s)
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0xEF) {
+      clean = false;
+      break;
+    }
+  if (clean) return 0;
   std::size_t removed = 0;
   std::string out;
   out.reserve(s.size());
