@@ -1,13 +1,184 @@
-// PLACEHOLDER: replaced by the feature's implementation.
+// `qualrank agreement`: inter-coder agreement on label tables (--labels, or the workspace's
+// codebooks/labels/*.csv) and on multi-coder transcripts (--transcripts). See docs/agreement.md.
+#include <chrono>
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/agreement.h"
+#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/study.h"
+#include "qualrank/analysis/transcript_agreement.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/report/agreement_output.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::cli {
 
-int cmd_agreement(Context& ctx, const std::vector<std::string>&) {
-  *ctx.err << "qualrank: error: this command is not implemented yet\n";
-  return 2;
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kUsage =
+    "[--labels FILE.csv ...] [--unit-col NAME] [--coder-cols A,B,...] [--final-col NAME] [--group-by-level N]\n"
+    "       [--transcripts [--unit turn|segment] [--compare-level N]]\n"
+    "       [--at VERSION] [--resamples N] [--seed S] [--disagreements N] [--format json|table] [-o FILE.xlsx]";
+
+// True when the folder has a taxonomy (codebooks/<name>.yaml); without one, labels are free categories.
+bool has_taxonomy(const fs::path& root) {
+  for (auto ext : {".yaml", ".yml"})
+    for (const auto& p : files::list_files(root / "codebooks", ext)) {
+      const auto name = p.filename().string();
+      if (name.find(".history.") == std::string::npos) return true;
+    }
+  return false;
+}
+
+struct Timer {
+  Context& ctx;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  void lap(const char* what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (ctx.verbose)
+      *ctx.err << "qualrank agreement: " << what << ": "
+               << std::chrono::duration<double, std::milli>(now - start).count() << " ms\n";
+    start = now;
+  }
+};
+
+}  // namespace
+
+int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("agreement options");
+  desc.add_options()
+      ("labels", po::value<std::vector<std::string>>()->multitoken(),
+       "label tables (CSV; relative paths: inside the workspace); default: codebooks/labels/*.csv")
+      ("transcripts", "compare the coders of multi-coder transcripts (with --labels too: both)")
+      ("unit-col", po::value<std::string>(), "the unit id column (default: the first column)")
+      ("coder-cols", po::value<std::string>(), "the coder columns, comma-separated (default: headers starting with Label or coder)")
+      ("final-col", po::value<std::string>(), "the consensus column (default: Final_Label or final, when present)")
+      ("group-by-level", po::value<int>(), "group units by the level-N ancestor of their consensus label")
+      ("unit", po::value<std::string>()->default_value("turn"), "--transcripts: compare per turn or per segment")
+      ("compare-level", po::value<int>()->default_value(0), "--transcripts: compare nodes by their level-N ancestor")
+      ("at", po::value<std::string>(), "resolve labels and codes in this taxonomy version (default: the latest)")
+      ("resamples", po::value<int>()->default_value(1000), "bootstrap resamples for the 95% intervals (0 = none)")
+      ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed")
+      ("disagreements", po::value<int>()->default_value(0), "list the N units the coders disagreed on most")
+      ("format", po::value<std::string>(), "json or table (default: table)")
+      ("output,o", po::value<std::string>(), "also write the tables to this workbook (.xlsx; relative: inside the workspace)");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "agreement", kUsage, desc, args, vm, rc)) return rc;
+  auto usage_error = [&](const std::string& message) {
+    *ctx.err << "qualrank agreement: error: " << message << "\n(see 'qualrank agreement --help')\n";
+    return 2;
+  };
+  const std::string format = vm.count("format") ? vm["format"].as<std::string>() : "table";
+  if (format != "json" && format != "table") return usage_error("unknown format '" + format + "' (json or table)");
+  const bool want_transcripts = vm.count("transcripts") > 0;
+  const bool want_labels = vm.count("labels") > 0 || !want_transcripts;
+  AgreementOptions label_options;
+  label_options.resamples = vm["resamples"].as<int>();
+  label_options.seed = vm["seed"].as<std::uint64_t>();
+  label_options.disagreements = vm["disagreements"].as<int>();
+  if (vm.count("group-by-level")) label_options.group_by_level = vm["group-by-level"].as<int>();
+  if (label_options.resamples < 0) return usage_error("--resamples must be 0 or more");
+  if (label_options.disagreements < 0) return usage_error("--disagreements must be 0 or more");
+  if (vm.count("group-by-level") && label_options.group_by_level < 1) return usage_error("--group-by-level must be 1 or more");
+  TranscriptAgreementOptions transcript_options;
+  transcript_options.resamples = label_options.resamples;
+  transcript_options.seed = label_options.seed;
+  transcript_options.disagreements = label_options.disagreements;
+  transcript_options.compare_level = vm["compare-level"].as<int>();
+  const auto unit = vm["unit"].as<std::string>();
+  if (unit != "turn" && unit != "segment") return usage_error("--unit must be turn or segment");
+  transcript_options.unit = unit == "turn" ? TranscriptUnit::turn : TranscriptUnit::segment;
+  if (transcript_options.compare_level < 0) return usage_error("--compare-level must be 0 or more");
+  std::optional<std::string> at;
+  if (vm.count("at")) at = vm["at"].as<std::string>();
+  LabelColumns columns;
+  if (vm.count("unit-col")) columns.unit = vm["unit-col"].as<std::string>();
+  if (vm.count("final-col")) columns.consensus = vm["final-col"].as<std::string>();
+  if (vm.count("coder-cols")) columns.coders = text::split_nonempty(vm["coder-cols"].as<std::string>(), ',');
+
+  Diagnostics diags;
+  Timer timer{ctx};
+  std::optional<LabelAgreement> labels;
+  std::optional<TranscriptAgreement> transcripts;
+  std::unique_ptr<TaxonomyVersion> version;  // the labels' taxonomy, when the workspace has one
+  std::unique_ptr<Study> study;
+
+  if (want_labels) {
+    std::optional<Workspace> ws;
+    if (has_taxonomy(ctx.workspace)) {
+      ws = load_workspace_design(ctx.workspace, diags);
+      if (ws) version = taxonomy_at(*ws, at, diags);
+      if (!version || diags.has_errors()) {
+        report_diagnostics(ctx, diags);
+        return 1;
+      }
+    } else if (at) {
+      return usage_error("--at needs a taxonomy, and " + ctx.workspace.string() + " has none (codebooks/NAME.yaml)");
+    }
+    std::vector<fs::path> paths;
+    if (vm.count("labels")) {
+      for (const auto& p : vm["labels"].as<std::vector<std::string>>()) {
+        fs::path path = p;
+        paths.push_back(path.is_relative() ? ctx.workspace / path : path);
+      }
+    } else {
+      paths = files::list_files(ctx.workspace / "codebooks" / "labels", ".csv");
+      if (paths.empty())
+        return usage_error("no label tables in " + (ctx.workspace / "codebooks" / "labels").string() +
+                           "; name them with --labels FILE.csv, or use --transcripts");
+    }
+    LabelVocabulary vocabulary;
+    if (version) vocabulary = {&version->taxonomy, &version->resolve, version->number};
+    LabelTable table = read_label_files(paths, ctx.workspace, columns, vocabulary, diags);
+    timer.lap("read label tables");
+    if (diags.has_errors()) return report_diagnostics(ctx, diags);
+    labels = label_agreement(table, version ? &version->taxonomy : nullptr, label_options, diags);
+    timer.lap("label-table statistics");
+    if (diags.has_errors()) return report_diagnostics(ctx, diags);
+  }
+  if (want_transcripts) {
+    StudyOptions options;
+    options.at = at;
+    options.coding.suggestions = false;
+    study = load_study(ctx.workspace, diags, options);
+    if (!study || diags.has_errors()) {
+      report_diagnostics(ctx, diags);
+      return 1;
+    }
+    transcripts = transcript_agreement(study->segments, study->taxonomy(), transcript_options);
+    timer.lap("transcript agreement");
+  }
+  diags.print(*ctx.err);  // warnings
+
+  const Taxonomy* taxonomy = study ? &study->taxonomy() : version ? &version->taxonomy : nullptr;
+  if (vm.count("output")) {
+    fs::path out = vm["output"].as<std::string>();
+    if (out.is_relative()) out = ctx.workspace / out;
+    Diagnostics write_diags;
+    const bool ok = write_agreement_workbook(labels ? &*labels : nullptr, transcripts ? &*transcripts : nullptr, taxonomy,
+                                             out, write_diags);
+    write_diags.print(*ctx.err);
+    if (!ok) return 1;
+    if (!ctx.quiet) *ctx.err << "qualrank agreement: wrote " << out.string() << '\n';
+    if (!vm.count("format")) return 0;
+  }
+  if (format == "json") {
+    nlohmann::ordered_json j;
+    if (labels && transcripts) j = workspace_agreement_json({labels, transcripts});
+    else if (labels) j = label_agreement_json(*labels);
+    else j = transcript_agreement_json(*transcripts);
+    *ctx.out << j.dump(2) << '\n';
+  } else {
+    if (labels) *ctx.out << label_agreement_table(*labels);
+    if (labels && transcripts) *ctx.out << '\n';
+    if (transcripts) *ctx.out << transcript_agreement_table(*transcripts);
+  }
+  return 0;
 }
 
 }  // namespace qualrank::cli

@@ -1,5 +1,6 @@
 // Inline streaming CSV parser used by csv::parse and by the hot path of label tables.
 #pragma once
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +15,9 @@ bool for_each_record(std::string_view text, const std::string& file, Diagnostics
     i = 3;
   int line = 1;
   std::vector<std::string_view> fields;
-  std::vector<std::string> scratch;  // storage for quoted fields of the current record
+  // Storage for quoted fields of the current record. A deque, so growing it never moves the strings that
+  // earlier views of this record point into (a vector would move them, and short strings live inline).
+  std::deque<std::string> scratch;
   std::size_t scratch_used = 0;
   while (i < n) {
     int record_line = line;

@@ -1,0 +1,267 @@
+// Agreement as JSON and as a text table (see agreement_output.h; the workbook is agreement_workbook.cpp).
+#include "qualrank/report/agreement_output.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A number, or null when undefined (NaN), so the JSON value itself says "undefined".
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json pair_json(const std::pair<double, double>& p) { return json::array({number(p.first), number(p.second)}); }
+
+json confidence_json(const std::pair<double, double>& fleiss, const std::pair<double, double>& alpha, double level,
+                     int resamples, std::uint64_t seed) {
+  return {{"fleiss_kappa", pair_json(fleiss)},
+          {"krippendorff_alpha", pair_json(alpha)},
+          {"level", level},
+          {"resamples", resamples},
+          {"seed", seed}};
+}
+
+json pairs_json(const std::vector<CoderPairKappa>& pairs) {
+  json out = json::array();
+  for (const auto& p : pairs) out.push_back({{"a", p.a}, {"b", p.b}, {"kappa", number(p.kappa)}, {"units", p.units}});
+  return out;
+}
+
+std::string num(double v, int decimals = 3) {
+  if (std::isnan(v)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string interval(const std::pair<double, double>& ci, double level, int resamples) {
+  if (resamples <= 0) return "";
+  if (std::isnan(ci.first)) return "  " + num(level * 100, 0) + "% CI n/a";
+  return "  " + num(level * 100, 0) + "% CI [" + num(ci.first) + ", " + num(ci.second) + "]";
+}
+
+// Left-aligned columns separated by two spaces.
+std::string columns(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], text::count_code_points(r[i]));
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line = " ";
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      line += ' ' + r[i];
+      if (i + 1 < r.size()) line += std::string(width[i] - text::count_code_points(r[i]) + 1, ' ');
+    }
+    out += line + '\n';
+  }
+  return out;
+}
+
+std::string figures_block(const AgreementFigures& f, const std::pair<double, double>& fleiss_ci,
+                          const std::pair<double, double>& alpha_ci, double level, int resamples) {
+  return columns({{"Fleiss' kappa", num(f.fleiss_kappa) + interval(fleiss_ci, level, resamples)},
+                  {"Krippendorff's alpha", num(f.krippendorff_alpha) + interval(alpha_ci, level, resamples)},
+                  {"Percent agreement", num(f.percent_agreement)}});
+}
+
+}  // namespace
+
+nlohmann::ordered_json label_agreement_json(const LabelAgreement& a) {
+  json out;
+  out["units"] = a.overall.units;
+  out["coders"] = a.coders;
+  out["categories"] = a.categories;
+  out["dropped_units"] = a.overall.dropped_units;
+  out["fleiss_kappa"] = number(a.overall.fleiss_kappa);
+  out["krippendorff_alpha"] = number(a.overall.krippendorff_alpha);
+  out["percent_agreement"] = number(a.overall.percent_agreement);
+  out["cohen_kappa_pairs"] = pairs_json(a.pairs);
+  json per_category = json::object();
+  for (const auto& c : a.per_category) per_category[c.category] = {{"fleiss_kappa", number(c.fleiss_kappa)}};
+  out["per_category"] = per_category;
+  json vs = json::object();
+  for (const auto& c : a.coder_vs_final)
+    vs[c.coder] = {{"agreement", number(c.agreement)}, {"cohen_kappa", number(c.cohen_kappa)}, {"units", c.units}};
+  out["coder_vs_final"] = vs;
+  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed);
+  json groups = json::object();
+  for (const auto& g : a.groups)
+    groups[g.group] = {{"units", g.figures.units},
+                       {"fleiss_kappa", number(g.figures.fleiss_kappa)},
+                       {"krippendorff_alpha", number(g.figures.krippendorff_alpha)},
+                       {"percent_agreement", number(g.figures.percent_agreement)},
+                       {"dropped_units", g.figures.dropped_units}};
+  out["groups"] = groups;
+  json sources = json::object();
+  for (const auto& s : a.sources) {
+    json counts = json::object();
+    for (const auto& [g, n] : s.groups) counts[g] = n;
+    sources[s.source] = {{"units", s.units}, {"groups", counts}};
+  }
+  out["sources"] = sources;
+  out["group_level"] = a.group_level;
+  out["ungrouped_units"] = a.ungrouped_units;
+  json disputed = json::array();
+  for (const auto& d : a.disagreements) {
+    json labels = json::object();
+    for (std::size_t c = 0; c < a.coders.size(); ++c)
+      labels[a.coders[c]] = d.labels[c].empty() ? json(nullptr) : json(d.labels[c]);
+    disputed.push_back({{"unit", d.unit},
+                        {"source", d.source},
+                        {"line", d.line},
+                        {"labels", labels},
+                        {"consensus", d.consensus.empty() ? json(nullptr) : json(d.consensus)},
+                        {"agreement", number(d.agreement)}});
+  }
+  out["disagreements"] = disputed;
+  return out;
+}
+
+nlohmann::ordered_json transcript_agreement_json(const TranscriptAgreement& a) {
+  json out;
+  out["unit"] = a.unit == TranscriptUnit::turn ? "turn" : "segment";
+  out["compare_level"] = a.compare_level;
+  out["transcripts"] = a.transcripts;
+  out["single_coder_transcripts"] = a.single_coder_transcripts;
+  out["units"] = a.units;
+  out["coders"] = a.coders;
+  out["categories"] = a.nodes;
+  const auto nodes = static_cast<std::int64_t>(a.nodes.size());
+  out["dropped_units"] = nodes == 0 ? 0 : a.pooled.dropped_units / nodes;
+  out["fleiss_kappa"] = number(a.pooled.fleiss_kappa);
+  out["krippendorff_alpha"] = number(a.pooled.krippendorff_alpha);
+  out["percent_agreement"] = number(a.pooled.percent_agreement);
+  out["exact_agreement"] = number(a.exact_agreement);
+  out["cohen_kappa_pairs"] = pairs_json(a.pairs);
+  json per_node = json::object();
+  for (const auto& n : a.per_node)
+    per_node[n.node] = {{"units_coded", n.units_coded},
+                        {"fleiss_kappa", number(n.figures.fleiss_kappa)},
+                        {"krippendorff_alpha", number(n.figures.krippendorff_alpha)},
+                        {"percent_agreement", number(n.figures.percent_agreement)}};
+  out["per_node"] = per_node;
+  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed);
+  json disputed = json::array();
+  for (const auto& d : a.disagreements) {
+    json by_coder = json::object();
+    for (std::size_t c = 0; c < a.coders.size(); ++c) by_coder[a.coders[c]] = d.coded[c] ? json(d.nodes[c]) : json(nullptr);
+    disputed.push_back({{"unit", d.unit},
+                        {"file", d.where.file},
+                        {"line", d.where.line},
+                        {"nodes", by_coder},
+                        {"differing_nodes", d.differing_nodes}});
+  }
+  out["disagreements"] = disputed;
+  return out;
+}
+
+nlohmann::ordered_json workspace_agreement_json(const WorkspaceAgreement& a) {
+  json out;
+  out["labels"] = a.labels ? label_agreement_json(*a.labels) : json(nullptr);
+  out["transcripts"] = a.transcripts ? transcript_agreement_json(*a.transcripts) : json(nullptr);
+  return out;
+}
+
+std::string label_agreement_table(const LabelAgreement& a) {
+  std::ostringstream out;
+  out << "Agreement on label tables: " << a.overall.units << " units, " << a.coders.size() << " coders, "
+      << a.categories.size() << (a.categories.size() == 1 ? " category, " : " categories, ") << a.sources.size() << (a.sources.size() == 1 ? " source\n" : " sources\n");
+  out << figures_block(a.overall, a.fleiss_ci, a.alpha_ci, a.level, a.resamples);
+  out << "  (Fleiss' kappa over the " << a.overall.units - a.overall.dropped_units << " units rated by every coder; "
+      << a.overall.dropped_units << " left out)\n";
+
+  out << "\nCohen's kappa per coder pair\n";
+  std::vector<std::vector<std::string>> rows{{"coder a", "coder b", "kappa", "units"}};
+  for (const auto& p : a.pairs) rows.push_back({p.a, p.b, num(p.kappa), std::to_string(p.units)});
+  out << columns(rows);
+
+  out << "\nFleiss' kappa per category\n";
+  rows = {{"category", "kappa"}};
+  for (const auto& c : a.per_category) rows.push_back({c.category, num(c.fleiss_kappa)});
+  out << columns(rows);
+
+  if (!a.coder_vs_final.empty()) {
+    out << "\nEach coder against the consensus\n";
+    rows = {{"coder", "agreement", "kappa", "units"}};
+    for (const auto& c : a.coder_vs_final)
+      rows.push_back({c.coder, num(c.agreement), num(c.cohen_kappa), std::to_string(c.units)});
+    out << columns(rows);
+  }
+  if (a.group_level > 0) {
+    out << "\nBy level-" << a.group_level << " group of the consensus label (" << a.ungrouped_units << " units ungrouped)\n";
+    rows = {{"group", "units", "fleiss", "alpha", "agreement"}};
+    for (const auto& g : a.groups)
+      rows.push_back({g.group, std::to_string(g.figures.units), num(g.figures.fleiss_kappa),
+                      num(g.figures.krippendorff_alpha), num(g.figures.percent_agreement)});
+    out << columns(rows);
+  }
+  out << "\nUnits per source\n";
+  rows = {{"source", "units"}};
+  for (const auto& g : a.groups) rows[0].push_back(g.group);
+  for (const auto& s : a.sources) {
+    rows.push_back({s.source, std::to_string(s.units)});
+    for (const auto& [g, n] : s.groups) rows.back().push_back(std::to_string(n));
+  }
+  out << columns(rows);
+  if (!a.disagreements.empty()) {
+    out << "\nMost disputed units\n";
+    rows = {{"unit", "source:line", "agreement"}};
+    for (const auto& c : a.coders) rows[0].push_back(c);
+    rows[0].push_back("consensus");
+    for (const auto& d : a.disagreements) {
+      rows.push_back({d.unit, d.source + ":" + std::to_string(d.line), num(d.agreement)});
+      for (const auto& l : d.labels) rows.back().push_back(l.empty() ? "-" : l);
+      rows.back().push_back(d.consensus.empty() ? "-" : d.consensus);
+    }
+    out << columns(rows);
+  }
+  return out.str();
+}
+
+std::string transcript_agreement_table(const TranscriptAgreement& a) {
+  std::ostringstream out;
+  out << "Agreement on multi-coder transcripts: " << a.transcripts.size() << " transcripts (" << a.single_coder_transcripts
+      << " with one coder left out), " << a.units << (a.unit == TranscriptUnit::turn ? " turns, " : " segments, ")
+      << a.coders.size() << " coders, " << a.nodes.size() << " nodes";
+  if (a.compare_level > 0) out << " (compared at level " << a.compare_level << ")";
+  out << "\n";
+  if (a.transcripts.empty()) return out.str() + "  no transcript has codes from two coders\n";
+  out << "Pooled over every (unit, node), present/absent:\n";
+  out << figures_block(a.pooled, a.fleiss_ci, a.alpha_ci, a.level, a.resamples);
+  out << columns({{"Identical code sets", num(a.exact_agreement) + " of units"}});
+
+  out << "\nCohen's kappa per coder pair (pooled)\n";
+  std::vector<std::vector<std::string>> rows{{"coder a", "coder b", "kappa", "units"}};
+  for (const auto& p : a.pairs) rows.push_back({p.a, p.b, num(p.kappa), std::to_string(p.units)});
+  out << columns(rows);
+
+  out << "\nPer node\n";
+  rows = {{"node", "coded on", "fleiss", "alpha", "agreement"}};
+  for (const auto& n : a.per_node)
+    rows.push_back({n.node, std::to_string(n.units_coded), num(n.figures.fleiss_kappa),
+                    num(n.figures.krippendorff_alpha), num(n.figures.percent_agreement)});
+  out << columns(rows);
+  if (!a.disagreements.empty()) {
+    out << "\nMost disputed units\n";
+    rows = {{"unit", "file:line", "differing"}};
+    for (const auto& c : a.coders) rows[0].push_back(c);
+    for (const auto& d : a.disagreements) {
+      rows.push_back({d.unit, d.where.file + ":" + std::to_string(d.where.line), std::to_string(d.differing_nodes)});
+      for (std::size_t c = 0; c < a.coders.size(); ++c)
+        rows.back().push_back(!d.coded[c] ? "(not coding)" : d.nodes[c].empty() ? "-" : text::join(d.nodes[c], " "));
+    }
+    out << columns(rows);
+  }
+  return out.str();
+}
+
+}  // namespace qualrank
