@@ -68,11 +68,15 @@ void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::
     std::vector<std::string> mis;
     for (const auto& g : q.gaps)
       if (g.misaligned) mis.push_back(g.item);
-    line += mis.empty() ? "; no misaligned item" : "; misaligned: " + [&] {
-      std::string s;
-      for (std::size_t i = 0; i < mis.size(); ++i) s += (i ? ", " : "") + mis[i];
-      return s;
-    }();
+    if (mis.empty()) {
+      line += "; no misaligned item";
+    } else {
+      line += "; misaligned: ";
+      for (std::size_t i = 0; i < mis.size(); ++i) {
+        if (i) line += ", ";
+        line += mis[i];
+      }
+    }
     out.push_back(line);
   }
 }

@@ -20,7 +20,8 @@ unzip -p "$tmp/epoch/codebook.xlsx" docProps/core.xml | grep -q '2023-11-14T22:1
 unzip -p "$tmp/one/codebook.xlsx" docProps/core.xml | grep -q '2025-01-01T00:00:00Z' || fail "fixed document time"
 # --quiet prints nothing; --verbose prints step timings
 [[ -z "$("$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/q" 2>&1)" ]] || fail "--quiet printed something"
-"$QUALRANK" -C "$SOURCE_DIR" -v report -o "$tmp/v" 2>&1 >/dev/null | grep -q ' s  rank by role' || fail "--verbose step timing"
+"$QUALRANK" -C "$SOURCE_DIR" -v report -o "$tmp/v" 2>"$tmp/verbose" >/dev/null
+grep -q " s  rank by role" "$tmp/verbose" || fail "--verbose step timing"
 # the HTML page shows the numbers of report.json
 rho=$(grep -m1 '"spearman_rho"' "$tmp/one/report.json" | sed 's/.*: //; s/,$//')
 printf -v shown '%.2f' "$rho"
