@@ -9,6 +9,7 @@ std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics
   study->workspace = std::move(*ws);
   study->version = taxonomy_at(study->workspace, options.at, diags);
   if (!study->version) return nullptr;
+  migrate_guideline(study->workspace.guideline, *study->version, diags);  // item sets at the version in use
   study->segments = coded_segments(study->workspace, study->version->taxonomy, study->version->resolve, diags, options.coding);
   study->rankings = collect_rankings(study->workspace, study->version->resolve, diags);
   return study;

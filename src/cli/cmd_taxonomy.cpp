@@ -1,12 +1,83 @@
-// PLACEHOLDER: replaced by the feature's implementation.
+// `qualrank taxonomy`: dispatches to the subcommands (cmd_taxonomy_*.cpp).
+#include <cstdlib>
 #include <iostream>
+#include <regex>
 
-#include "cli.h"
+#include "cmd_taxonomy.h"
+#include "qualrank/model/history.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::cli {
 
-int cmd_taxonomy(Context& ctx, const std::vector<std::string>&) {
-  *ctx.err << "qualrank: error: this command is not implemented yet\n";
+namespace {
+
+struct Subcommand {
+  const char* name;
+  const char* summary;
+  Handler handler;
+};
+
+const std::vector<Subcommand>& subcommands() {
+  static const std::vector<Subcommand> table = {
+      {"show", "print a version as a tree or JSON (--at V, --format tree|json)", taxonomy_show},
+      {"log", "list the edits with status and provenance (--node ID, --format text|json)", taxonomy_log},
+      {"propose", "record a proposed edit: add, rename, redefine, move, merge, split, deprecate", taxonomy_propose},
+      {"accept", "accept a proposal into a version (--into-version V, --version-name NAME)", taxonomy_accept},
+      {"reject", "reject a proposal (--reason TEXT)", taxonomy_reject},
+      {"diff", "the changes between two versions, with provenance and coded segments touched", taxonomy_diff},
+      {"export", "write a version as a plain taxonomy file (--at V -o FILE.yaml)", taxonomy_export},
+  };
+  return table;
+}
+
+void usage(std::ostream& out) {
+  out << "usage: qualrank taxonomy SUBCOMMAND [OPTIONS]\n\nsubcommands:\n";
+  for (const auto& s : subcommands()) {
+    std::string name = s.name;
+    name.resize(10, ' ');
+    out << "  " << name << s.summary << '\n';
+  }
+  out << "\n'qualrank taxonomy SUBCOMMAND --help' describes its options; docs/taxonomy-history.md the file format.\n";
+}
+
+}  // namespace
+
+std::string default_author(const po::variables_map& vm) {
+  if (vm.count("author") && !vm["author"].as<std::string>().empty()) return vm["author"].as<std::string>();
+  for (const char* var : {"QUALRANK_AUTHOR", "USER"})
+    if (const char* v = std::getenv(var); v && *v) return v;
+  return "unknown";
+}
+
+std::optional<std::string> entry_date(Context& ctx, const std::string& command, const po::variables_map& vm) {
+  if (!vm.count("date")) return today_utc();
+  auto d = vm["date"].as<std::string>();
+  if (!std::regex_match(d, std::regex("[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"))) {
+    *ctx.err << "qualrank taxonomy " << command << ": error: --date '" << d << "' is not YYYY-MM-DD\n";
+    return std::nullopt;
+  }
+  return d;
+}
+
+int cmd_taxonomy(Context& ctx, const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    usage(args.empty() ? *ctx.err : *ctx.out);
+    return args.empty() ? 2 : 0;
+  }
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& s : subcommands())
+    if (args[0] == s.name) return s.handler(ctx, rest);
+  *ctx.err << "qualrank taxonomy: error: unknown subcommand '" << args[0] << "'";
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto& s : subcommands())
+    if (auto d = text::edit_distance(args[0], s.name); d < best_d) {
+      best_d = d;
+      best = s.name;
+    }
+  if (!best.empty()) *ctx.err << " (did you mean '" << best << "'?)";
+  *ctx.err << "\n";
+  usage(*ctx.err);
   return 2;
 }
 

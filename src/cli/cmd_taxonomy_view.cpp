@@ -1,0 +1,104 @@
+// `qualrank taxonomy show|log|export`: read-only views of the versioned taxonomy.
+#include <iostream>
+
+#include "cmd_taxonomy.h"
+#include "qualrank/model/history.h"
+#include "qualrank/report/taxonomy_output.h"
+#include "qualrank/util/files.h"
+
+namespace qualrank::cli {
+
+namespace {
+
+std::unique_ptr<TaxonomyVersion> load_version(Context& ctx, const std::optional<std::string>& at, Diagnostics& diags) {
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return nullptr;
+  return taxonomy_at(*ws, at, diags);
+}
+
+}  // namespace
+
+int taxonomy_show(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("taxonomy show options");
+  desc.add_options()
+      ("at", po::value<std::string>(), "the version (number or name; default: the latest)")
+      ("format", po::value<std::string>()->default_value("tree"), "tree or json");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "taxonomy show", "[--at VERSION] [--format tree|json]", desc, args, vm, rc)) return rc;
+  auto format = vm["format"].as<std::string>();
+  if (format != "tree" && format != "json") {
+    *ctx.err << "qualrank taxonomy show: error: unknown format '" << format << "' (tree or json)\n";
+    return 2;
+  }
+  Diagnostics diags;
+  std::optional<std::string> at;
+  if (vm.count("at")) at = vm["at"].as<std::string>();
+  auto version = load_version(ctx, at, diags);
+  if (!version || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
+  diags.print(*ctx.err);
+  auto summary = summarize_version(version->taxonomy, version->number, version->name);
+  if (format == "json") *ctx.out << taxonomy_version_json(version->taxonomy, summary).dump(2) << '\n';
+  else *ctx.out << taxonomy_tree_text(version->taxonomy, summary);
+  return 0;
+}
+
+int taxonomy_log(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("taxonomy log options");
+  desc.add_options()
+      ("node", po::value<std::string>(), "only the edits touching this node (following its renames)")
+      ("format", po::value<std::string>()->default_value("text"), "text or json");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "taxonomy log", "[--node ID] [--format text|json]", desc, args, vm, rc)) return rc;
+  auto format = vm["format"].as<std::string>();
+  if (format != "text" && format != "json") {
+    *ctx.err << "qualrank taxonomy log: error: unknown format '" << format << "' (text or json)\n";
+    return 2;
+  }
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  auto history = ws ? load_history(*ws, diags) : std::nullopt;
+  if (!history || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
+  diags.print(*ctx.err);
+  std::optional<std::string> node;
+  if (vm.count("node")) node = vm["node"].as<std::string>();
+  if (format == "json") *ctx.out << history_log_json(*history, node).dump(2) << '\n';
+  else if (!history->exists) *ctx.out << "no history (" << history->file << " does not exist): version 1 only\n";
+  else *ctx.out << history_log_text(*history, node);
+  return 0;
+}
+
+int taxonomy_export(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("taxonomy export options");
+  desc.add_options()
+      ("at", po::value<std::string>(), "the version (number or name; default: the latest)")
+      ("output,o", po::value<std::string>()->required(), "the taxonomy file to write (relative to the workspace)");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "taxonomy export", "[--at VERSION] -o FILE.yaml", desc, args, vm, rc)) return rc;
+  Diagnostics diags;
+  std::optional<std::string> at;
+  if (vm.count("at")) at = vm["at"].as<std::string>();
+  auto version = load_version(ctx, at, diags);
+  if (!version || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
+  diags.print(*ctx.err);
+  std::string comment = version->taxonomy.file + " at version " + std::to_string(version->number) +
+                        (version->name.empty() ? "" : " (" + version->name + ")") +
+                        ", exported by `qualrank taxonomy export`.";
+  std::filesystem::path out = vm["output"].as<std::string>();
+  if (out.is_relative()) out = ctx.workspace / out;
+  std::string err;
+  if (!files::write_atomic(out, taxonomy_to_yaml(version->taxonomy, comment), &err)) {
+    *ctx.err << "qualrank taxonomy export: error: " << err << '\n';
+    return 1;
+  }
+  if (!ctx.quiet) {
+    auto summary = summarize_version(version->taxonomy, version->number, version->name);
+    *ctx.err << "qualrank taxonomy export: version " << version->number << ": " << describe_counts(summary) << " -> "
+             << out.string() << '\n';
+  }
+  return 0;
+}
+
+}  // namespace qualrank::cli

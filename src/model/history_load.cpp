@@ -1,0 +1,90 @@
+// Loading the history of a workspace, and checking provenance: every source must stay inside the workspace
+// (files::resolve_inside); a source in a transcript must name a line of a turn by the participant named.
+#include <algorithm>
+
+#include "history_internal.h"
+#include "qualrank/model/history.h"
+#include "qualrank/util/files.h"
+
+namespace qualrank {
+
+namespace history_detail {
+
+std::string provenance_problem(const std::filesystem::path& root, const Provenance& p, bool& outside,
+                               SourceCache& cache) {
+  outside = false;
+  if (p.file.empty()) return "";
+  auto path = files::resolve_inside(root, p.file);
+  if (!path) {
+    outside = true;
+    return "source '" + p.source + "' is outside the workspace";
+  }
+  auto it = cache.find(p.file);
+  if (it == cache.end()) {
+    SourceFile f;
+    if (auto content = files::read(*path)) {
+      f.exists = true;
+      f.lines = static_cast<int>(std::count(content->begin(), content->end(), '\n')) +
+                (content->empty() || content->back() == '\n' ? 0 : 1);
+      Diagnostics scratch;
+      if (p.file.size() > 3 && p.file.compare(p.file.size() - 3, 3, ".md") == 0)
+        f.transcript = parse_transcript(*content, p.file, scratch);
+    }
+    it = cache.emplace(p.file, std::move(f)).first;
+  }
+  const SourceFile& f = it->second;
+  if (!f.exists) return "source file '" + p.file + "' does not exist";
+  if (p.line > f.lines) return "source '" + p.source + "' is past the end of the file (" + std::to_string(f.lines) + " lines)";
+  if (!f.transcript || f.transcript->participant.empty()) return "";  // not a transcript: nothing more to check
+  const Transcript& t = *f.transcript;
+  if (!p.participant.empty() && p.participant != t.participant)
+    return "participant '" + p.participant + "' is not the participant of " + p.file + " ('" + t.participant + "')";
+  const Turn* turn = nullptr;
+  for (const auto& candidate : t.turns)
+    if (candidate.line <= p.line) turn = &candidate;
+  if (!turn) return "source '" + p.source + "' is before the first turn of the transcript";
+  int last = turn->line + static_cast<int>(std::count(turn->text.begin(), turn->text.end(), '\n'));
+  if (turn->interviewer || p.line > last)
+    return "source '" + p.source + "' is not in a turn of " + t.participant + " (the turn before it starts at line " +
+           std::to_string(turn->line) + ")";
+  return "";
+}
+
+}  // namespace history_detail
+
+std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& diags) {
+  auto path = ws.path(ws.history_path);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    TaxonomyHistory h;
+    h.file = ws.history_path;
+    h.taxonomy = ws.taxonomy.name;
+    h.versions.push_back({1, "", {}});
+    return h;
+  }
+  auto content = files::read(path);
+  if (!content) {
+    diags.error({ws.history_path, 0, 0}, "cannot read the file");
+    return std::nullopt;
+  }
+  int errors_before = diags.error_count();
+  auto h = parse_history(*content, ws.history_path, diags);
+  if (!h) return std::nullopt;
+  if (h->taxonomy != ws.taxonomy.name)
+    diags.error({ws.history_path, 1, 1}, "the history is of taxonomy '" + h->taxonomy + "', but " + ws.taxonomy_path +
+                                             " is '" + ws.taxonomy.name + "'");
+  history_detail::SourceCache cache;
+  for (const auto& e : h->edits) {
+    for (const auto& p : e.provenance) {
+      bool outside = false;
+      auto problem = history_detail::provenance_problem(ws.root, p, outside, cache);
+      if (problem.empty()) continue;
+      if (outside) diags.error(p.where, e.id + ": " + problem);
+      else diags.warning(p.where, e.id + ": " + problem);
+    }
+  }
+  if (diags.error_count() > errors_before) return std::nullopt;
+  return h;
+}
+
+}  // namespace qualrank
