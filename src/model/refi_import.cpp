@@ -1,0 +1,338 @@
+// REFI-QDA import, the orchestration: read the file, look at the workspace (has it a taxonomy? a guideline?),
+// map or create the codes, check every GUID reference (the schema does not), then turn each text source
+// into a transcript with front matter from its case. Nothing is written until the whole plan is free of
+// errors; write_refi_import then writes file by file, each atomically.
+#include <algorithm>
+
+#include "qualrank/model/refi_import.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+#include "qualrank/util/yaml_source.h"
+#include "refi_import_internal.h"
+
+namespace qualrank {
+
+namespace fs = std::filesystem;
+using namespace refi_import;
+
+namespace {
+
+// Keeps letters, digits, '_', '-' and non-ASCII; anything else (spaces, ':', '/', '.') becomes '_'.
+std::string safe_name(const std::string& s) {
+  std::string out;
+  for (unsigned char c : std::string(text::trim(s)))
+    out += (std::isalnum(c) || c == '_' || c == '-' || c >= 0x80) ? static_cast<char>(c) : '_';
+  return out;
+}
+
+struct GuidelineInfo {
+  bool found = false;
+  std::string taxonomy;
+  std::vector<std::string> roles;
+};
+
+// The guideline's taxonomy name and roles, read without a taxonomy (load_guideline needs one).
+GuidelineInfo guideline_info(const std::string& text_) {
+  GuidelineInfo g;
+  Diagnostics ignore;
+  auto node = yaml::parse(text_, "", ignore);
+  if (!node || !node->IsMap()) return g;
+  g.found = true;
+  if ((*node)["taxonomy"] && (*node)["taxonomy"].IsScalar()) g.taxonomy = (*node)["taxonomy"].Scalar();
+  g.roles = yaml::get_string_list(*node, "roles", "", ignore);
+  return g;
+}
+
+GuidelineInfo read_guideline_info(const fs::path& root, bool& exists) {
+  std::vector<fs::path> found = files::list_files(root / "guidelines", ".yaml");
+  for (auto& p : files::list_files(root / "guidelines", ".yml")) found.push_back(p);
+  exists = !found.empty();
+  if (found.size() != 1) return {};
+  auto text_ = files::read(found.front());
+  return text_ ? guideline_info(*text_) : GuidelineInfo{};
+}
+
+// Restores the taxonomy (with its history) and, when the workspace has none, the guideline from the design
+// files a qualrank .qdpx carries. Codes map to nodes by their id prefix, checked against qualrank's GUID.
+bool restore_design(const refi::Project& project, bool has_guideline, const std::set<std::string>& used,
+                    GuidelineInfo& guide, RefiImportPlan& plan, CodeMap& map, Diagnostics& diags) {
+  std::string tax_file, tax_name;
+  for (const auto& [rel, bytes] : project.workspace_files) {
+    if (rel.rfind("guidelines/", 0) == 0) {
+      if (has_guideline) continue;
+      plan.files[rel] = bytes;
+      guide = guideline_info(bytes);
+      continue;
+    }
+    plan.files[rel] = bytes;
+    if (rel.find(".history.") != std::string::npos) continue;
+    tax_file = rel;
+    Diagnostics check;
+    auto t = load_taxonomy(bytes, rel, check);
+    if (!t) {
+      for (const auto& d : check.items()) diags.error(d.where, "the taxonomy carried in the archive: " + d.message);
+      return false;
+    }
+    tax_name = t->name;
+  }
+  plan.taxonomy_file = tax_file;
+  for (const auto& f : flatten(project.codes)) {
+    auto pre = refi::split_id_prefix(f.code->name);
+    std::string id = pre ? pre->first : std::string(text::trim(f.code->name));
+    if (norm_guid(refi::code_guid(tax_name, id)) == f.guid) map.node_of[f.guid] = id;
+    else if (used.count(f.guid)) diags.error({project.xml_file, f.code->line, 0}, "code '" + f.code->name + "' is not a node of the carried taxonomy");
+  }
+  return true;
+}
+
+bool has_taxonomy_file(const fs::path& root) {
+  for (auto ext : {".yaml", ".yml"})
+    for (const auto& p : files::list_files(root / "codebooks", ext)) {
+      auto name = p.filename().string();
+      if (name.find(".history.") == std::string::npos) return true;
+    }
+  return false;
+}
+
+std::string description_taxonomy_name(const std::string& description) {
+  const std::string key = "qualrank taxonomy: ";
+  auto p = description.find(key);
+  if (p == std::string::npos) return "";
+  auto end = description.find('\n', p);
+  return std::string(text::trim(description.substr(p + key.size(), end == std::string::npos ? end : end - p - key.size())));
+}
+
+}  // namespace
+
+std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::path& input, const std::string& display,
+                                               const RefiImportOptions& options, Diagnostics& diags) {
+  auto project = refi::read_file(input, display, diags);
+  if (!project || diags.has_errors()) return std::nullopt;
+  if (!project->ignored.empty())
+    diags.note({project->xml_file, 0, 0}, "not imported: " + text::join(project->ignored, ", "));
+  const std::string& xml = project->xml_file;
+
+  // The workspace.
+  bool has_guideline = false;
+  auto guide = read_guideline_info(root, has_guideline);
+  std::optional<Workspace> ws;
+  std::unique_ptr<TaxonomyVersion> version;
+  if (has_taxonomy_file(root)) {
+    Diagnostics wsd;
+    ws = load_workspace(root, wsd);
+    if (ws) version = taxonomy_at(*ws, std::nullopt, wsd);
+    if (!ws || !version) {
+      diags.append(wsd);
+      diags.error({xml, 0, 0}, "the workspace does not load; fix it before importing");
+      return std::nullopt;
+    }
+    guide.found = true;
+    guide.roles = ws->guideline.roles;
+  }
+  std::vector<MapEntry> explicit_map;
+  if (options.map) {
+    auto m = read_map_file(*options.map, diags);
+    if (!m) return std::nullopt;
+    explicit_map = std::move(*m);
+  }
+  std::set<std::string> used;
+  for (const auto& s : project->sources)
+    for (const auto& sel : s.selections)
+      for (const auto& c : sel.codings) used.insert(norm_guid(c.code_guid));
+
+  RefiImportPlan plan;
+  auto flat = flatten(project->codes);
+  plan.codes = static_cast<int>(flat.size());
+  std::string stem = safe_name(input.stem().string());
+  std::string tax_name = !guide.taxonomy.empty() ? guide.taxonomy : description_taxonomy_name(project->description);
+  if (tax_name.empty()) tax_name = stem;
+  std::string title = project->is_codebook ? input.stem().string() : project->name;
+
+  std::optional<CreatedTaxonomy> created;
+  CodeMap map;
+  const Taxonomy* taxonomy = nullptr;
+  bool carried = std::any_of(project->workspace_files.begin(), project->workspace_files.end(), [](const auto& kv) {
+    return kv.first.rfind("codebooks/", 0) == 0 && kv.first.find(".history.") == std::string::npos;
+  });
+  if (!version && carried) {
+    if (!restore_design(*project, has_guideline, used, guide, plan, map, diags)) return std::nullopt;
+  } else if (!version) {
+    std::string file = "codebooks/" + safe_name(tax_name) + ".yaml";
+    created = taxonomy_from_codebook(*project, tax_name, title, file, diags);
+    if (!created) return std::nullopt;
+    plan.files[file] = created->yaml;
+    plan.taxonomy_file = file;
+    map = created->map;
+    taxonomy = &created->taxonomy;
+  } else {
+    taxonomy = &version->taxonomy;
+    map = map_codes(*project, *taxonomy, explicit_map, used, !project->is_codebook, diags);
+  }
+  if (project->is_codebook) {
+    if (version) {
+      plan.differences = codebook_differences(*project, *taxonomy, map);
+      if (!plan.differences.empty()) {
+        // Kept as the proposals' provenance: never overwrite an earlier copy that differs.
+        auto bytes = files::read(input).value_or("");
+        std::string base = "codebooks/imports/" + safe_name(input.stem().string());
+        plan.codebook_copy = base + ".qdc";
+        for (int k = 2;; ++k) {
+          auto existing = files::read(root / plan.codebook_copy);
+          if (!existing || *existing == bytes) break;
+          plan.codebook_copy = base + "-" + std::to_string(k) + ".qdc";
+        }
+        plan.files[plan.codebook_copy] = bytes;
+      }
+    }
+    if (diags.has_errors()) return std::nullopt;
+    return plan;
+  }
+
+  // Every GUID reference must resolve.
+  std::map<std::string, std::string> users, variables, notes;  // normalised GUID -> name / text
+  for (const auto& u : project->users) users[norm_guid(u.guid)] = safe_name(u.name.empty() ? "user-" + u.guid.substr(0, 8) : u.name);
+  for (const auto& v : project->variables) variables[norm_guid(v.guid)] = v.name;
+  for (const auto& n : project->notes) notes[norm_guid(n.guid)] = n.text;
+  std::set<std::string> codes;
+  for (const auto& f : flat) codes.insert(f.guid);
+  auto user = [&](const std::string& guid, int line) -> std::optional<std::string> {
+    if (guid.empty()) return std::nullopt;
+    auto it = users.find(norm_guid(guid));
+    if (it == users.end()) {
+      diags.error({xml, line, 0}, "unknown user GUID '" + guid + "' (not in <Users>)");
+      return std::nullopt;
+    }
+    return it->second;
+  };
+  std::set<std::string> source_guids;
+  for (const auto& s : project->sources) source_guids.insert(norm_guid(s.guid));
+  std::map<std::string, const refi::Case*> case_of;  // source GUID -> case
+  for (const auto& c : project->cases)
+    for (const auto& [guid, line] : c.source_refs) {
+      if (!source_guids.count(norm_guid(guid)))
+        diags.error({xml, line, 0}, "unknown source GUID '" + guid + "' in case '" + c.name + "'");
+      else if (!case_of.emplace(norm_guid(guid), &c).second)
+        diags.warning({xml, line, 0}, "a second case for one source; the first case ('" + case_of[norm_guid(guid)]->name + "') is used");
+    }
+  for (const auto& c : project->cases)
+    for (const auto& [guid, value] : c.values)
+      if (!variables.count(norm_guid(guid))) diags.error({xml, c.line, 0}, "unknown variable GUID '" + guid + "' in case '" + c.name + "'");
+  if (!project->creating_user.empty()) user(project->creating_user, 1);
+
+  std::set<std::string> seen;
+  for (const auto& s : project->sources) {
+    Location at{xml, s.line, 0};
+    const int errors_before = diags.error_count();
+    for (const auto& c : s.whole_source_codings)
+      diags.warning({xml, c.line, 0}, "a coding of the whole source '" + s.name + "' is not imported (code a selection instead)");
+    const refi::Case* kase = case_of.count(norm_guid(s.guid)) ? case_of[norm_guid(s.guid)] : nullptr;
+    TranscriptSpec spec;
+    spec.interviewer_names = options.interviewers;
+    std::string written = kase && !kase->name.empty() ? kase->name : fs::path(s.name.empty() ? s.guid : s.name).stem().string();
+    spec.participant = safe_name(written);
+    if (spec.participant.empty()) spec.participant = "source-" + s.guid.substr(0, 8);
+    if (spec.participant != written) diags.note(at, "participant '" + written + "' is written '" + spec.participant + "'");
+    spec.stem = spec.participant;
+    if (!seen.insert(spec.participant).second) {
+      diags.error(at, "a second source for participant '" + spec.participant + "' (qualrank has one transcript per participant)");
+      continue;
+    }
+    if (kase)
+      for (const auto& [guid, value] : kase->values) {
+        auto it = variables.find(norm_guid(guid));
+        if (it == variables.end()) continue;
+        std::string name = it->second;
+        if (text::fold_case(name) == "role") spec.role = value;
+        else if (text::fold_case(name) == "interviewer") spec.interviewer_labels = text::split_nonempty(value, ',');
+        else if (!name.empty()) spec.attributes.emplace_back(name, value);
+      }
+    std::sort(spec.attributes.begin(), spec.attributes.end());
+    if (spec.role.empty()) spec.role = options.default_role;
+    if (spec.role.empty())
+      diags.error(at, "case '" + spec.participant + "' has no 'role' variable; give one with --role");
+    else if (!guide.roles.empty() && std::find(guide.roles.begin(), guide.roles.end(), spec.role) == guide.roles.end())
+      diags.error(at, "case '" + spec.participant + "' has role '" + spec.role + "', which the guideline lacks (" + text::join(guide.roles, ", ") + ")");
+
+    // Codings, with their coder and memos.
+    std::map<std::string, int> per_coder;
+    std::vector<PlacedCoding> placed;
+    auto source_user = user(s.user_guid, s.line);
+    for (const auto& sel : s.selections) {
+      auto sel_user = user(sel.user_guid, sel.line);
+      for (const auto& c : sel.codings) {
+        auto code = norm_guid(c.code_guid);
+        if (!codes.count(code)) {
+          diags.error({xml, c.line, 0}, "unknown code GUID '" + c.code_guid + "' (not in the codebook)");
+          continue;
+        }
+        std::vector<std::string> memo;
+        for (const auto* refs : {&c.note_refs, &sel.note_refs})
+          for (const auto& [guid, line] : *refs) {
+            auto n = notes.find(norm_guid(guid));
+            if (n == notes.end()) diags.error({xml, line, 0}, "unknown note GUID '" + guid + "'");
+            else if (!n->second.empty()) memo.push_back(n->second);
+          }
+        auto coder = user(c.user_guid, c.line);
+        if (!coder) coder = sel_user ? sel_user : source_user;
+        auto node = map.node_of.find(code);
+        if (node == map.node_of.end()) continue;  // reported by map_codes
+        PlacedCoding p{sel.start, sel.end, node->second, coder.value_or(""), text::join(memo, "\n"), {xml, sel.line, 0}};
+        ++per_coder[p.coder];
+        placed.push_back(std::move(p));
+      }
+    }
+    spec.coder = source_user.value_or("");
+    if (spec.coder.empty() && !per_coder.empty())
+      spec.coder = std::max_element(per_coder.begin(), per_coder.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    if (spec.coder.empty()) spec.coder = "coder";
+    for (auto& p : placed)
+      if (p.coder.empty()) p.coder = spec.coder;
+
+    if (diags.error_count() > errors_before) continue;
+    auto built = build_transcript(s, spec, placed, diags);
+    if (!built) continue;
+    auto check_new = [&](const std::string& rel) {
+      if (!options.force && fs::exists(root / rel)) diags.error(at, rel + " exists; not overwritten (use --force to replace it)");
+    };
+    std::string md = "transcripts/" + spec.stem + ".md";
+    check_new(md);
+    if (ws)
+      for (const auto& t : ws->transcripts)
+        if (t.participant == spec.participant && t.file != md)
+          diags.error(at, "participant '" + spec.participant + "' already has a transcript, " + t.file);
+    plan.files[md] = built->markdown;
+    for (const auto& [coder, content] : built->standoff) {
+      std::string rel = "transcripts/" + spec.stem + "." + coder + ".codes";
+      check_new(rel);
+      plan.files[rel] = content;
+    }
+    if (options.force)
+      for (const auto& p : files::list_files(root / "transcripts", ".codes")) {
+        auto rel = "transcripts/" + p.filename().string();
+        if (p.filename().string().rfind(spec.stem + ".", 0) == 0 && !plan.files.count(rel))
+          diags.warning(at, rel + " is left as it was and now codes the imported transcript");
+      }
+    ++plan.transcripts;
+    plan.codings += built->codings;
+  }
+  if (diags.has_errors()) return std::nullopt;
+  return plan;
+}
+
+bool write_refi_import(const fs::path& root, const RefiImportPlan& plan, std::string* error) {
+  for (const auto& [rel, content] : plan.files) {
+    auto path = files::resolve_inside(root, rel);
+    if (!path) {
+      if (error) *error = rel + " is outside the workspace";
+      return false;
+    }
+    std::error_code ec;
+    fs::create_directories(path->parent_path(), ec);
+    if (!files::write_atomic(*path, content, error)) return false;
+  }
+  return true;
+}
+
+}  // namespace qualrank

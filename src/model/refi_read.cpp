@@ -1,0 +1,322 @@
+// Reading QDA-XML with pugixml into the tool-neutral refi::Project. Element names are matched without a
+// namespace prefix; lines come from pugixml's byte offsets (offset_debug) mapped through a line table.
+// Only what qualrank imports is read: users, codes, variables, cases, text sources with their selections
+// and codings, notes. Other element kinds are recorded in Project::ignored so the importer can say so.
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+#include "qualrank/model/refi.h"
+#include "qualrank/util/encoding.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+#include "qualrank/util/zip.h"
+
+namespace qualrank::refi {
+
+namespace {
+
+std::string_view local_name(const pugi::xml_node& n) {
+  std::string_view name = n.name();
+  auto colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+struct Reader {
+  const std::string& xml;
+  std::string file;
+  Diagnostics& diags;
+  const std::function<std::optional<std::string>(const std::string&)>& read_source;
+  std::vector<std::size_t> line_starts;
+
+  int line_of(const pugi::xml_node& n) const {
+    auto off = n.offset_debug();
+    if (off < 0) return 0;
+    auto it = std::upper_bound(line_starts.begin(), line_starts.end(), static_cast<std::size_t>(off));
+    return static_cast<int>(it - line_starts.begin());
+  }
+  Location at(const pugi::xml_node& n) const { return {file, line_of(n), 0}; }
+
+  std::vector<pugi::xml_node> children(const pugi::xml_node& n, std::string_view name) const {
+    std::vector<pugi::xml_node> out;
+    for (auto c : n.children())
+      if (c.type() == pugi::node_element && local_name(c) == name) out.push_back(c);
+    return out;
+  }
+  pugi::xml_node child(const pugi::xml_node& n, std::string_view name) const {
+    for (auto c : n.children())
+      if (c.type() == pugi::node_element && local_name(c) == name) return c;
+    return {};
+  }
+  std::string required(const pugi::xml_node& n, const char* attr) {
+    auto a = n.attribute(attr);
+    if (!a) diags.error(at(n), std::string("<") + n.name() + "> without the required attribute '" + attr + "'");
+    return a.value();
+  }
+  std::vector<std::pair<std::string, int>> refs(const pugi::xml_node& n, std::string_view name) {
+    std::vector<std::pair<std::string, int>> out;
+    for (auto r : children(n, name)) out.emplace_back(required(r, "targetGUID"), line_of(r));
+    return out;
+  }
+
+  Code code(const pugi::xml_node& n) {
+    Code c;
+    c.guid = required(n, "guid");
+    c.name = required(n, "name");
+    c.line = line_of(n);
+    std::string codable = n.attribute("isCodable").value();
+    c.codable = !(codable == "false" || codable == "0");
+    c.color = n.attribute("color").value();
+    if (auto d = child(n, "Description")) c.description = d.text().get();
+    for (auto k : children(n, "Code")) c.children.push_back(code(k));
+    return c;
+  }
+
+  CodingRef coding(const pugi::xml_node& n) {
+    CodingRef c;
+    c.guid = n.attribute("guid").value();
+    c.user_guid = n.attribute("creatingUser").value();
+    c.line = line_of(n);
+    if (auto ref = child(n, "CodeRef")) c.code_guid = required(ref, "targetGUID");
+    else diags.error(at(n), "<Coding> without a <CodeRef>");
+    c.note_refs = refs(n, "NoteRef");
+    return c;
+  }
+
+  long long position(const pugi::xml_node& n, const char* attr) {
+    std::string v = required(n, attr);
+    try {
+      std::size_t used = 0;
+      long long x = std::stoll(v, &used);
+      if (used == v.size()) return x;
+    } catch (...) {
+    }
+    if (!v.empty()) diags.error(at(n), std::string("'") + attr + "' must be an integer, not '" + v + "'");
+    return -1;
+  }
+
+  // The text of a TextSource or Note: PlainTextContent, or plainTextPath "internal://NAME" in the archive.
+  bool load_text(const pugi::xml_node& n, std::string& text, std::string& text_file, bool required_text) {
+    if (auto content = child(n, "PlainTextContent")) {
+      text = content.text().get();
+      text_file = file;
+      return true;
+    }
+    std::string path = n.attribute("plainTextPath").value();
+    if (path.empty()) {
+      if (required_text) diags.error(at(n), std::string("<") + n.name() + "> without PlainTextContent or plainTextPath");
+      return false;
+    }
+    const std::string scheme = "internal://";
+    if (path.rfind(scheme, 0) != 0 || !read_source) {
+      diags.error(at(n), "source text '" + path + "' is not inside the project (only internal:// sources are imported)");
+      return false;
+    }
+    std::string name = "sources/" + path.substr(scheme.size());
+    auto bytes = read_source(name);
+    if (!bytes) {
+      diags.error(at(n), "source text '" + path + "' is missing from the archive (" + name + ")");
+      return false;
+    }
+    text_file = file.substr(0, file.rfind(':') == std::string::npos ? file.size() : file.rfind(':')) + ":" + name;
+    auto decoded = encoding::decode_to_utf8(*bytes, text_file, diags);
+    if (!decoded) return false;
+    text = std::move(*decoded);
+    return true;
+  }
+
+  Source source(const pugi::xml_node& n) {
+    Source s;
+    s.guid = required(n, "guid");
+    s.name = n.attribute("name").value();
+    s.user_guid = n.attribute("creatingUser").value();
+    s.line = line_of(n);
+    s.has_text = load_text(n, s.text, s.text_file, true);
+    for (auto sel : children(n, "PlainTextSelection")) {
+      Selection x;
+      x.guid = required(sel, "guid");
+      x.name = sel.attribute("name").value();
+      x.user_guid = sel.attribute("creatingUser").value();
+      x.start = position(sel, "startPosition");
+      x.end = position(sel, "endPosition");
+      x.line = line_of(sel);
+      for (auto c : children(sel, "Coding")) x.codings.push_back(coding(c));
+      x.note_refs = refs(sel, "NoteRef");
+      s.selections.push_back(std::move(x));
+    }
+    for (auto c : children(n, "Coding")) s.whole_source_codings.push_back(coding(c));
+    return s;
+  }
+
+  void project(const pugi::xml_node& root, Project& p) {
+    p.name = required(root, "name");
+    p.origin = root.attribute("origin").value();
+    p.creating_user = root.attribute("creatingUserGUID").value();
+    for (auto top : root.children()) {
+      if (top.type() != pugi::node_element) continue;
+      auto kind = local_name(top);
+      if (kind == "Users") {
+        for (auto u : children(top, "User"))
+          p.users.push_back({required(u, "guid"), u.attribute("name") ? u.attribute("name").value() : u.attribute("id").value(), line_of(u)});
+      } else if (kind == "CodeBook") {
+        if (auto codes = child(top, "Codes"))
+          for (auto c : children(codes, "Code")) p.codes.push_back(code(c));
+      } else if (kind == "Variables") {
+        for (auto v : children(top, "Variable"))
+          p.variables.push_back({required(v, "guid"), required(v, "name"), v.attribute("typeOfVariable").value(), line_of(v)});
+      } else if (kind == "Cases") {
+        for (auto c : children(top, "Case")) {
+          Case k;
+          k.guid = required(c, "guid");
+          k.name = c.attribute("name").value();
+          k.line = line_of(c);
+          for (auto vv : children(c, "VariableValue")) {
+            auto ref = child(vv, "VariableRef");
+            if (!ref) {
+              diags.error(at(vv), "<VariableValue> without a <VariableRef>");
+              continue;
+            }
+            std::string value;
+            for (auto v : vv.children())
+              if (v.type() == pugi::node_element && local_name(v) != "VariableRef") value = v.text().get();
+            k.values.emplace_back(required(ref, "targetGUID"), value);
+          }
+          k.source_refs = refs(c, "SourceRef");
+          p.cases.push_back(std::move(k));
+        }
+      } else if (kind == "Sources") {
+        for (auto s : top.children()) {
+          if (s.type() != pugi::node_element) continue;
+          if (local_name(s) == "TextSource") p.sources.push_back(source(s));
+          else p.ignored.push_back(std::string(local_name(s)) + " (line " + std::to_string(line_of(s)) + ")");
+        }
+      } else if (kind == "Notes") {
+        for (auto n : children(top, "Note")) {
+          Note note;
+          note.guid = required(n, "guid");
+          note.name = n.attribute("name").value();
+          note.line = line_of(n);
+          std::string text_file;
+          load_text(n, note.text, text_file, false);
+          p.notes.push_back(std::move(note));
+        }
+      } else if (kind == "Description") {
+        p.description = top.text().get();
+      } else if (kind != "NoteRef") {
+        p.ignored.push_back(std::string(kind) + " (line " + std::to_string(line_of(top)) + ")");
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_file, Diagnostics& diags,
+                                 const std::function<std::optional<std::string>(const std::string&)>& read_source) {
+  auto decoded = encoding::decode_to_utf8(xml, xml_file, diags);
+  if (!decoded) return std::nullopt;
+  pugi::xml_document doc;
+  auto result = doc.load_buffer(decoded->data(), decoded->size(), pugi::parse_default, pugi::encoding_utf8);
+  Reader r{*decoded, xml_file, diags, read_source, {0}};
+  for (std::size_t i = 0; i < decoded->size(); ++i)
+    if ((*decoded)[i] == '\n') r.line_starts.push_back(i + 1);
+  if (!result) {
+    auto off = static_cast<std::size_t>(std::max<std::ptrdiff_t>(result.offset, 0));
+    auto it = std::upper_bound(r.line_starts.begin(), r.line_starts.end(), off);
+    int line = static_cast<int>(it - r.line_starts.begin());
+    int col = static_cast<int>(text::count_code_points(std::string_view(*decoded).substr(r.line_starts[line - 1], off - r.line_starts[line - 1]))) + 1;
+    diags.error({xml_file, line, col}, std::string("XML syntax error: ") + result.description());
+    return std::nullopt;
+  }
+  auto root = doc.document_element();
+  Project p;
+  p.xml_file = xml_file;
+  auto kind = local_name(root);
+  std::string_view root_name = root.name();
+  auto colon = root_name.find(':');
+  std::string ns_attr = colon == std::string_view::npos ? "xmlns" : "xmlns:" + std::string(root_name.substr(0, colon));
+  std::string ns = root.attribute(ns_attr.c_str()).value();
+  if (kind == "Project") {
+    if (ns != "urn:QDA-XML:project:1.0")
+      diags.warning(r.at(root), "the Project's namespace is '" + ns + "', not urn:QDA-XML:project:1.0");
+    r.project(root, p);
+  } else if (kind == "CodeBook") {
+    if (ns != "urn:QDA-XML:codebook:1.0")
+      diags.warning(r.at(root), "the CodeBook's namespace is '" + ns + "', not urn:QDA-XML:codebook:1.0");
+    p.is_codebook = true;
+    p.origin = root.attribute("origin").value();
+    if (auto codes = r.child(root, "Codes"))
+      for (auto c : r.children(codes, "Code")) p.codes.push_back(r.code(c));
+    if (r.child(root, "Sets")) p.ignored.push_back("Sets");
+  } else {
+    diags.error(r.at(root), "expected a REFI-QDA <Project> or <CodeBook>, not <" + std::string(root.name()) + ">");
+    return std::nullopt;
+  }
+  return p;
+}
+
+bool is_carried_design_file(const std::string& path) {
+  for (const char* dir : {"codebooks/", "guidelines/"}) {
+    std::string d = dir;
+    if (path.rfind(d, 0) != 0) continue;
+    std::string name = path.substr(d.size());
+    return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
+           name[0] != '.' && name.size() > 5 && name.ends_with(".yaml");
+  }
+  return false;
+}
+
+std::optional<Project> read_file(const std::filesystem::path& path, const std::string& display, Diagnostics& diags) {
+  auto ext = text::to_lower_ascii(path.extension().string());
+  if (ext == ".qdpx") {
+    zip::Reader zr(path);
+    if (!zr.ok()) {
+      diags.error({display, 0, 0}, zr.error());
+      return std::nullopt;
+    }
+    std::string qde = "project.qde";
+    auto xml = zr.read(qde, true);
+    if (!xml) {
+      for (const auto& n : zr.names())
+        if (text::to_lower_ascii(n).size() > 4 && text::to_lower_ascii(n).ends_with(".qde")) {
+          qde = n;
+          xml = zr.read(n);
+          break;
+        }
+    }
+    if (!xml) {
+      diags.error({display, 0, 0}, "no project.qde in the archive");
+      return std::nullopt;
+    }
+    auto from_zip = [&](const std::string& name) -> std::optional<std::string> {
+      if (auto s = zr.read(name)) return s;
+      return zr.read(name, true);
+    };
+    auto p = parse_xml(*xml, display + ":" + qde, diags, from_zip);
+    if (p && p->is_codebook) diags.error({display + ":" + qde, 1, 1}, "a .qdpx holds a <Project>, not a <CodeBook>");
+    if (p)
+      for (const auto& n : zr.names()) {
+        if (n.rfind("qualrank/", 0) != 0 || n.back() == '/') continue;
+        std::string rel = n.substr(9);
+        if (!is_carried_design_file(rel)) {
+          diags.warning({display + ":" + n, 0, 0}, "not a qualrank design file; ignored");
+          continue;
+        }
+        if (auto bytes = zr.read(n, false, 64u * 1024u * 1024u)) p->workspace_files[rel] = *bytes;
+      }
+    return p;
+  }
+  if (ext == ".qdc" || ext == ".qde" || ext == ".xml") {
+    auto bytes = files::read(path);
+    if (!bytes) {
+      diags.error({display, 0, 0}, "cannot read the file");
+      return std::nullopt;
+    }
+    return parse_xml(*bytes, display, diags);
+  }
+  diags.error({display, 0, 0}, "not a REFI-QDA file (expected .qdpx or .qdc)");
+  return std::nullopt;
+}
+
+}  // namespace qualrank::refi
