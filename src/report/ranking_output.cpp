@@ -33,11 +33,6 @@ std::string item_label(const Taxonomy& t, const std::string& id) {
   return n ? id + " " + n->name : id;
 }
 
-const GroupRankStats* group(const QuestionRankAnalysis& q, const std::string& level) {
-  for (const auto& g : q.groups)
-    if (g.level == level) return &g;
-  return nullptr;
-}
 
 }  // namespace
 

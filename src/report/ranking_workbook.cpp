@@ -13,15 +13,28 @@ namespace qualrank {
 
 namespace {
 
+// An absolute reference such as ='II.R'!$A$2:$A$5 (0-based rows and columns).
+std::string absolute(int row, int col) {
+  std::string name = xlsx::cell_name(row, col);
+  std::size_t digits = name.find_first_of("0123456789");
+  std::string out = "$";
+  out.append(name, 0, digits);
+  out += '$';
+  out.append(name, digits, std::string::npos);
+  return out;
+}
+
 std::string range(const std::string& sheet, int r0, int c0, int r1, int c1) {
-  std::string quoted = "'";
+  std::string out = "='";
   for (char c : sheet) {
-    if (c == '\'') quoted += '\'';
-    quoted += c;
+    if (c == '\'') out += '\'';
+    out += c;
   }
-  quoted += "'";
-  return "=" + quoted + "!$" + xlsx::cell_name(r0, c0).insert(xlsx::cell_name(r0, c0).find_first_of("0123456789"), "$") + ":$" +
-         xlsx::cell_name(r1, c1).insert(xlsx::cell_name(r1, c1).find_first_of("0123456789"), "$");
+  out += "'!";
+  out += absolute(r0, c0);
+  out += ':';
+  out += absolute(r1, c1);
+  return out;
 }
 
 void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy& t) {

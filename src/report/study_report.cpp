@@ -200,7 +200,10 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     if (!write_rankings_workbook(by_role, tax, out / "rankings.xlsx", diags)) return false;
     names.push_back("rankings.xlsx");
     std::string md = rankings_markdown(by_role, tax);
-    if (by_experience) md += "\n" + rankings_markdown(*by_experience, tax);
+    if (by_experience) {
+      md += "\n";
+      md += rankings_markdown(*by_experience, tax);
+    }
     return text_file("rankings.md", md);
   });
   if (ok && (agreement.labels || agreement.transcripts)) {
