@@ -114,7 +114,10 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   const auto& tax = study->taxonomy();
 
   // Analyses.
-  auto by_role = steps.run("rank by role", [&] {
+  const std::string counts = " (" + std::to_string(ws.transcripts.size()) + " transcripts, " +
+                             std::to_string(study->segments.size()) + " segments, " + std::to_string(study->rankings.size()) +
+                             " rankings)";
+  auto by_role = steps.run("rank by role" + counts, [&] {
     RankingOptions o;
     o.resamples = options.resamples;
     o.seed = options.seed;
@@ -123,7 +126,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   });
   std::optional<RankingAnalysis> by_experience;
   if (ws.guideline.experience && !ws.guideline.roles.empty()) {
-    by_experience = steps.run("rank by experience", [&] {
+    by_experience = steps.run("rank by experience" + counts, [&] {
       const auto& scheme = *ws.guideline.experience;
       RankingOptions o;
       o.by = scheme.attribute;
@@ -137,7 +140,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     });
   }
   CodebookOptions cb_options;
-  auto cb_data = steps.run("codebook tables", [&] { return codebook_data(*study, cb_options); });
+  auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
   auto agreement = steps.run("agreement", [&] {
     WorkspaceAgreementOptions o;
     o.labels.group_by_level = 1;
@@ -191,7 +194,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     names.push_back(name);
     return true;
   };
-  bool ok = steps.run("write codebook.xlsx", [&] {
+  bool ok = steps.run("write codebook.xlsx (" + std::to_string(cb_data.segments.size()) + " coded segments)", [&] {
     bool r = write_codebook_workbook(cb_data, cb_options, out / "codebook.xlsx", diags);
     if (r) names.push_back("codebook.xlsx");
     return r;
