@@ -1,5 +1,5 @@
-// Unit tests for the label-table agreement report (src/analysis/agreement.cpp) and the joint bootstrap
-// (src/analysis/agreement_bootstrap.cpp). Expected values come from Debian's /usr/bin/python3
+// Unit tests for the label-table agreement report (src/analysis/agreement.cpp; the joint bootstrap is
+// tested in analysis_agreement_bootstrap_test.cpp). Expected values come from Debian's /usr/bin/python3
 // (statsmodels 0.13.5, NumPy 1.24.2) with the one-line command in the comment above them; alpha is checked
 // against an independent NumPy implementation that builds the coincidence matrix pair by pair
 // (Krippendorff 2011, section C), as in analysis_agreement_stats_test.cpp.
@@ -188,31 +188,6 @@ TEST_CASE("analysis::label_agreement lists the most disputed units first", "[agr
   CHECK(a.disagreements[2].line == 8);
   o.disagreements = 1;
   CHECK(label_agreement(edge_cases(), &study_taxonomy().taxonomy, o, d).disagreements.size() == 1);
-}
-
-TEST_CASE("stats::bootstrap_agreement draws as stats::bootstrap_ci does", "[agreement]") {
-  stats::RatingTable t{12, 4, 5, {0, 0, -1, 0, 1, 1, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 0, 1, 2, 3,
-                                  3, 3, 3, 3, 0, 0, 1, 0, 1, 1, 1, 1, -1, 4, 4, 4, -1, -1, 0, 0, -1, 2, -1, -1}};
-  const auto ours = stats::bootstrap_agreement(t, 400, 7);
-  const auto fleiss = stats::bootstrap_ci(t, [](const stats::RatingTable& s) { return stats::fleiss_kappa(s).kappa; }, 400, 7);
-  const auto alpha = stats::bootstrap_ci(t, stats::krippendorff_alpha_nominal, 400, 7);
-  CHECK(ours.fleiss_kappa.first == fleiss.first);  // integer sums: identical
-  CHECK(ours.fleiss_kappa.second == fleiss.second);
-  CHECK(ours.krippendorff_alpha.first == near(alpha.first));
-  CHECK(ours.krippendorff_alpha.second == near(alpha.second));
-  CHECK(ours.fleiss_kappa.first < ours.fleiss_kappa.second);
-  // one row per cluster is the plain bootstrap
-  std::vector<std::int64_t> offsets;
-  for (std::int64_t i = 0; i <= 12; ++i) offsets.push_back(i);
-  const auto clustered = stats::bootstrap_agreement(t, 400, 7, 0.95, offsets);
-  CHECK(clustered.fleiss_kappa == ours.fleiss_kappa);
-  CHECK(clustered.krippendorff_alpha.first == near(ours.krippendorff_alpha.first));
-  // another seed, other draws; bad arguments are errors
-  CHECK(stats::bootstrap_agreement(t, 400, 8).fleiss_kappa != ours.fleiss_kappa);
-  CHECK_THROWS_AS(stats::bootstrap_agreement(t, 0, 7), std::invalid_argument);
-  CHECK_THROWS_AS(stats::bootstrap_agreement(t, 10, 7, 0.95, {0, 5}), std::invalid_argument);
-  const auto empty = stats::bootstrap_agreement(stats::RatingTable{0, 3, 2, {}}, 10, 7);
-  CHECK(std::isnan(empty.fleiss_kappa.first));
 }
 
 TEST_CASE("report::label_agreement_json has the documented keys", "[agreement]") {
