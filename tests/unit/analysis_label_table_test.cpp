@@ -171,7 +171,11 @@ TEST_CASE("analysis::read_label_tables keeps every quoted field of a record inta
 
 TEST_CASE("analysis::read_label_tables caps repeated errors with a summary", "[agreement]") {
   std::string text = "id,Label_1,Label_2\n";
-  for (int i = 0; i < 25; ++i) text += "u" + std::to_string(i) + ",a\n";
+  for (int i = 0; i < 25; ++i) {
+    text += 'u';
+    text += std::to_string(i);
+    text += ",a\n";
+  }
   Diagnostics d;
   read_text(text, d);
   REQUIRE(d.error_count() == 21);
