@@ -196,13 +196,9 @@ std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int3
       for (std::size_t k = start; k < i; ++k) feed(p[k], start, i);
       continue;
     }
-    UChar32 f = u_foldCase(c, U_FOLD_CASE_DEFAULT);
-    uint8_t buf[4];
-    int32_t len = 0;
-    UBool err = false;
-    U8_APPEND(buf, len, 4, f, err);
-    (void)err;
-    for (int32_t k = 0; k < len; ++k) feed(buf[k], start, i);
+    char buf[4];
+    const std::size_t len = text::fold_code_point(c, buf);
+    for (std::size_t k = 0; k < len; ++k) feed(static_cast<uint8_t>(buf[k]), start, i);
   }
   return matches;
 }

@@ -47,15 +47,19 @@ std::string fold_case(std::string_view s) {
       out.append(s.substr(start, i - start));
       continue;
     }
-    UChar32 f = u_foldCase(c, U_FOLD_CASE_DEFAULT);
     char buf[4];
-    int32_t len = 0;
-    UBool err = false;
-    U8_APPEND(buf, len, 4, f, err);
-    (void)err;
-    out.append(buf, len);
+    out.append(buf, fold_code_point(c, buf));
   }
   return out;
+}
+
+std::size_t fold_code_point(int32_t code_point, char out[4]) {
+  UChar32 f = u_foldCase(code_point, U_FOLD_CASE_DEFAULT);
+  int32_t len = 0;
+  UBool err = false;
+  U8_APPEND(reinterpret_cast<uint8_t*>(out), len, 4, f, err);
+  (void)err;
+  return static_cast<std::size_t>(len);
 }
 
 std::string_view trim(std::string_view s) {

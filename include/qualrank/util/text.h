@@ -1,6 +1,7 @@
 // Text helpers: UTF-8 checking and Unicode case folding (ICU), trimming, splitting, natural id order.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,8 @@ std::optional<Utf8Error> find_invalid_utf8(std::string_view s);
 
 // Full Unicode simple case folding of valid UTF-8 (ICU u_foldCase per code point); invalid bytes are kept.
 std::string fold_case(std::string_view s);
+// Simple case folding of one code point, written as UTF-8 into `out`; returns the number of bytes (1-4).
+std::size_t fold_code_point(int32_t code_point, char out[4]);
 
 std::string_view trim(std::string_view s);
 std::vector<std::string> split(std::string_view s, char sep);  // pieces trimmed; empty pieces kept
