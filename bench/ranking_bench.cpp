@@ -14,12 +14,12 @@ qualrank::RankingQuestionInput generate(int participants, int items, std::uint64
   std::mt19937_64 rng(seed);
   qualrank::RankingQuestionInput q;
   q.question = "Q";
-  for (int i = 0; i < items; ++i) q.items.push_back("I." + std::to_string(i + 1));
+  for (int i = 0; i < items; ++i) q.items.push_back(std::string("I.").append(std::to_string(i + 1)));
   for (int p = 0; p < participants; ++p) {
     std::vector<std::string> order = q.items;
     std::shuffle(order.begin(), order.end(), rng);
     qualrank::ParticipantRanking r;
-    r.participant = "P" + std::to_string(p);
+    r.participant = std::string("P").append(std::to_string(p));
     r.question = "Q";
     r.attributes["role"] = p % 2 ? "developer" : "user";
     for (const auto& item : order) r.tiers.push_back({item});
