@@ -19,7 +19,8 @@ qualrank::RankingQuestionInput generate(int participants, int items, std::uint64
     std::vector<std::string> order = q.items;
     std::shuffle(order.begin(), order.end(), rng);
     qualrank::ParticipantRanking r;
-    r.participant = std::string("P").append(std::to_string(p));
+    r.participant = std::to_string(p);
+    r.participant.insert(r.participant.begin(), 'P');
     r.question = "Q";
     r.attributes["role"] = p % 2 ? "developer" : "user";
     for (const auto& item : order) r.tiers.push_back({item});
