@@ -71,6 +71,21 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
   return true;
 }
 
+bool check_choice(Context& ctx, const std::string& command, const char* what, const std::string& value,
+                  std::initializer_list<const char*> choices) {
+  for (const char* c : choices)
+    if (value == c) return true;
+  *ctx.err << "qualrank " << command << ": error: unknown " << what << " '" << value << "' (";
+  std::size_t i = 0;
+  for (const char* c : choices) {
+    if (i) *ctx.err << (i + 1 == choices.size() ? " or " : ", ");
+    *ctx.err << c;
+    ++i;
+  }
+  *ctx.err << ")\n";
+  return false;
+}
+
 int report_diagnostics(Context& ctx, const Diagnostics& diags) {
   diags.print(*ctx.err);
   return diags.has_errors() ? 1 : 0;

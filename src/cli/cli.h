@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 
 #include <filesystem>
+#include <initializer_list>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -41,6 +42,11 @@ int run(int argc, char** argv);
 bool parse_options(Context& ctx, const std::string& name, const std::string& usage, po::options_description& desc,
                    const std::vector<std::string>& args, po::variables_map& vm, int& exit_code,
                    const po::positional_options_description* positional = nullptr);
+
+// True when `value` is one of `choices`; otherwise prints "qualrank COMMAND: error: unknown WHAT 'value'
+// (a, b or c)" to ctx.err and returns false (the caller exits 2).
+bool check_choice(Context& ctx, const std::string& command, const char* what, const std::string& value,
+                  std::initializer_list<const char*> choices);
 
 // Prints diagnostics to ctx.err; returns 1 if any is an error, else 0.
 int report_diagnostics(Context& ctx, const Diagnostics& diags);

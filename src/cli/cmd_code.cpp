@@ -17,10 +17,7 @@ int cmd_code(Context& ctx, const std::vector<std::string>& args) {
   int rc = 0;
   if (!parse_options(ctx, "code", "[--format json|csv|table] [--at VERSION] [--all] [--no-suggestions]", desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
-  if (format != "json" && format != "csv" && format != "table") {
-    *ctx.err << "qualrank code: error: unknown format '" << format << "' (json, csv or table)\n";
-    return 2;
-  }
+  if (!check_choice(ctx, "code", "format", format, {"json", "csv", "table"})) return 2;
   Diagnostics diags;
   StudyOptions opts;
   if (vm.count("at")) opts.at = vm["at"].as<std::string>();

@@ -67,10 +67,7 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
                      desc, args, vm, rc))
     return rc;
   std::string format = vm.count("format") ? vm["format"].as<std::string>() : "";
-  if (!format.empty() && format != "json" && format != "csv") {
-    *ctx.err << "qualrank codebook: error: unknown format '" << format << "' (json or csv)\n";
-    return 2;
-  }
+  if (!format.empty() && !check_choice(ctx, "codebook", "format", format, {"json", "csv"})) return 2;
   CodebookOptions options;
   options.level = vm["level"].as<int>();
   bool level_given = !vm["level"].defaulted();

@@ -15,10 +15,7 @@ int cmd_guide(Context& ctx, const std::vector<std::string>& args) {
   int rc = 0;
   if (!parse_options(ctx, "guide", "[--role ROLE] [--format md|text]", desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
-  if (format != "md" && format != "text") {
-    *ctx.err << "qualrank guide: error: unknown format '" << format << "' (md or text)\n";
-    return 2;
-  }
+  if (!check_choice(ctx, "guide", "format", format, {"md", "text"})) return 2;
   Diagnostics diags;
   auto ws = load_workspace_design(ctx.workspace, diags);
   if (!ws) return report_diagnostics(ctx, diags) ? 1 : 1;

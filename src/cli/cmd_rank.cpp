@@ -28,10 +28,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   int rc = 0;
   if (!parse_options(ctx, "rank", "[--by ATTR] [--compare A,B] [--where k=v] [--table FILE.csv] [--format json|md|table] [-o FILE]", desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
-  if (format != "json" && format != "md" && format != "table") {
-    *ctx.err << "qualrank rank: error: unknown format '" << format << "' (json, md or table)\n";
-    return 2;
-  }
+  if (!check_choice(ctx, "rank", "format", format, {"json", "md", "table"})) return 2;
   RankingOptions opts;
   opts.by = vm["by"].as<std::string>();
   opts.resamples = vm["resamples"].as<int>();

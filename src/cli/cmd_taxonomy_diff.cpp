@@ -18,10 +18,7 @@ int taxonomy_diff(Context& ctx, const std::vector<std::string>& args) {
   int rc = 0;
   if (!parse_options(ctx, "taxonomy diff", "[V1 [V2]] [--format md|json]", desc, args, vm, rc, &pos)) return rc;
   auto format = vm["format"].as<std::string>();
-  if (format != "md" && format != "json") {
-    *ctx.err << "qualrank taxonomy diff: error: unknown format '" << format << "' (md or json)\n";
-    return 2;
-  }
+  if (!check_choice(ctx, "taxonomy diff", "format", format, {"md", "json"})) return 2;
   Diagnostics diags;
   auto ws = load_workspace(ctx.workspace, diags);
   auto history = ws ? load_history(*ws, diags) : std::nullopt;

@@ -27,10 +27,7 @@ int taxonomy_show(Context& ctx, const std::vector<std::string>& args) {
   int rc = 0;
   if (!parse_options(ctx, "taxonomy show", "[--at VERSION] [--format tree|json]", desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
-  if (format != "tree" && format != "json") {
-    *ctx.err << "qualrank taxonomy show: error: unknown format '" << format << "' (tree or json)\n";
-    return 2;
-  }
+  if (!check_choice(ctx, "taxonomy show", "format", format, {"tree", "json"})) return 2;
   Diagnostics diags;
   std::optional<std::string> at;
   if (vm.count("at")) at = vm["at"].as<std::string>();
@@ -52,10 +49,7 @@ int taxonomy_log(Context& ctx, const std::vector<std::string>& args) {
   int rc = 0;
   if (!parse_options(ctx, "taxonomy log", "[--node ID] [--format text|json]", desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
-  if (format != "text" && format != "json") {
-    *ctx.err << "qualrank taxonomy log: error: unknown format '" << format << "' (text or json)\n";
-    return 2;
-  }
+  if (!check_choice(ctx, "taxonomy log", "format", format, {"text", "json"})) return 2;
   Diagnostics diags;
   auto ws = load_workspace_design(ctx.workspace, diags);
   auto history = ws ? load_history(*ws, diags) : std::nullopt;
