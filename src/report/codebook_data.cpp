@@ -113,18 +113,22 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
   return data;
 }
 
-nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options) {
-  const Taxonomy& tax = *data.taxonomy;
+CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& options) {
   auto participants = data.crosstab_participants();
   auto segments = data.coded_segments();
-  auto matrix = node_crosstab(tax, segments, participants, study_groups(participants, *data.guideline));
-  auto co = cooccurrence(tax, segments, options.level);
+  return {node_crosstab(*data.taxonomy, segments, participants, study_groups(participants, *data.guideline)),
+          cooccurrence(*data.taxonomy, segments, options.level)};
+}
+
+nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options) {
+  const Taxonomy& tax = *data.taxonomy;
+  auto [matrix, co] = codebook_tables(data, options);
 
   nlohmann::ordered_json out;
   out["taxonomy"] = {{"name", tax.name}, {"version", data.version}};
   out["counting"] = "aggregate: a node's counts include the codes applied to its descendants";
   out["participants"] = matrix.participants;
-  out["coded_segments"] = segments.size();
+  out["coded_segments"] = data.segments.size();
   auto groups = nlohmann::ordered_json::array();
   for (const auto& g : matrix.groups)
     groups.push_back({{"attribute", g.attribute}, {"value", g.value},
@@ -156,11 +160,7 @@ nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const Code
 }
 
 std::string codebook_tables_csv(const CodebookData& data, const CodebookOptions& options) {
-  const Taxonomy& tax = *data.taxonomy;
-  auto participants = data.crosstab_participants();
-  auto segments = data.coded_segments();
-  auto matrix = node_crosstab(tax, segments, participants, study_groups(participants, *data.guideline));
-  auto co = cooccurrence(tax, segments, options.level);
+  auto [matrix, co] = codebook_tables(data, options);
 
   std::string out = csv::format_record({"table", "row", "column", "count", "group_size", "percent"}, true);
   for (const auto& n : matrix.nodes) {

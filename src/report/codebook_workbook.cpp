@@ -245,10 +245,7 @@ void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab&
 
 bool write_codebook_workbook(const CodebookData& data, const CodebookOptions& options, const std::filesystem::path& out,
                              Diagnostics& diags) {
-  auto participants = data.crosstab_participants();
-  auto segments = data.coded_segments();
-  auto usage = node_crosstab(*data.taxonomy, segments, participants, study_groups(participants, *data.guideline));
-  auto co = cooccurrence(*data.taxonomy, segments, options.level);
+  auto [usage, co] = codebook_tables(data, options);
 
   xlsx::BookProperties props;
   props.title = "Codebook: " + data.taxonomy->title;

@@ -72,6 +72,14 @@ std::string framework_context_attribute(const std::map<std::string, std::string>
 // Label of a group column: "Type: user", "Experience Level: beginner", "Experience Level: (not set)".
 std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute);
 
+// The Matrix (node x group participant counts) and the Co-occurrence table of `data`, at `options.level`:
+// what the workbook, the JSON and the CSV all show.
+struct CodebookTables {
+  NodeCrosstab matrix;
+  Cooccurrence cooccurrence;
+};
+CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& options);
+
 // The matrix and co-occurrence tables (keys in docs/codebook.md):
 // {"taxonomy":{"name","version"},"counting":"...","participants":N,
 //  "matrix":{"groups":[{"attribute","value","label","participants"}],
