@@ -38,7 +38,7 @@ std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& ta
         diags.error(c.where, r.problem.empty() ? "unknown taxonomy node '" + c.written + "'" : r.problem);
         continue;
       }
-      seg.codes.push_back({*r.node, c.written, c.coder, c.memo, c.where});
+      seg.codes.push_back({*r.node, c.written, c.coder, c.memo, c.where, c.exemplar});
     }
   };
   for (const auto& t : ws.transcripts) {

@@ -150,6 +150,25 @@ struct BodyParser {
         if (!c->memo.empty()) c->memo += '\n';
         c->memo += std::string(arg);
       }
+    } else if (name == "exemplar") {
+      if (last_codes.empty()) {
+        diags.error(at, "@exemplar must follow a code (@code line or [span]{ID})");
+        return;
+      }
+      // `@exemplar` marks every code just before it; `@exemplar ID, ID` only those written so.
+      std::vector<std::string> only;
+      if (!arg.empty())
+        for (auto& c : parse_code_list(arg, line, arg_off, file, lineno, t.coder, diags)) only.push_back(c.written);
+      bool marked = false;
+      for (auto* c : last_codes) {
+        if (!only.empty() && std::find_if(only.begin(), only.end(), [&](const std::string& w) {
+              return text::fold_case(w) == text::fold_case(c->written);
+            }) == only.end())
+          continue;
+        c->exemplar = true;
+        marked = true;
+      }
+      if (!marked) diags.error(at, "@exemplar names no code of the coding just before it");
     } else if (name == "rank") {
       rank(line, arg, arg_off, lineno);
     } else if (name == "answer") {
@@ -159,7 +178,7 @@ struct BodyParser {
       }
       t.answers.push_back({section(), std::string(arg), at});
     } else {
-      diags.error(at, "unknown directive '@" + name + "' (known: @code, @memo, @rank, @answer)");
+      diags.error(at, "unknown directive '@" + name + "' (known: @code, @memo, @exemplar, @rank, @answer)");
     }
   }
 
@@ -421,15 +440,25 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
     ++i;
     auto rest = line.substr(i);
     std::string memo;
+    bool exemplar = false;
     auto bar = rest.find('|');
     if (bar != std::string_view::npos) {
       auto m = text::trim(rest.substr(bar + 1));
+      // `| exemplar` (alone or before `| memo: ...`) picks the segment as an exemplar quote.
+      if (text::starts_with_ci(m, "exemplar") && (m.size() == 8 || m[8] == '|' || m[8] == ' ')) {
+        exemplar = true;
+        m = text::trim(m.substr(8));
+        if (!m.empty() && m[0] == '|') m = text::trim(m.substr(1));
+      }
       if (text::starts_with_ci(m, "memo:")) m = text::trim(m.substr(5));
       memo = std::string(m);
       rest = rest.substr(0, bar);
     }
     c.codes = parse_code_list(rest, raw, base + i, file, lineno, s.coder, diags);
-    for (auto& code : c.codes) code.memo = memo;
+    for (auto& code : c.codes) {
+      code.memo = memo;
+      code.exemplar = exemplar;
+    }
     if (!c.codes.empty()) s.codings.push_back(std::move(c));
   }
   return s;

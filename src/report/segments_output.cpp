@@ -19,7 +19,11 @@ nlohmann::ordered_json segments_json(const std::vector<CodedSegment>& segments) 
     j["question"] = s.question;
     j["text"] = s.text;
     j["codes"] = nlohmann::ordered_json::array();
-    for (const auto& c : s.codes) j["codes"].push_back({{"node", c.node}, {"coder", c.coder}, {"memo", c.memo}});
+    for (const auto& c : s.codes) {
+      nlohmann::ordered_json code = {{"node", c.node}, {"coder", c.coder}, {"memo", c.memo}};
+      if (c.exemplar) code["exemplar"] = true;
+      j["codes"].push_back(std::move(code));
+    }
     j["suggested"] = s.suggested;
     j["source"] = {{"file", s.source.file}, {"line", s.source.line}};
     list.push_back(std::move(j));

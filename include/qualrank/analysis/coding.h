@@ -20,6 +20,7 @@ struct AppliedCode {
   std::string coder;
   std::string memo;
   Location where;
+  bool exemplar = false;  // the researcher picked this segment as an exemplar quote for `node`
 };
 
 struct CodedSegment {

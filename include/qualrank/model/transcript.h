@@ -17,6 +17,7 @@ struct Coding {
   std::string coder;
   std::string memo;
   Location where;        // where the node is written
+  bool exemplar = false; // picked as an exemplar quote for this node (`@exemplar`, `| exemplar`)
 };
 
 struct Span {
