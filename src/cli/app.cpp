@@ -86,6 +86,20 @@ bool check_choice(Context& ctx, const std::string& command, const char* what, co
   return false;
 }
 
+bool parse_where(Context& ctx, const std::string& command, const po::variables_map& vm,
+                 std::vector<std::pair<std::string, std::string>>& out) {
+  if (!vm.count("where")) return true;
+  for (const auto& w : vm["where"].as<std::vector<std::string>>()) {
+    auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      *ctx.err << "qualrank " << command << ": error: --where takes attribute=value, not '" << w << "'\n";
+      return false;
+    }
+    out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+  }
+  return true;
+}
+
 int report_diagnostics(Context& ctx, const Diagnostics& diags) {
   diags.print(*ctx.err);
   return diags.has_errors() ? 1 : 0;

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qualrank/util/diagnostics.h"
@@ -48,6 +49,12 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
 bool check_choice(Context& ctx, const std::string& command, const char* what, const std::string& value,
                   std::initializer_list<const char*> choices);
 
+// Reads the repeatable `--where ATTRIBUTE=VALUE` option of `vm` into `out`. On a value without '=' (or
+// with nothing before it) prints "qualrank COMMAND: error: --where takes attribute=value, not '...'" and
+// returns false (the caller exits 2).
+bool parse_where(Context& ctx, const std::string& command, const po::variables_map& vm,
+                 std::vector<std::pair<std::string, std::string>>& out);
+
 // Prints diagnostics to ctx.err; returns 1 if any is an error, else 0.
 int report_diagnostics(Context& ctx, const Diagnostics& diags);
 
@@ -64,5 +71,6 @@ int cmd_agreement(Context&, const std::vector<std::string>&);
 int cmd_export(Context&, const std::vector<std::string>&);
 int cmd_import(Context&, const std::vector<std::string>&);
 int cmd_import_transcript(Context&, const std::vector<std::string>&);
+int cmd_query(Context&, const std::vector<std::string>&);
 
 }  // namespace qualrank::cli

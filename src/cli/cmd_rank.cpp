@@ -45,16 +45,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
     }
     opts.compare = std::pair{parts[0], parts[1]};
   }
-  if (vm.count("where")) {
-    for (const auto& w : vm["where"].as<std::vector<std::string>>()) {
-      auto eq = w.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        *ctx.err << "qualrank rank: error: --where takes attribute=value, not '" << w << "'\n";
-        return 2;
-      }
-      opts.where.emplace_back(w.substr(0, eq), w.substr(eq + 1));
-    }
-  }
+  if (!parse_where(ctx, "rank", vm, opts.where)) return 2;
   Diagnostics diags;
   StudyOptions sopts;
   if (vm.count("at")) sopts.at = vm["at"].as<std::string>();

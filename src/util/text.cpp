@@ -189,6 +189,20 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+std::string closest(std::string_view word, const std::vector<std::string>& candidates, std::size_t max_distance) {
+  const std::string lower = to_lower_ascii(word);
+  std::string best;
+  std::size_t best_distance = max_distance + 1;
+  for (const auto& c : candidates) {
+    auto d = edit_distance(lower, to_lower_ascii(c));
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
 std::size_t strip_xml_invalid(std::string& s) {
   // Fast path: most text has nothing to remove.
   bool clean = true;

@@ -42,6 +42,15 @@ TEST_CASE("text::split and trim", "[util]") {
   CHECK(text::edit_distance("code", "cod") == 1);
 }
 
+TEST_CASE("text::closest picks the nearest candidate within the distance", "[util]") {
+  std::vector<std::string> ids = {"COM", "COM.1", "TOOL.2"};
+  CHECK(text::closest("COMM", ids) == "COM");
+  CHECK(text::closest("com.1", ids) == "COM.1");    // ASCII case ignored, the candidate's spelling returned
+  CHECK(text::closest("TOOL.21", ids) == "TOOL.2");
+  CHECK(text::closest("WELL", ids).empty());         // 3 or more edits away
+  CHECK(text::closest("WELL", ids, 4) == "COM");     // first of the nearest in candidate order
+}
+
 TEST_CASE("text::strip_xml_invalid drops control characters but keeps tab and newline", "[util]") {
   std::string s = "a\x01" "b\tc\nd\x1F" "e\xEF\xBF\xBF";
   CHECK(text::strip_xml_invalid(s) == 3);

@@ -38,6 +38,9 @@ bool natural_less(std::string_view a, std::string_view b);
 
 // Edit distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
+// The candidate closest to `word` (edit distance, ASCII case ignored) when it is at most `max_distance` away,
+// the first of equals in `candidates` order; "" when none is that close. For "did you mean '...'?".
+std::string closest(std::string_view word, const std::vector<std::string>& candidates, std::size_t max_distance = 2);
 
 // Removes characters XML 1.0 forbids (C0 controls other than tab, LF, CR; U+FFFE/U+FFFF).
 // Returns how many were removed.

@@ -1,0 +1,390 @@
+// Segment retrieval: checks a SegmentQuery against a study, then filters the study's segments, cheapest
+// test first (participant, question, attributes, codes), the text pattern last, and keyword suggestions only
+// for the segments that get that far. The text pattern is an ICU regular expression run on the UTF-8 text
+// through a UText, so match offsets are byte offsets of the text itself; a fixed phrase is matched on the
+// case-folded text (text::fold_case) with a map back to the original bytes.
+#include "qualrank/analysis/query.h"
+
+#include <unicode/regex.h>
+#include <unicode/utext.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "qualrank/analysis/autocode.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+// Finds a pattern in segment texts: an ICU regex (case-insensitive) or a case-folded plain phrase.
+class TextMatcher {
+ public:
+  // nullptr with `error` set when the pattern is empty or not a valid regular expression.
+  static std::unique_ptr<TextMatcher> make(const std::string& pattern, bool fixed, std::string& error) {
+    if (pattern.empty()) {
+      error = "--text: the pattern is empty";
+      return nullptr;
+    }
+    auto m = std::unique_ptr<TextMatcher>(new TextMatcher);
+    if (fixed) {
+      m->phrase_ = text::fold_case(pattern);
+      return m;
+    }
+    UParseError where{};
+    UErrorCode status = U_ZERO_ERROR;
+    m->pattern_.reset(icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(pattern), UREGEX_CASE_INSENSITIVE, where, status));
+    if (U_SUCCESS(status)) m->matcher_.reset(m->pattern_->matcher(status));
+    if (U_FAILURE(status)) {
+      error = "--text: invalid regular expression '" + pattern + "': " + u_errorName(status);
+      if (where.offset >= 0) error += " at character " + std::to_string(where.offset + 1);
+      error += " (use --fixed for a plain phrase)";
+      return nullptr;
+    }
+    return m;
+  }
+
+  // True when the pattern occurs in `s`; the non-empty occurrences are appended to `out` (byte ranges).
+  bool find(const std::string& s, std::vector<TextRange>& out) const {
+    return pattern_ ? find_regex(s, out) : find_phrase(s, out);
+  }
+
+ private:
+  TextMatcher() = default;
+
+  bool find_regex(const std::string& s, std::vector<TextRange>& out) const {
+    UErrorCode status = U_ZERO_ERROR;
+    UText ut = UTEXT_INITIALIZER;
+    utext_openUTF8(&ut, s.data(), static_cast<int64_t>(s.size()), &status);
+    matcher_->reset(&ut);
+    bool found = false;
+    while (U_SUCCESS(status) && matcher_->find(status)) {
+      found = true;
+      auto b = static_cast<std::size_t>(matcher_->start64(status));
+      auto e = static_cast<std::size_t>(matcher_->end64(status));
+      if (e > b) out.push_back({b, e});
+    }
+    matcher_->reset(empty_);  // let go of `s`: the matcher must not point into a text that goes away
+    utext_close(&ut);
+    return found;
+  }
+
+  bool find_phrase(const std::string& s, std::vector<TextRange>& out) const {
+    // Fold code point by code point, remembering where each folded byte came from.
+    folded_.clear();
+    origin_.clear();
+    for (std::size_t i = 0; i < s.size();) {
+      auto c = static_cast<unsigned char>(s[i]);
+      std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      len = std::min(len, s.size() - i);
+      if (c < 0x80) {
+        folded_.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c));
+        origin_.push_back(i);
+      } else {
+        auto f = text::fold_case(std::string_view(s).substr(i, len));
+        folded_ += f;
+        origin_.insert(origin_.end(), f.size(), i);
+      }
+      i += len;
+    }
+    bool found = false;
+    for (auto at = folded_.find(phrase_); at != std::string::npos; at = folded_.find(phrase_, at + phrase_.size())) {
+      found = true;
+      std::size_t end = at + phrase_.size();
+      out.push_back({origin_[at], end < origin_.size() ? origin_[end] : s.size()});
+    }
+    return found;
+  }
+
+  std::string phrase_;
+  std::unique_ptr<icu::RegexPattern> pattern_;
+  std::unique_ptr<icu::RegexMatcher> matcher_;   // reused: reset per text
+  icu::UnicodeString empty_;
+  mutable std::string folded_;
+  mutable std::vector<std::size_t> origin_;
+};
+
+// What a node filter stands for: taxonomy positions (rank_of) of the node, and of its descendants unless exact.
+std::vector<bool> node_set(const Taxonomy& taxonomy, const std::string& node, bool exact) {
+  std::vector<bool> in(taxonomy.size() + 1, false);
+  for (std::size_t pos = 0; pos < taxonomy.order().size(); ++pos) {
+    const auto& id = taxonomy.order()[pos];
+    if (id == node || (!exact && taxonomy.is_within(id, node))) in[pos] = true;
+  }
+  return in;
+}
+
+std::string node_problem(const Study& study, const std::string& option, const std::string& written) {
+  auto r = study.version->resolve(written);
+  if (r.node) return "";
+  std::string message = option + ": " + (r.problem.empty() ? "unknown taxonomy node '" + written + "'" : r.problem);
+  if (!study.taxonomy().resolve(written)) {
+    auto hint = text::closest(written, study.taxonomy().order());
+    if (!hint.empty()) message += " (did you mean '" + hint + "'?)";
+  }
+  return message;
+}
+
+const std::string& attribute_of(const CodedSegment& s, const std::string& name) {
+  static const std::string none;
+  if (name == "role") return s.role;
+  auto it = s.attributes.find(name);
+  return it == s.attributes.end() ? none : it->second;
+}
+
+std::string quoted_list(const std::vector<std::string>& values) {
+  std::vector<std::string> q;
+  for (const auto& v : values) q.push_back(v.empty() ? "(none)" : v);
+  return text::join(q, ", ");
+}
+
+// The query with its nodes resolved and its pattern compiled.
+struct PreparedQuery {
+  std::vector<std::vector<bool>> all_of, none_of;
+  std::vector<std::vector<std::vector<bool>>> any_of;
+  std::vector<std::string> coders;  // folded
+  std::unique_ptr<TextMatcher> text;
+};
+
+PreparedQuery prepare(const Study& study, const SegmentQuery& q) {
+  PreparedQuery p;
+  const auto& tax = study.taxonomy();
+  auto set_of = [&](const std::string& written) { return node_set(tax, *study.version->resolve(written).node, q.exact); };
+  for (const auto& n : q.all_of) p.all_of.push_back(set_of(n));
+  for (const auto& n : q.none_of) p.none_of.push_back(set_of(n));
+  for (const auto& list : q.any_of) {
+    p.any_of.emplace_back();
+    for (const auto& n : list) p.any_of.back().push_back(set_of(n));
+  }
+  for (const auto& c : q.coders) p.coders.push_back(text::fold_case(c));
+  if (q.text) {
+    std::string error;
+    p.text = TextMatcher::make(*q.text, q.fixed, error);
+  }
+  return p;
+}
+
+// The code filters on the codes that count (those of the --coder coders, when given).
+bool codes_match(const Taxonomy& tax, const CodedSegment& s, const PreparedQuery& p) {
+  std::vector<std::size_t> positions;
+  for (const auto& c : s.codes) {
+    if (!p.coders.empty() && std::find(p.coders.begin(), p.coders.end(), text::fold_case(c.coder)) == p.coders.end())
+      continue;
+    positions.push_back(tax.rank_of(c.node));
+  }
+  if (!p.coders.empty() && positions.empty()) return false;
+  auto carries = [&](const std::vector<bool>& set) {
+    return std::any_of(positions.begin(), positions.end(), [&](std::size_t pos) { return pos < set.size() && set[pos]; });
+  };
+  for (const auto& set : p.all_of)
+    if (!carries(set)) return false;
+  for (const auto& list : p.any_of)
+    if (std::none_of(list.begin(), list.end(), carries)) return false;
+  for (const auto& set : p.none_of)
+    if (carries(set)) return false;
+  return true;
+}
+
+}  // namespace
+
+StudyOptions query_study_options(const std::optional<std::string>& at) {
+  StudyOptions o;
+  o.at = at;
+  o.coding.include_uncoded = true;
+  o.coding.suggestions = false;
+  return o;
+}
+
+bool is_study_attribute(const Workspace& ws, const std::string& name) {
+  if (name == "role") return true;
+  if (ws.guideline.experience && ws.guideline.experience->attribute == name) return true;
+  return std::any_of(ws.transcripts.begin(), ws.transcripts.end(), [&](const Transcript& t) { return t.attributes.count(name) > 0; });
+}
+
+std::vector<std::string> check_query(const Study& study, const SegmentQuery& q) {
+  std::vector<std::string> problems;
+  const Workspace& ws = study.workspace;
+  auto add = [&](std::string m) {
+    if (!m.empty()) problems.push_back(std::move(m));
+  };
+  for (const auto& n : q.all_of) add(node_problem(study, "--code", n));
+  for (const auto& list : q.any_of)
+    for (const auto& n : list) add(node_problem(study, "--any-code", n));
+  for (const auto& n : q.none_of) add(node_problem(study, "--not-code", n));
+  if (q.uncoded && (!q.all_of.empty() || !q.any_of.empty() || !q.none_of.empty() || !q.coders.empty()))
+    add("--uncoded lists turns without codes; it cannot be combined with --code, --any-code, --not-code or --coder");
+
+  std::vector<std::string> attributes = {"role"};
+  if (ws.guideline.experience) attributes.push_back(ws.guideline.experience->attribute);
+  for (const auto& t : ws.transcripts)
+    for (const auto& [k, v] : t.attributes)
+      if (std::find(attributes.begin(), attributes.end(), k) == attributes.end()) attributes.push_back(k);
+  for (const auto& [attr, value] : q.where) {
+    if (!is_study_attribute(ws, attr)) {
+      auto hint = text::closest(attr, attributes);
+      add("--where: no participant has an attribute '" + attr + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+      continue;
+    }
+    auto values = ws.attribute_levels(attr);
+    if (std::find(values.begin(), values.end(), value) == values.end()) {
+      auto hint = text::closest(value, values);
+      add("--where: no participant has " + attr + " = '" + value + "'" +
+          (hint.empty() ? " (values: " + quoted_list(values) + ")" : " (did you mean '" + hint + "'?)"));
+    }
+  }
+
+  std::vector<std::string> ids;
+  for (const auto& t : ws.transcripts) ids.push_back(t.participant);
+  for (const auto& p : q.participants)
+    if (std::find(ids.begin(), ids.end(), p) == ids.end()) {
+      auto hint = text::closest(p, ids);
+      add("--participant: no participant '" + p + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    }
+
+  std::vector<std::string> questions;
+  for (const auto& part : ws.guideline.parts) questions.push_back(part.id);
+  for (const auto& question : ws.guideline.questions) questions.push_back(question.id);
+  for (const auto& qid : q.questions)
+    if (std::find(questions.begin(), questions.end(), qid) == questions.end()) {
+      auto hint = text::closest(qid, questions);
+      add("--question: the guideline has no question or part '" + qid + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    }
+
+  std::vector<std::string> coders;
+  if (!q.coders.empty())
+    for (const auto& s : study.segments)
+      for (const auto& c : s.codes)
+        if (std::find(coders.begin(), coders.end(), c.coder) == coders.end()) coders.push_back(c.coder);
+  std::sort(coders.begin(), coders.end());
+  for (const auto& c : q.coders) {
+    auto folded = text::fold_case(c);
+    if (std::none_of(coders.begin(), coders.end(), [&](const std::string& k) { return text::fold_case(k) == folded; }))
+      add("--coder: no codes by '" + c + "' (coders: " + text::join(coders, ", ") + ")");
+  }
+
+  if (q.text) {
+    std::string error;
+    if (!TextMatcher::make(*q.text, q.fixed, error)) add(error);
+  } else if (q.fixed) {
+    add("--fixed needs --text PHRASE");
+  }
+  return problems;
+}
+
+QueryResult query_segments(const Study& study, const SegmentQuery& q) {
+  if (auto problems = check_query(study, q); !problems.empty()) throw std::invalid_argument(problems.front());
+  const Taxonomy& tax = study.taxonomy();
+  PreparedQuery p = prepare(study, q);
+  std::optional<KeywordMatcher> keywords;
+  if (q.suggestions) keywords.emplace(keyword_rules(tax));
+  const bool code_filters = !p.all_of.empty() || !p.any_of.empty() || !p.none_of.empty() || !p.coders.empty();
+
+  QueryResult out;
+  const auto& segments = study.segments;
+  std::vector<TextRange> ranges;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const CodedSegment& s = segments[i];
+    if (!q.participants.empty() && std::find(q.participants.begin(), q.participants.end(), s.participant) == q.participants.end())
+      continue;
+    if (!q.questions.empty() && std::none_of(q.questions.begin(), q.questions.end(), [&](const std::string& id) {
+          return id == s.question || (!s.part.empty() && id == s.part);
+        }))
+      continue;
+    if (std::any_of(q.where.begin(), q.where.end(), [&](const auto& w) { return attribute_of(s, w.first) != w.second; }))
+      continue;
+    if (q.uncoded) {
+      if (!s.whole_turn || !s.codes.empty()) continue;
+      bool coded = false;  // a coded span of the turn follows its whole-turn segment
+      for (std::size_t j = i + 1; j < segments.size() && !segments[j].whole_turn && segments[j].turn == s.turn &&
+                                  segments[j].participant == s.participant;
+           ++j)
+        coded = coded || !segments[j].codes.empty();
+      if (coded) continue;
+    } else if (code_filters && !codes_match(tax, s, p)) {
+      continue;
+    }
+    ranges.clear();
+    if (p.text && !p.text->find(s.text, ranges)) continue;
+    std::vector<std::string> suggested;
+    if (keywords && s.whole_turn) suggested = keywords->suggest(s.text);
+    if (!q.all && !q.uncoded && s.codes.empty() && suggested.empty() && s.suggested.empty()) continue;
+    out.segments.push_back(s);
+    if (keywords && s.whole_turn) out.segments.back().suggested = std::move(suggested);
+    out.highlights.push_back(ranges);
+  }
+  return out;
+}
+
+QueryMatrix query_matrix(const Study& study, const std::vector<CodedSegment>& segments, const std::string& by) {
+  const Workspace& ws = study.workspace;
+  const Taxonomy& tax = study.taxonomy();
+  QueryMatrix m;
+  m.by = by;
+  m.groups = ws.attribute_levels(by);
+  bool unset = false;
+  for (const auto& t : ws.transcripts) {
+    const std::string* v = nullptr;
+    if (by == "role") v = &t.role;
+    else if (auto it = t.attributes.find(by); it != t.attributes.end()) v = &it->second;
+    if (!v || v->empty()) unset = true;
+  }
+  if (unset) m.groups.push_back("");
+  m.group_sizes.assign(m.groups.size(), 0);
+  for (const auto& t : ws.transcripts) {
+    std::string v = by == "role" ? t.role : (t.attributes.count(by) ? t.attributes.at(by) : "");
+    auto g = std::find(m.groups.begin(), m.groups.end(), v);
+    if (g != m.groups.end()) ++m.group_sizes[static_cast<std::size_t>(g - m.groups.begin())];
+  }
+
+  // Distinct participants per (row, group) and per row overall.
+  std::map<std::string, std::vector<std::set<std::string>>> people;
+  std::map<std::string, std::set<std::string>> people_all;
+  std::map<std::string, QueryMatrixRow> rows;
+  auto count = [&](QueryMatrixRow& row, const std::string& key, const CodedSegment& s, std::ptrdiff_t g) {
+    if (row.cells.empty()) row.cells.assign(m.groups.size(), {});
+    auto& sets = people[key];
+    if (sets.empty()) sets.resize(m.groups.size());
+    ++row.all.segments;
+    if (people_all[key].insert(s.participant).second) ++row.all.participants;
+    if (g < 0) return;
+    auto& cell = row.cells[static_cast<std::size_t>(g)];
+    ++cell.segments;
+    if (sets[static_cast<std::size_t>(g)].insert(s.participant).second) ++cell.participants;
+  };
+  m.total.cells.assign(m.groups.size(), {});
+  for (const auto& s : segments) {
+    auto it = std::find(m.groups.begin(), m.groups.end(), attribute_of(s, by));
+    std::ptrdiff_t g = it == m.groups.end() ? -1 : it - m.groups.begin();
+    count(m.total, "", s, g);
+    for (const auto& node : s.nodes(tax)) {
+      auto& row = rows[node];
+      row.node = node;
+      count(row, "#" + node, s, g);
+    }
+  }
+  for (auto& [node, row] : rows) m.rows.push_back(std::move(row));
+  std::sort(m.rows.begin(), m.rows.end(), [&](const QueryMatrixRow& a, const QueryMatrixRow& b) {
+    auto ra = tax.rank_of(a.node), rb = tax.rank_of(b.node);
+    return ra != rb ? ra < rb : text::natural_less(a.node, b.node);
+  });
+  return m;
+}
+
+std::map<std::string, std::vector<ExemplarQuote>> exemplar_quotes(const std::vector<CodedSegment>& segments, std::size_t per_node) {
+  std::map<std::string, std::vector<ExemplarQuote>> out;
+  for (const auto& s : segments)
+    for (const auto& c : s.codes) {
+      if (!c.exemplar) continue;
+      auto& list = out[c.node];
+      if (list.size() >= per_node ||
+          std::any_of(list.begin(), list.end(), [&](const ExemplarQuote& e) { return e.segment == s.id; }))
+        continue;
+      list.push_back({s.text, s.participant, s.role, s.id, s.source});
+    }
+  return out;
+}
+
+}  // namespace qualrank

@@ -1,0 +1,123 @@
+// `qualrank query`: retrieves coded segments (analysis/query.h) and prints them (report/query_output.h).
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli.h"
+#include "qualrank/analysis/query.h"
+#include "qualrank/report/query_output.h"
+#include "qualrank/report/segments_output.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank::cli {
+
+namespace {
+
+std::vector<std::string> strings(const po::variables_map& vm, const char* name) {
+  return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+// Wrap width: the terminal's columns when stdout is one, else 80.
+std::size_t output_width(bool tty) {
+  winsize w{};
+  if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40) return w.ws_col;
+  return 80;
+}
+
+}  // namespace
+
+int cmd_query(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("query options");
+  desc.add_options()
+      ("code", po::value<std::vector<std::string>>()->composing(), "segments coded with this node or a descendant (repeatable: all of them)")
+      ("any-code", po::value<std::vector<std::string>>()->composing(), "ID,ID,...: coded with at least one of them")
+      ("not-code", po::value<std::vector<std::string>>()->composing(), "ID[,ID...]: not coded with it (nor a descendant)")
+      ("exact", "a node stands for itself only, not its descendants")
+      ("where", po::value<std::vector<std::string>>()->composing(), "participants with attribute=value (repeatable; role and experience included)")
+      ("participant", po::value<std::vector<std::string>>()->composing(), "this participant (repeatable)")
+      ("question", po::value<std::vector<std::string>>()->composing(), "this guideline question or part (repeatable)")
+      ("coder", po::value<std::vector<std::string>>()->composing(), "only this coder's codes count (case-insensitive; repeatable)")
+      ("text", po::value<std::string>(), "text matching this ICU regular expression, case-insensitive")
+      ("fixed", "--text is a plain phrase, not a regular expression")
+      ("uncoded", "participant turns without any code (what is left to code), with suggestions")
+      ("all", "also turns with neither codes nor keyword suggestions")
+      ("no-suggestions", "do not compute keyword suggestions")
+      ("at", po::value<std::string>(), "taxonomy version (default: the latest); codes are migrated to it")
+      ("format", po::value<std::string>()->default_value("text"), "text, json, csv or md")
+      ("count", "print only how many segments and participants")
+      ("by", po::value<std::string>(), "count the codes of the segments found per group of this attribute");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "query",
+                     "[--code ID]... [--any-code ID,ID] [--not-code ID] [--exact] [--where k=v]... [--participant ID]\n"
+                     "                      [--question ID] [--coder NAME] [--text PATTERN [--fixed]] [--uncoded] [--all]\n"
+                     "                      [--at VERSION] [--format text|json|csv|md] [--count | --by ATTR]",
+                     desc, args, vm, rc))
+    return rc;
+  auto usage_error = [&](const std::string& message) {
+    *ctx.err << "qualrank query: error: " << message << '\n';
+    return 2;
+  };
+  auto format = vm["format"].as<std::string>();
+  if (!check_choice(ctx, "query", "format", format, {"text", "json", "csv", "md"})) return 2;
+  if (vm.count("count") && vm.count("by")) return usage_error("--count and --by cannot be combined (--by already counts)");
+
+  SegmentQuery q;
+  for (const auto& c : strings(vm, "code")) {
+    if (c.find(',') != std::string::npos)
+      return usage_error("--code takes one node, not '" + c + "' (repeat --code for all of them, --any-code A,B for either)");
+    q.all_of.push_back(c);
+  }
+  for (const auto& list : strings(vm, "any-code")) q.any_of.push_back(text::split_nonempty(list, ','));
+  for (const auto& list : strings(vm, "not-code"))
+    for (auto& n : text::split_nonempty(list, ',')) q.none_of.push_back(n);
+  q.exact = vm.count("exact") > 0;
+  if (!parse_where(ctx, "query", vm, q.where)) return 2;
+  q.participants = strings(vm, "participant");
+  q.questions = strings(vm, "question");
+  q.coders = strings(vm, "coder");
+  if (vm.count("text")) q.text = vm["text"].as<std::string>();
+  q.fixed = vm.count("fixed") > 0;
+  q.uncoded = vm.count("uncoded") > 0;
+  q.all = vm.count("all") > 0;
+  q.suggestions = vm.count("no-suggestions") == 0;
+
+  Diagnostics diags;
+  auto study = load_study(ctx.workspace, diags, query_study_options(vm.count("at") ? std::optional(vm["at"].as<std::string>()) : std::nullopt));
+  if (!study || diags.has_errors()) {
+    diags.print(*ctx.err);
+    return 1;
+  }
+  diags.print(*ctx.err);  // warnings
+  auto problems = check_query(*study, q);
+  if (vm.count("by") && !is_study_attribute(study->workspace, vm["by"].as<std::string>()))
+    problems.push_back("--by: no participant has an attribute '" + vm["by"].as<std::string>() + "'");
+  if (!problems.empty()) {
+    for (const auto& p : problems) *ctx.err << "qualrank query: error: " << p << '\n';
+    return 2;
+  }
+
+  auto result = query_segments(*study, q);
+  const Taxonomy& tax = study->taxonomy();
+  if (vm.count("by")) {
+    auto matrix = query_matrix(*study, result.segments, vm["by"].as<std::string>());
+    if (format == "json") *ctx.out << query_matrix_json(matrix, tax).dump(2) << '\n';
+    else if (format == "csv") *ctx.out << query_matrix_csv(matrix, tax);
+    else *ctx.out << query_matrix_table(matrix, tax, format == "md");
+  } else if (vm.count("count")) {
+    *ctx.out << query_count(result, format);
+  } else if (format == "json") {
+    *ctx.out << segments_json(result.segments).dump(2) << '\n';
+  } else if (format == "csv") {
+    *ctx.out << segments_csv(result.segments, tax);
+  } else if (format == "md") {
+    *ctx.out << query_markdown(result, tax);
+  } else {
+    const bool tty = ctx.out == &std::cout && isatty(STDOUT_FILENO);
+    *ctx.out << query_listing(result, tax, {output_width(tty), tty, q.uncoded});
+  }
+  return 0;
+}
+
+}  // namespace qualrank::cli
