@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "qualrank/analysis/study.h"
+#include "qualrank/report/query_output.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/text.h"
 
@@ -117,12 +118,12 @@ CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& 
   auto participants = data.crosstab_participants();
   auto segments = data.coded_segments();
   return {node_crosstab(*data.taxonomy, segments, participants, study_groups(participants, *data.guideline)),
-          cooccurrence(*data.taxonomy, segments, options.level)};
+          cooccurrence(*data.taxonomy, segments, options.level), exemplar_quotes(segments)};
 }
 
 nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options) {
   const Taxonomy& tax = *data.taxonomy;
-  auto [matrix, co] = codebook_tables(data, options);
+  auto [matrix, co, exemplars] = codebook_tables(data, options);
 
   nlohmann::ordered_json out;
   out["taxonomy"] = {{"name", tax.name}, {"version", data.version}};
@@ -149,6 +150,9 @@ nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const Code
       pcts.push_back(matrix.groups[g].size ? nlohmann::ordered_json(percent(n.by_group[g], matrix.groups[g].size))
                                            : nlohmann::ordered_json(nullptr));
     r["percents"] = std::move(pcts);
+    r["exemplars"] = nlohmann::ordered_json::array();
+    if (auto it = exemplars.find(n.node); it != exemplars.end())
+      for (const auto& e : it->second) r["exemplars"].push_back(exemplar_json(e));
     rows.push_back(std::move(r));
   }
   out["matrix"] = {{"groups", std::move(groups)}, {"rows", std::move(rows)}};
@@ -160,7 +164,9 @@ nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const Code
 }
 
 std::string codebook_tables_csv(const CodebookData& data, const CodebookOptions& options) {
-  auto [matrix, co] = codebook_tables(data, options);
+  auto tables = codebook_tables(data, options);
+  const auto& matrix = tables.matrix;
+  const auto& co = tables.cooccurrence;
 
   std::string out = csv::format_record({"table", "row", "column", "count", "group_size", "percent"}, true);
   for (const auto& n : matrix.nodes) {

@@ -42,7 +42,17 @@ std::string location_text(const Location& l) {
   return l.line > 0 ? l.file + ":" + std::to_string(l.line) : l.file;
 }
 
-void codebook_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab& usage) {
+// A node's exemplar quotes, one per line: "quote" (participant).
+std::string exemplar_cell(const CodebookTables& tables, const std::string& node) {
+  auto it = tables.exemplars.find(node);
+  if (it == tables.exemplars.end()) return "";
+  std::vector<std::string> lines;
+  for (const auto& e : it->second) lines.push_back("\"" + e.quote + "\" (" + e.participant + ")");
+  return text::join(lines, "\n");
+}
+
+void codebook_sheet(xlsx::Book& book, const CodebookData& data, const CodebookTables& tables) {
+  const NodeCrosstab& usage = tables.matrix;
   const Taxonomy& tax = *data.taxonomy;
   auto& sheet = book.add_sheet("Codebook");
   std::vector<Column> columns = {
@@ -53,6 +63,7 @@ void codebook_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosst
       {"Definition", CellStyle::wrapped_text, 60},
       {"Inclusion criteria", CellStyle::wrapped_text, 50},
       {"Exclusion criteria", CellStyle::wrapped_text, 50},
+      {"Exemplar quotes", CellStyle::wrapped_text, 60},
       {"Aliases", CellStyle::wrapped_text, 30},
       {"Status", CellStyle::text, 12},
       {"Segments (with sub-nodes)", CellStyle::integer, 14},
@@ -72,6 +83,9 @@ void codebook_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosst
     sheet.write_text(row, col++, n->definition, at);
     sheet.write_text(row, col++, n->inclusion, at);
     sheet.write_text(row, col++, n->exclusion, at);
+    auto exemplars = tables.exemplars.find(n->id);
+    sheet.write_text(row, col++, exemplar_cell(tables, n->id),
+                     exemplars == tables.exemplars.end() ? at : exemplars->second.front().source);
     sheet.write_text(row, col++, text::join(n->aliases, ", "), at);
     sheet.write_text(row, col++, n->status, at);
     sheet.write_number(row, col++, static_cast<double>(count.segments));
@@ -245,7 +259,9 @@ void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab&
 
 bool write_codebook_workbook(const CodebookData& data, const CodebookOptions& options, const std::filesystem::path& out,
                              Diagnostics& diags) {
-  auto [usage, co] = codebook_tables(data, options);
+  auto tables = codebook_tables(data, options);
+  const auto& usage = tables.matrix;
+  const auto& co = tables.cooccurrence;
 
   xlsx::BookProperties props;
   props.title = "Codebook: " + data.taxonomy->title;
@@ -253,7 +269,7 @@ bool write_codebook_workbook(const CodebookData& data, const CodebookOptions& op
   props.comments = "Written by qualrank " QUALRANK_VERSION;
   xlsx::Book book(out, props, diags);
   if (book.ok()) {
-    codebook_sheet(book, data, usage);
+    codebook_sheet(book, data, tables);
     segments_sheet(book, data);
     participants_sheet(book, data);
     matrix_sheet(book, data, usage);

@@ -1,6 +1,7 @@
 // HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, slope
 // chart with misaligned items highlighted, gap chart, statistics), novice vs expert, the node x group
-// heatmap, the taxonomy tree at the latest version with interview-proposed additions marked, and the
+// heatmap, what is coded (codes applied, participants per role, exemplar quotes), the taxonomy tree (with
+// exemplar quotes) at the latest version with interview-proposed additions marked, and the
 // agreement tables. Numbers are formatted here only for display; they all come from the JSON.
 #include "qualrank/report/html_report.h"
 
@@ -58,6 +59,7 @@ svg.chart text { fill: var(--ink); } svg.chart text.axis { font-weight: 600; fil
 ul.tree { list-style: none; padding-left: 1.2rem; margin: .2rem 0; } ul.tree li { margin: .15rem 0; }
 .badge { display: inline-block; font-size: .78rem; padding: 0 6px; border-radius: 10px; border: 1.5px solid var(--verm); color: var(--verm); margin-left: .4rem; font-weight: 600; }
 .prov { font-size: .85rem; color: var(--muted); margin-left: 1.6rem; }
+ul.quotes { margin: .2rem 0 .3rem; padding-left: 1.2rem; font-size: .9rem; } ul.tree ul.quotes { margin-left: 1.6rem; list-style: disc; }
 @media print { body { max-width: none; padding: 0; font-size: 11pt; } nav { display: none; } h2 { break-before: page; } svg.chart { max-width: 100%; } }
 )CSS";
 
@@ -180,6 +182,42 @@ void heatmap_section(std::ostringstream& h, const Json& report) {
     << svg::heatmap(hm) << "\n";
 }
 
+// Exemplar quotes as a list: "quote" — participant. Escaped: input text never becomes markup.
+void exemplar_list(std::ostringstream& h, const Json& exemplars) {
+  if (!exemplars.is_array() || exemplars.empty()) return;
+  h << "<ul class=\"quotes\">";
+  for (const auto& e : exemplars)
+    h << "<li><q>" << escape(str(e, "quote")) << "</q> <span class=\"muted\">— " << escape(str(e, "participant")) << ", "
+      << escape(str(e, "source")) << "</span></li>";
+  h << "</ul>";
+}
+
+void coded_section(std::ostringstream& h, const Json& report) {
+  if (!report.contains("coded") || !report["coded"].is_object()) return;
+  const auto& c = report["coded"];
+  h << "<h2 id=\"coded\">What is coded</h2><p>Each code applied to a transcript segment, counted where it was applied "
+       "(a code on a sub-node does not count for its parent here): coded segments, participants per "
+    << escape(str(c, "by")) << ", and the quotes the researchers picked as exemplars.</p>";
+  h << "<table><tr><th>Code</th><th>Segments</th>";
+  for (const auto& g : c["groups"])
+    h << "<th>" << escape(str(g, "value").empty() ? std::string("(none)") : str(g, "value")) << " (n = " << g.value("participants", Json(0)).dump()
+      << ")</th>";
+  h << "<th>Exemplar quotes</th></tr>";
+  for (const auto& code : c["codes"]) {
+    h << "<tr><td><b>" << escape(str(code, "node")) << "</b> " << escape(str(code, "name")) << "</td><td class=\"num\">"
+      << code.value("segments", Json(0)).dump() << "</td>";
+    for (const auto& g : c["groups"]) {
+      const auto& p = code["participants"];
+      std::string key = str(g, "value");
+      h << "<td class=\"num\">" << (p.contains(key) ? p[key].dump() : "0") << "</td>";
+    }
+    h << "<td>";
+    exemplar_list(h, code.value("exemplars", Json::array()));
+    h << "</td></tr>";
+  }
+  h << "</table>\n";
+}
+
 void tree_section(std::ostringstream& h, const Json& report) {
   if (!report.contains("taxonomy")) return;
   const auto& t = report["taxonomy"];
@@ -187,6 +225,10 @@ void tree_section(std::ostringstream& h, const Json& report) {
   h << "<p>Nodes added after version 1 through interview proposals are marked <span class=\"badge\">new</span>, with who proposed them and where.</p>";
   std::map<std::string, std::vector<const Json*>> children;
   for (const auto& n : t["nodes"]) children[str(n, "parent")].push_back(&n);
+  std::map<std::string, const Json*> exemplars;  // the codebook's picks per node
+  if (report.contains("codebook") && report["codebook"].contains("matrix"))
+    for (const auto& row : report["codebook"]["matrix"]["rows"])
+      if (row.contains("exemplars") && !row["exemplars"].empty()) exemplars[str(row, "node")] = &row["exemplars"];
   std::function<void(const std::string&)> render = [&](const std::string& parent) {
     auto it = children.find(parent);
     if (it == children.end()) return;
@@ -199,6 +241,7 @@ void tree_section(std::ostringstream& h, const Json& report) {
       if (n->contains("provenance"))
         for (const auto& p : (*n)["provenance"])
           h << "<div class=\"prov\">proposed by " << escape(str(p, "by")) << " at " << escape(str(p, "source")) << (str(p, "rationale").empty() ? "" : ": " + escape(str(p, "rationale"))) << "</div>";
+      if (auto e = exemplars.find(str(*n, "id")); e != exemplars.end()) exemplar_list(h, *e->second);
       render(str(*n, "id"));
       h << "</li>";
     }
@@ -256,7 +299,7 @@ std::string render_html_report(const Json& report) {
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
   h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Novice vs expert</a><a href=\"#matrix\">Themes by group</a>"
-       "<a href=\"#taxonomy\">Taxonomy</a><a href=\"#agreement\">Agreement</a></nav>\n";
+       "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#agreement\">Agreement</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
   card("transcripts", ws.value("transcripts", Json(0)));
@@ -276,6 +319,7 @@ std::string render_html_report(const Json& report) {
     ranking_section(h, report, e, "exp");
   }
   heatmap_section(h, report);
+  coded_section(h, report);
   tree_section(h, report);
   agreement_section(h, report);
   h << "<p class=\"muted\" style=\"margin-top:3rem\">Every number on this page is read from report.json, written by the same run.</p>";

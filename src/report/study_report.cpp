@@ -16,6 +16,7 @@
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/report/html_report.h"
+#include "qualrank/report/query_output.h"
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/taxonomy_output.h"
 #include "qualrank/util/files.h"
@@ -180,6 +181,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   report["rankings"] = rankings_json(by_role);
   report["rankings_by_experience"] = by_experience ? rankings_json(*by_experience) : Json(nullptr);
   report["codebook"] = codebook_tables_json(cb_data, cb_options);
+  report["coded"] = what_is_coded_json(*study);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
 
   // Outputs.

@@ -10,6 +10,7 @@
 
 #include "qualrank/analysis/coding.h"
 #include "qualrank/analysis/crosstab.h"
+#include "qualrank/analysis/query.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
@@ -77,13 +78,15 @@ std::string group_label(const ParticipantGroup& group, const std::string& experi
 struct CodebookTables {
   NodeCrosstab matrix;
   Cooccurrence cooccurrence;
+  std::map<std::string, std::vector<ExemplarQuote>> exemplars;  // per node, as picked (analysis/query.h)
 };
 CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& options);
 
 // The matrix and co-occurrence tables (keys in docs/codebook.md):
 // {"taxonomy":{"name","version"},"counting":"...","participants":N,
 //  "matrix":{"groups":[{"attribute","value","label","participants"}],
-//            "rows":[{"node","level","name","segments","participants","counts":[..],"percents":[..]}]},
+//            "rows":[{"node","level","name","segments","participants","counts":[..],"percents":[..],
+//                     "exemplars":[{"quote","participant","segment","source"}]}]},
 //  "cooccurrence":{"level","nodes":[..],"counts":[[..]],"segments_above_level"}}
 nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options);
 
