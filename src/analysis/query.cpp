@@ -128,12 +128,15 @@ std::string node_problem(const Study& study, const std::string& option, const st
   return message;
 }
 
-const std::string& attribute_of(const CodedSegment& s, const std::string& name) {
+const std::string& attribute_of(const std::string& role, const std::map<std::string, std::string>& attributes,
+                                const std::string& name) {
   static const std::string none;
-  if (name == "role") return s.role;
-  auto it = s.attributes.find(name);
-  return it == s.attributes.end() ? none : it->second;
+  if (name == "role") return role;
+  auto it = attributes.find(name);
+  return it == attributes.end() ? none : it->second;
 }
+
+const std::string& attribute_of(const CodedSegment& s, const std::string& name) { return attribute_of(s.role, s.attributes, name); }
 
 std::string quoted_list(const std::vector<std::string>& values) {
   std::vector<std::string> q;
@@ -141,60 +144,88 @@ std::string quoted_list(const std::vector<std::string>& values) {
   return text::join(q, ", ");
 }
 
-// The query with its nodes resolved and its pattern compiled.
-struct PreparedQuery {
+// The filters on who said it and where: participant, question or part, attributes.
+bool context_matches(const SegmentQuery& q, const std::string& participant, const std::string& role,
+                     const std::map<std::string, std::string>& attributes, const std::string& question, const std::string& part) {
+  if (!q.participants.empty() && std::find(q.participants.begin(), q.participants.end(), participant) == q.participants.end())
+    return false;
+  if (!q.questions.empty() &&
+      std::none_of(q.questions.begin(), q.questions.end(), [&](const std::string& id) { return id == question || (!part.empty() && id == part); }))
+    return false;
+  return std::all_of(q.where.begin(), q.where.end(), [&](const auto& w) { return attribute_of(role, attributes, w.first) == w.second; });
+}
+
+// The code filters with their nodes resolved at a taxonomy version (positions in its order).
+struct CodeFilter {
   std::vector<std::vector<bool>> all_of, none_of;
   std::vector<std::vector<std::vector<bool>>> any_of;
   std::vector<std::string> coders;  // folded
-  std::unique_ptr<TextMatcher> text;
+
+  bool active() const { return !all_of.empty() || !any_of.empty() || !none_of.empty() || !coders.empty(); }
+
+  // On the codes that count (those of the --coder coders, when given).
+  bool matches(const Taxonomy& tax, const std::vector<AppliedCode>& codes) const {
+    std::vector<std::size_t> positions;
+    for (const auto& c : codes) {
+      if (!coders.empty() && std::find(coders.begin(), coders.end(), text::fold_case(c.coder)) == coders.end()) continue;
+      positions.push_back(tax.rank_of(c.node));
+    }
+    if (!coders.empty() && positions.empty()) return false;
+    auto carries = [&](const std::vector<bool>& set) {
+      return std::any_of(positions.begin(), positions.end(), [&](std::size_t pos) { return pos < set.size() && set[pos]; });
+    };
+    for (const auto& set : all_of)
+      if (!carries(set)) return false;
+    for (const auto& list : any_of)
+      if (std::none_of(list.begin(), list.end(), carries)) return false;
+    for (const auto& set : none_of)
+      if (carries(set)) return false;
+    return true;
+  }
 };
 
-PreparedQuery prepare(const Study& study, const SegmentQuery& q) {
-  PreparedQuery p;
-  const auto& tax = study.taxonomy();
-  auto set_of = [&](const std::string& written) { return node_set(tax, *study.version->resolve(written).node, q.exact); };
-  for (const auto& n : q.all_of) p.all_of.push_back(set_of(n));
-  for (const auto& n : q.none_of) p.none_of.push_back(set_of(n));
-  for (const auto& list : q.any_of) {
-    p.any_of.emplace_back();
-    for (const auto& n : list) p.any_of.back().push_back(set_of(n));
-  }
-  for (const auto& c : q.coders) p.coders.push_back(text::fold_case(c));
-  if (q.text) {
-    std::string error;
-    p.text = TextMatcher::make(*q.text, q.fixed, error);
-  }
-  return p;
-}
-
-// The code filters on the codes that count (those of the --coder coders, when given).
-bool codes_match(const Taxonomy& tax, const CodedSegment& s, const PreparedQuery& p) {
-  std::vector<std::size_t> positions;
-  for (const auto& c : s.codes) {
-    if (!p.coders.empty() && std::find(p.coders.begin(), p.coders.end(), text::fold_case(c.coder)) == p.coders.end())
-      continue;
-    positions.push_back(tax.rank_of(c.node));
-  }
-  if (!p.coders.empty() && positions.empty()) return false;
-  auto carries = [&](const std::vector<bool>& set) {
-    return std::any_of(positions.begin(), positions.end(), [&](std::size_t pos) { return pos < set.size() && set[pos]; });
+// nullopt when a node of the query has no node at the version (check_query reports it).
+std::optional<CodeFilter> code_filter(const TaxonomyVersion& v, const SegmentQuery& q) {
+  CodeFilter f;
+  bool ok = true;
+  auto set_of = [&](const std::string& written) {
+    auto r = v.resolve(written);
+    if (!r.node) {
+      ok = false;
+      return std::vector<bool>();
+    }
+    return node_set(v.taxonomy, *r.node, q.exact);
   };
-  for (const auto& set : p.all_of)
-    if (!carries(set)) return false;
-  for (const auto& list : p.any_of)
-    if (std::none_of(list.begin(), list.end(), carries)) return false;
-  for (const auto& set : p.none_of)
-    if (carries(set)) return false;
-  return true;
+  for (const auto& n : q.all_of) f.all_of.push_back(set_of(n));
+  for (const auto& n : q.none_of) f.none_of.push_back(set_of(n));
+  for (const auto& list : q.any_of) {
+    f.any_of.emplace_back();
+    for (const auto& n : list) f.any_of.back().push_back(set_of(n));
+  }
+  for (const auto& c : q.coders) f.coders.push_back(text::fold_case(c));
+  if (!ok) return std::nullopt;
+  return f;
 }
 
 }  // namespace
 
-StudyOptions query_study_options(const std::optional<std::string>& at) {
+StudyOptions query_study_options(const SegmentQuery& q, const std::optional<std::string>& at) {
   StudyOptions o;
   o.at = at;
-  o.coding.include_uncoded = true;
+  // A segment without codes matches only a query without code filters (--uncoded is never combined with them).
+  o.coding.include_uncoded = q.all_of.empty() && q.any_of.empty() && q.coders.empty();
   o.coding.suggestions = false;
+  // Build only the segments the query may list: the text pattern and suggestions are left to query_segments.
+  o.segment_filter = [q](const TaxonomyVersion& v, const Workspace&) -> SegmentFilter {
+    auto codes = code_filter(v, q);
+    if (!codes) return {};  // an invalid query: check_query will say why
+    return [q, codes = std::move(*codes), &tax = v.taxonomy](const SegmentProbe& p) {
+      const Transcript& t = p.transcript;
+      if (!context_matches(q, t.participant, t.role, t.attributes, p.turn.section, p.question ? p.question->part : ""))
+        return false;
+      return q.uncoded || !codes.active() || codes.matches(tax, p.codes);
+    };
+  };
   return o;
 }
 
@@ -253,11 +284,17 @@ std::vector<std::string> check_query(const Study& study, const SegmentQuery& q) 
       add("--question: the guideline has no question or part '" + qid + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
     }
 
-  std::vector<std::string> coders;
+  std::vector<std::string> coders;  // every coder of a code in the transcripts and .codes files
+  auto note = [&](const std::vector<Coding>& codes) {
+    for (const auto& c : codes)
+      if (std::find(coders.begin(), coders.end(), c.coder) == coders.end()) coders.push_back(c.coder);
+  };
   if (!q.coders.empty())
-    for (const auto& s : study.segments)
-      for (const auto& c : s.codes)
-        if (std::find(coders.begin(), coders.end(), c.coder) == coders.end()) coders.push_back(c.coder);
+    for (const auto& t : ws.transcripts)
+      for (const auto& turn : t.turns) {
+        note(turn.codes);
+        for (const auto& span : turn.spans) note(span.codes);
+      }
   std::sort(coders.begin(), coders.end());
   for (const auto& c : q.coders) {
     auto folded = text::fold_case(c);
@@ -277,24 +314,21 @@ std::vector<std::string> check_query(const Study& study, const SegmentQuery& q) 
 QueryResult query_segments(const Study& study, const SegmentQuery& q) {
   if (auto problems = check_query(study, q); !problems.empty()) throw std::invalid_argument(problems.front());
   const Taxonomy& tax = study.taxonomy();
-  PreparedQuery p = prepare(study, q);
+  const CodeFilter codes = *code_filter(*study.version, q);
+  std::unique_ptr<TextMatcher> pattern;
+  if (q.text) {
+    std::string error;
+    pattern = TextMatcher::make(*q.text, q.fixed, error);
+  }
   std::optional<KeywordMatcher> keywords;
   if (q.suggestions) keywords.emplace(keyword_rules(tax));
-  const bool code_filters = !p.all_of.empty() || !p.any_of.empty() || !p.none_of.empty() || !p.coders.empty();
 
   QueryResult out;
   const auto& segments = study.segments;
   std::vector<TextRange> ranges;
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const CodedSegment& s = segments[i];
-    if (!q.participants.empty() && std::find(q.participants.begin(), q.participants.end(), s.participant) == q.participants.end())
-      continue;
-    if (!q.questions.empty() && std::none_of(q.questions.begin(), q.questions.end(), [&](const std::string& id) {
-          return id == s.question || (!s.part.empty() && id == s.part);
-        }))
-      continue;
-    if (std::any_of(q.where.begin(), q.where.end(), [&](const auto& w) { return attribute_of(s, w.first) != w.second; }))
-      continue;
+    if (!context_matches(q, s.participant, s.role, s.attributes, s.question, s.part)) continue;
     if (q.uncoded) {
       if (!s.whole_turn || !s.codes.empty()) continue;
       bool coded = false;  // a coded span of the turn follows its whole-turn segment
@@ -303,11 +337,11 @@ QueryResult query_segments(const Study& study, const SegmentQuery& q) {
            ++j)
         coded = coded || !segments[j].codes.empty();
       if (coded) continue;
-    } else if (code_filters && !codes_match(tax, s, p)) {
+    } else if (codes.active() && !codes.matches(tax, s.codes)) {
       continue;
     }
     ranges.clear();
-    if (p.text && !p.text->find(s.text, ranges)) continue;
+    if (pattern && !pattern->find(s.text, ranges)) continue;
     std::vector<std::string> suggested;
     if (keywords && s.whole_turn) suggested = keywords->suggest(s.text);
     if (!q.all && !q.uncoded && s.codes.empty() && suggested.empty() && s.suggested.empty()) continue;

@@ -10,7 +10,9 @@ std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics
   study->version = taxonomy_at(study->workspace, options.at, diags);
   if (!study->version) return nullptr;
   migrate_guideline(study->workspace.guideline, *study->version, diags);  // item sets at the version in use
-  study->segments = coded_segments(study->workspace, study->version->taxonomy, study->version->resolve, diags, options.coding);
+  CodingOptions coding = options.coding;
+  if (options.segment_filter) coding.keep = options.segment_filter(*study->version, study->workspace);
+  study->segments = coded_segments(study->workspace, study->version->taxonomy, study->version->resolve, diags, coding);
   study->rankings = collect_rankings(study->workspace, study->version->resolve, diags);
   return study;
 }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "qualrank/util/files.h"
+#include "qualrank/util/parallel.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -186,16 +187,21 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   if (!loaded) return std::nullopt;
   Workspace ws = std::move(*loaded);
   std::map<std::string, const Transcript*> by_participant;
-  for (const auto& path : files::list_files(root / "transcripts", ".md")) {
-    auto display = files::display_path(path, root);
-    auto content = files::read(path);
-    if (!content) {
-      diags.error({display, 0, 0}, "cannot read the file");
-      continue;
-    }
-    auto t = parse_transcript(*content, display, diags);
-    if (!t) continue;
-    ws.transcripts.push_back(std::move(*t));
+  // Transcripts are read and parsed on several threads (parse_transcript is reentrant), each into its own
+  // slot; they and their diagnostics are then taken in file order, as one thread would have produced them.
+  const auto paths = files::list_files(root / "transcripts", ".md");
+  std::vector<std::optional<Transcript>> parsed(paths.size());
+  std::vector<Diagnostics> parse_diags(paths.size());
+  parallel_for(paths.size(), [&](std::size_t i) {
+    auto display = files::display_path(paths[i], root);
+    auto content = files::read(paths[i]);
+    if (!content) parse_diags[i].error({display, 0, 0}, "cannot read the file");
+    else parsed[i] = parse_transcript(*content, display, parse_diags[i]);
+  });
+  ws.transcripts.reserve(paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    diags.append(parse_diags[i]);
+    if (parsed[i]) ws.transcripts.push_back(std::move(*parsed[i]));
   }
   for (auto& t : ws.transcripts) {
     check_transcript(ws, t, diags);

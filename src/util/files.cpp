@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,11 +16,29 @@
 namespace qualrank::files {
 
 std::optional<std::string> read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return std::move(ss).str();
+  // Reads into a string of the file's size (no stream buffer copies); a file that grows meanwhile is read to
+  // its end all the same.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::string out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) out.resize(static_cast<std::size_t>(st.st_size) + 1);
+  std::size_t have = 0;
+  bool ok = true;
+  while (true) {
+    if (have == out.size()) out.resize(std::max<std::size_t>(out.size() * 2, 4096));
+    ssize_t n = ::read(fd, out.data() + have, out.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = n == 0;
+      break;
+    }
+    have += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (!ok) return std::nullopt;
+  out.resize(have);
+  return out;
 }
 
 namespace {

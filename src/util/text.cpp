@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace qualrank::text {
 
@@ -12,18 +13,30 @@ std::optional<Utf8Error> find_invalid_utf8(std::string_view s) {
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
   int32_t n = static_cast<int32_t>(s.size());
   int32_t i = 0;
-  int line = 1, col = 1;
   while (i < n) {
-    int32_t start = i;
-    if (p[i] < 0x80) {  // ASCII fast path
-      if (p[i] == '\n') { ++line; col = 1; } else { ++col; }
+    // ASCII fast path: eight bytes at a time while none has the high bit set.
+    while (i + 8 <= n) {
+      uint64_t word;
+      std::memcpy(&word, p + i, 8);
+      if (word & 0x8080808080808080ULL) break;
+      i += 8;
+    }
+    if (i >= n) break;
+    if (p[i] < 0x80) {
       ++i;
       continue;
     }
+    int32_t start = i;
     UChar32 c;
     U8_NEXT(p, i, n, c);
-    if (c < 0) return Utf8Error{line, col, static_cast<std::size_t>(start)};
-    ++col;
+    if (c < 0) {
+      // Located only now: the line, and the column in code points after the line's last newline.
+      auto before = s.substr(0, static_cast<std::size_t>(start));
+      auto nl = before.rfind('\n');
+      int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+      int col = 1 + static_cast<int>(count_code_points(nl == std::string_view::npos ? before : before.substr(nl + 1)));
+      return Utf8Error{line, col, static_cast<std::size_t>(start)};
+    }
   }
   return std::nullopt;
 }

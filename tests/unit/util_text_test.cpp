@@ -14,6 +14,14 @@ TEST_CASE("text::find_invalid_utf8 locates the first bad byte", "[util]") {
   auto overlong = text::find_invalid_utf8("\xC0\xAF");  // overlong '/'
   REQUIRE(overlong.has_value());
   CHECK(overlong->offset == 0);
+  // past the eight-byte ASCII fast path, after a valid two-byte character on the same line:
+  // line 2 holds "abcdefghij" + "é" + "12345678" (19 code points) before the stray FF
+  auto late = text::find_invalid_utf8("0123456789\nabcdefghij\xC3\xA9" "12345678\xFF" "tail");
+  REQUIRE(late.has_value());
+  CHECK(late->line == 2);
+  CHECK(late->column == 20);
+  CHECK(late->offset == 31);
+  CHECK_FALSE(text::find_invalid_utf8(std::string(1000, 'a') + "é" + std::string(9, 'b')).has_value());
 }
 
 TEST_CASE("text::fold_case folds Unicode case", "[util]") {

@@ -43,12 +43,25 @@ struct CodedSegment {
   std::vector<std::string> coders() const;
 };
 
+// What CodingOptions::keep sees of a segment before it is built.
+struct SegmentProbe {
+  const Transcript& transcript;
+  const Turn& turn;
+  const Question* question;                // the turn's guideline question, or nullptr
+  bool whole_turn;
+  const std::vector<AppliedCode>& codes;   // resolved at the version in use
+};
+using SegmentFilter = std::function<bool(const SegmentProbe&)>;
+
 struct CodingOptions {
   bool include_uncoded = false;   // also list participant turns without codes or suggestions
   bool suggestions = true;        // compute keyword suggestions
+  // When set, only the segments it accepts are built (codes are resolved, and problems reported, for every
+  // segment all the same). Called concurrently from several threads: it must only read shared state.
+  SegmentFilter keep;
 };
 
-// Builds the coded segments of every transcript, in file then turn order. Codes whose node cannot be
+// Builds the coded segments of every transcript (those options.keep accepts), in file then turn order. Codes whose node cannot be
 // resolved are reported (located) and left out of the segment; never dropped silently.
 std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
                                          Diagnostics& diags, const CodingOptions& options = {});

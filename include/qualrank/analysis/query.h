@@ -41,9 +41,10 @@ struct QueryResult {
   std::vector<std::vector<TextRange>> highlights;  // per segment: where `text` matched (empty without text)
 };
 
-// How a study must be loaded for query_segments: every participant turn, suggestions left to the query (it
-// computes them for the segments it returns only, so a search does not pay for them on every turn).
-StudyOptions query_study_options(const std::optional<std::string>& at);
+// How a study must be loaded for query_segments to run `query`: suggestions are left to the query (it
+// computes them for the segments it returns only, so a search does not pay for them on every turn), and
+// turns without codes are loaded unless a code filter rules them out anyway.
+StudyOptions query_study_options(const SegmentQuery& query, const std::optional<std::string>& at);
 
 // Checks `query` against `study`: every node resolves at the study's version (a "did you mean" for a near
 // miss), every attribute, participant, question and coder exists, `where` values occur, the pattern is a
@@ -51,7 +52,7 @@ StudyOptions query_study_options(const std::optional<std::string>& at);
 // Returns one message per problem, without a prefix; empty when the query can run.
 std::vector<std::string> check_query(const Study& study, const SegmentQuery& query);
 
-// The segments of `study` (loaded with query_study_options) that `query` selects. Without --all or
+// The segments of `study` (loaded with query_study_options(query, ...)) that `query` selects. Without --all or
 // --uncoded these are the segments `qualrank code` lists: those with a code or a keyword suggestion.
 // Throws std::invalid_argument for a query check_query rejects.
 QueryResult query_segments(const Study& study, const SegmentQuery& query);

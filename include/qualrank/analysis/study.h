@@ -2,6 +2,7 @@
 // This is what every analysis command starts from.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,9 @@ struct Study {
 struct StudyOptions {
   std::optional<std::string> at;   // taxonomy version; nullopt = latest
   CodingOptions coding;
+  // When set, called once the taxonomy version is known, before the segments are built; what it returns
+  // becomes coding.keep (a query builds only the segments it may list: analysis/query.h).
+  std::function<SegmentFilter(const TaxonomyVersion&, const Workspace&)> segment_filter;
 };
 
 // Loads the workspace, materialises the taxonomy version, resolves every code and ranking. All problems are
