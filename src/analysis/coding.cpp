@@ -30,9 +30,19 @@ std::vector<std::string> CodedSegment::coders() const {
 
 namespace {
 
-// The segments of one transcript, in turn order (whole turn, then its spans by position).
-void transcript_segments(const Workspace& ws, const Transcript& t, const NodeResolver& resolve, const KeywordMatcher* matcher,
-                         const CodingOptions& options, std::vector<CodedSegment>& out, Diagnostics& diags) {
+// What one participant turn contributes, worked out before anything is copied: its resolved codes, whether
+// the whole turn is listed (with its suggestions), and its coded spans that are kept, by position.
+struct TurnPlan {
+  const Turn* turn = nullptr;
+  const Question* question = nullptr;
+  bool whole = false;
+  std::vector<AppliedCode> codes;
+  std::vector<std::string> suggested;
+  std::vector<std::pair<const Span*, std::vector<AppliedCode>>> spans;
+};
+
+std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, const NodeResolver& resolve,
+                                      const KeywordMatcher* matcher, const CodingOptions& options, Diagnostics& diags) {
   auto resolved = [&](const std::vector<Coding>& in) {
     std::vector<AppliedCode> codes;
     for (const auto& c : in) {
@@ -45,49 +55,63 @@ void transcript_segments(const Workspace& ws, const Transcript& t, const NodeRes
     }
     return codes;
   };
+  std::vector<TurnPlan> plans;
   for (const auto& turn : t.turns) {
     if (turn.interviewer) continue;
-    const Question* q = ws.guideline.find(turn.section);
+    TurnPlan p;
+    p.turn = &turn;
+    p.question = ws.guideline.find(turn.section);
+    p.codes = resolved(turn.codes);
+    const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, p.codes});
+    if (matcher && keep) p.suggested = matcher->suggest(turn.text);
+    p.whole = keep && (!p.codes.empty() || !p.suggested.empty() || options.include_uncoded);
+    std::vector<const Span*> spans;
+    for (const auto& s : turn.spans) spans.push_back(&s);
+    std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
+    for (const auto* s : spans) {
+      auto codes = resolved(s->codes);
+      if (codes.empty() || (options.keep && !options.keep(SegmentProbe{t, turn, p.question, false, codes}))) continue;
+      p.spans.emplace_back(s, std::move(codes));
+    }
+    if (p.whole || !p.spans.empty()) plans.push_back(std::move(p));
+  }
+  return plans;
+}
+
+// The segments of one transcript, in turn order (whole turn, then its spans by position).
+void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out) {
+  for (auto& p : plans) {
+    const Turn& turn = *p.turn;
     auto base = [&]() {
       CodedSegment seg;
       seg.participant = t.participant;
       seg.role = t.role;
       seg.attributes = t.attributes;
       seg.question = turn.section;
-      seg.part = q ? q->part : "";
+      seg.part = p.question ? p.question->part : "";
       seg.turn = turn.number;
       seg.source = {t.file, turn.line, 0};
       return seg;
     };
     const std::string turn_id = t.participant + "#t" + std::to_string(turn.number);
-    // The whole turn is built only when it is listed: it has codes or suggestions, or uncoded turns are asked for.
-    auto codes = resolved(turn.codes);
-    const bool keep_whole = !options.keep || options.keep(SegmentProbe{t, turn, q, true, codes});
-    std::vector<std::string> suggested;
-    if (matcher && keep_whole) suggested = matcher->suggest(turn.text);
-    if (keep_whole && (!codes.empty() || !suggested.empty() || options.include_uncoded)) {
+    if (p.whole) {
       CodedSegment whole = base();
       whole.id = turn_id;
       whole.text = turn.text;
       whole.end = text::count_code_points(turn.text);
-      whole.codes = std::move(codes);
-      whole.suggested = std::move(suggested);
+      whole.codes = std::move(p.codes);
+      whole.suggested = std::move(p.suggested);
       out.push_back(std::move(whole));
     }
-    std::vector<const Span*> spans;
-    for (const auto& s : turn.spans) spans.push_back(&s);
-    std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
-    for (const auto* s : spans) {
-      auto span_codes = resolved(s->codes);
-      if (span_codes.empty() || (options.keep && !options.keep(SegmentProbe{t, turn, q, false, span_codes}))) continue;
+    for (auto& [s, codes] : p.spans) {
       CodedSegment seg = base();
       seg.whole_turn = false;
       seg.text = turn.text.substr(s->begin, s->end - s->begin);
       seg.begin = text::count_code_points(std::string_view(turn.text).substr(0, s->begin));
       seg.end = seg.begin + text::count_code_points(seg.text);
       seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
-      if (!s->codes.empty()) seg.source.line = s->codes.front().where.line;
-      seg.codes = std::move(span_codes);
+      seg.source.line = s->codes.front().where.line;
+      seg.codes = std::move(codes);
       out.push_back(std::move(seg));
     }
   }
@@ -95,26 +119,28 @@ void transcript_segments(const Workspace& ws, const Transcript& t, const NodeRes
 
 }  // namespace
 
-// Transcripts are independent: each is turned into segments on its own thread, into its own slot, and the
-// slots are joined in file order, so the segments and diagnostics come out as one thread would give them.
+// Resolving codes, deciding what is kept and finding suggestions is done per transcript on several threads,
+// each into its own slot; the segments are then built in file order into a vector of the exact size, so they
+// and the diagnostics come out as one thread would give them, without a second copy of the segments.
 std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
                                          Diagnostics& diags, const CodingOptions& options) {
   std::optional<KeywordMatcher> matcher;
   if (options.suggestions) matcher.emplace(keyword_rules(taxonomy));
   const auto& transcripts = ws.transcripts;
-  std::vector<std::vector<CodedSegment>> per(transcripts.size());
-  std::vector<Diagnostics> per_diags(transcripts.size());
+  std::vector<std::vector<TurnPlan>> plans(transcripts.size());
+  std::vector<Diagnostics> plan_diags(transcripts.size());
   parallel_for(transcripts.size(), [&](std::size_t k) {
-    transcript_segments(ws, transcripts[k], resolve, matcher ? &*matcher : nullptr, options, per[k], per_diags[k]);
+    plans[k] = plan_transcript(ws, transcripts[k], resolve, matcher ? &*matcher : nullptr, options, plan_diags[k]);
   });
   std::size_t total = 0;
-  for (const auto& p : per) total += p.size();
+  for (const auto& per : plans)
+    for (const auto& p : per) total += (p.whole ? 1 : 0) + p.spans.size();
   std::vector<CodedSegment> out;
   out.reserve(total);
-  for (std::size_t k = 0; k < per.size(); ++k) {
-    diags.append(per_diags[k]);
-    std::move(per[k].begin(), per[k].end(), std::back_inserter(out));
-    std::vector<CodedSegment>().swap(per[k]);
+  for (std::size_t k = 0; k < transcripts.size(); ++k) {
+    diags.append(plan_diags[k]);
+    build_segments(transcripts[k], plans[k], out);
+    std::vector<TurnPlan>().swap(plans[k]);
   }
   return out;
 }
