@@ -416,7 +416,7 @@ std::map<std::string, std::vector<ExemplarQuote>> exemplar_quotes(const std::vec
       if (list.size() >= per_node ||
           std::any_of(list.begin(), list.end(), [&](const ExemplarQuote& e) { return e.segment == s.id; }))
         continue;
-      list.push_back({s.text, s.participant, s.role, s.id, s.source});
+      list.push_back({s.text, s.participant, s.role, s.id, s.source, s.source.file + ":" + std::to_string(s.source.line)});
     }
   return out;
 }

@@ -117,8 +117,15 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
 CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& options) {
   auto participants = data.crosstab_participants();
   auto segments = data.coded_segments();
+  auto exemplars = exemplar_quotes(segments);
+  // Shown where the Source column says (for an imported table: as the table gives it, not the table's row).
+  std::map<std::string, const std::string*> shown;
+  for (const auto& s : data.segments) shown.emplace(s.segment.id, &s.source);
+  for (auto& [node, quotes] : exemplars)
+    for (auto& q : quotes)
+      if (auto it = shown.find(q.segment); it != shown.end()) q.source = *it->second;
   return {node_crosstab(*data.taxonomy, segments, participants, study_groups(participants, *data.guideline)),
-          cooccurrence(*data.taxonomy, segments, options.level), exemplar_quotes(segments)};
+          cooccurrence(*data.taxonomy, segments, options.level), std::move(exemplars)};
 }
 
 nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options) {

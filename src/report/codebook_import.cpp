@@ -31,6 +31,7 @@ const std::vector<ColumnNames>& table_columns() {
       {"coder", {"Coder"}, false},
       {"source", {"Source"}, false},
       {"segment", {"Segment"}, false},
+      {"exemplar", {"Exemplar for", "Exemplar"}, false},
   };
   return columns;
 }
@@ -143,6 +144,13 @@ std::optional<CodebookData> import_coded_table(const std::string& text_in, const
       for (const auto& coder : coders) s.codes.push_back({*r.node, written, coder, out.memo, at});
     }
     if (s.codes.empty()) continue;  // reported above
+    for (const auto& written : text::split_nonempty(cell("exemplar"), ',')) {  // the nodes the quote is picked for
+      auto r = version.resolve(written);
+      bool linked = false;
+      for (auto& c : s.codes)
+        if (r.node && c.node == *r.node) c.exemplar = linked = true;
+      if (!linked) diags.warning(at, "Exemplar for '" + written + "', a node the row does not link; ignored");
+    }
     data.segments.push_back(std::move(out));
   }
   if (diags.error_count() > errors_before) return std::nullopt;

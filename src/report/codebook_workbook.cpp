@@ -85,7 +85,7 @@ void codebook_sheet(xlsx::Book& book, const CodebookData& data, const CodebookTa
     sheet.write_text(row, col++, n->exclusion, at);
     auto exemplars = tables.exemplars.find(n->id);
     sheet.write_text(row, col++, exemplar_cell(tables, n->id),
-                     exemplars == tables.exemplars.end() ? at : exemplars->second.front().source);
+                     exemplars == tables.exemplars.end() ? at : exemplars->second.front().where);
     sheet.write_text(row, col++, text::join(n->aliases, ", "), at);
     sheet.write_text(row, col++, n->status, at);
     sheet.write_number(row, col++, static_cast<double>(count.segments));
@@ -107,7 +107,8 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
                 {"Research Insight", CellStyle::wrapped_text, 50},
                 {"Coder", CellStyle::text, 16},
                 {"Source", CellStyle::text, 30},
-                {"Segment", CellStyle::text, 24}},
+                {"Segment", CellStyle::text, 24},
+                {"Exemplar for", CellStyle::text, 16}},
                1);
   int row = 1;
   for (const auto& r : data.segments) {
@@ -131,6 +132,11 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     sheet.write_text(row, col++, text::join(s.coders(), ", "), at);
     sheet.write_text(row, col++, r.source, at);
     sheet.write_text(row, col++, s.id, at);
+    std::vector<std::string> picked;  // the nodes this segment is an exemplar quote for, taxonomy order
+    for (const auto& node : s.nodes(*data.taxonomy))
+      if (std::any_of(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return c.node == node && c.exemplar; }))
+        picked.push_back(node);
+    sheet.write_text(row, col++, text::join(picked, ", "), at);
     ++row;
   }
 }

@@ -285,7 +285,7 @@ std::string query_matrix_table(const QueryMatrix& m, const Taxonomy& taxonomy, b
 
 nlohmann::ordered_json exemplar_json(const ExemplarQuote& e) {
   return {{"quote", e.quote}, {"participant", e.participant}, {"segment", e.segment},
-          {"source", e.source.file + ":" + std::to_string(e.source.line)}};
+          {"source", e.source}};
 }
 
 nlohmann::ordered_json what_is_coded_json(const Study& study) {

@@ -70,7 +70,7 @@ assert wb.sheetnames == ["Codebook", "Coded segments", "Participants", "Matrix",
 segments = [s for s in json.load(open(seg_path))["segments"] if s["codes"]]
 coded = wb["Coded segments"]
 assert coded.max_row - 1 == len(segments), (coded.max_row - 1, len(segments))
-assert coded.freeze_panes == "B2" and coded.auto_filter.ref == "A1:K%d" % coded.max_row, (coded.freeze_panes, coded.auto_filter.ref)
+assert coded.freeze_panes == "B2" and coded.auto_filter.ref == "A1:L%d" % coded.max_row, (coded.freeze_panes, coded.auto_filter.ref)
 
 # the tree as the Codebook sheet shows it; each parent before its children (preorder)
 cb = wb["Codebook"]

@@ -40,6 +40,25 @@ assert [(e['participant'], e['segment'], e['source']) for e in well] == [
     ('C01', 'C01#t3', 'transcripts/C01.md:25'), ('E01', 'E01#t3', 'transcripts/E01.md:25')], well
 assert rows['COM.3']['exemplars'] == []" || fail "codebook JSON exemplars"
 
+# ---- the Coded segments sheet's "Exemplar for" column carries the picks through a CSV import ----
+$PY - "$ws/reports/codebook.xlsx" "$tmp/table.csv" <<'EOF'
+import csv, sys, openpyxl
+rows = list(openpyxl.load_workbook(sys.argv[1])["Coded segments"].iter_rows(values_only=True))
+assert rows[0][-1] == "Exemplar for", rows[0]
+picked = {r[10]: r[-1] for r in rows[1:] if r[-1]}
+assert picked == {"C01#t3": "WELL.1", "C01#t4": "TOOL.2", "E01#t3": "COM.2, WELL.1", "E02#t5": "TOOL.3",
+                  "M01#t2": "COM.1", "M02#t4": "TOOL.2.a"}, picked
+with open(sys.argv[2], "w", newline="", encoding="utf-8") as f:
+    csv.writer(f, lineterminator="\n").writerows([["" if v is None else v for v in r] for r in rows])
+EOF
+"$QUALRANK" -C "$ws" codebook --format json >"$tmp/from-transcripts.json"
+"$QUALRANK" -C "$ws" codebook --import-table "$tmp/table.csv" --format json >"$tmp/from-table.json"
+cmp -s "$tmp/from-transcripts.json" "$tmp/from-table.json" || fail "exemplars lost in the table round trip"
+sed -i 's/,COM.1$/,TOOL.3/' "$tmp/table.csv"  # M01#t2 is not coded TOOL.3
+"$QUALRANK" -C "$ws" codebook --import-table "$tmp/table.csv" --format json 2>"$tmp/import.err" >/dev/null
+grep -qE "^$tmp/table.csv:[0-9]+: warning: Exemplar for 'TOOL.3', a node the row does not link; ignored\$" "$tmp/import.err" ||
+  fail "unlinked exemplar warning: $(cat "$tmp/import.err")"
+
 # ---- the report: "coded" recounted from the segments; the HTML table shows the same numbers ----
 "$QUALRANK" -C "$ws" -q report -o "$tmp/out"
 "$QUALRANK" -C "$ws" code --format json >"$tmp/segments.json"

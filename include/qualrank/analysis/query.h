@@ -88,7 +88,8 @@ struct ExemplarQuote {
   std::string participant;
   std::string role;
   std::string segment;      // segment id
-  Location source;
+  Location where;           // the segment's source, for diagnostics
+  std::string source;       // where it is, as shown: "FILE:LINE"
 };
 inline constexpr std::size_t kMaxExemplarsPerNode = 3;
 // The exemplar quotes of each node, in segment order, at most `per_node` each (the first picks). A segment
