@@ -150,4 +150,24 @@ for o in --code --any-code --not-code --exact --where --participant --question -
 done
 line=$("$QUALRANK" help | grep -E '^  query ')
 grep -qxF "$line" "$SOURCE_DIR/README.md" || fail "README's command list lacks: $line"
+# README's query session is real: every command in it prints what the README shows
+python3 - "$SOURCE_DIR/README.md" "$QUALRANK" "$SOURCE_DIR" <<'EOF' || fail "README's query session is out of date (see above)"
+import shlex, subprocess, sys
+readme, qualrank, root = sys.argv[1:4]
+text = open(readme, encoding="utf-8").read()
+block = text[text.index("## Retrieving what is coded"):].split("```")[1].split("\n")[1:]
+runs, current = [], None
+for line in block:
+    if line.startswith("$ qualrank "):
+        current = [shlex.split(line[2:]), []]
+        runs.append(current)
+    elif current is not None:
+        current[1].append(line)
+assert len(runs) >= 4, runs
+for argv, want in runs:
+    got = subprocess.run([qualrank] + argv[1:], cwd=root, capture_output=True, text=True, check=True).stdout
+    want = "\n".join(want).rstrip("\n")
+    assert got.rstrip("\n") == want, (argv, got, want)
+print("README: %d query commands checked" % len(runs))
+EOF
 echo "query: ok"
