@@ -3,6 +3,7 @@
 // into a transcript with front matter from its case. Nothing is written until the whole plan is free of
 // errors; write_refi_import then writes file by file, each atomically.
 #include <algorithm>
+#include <set>
 
 #include "qualrank/model/refi_import.h"
 #include "qualrank/model/versions.h"
@@ -194,7 +195,11 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
   std::map<std::string, std::string> users, variables, notes;  // normalised GUID -> name / text
   for (const auto& u : project->users) users[norm_guid(u.guid)] = safe_name(u.name.empty() ? "user-" + u.guid.substr(0, 8) : u.name);
   for (const auto& v : project->variables) variables[norm_guid(v.guid)] = v.name;
-  for (const auto& n : project->notes) notes[norm_guid(n.guid)] = n.text;
+  std::set<std::string> exemplar_notes;  // notes that mark an exemplar pick (refi::kExemplarNote)
+  for (const auto& n : project->notes) {
+    notes[norm_guid(n.guid)] = n.text;
+    if (n.name == refi::kExemplarNote) exemplar_notes.insert(norm_guid(n.guid));
+  }
   std::set<std::string> codes;
   for (const auto& f : flat) codes.insert(f.guid);
   auto user = [&](const std::string& guid, int line) -> std::optional<std::string> {
@@ -268,17 +273,19 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
           continue;
         }
         std::vector<std::string> memo;
+        bool exemplar = false;
         for (const auto* refs : {&c.note_refs, &sel.note_refs})
           for (const auto& [guid, line] : *refs) {
             auto n = notes.find(norm_guid(guid));
             if (n == notes.end()) diags.error({xml, line, 0}, "unknown note GUID '" + guid + "'");
+            else if (refs == &c.note_refs && exemplar_notes.count(n->first)) exemplar = true;
             else if (!n->second.empty()) memo.push_back(n->second);
           }
         auto coder = user(c.user_guid, c.line);
         if (!coder) coder = sel_user ? sel_user : source_user;
         auto node = map.node_of.find(code);
         if (node == map.node_of.end()) continue;  // reported by map_codes
-        PlacedCoding p{sel.start, sel.end, node->second, coder.value_or(""), text::join(memo, "\n"), {xml, sel.line, 0}};
+        PlacedCoding p{sel.start, sel.end, node->second, coder.value_or(""), text::join(memo, "\n"), {xml, sel.line, 0}, exemplar};
         ++per_coder[p.coder];
         placed.push_back(std::move(p));
       }

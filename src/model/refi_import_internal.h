@@ -63,6 +63,7 @@ struct PlacedCoding {
   long long start = 0, end = 0;
   std::string node, coder, memo;
   Location where;  // the selection in project.qde
+  bool exemplar = false;
 };
 
 struct TranscriptSpec {

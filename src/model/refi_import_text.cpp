@@ -30,6 +30,7 @@ std::size_t cp_to_byte(std::string_view s, std::size_t cp) {
 
 struct Code {
   std::string node, memo;
+  bool exemplar = false;  // picked as an exemplar quote (`@exemplar`, `| exemplar`)
 };
 
 // Codes on one stretch of one line of a turn (or the whole turn: line = -1).
@@ -46,8 +47,10 @@ struct Expected {
   bool whole = true;
   std::size_t b = 0, e = 0;  // bytes in the turn text
   std::string node, coder, memo;
+  bool exemplar = false;
   bool operator<(const Expected& o) const {
-    return std::tie(turn, whole, b, e, node, coder, memo) < std::tie(o.turn, o.whole, o.b, o.e, o.node, o.coder, o.memo);
+    return std::tie(turn, whole, b, e, node, coder, memo, exemplar) <
+           std::tie(o.turn, o.whole, o.b, o.e, o.node, o.coder, o.memo, o.exemplar);
   }
   bool operator==(const Expected& o) const { return !(*this < o) && !(o < *this); }
 };
@@ -70,6 +73,16 @@ std::string node_list(const std::vector<Code>& codes) {
   std::vector<std::string> ids;
   for (const auto& c : codes) ids.push_back(c.node);
   return text::join(ids, ", ");
+}
+
+// The directive that picks `codes` (the codes just before it) as exemplar quote: "@exemplar" for all of
+// them, "@exemplar ID, ID" for some, "" for none.
+std::string exemplar_line(const std::vector<Code>& codes) {
+  std::vector<Code> picked;
+  for (const auto& c : codes)
+    if (c.exemplar) picked.push_back(c);
+  if (picked.empty()) return "";
+  return picked.size() == codes.size() ? "@exemplar" : "@exemplar " + node_list(picked);
 }
 
 }  // namespace
@@ -117,7 +130,7 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
         continue;
       }
       ++participant_turns;
-      Code code{c.node, c.memo};
+      Code code{c.node, c.memo, c.exemplar};
       if (lo == 0 && hi == t.cp_length) {
         add_code(c.coder, static_cast<int>(ti), -1, 0, 0, code);
         continue;
@@ -159,16 +172,17 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
   auto write_standoff = [&](const std::string& coder, const BuiltTurn& t, const Group& g) {
     std::string& file = standoff[coder];
     std::string head = "t" + std::to_string(t.number) + (g.line < 0 ? "" : " \"" + span_text(t, g) + "\"");
-    // One line per run of codes with the same memo.
+    // One line per run of codes with the same memo and exemplar pick.
     for (std::size_t i = 0; i < g.codes.size();) {
       std::size_t j = i;
       std::vector<Code> run;
-      while (j < g.codes.size() && g.codes[j].memo == g.codes[i].memo) run.push_back(g.codes[j++]);
+      while (j < g.codes.size() && g.codes[j].memo == g.codes[i].memo && g.codes[j].exemplar == g.codes[i].exemplar)
+        run.push_back(g.codes[j++]);
       std::string memo = one_line(g.codes[i].memo);
-      file += head + ": " + node_list(run) + (memo.empty() ? "" : " | memo: " + memo) + "\n";
+      file += head + ": " + node_list(run) + (g.codes[i].exemplar ? " | exemplar" : "") + (memo.empty() ? "" : " | memo: " + memo) + "\n";
       for (const auto& c : run) {
         auto [b, e] = g.line < 0 ? std::make_pair(std::size_t{0}, t.text().size()) : span_bytes(t, g);
-        expected.push_back({t.number, g.line < 0, g.line < 0 ? 0 : b, g.line < 0 ? 0 : e, c.node, coder, memo});
+        expected.push_back({t.number, g.line < 0, g.line < 0 ? 0 : b, g.line < 0 ? 0 : e, c.node, coder, memo, c.exemplar});
       }
       i = j;
     }
@@ -192,14 +206,18 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
         g->inline_ = !overlaps && st.find_first_of("[]{}") == std::string::npos;
         if (g->inline_) prev = g;
       }
-      // A memo can follow only the turn's last inline span; other memos move to the codings file.
+      // A memo or an exemplar pick can follow only the turn's last inline span; others move to the codings file.
       bool last_slot = true;
       for (auto it = spans.rbegin(); it != spans.rend(); ++it) {
         Group* g = *it;
         if (!g->inline_) continue;
         std::set<std::string> memos;
-        for (const auto& c : g->codes) memos.insert(c.memo);
-        if (memos.size() == 1 && memos.begin()->empty()) {
+        bool picked = false;
+        for (const auto& c : g->codes) {
+          memos.insert(c.memo);
+          picked = picked || c.exemplar;
+        }
+        if (memos.size() == 1 && memos.begin()->empty() && !picked) {
           last_slot = false;
         } else if (last_slot && memos.size() == 1) {
           g->memo_inline = true;
@@ -207,9 +225,12 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
         } else if (standoff_ok(t, *g)) {
           g->inline_ = false;
         } else {
-          diags.warning(source_at, "turn t" + std::to_string(t.number) + ": the memo on span \"" + span_text(t, *g) +
-                                       "\" cannot be written; left out");
-          for (auto& c : g->codes) c.memo.clear();
+          diags.warning(source_at, "turn t" + std::to_string(t.number) + ": the memo or exemplar pick on span \"" +
+                                       span_text(t, *g) + "\" cannot be written; left out");
+          for (auto& c : g->codes) {
+            c.memo.clear();
+            c.exemplar = false;
+          }
           last_slot = false;
         }
       }
@@ -221,9 +242,14 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
           continue;
         }
         auto [b, e] = span_bytes(t, *g);
-        for (const auto& c : g->codes) expected.push_back({t.number, false, b, e, c.node, spec.coder, memo_lines(c.memo)});
-        if (g->memo_inline)
-          for (const auto& m : text::split(memo_lines(g->codes.front().memo), '\n')) lines_after.push_back("@memo " + m);
+        for (const auto& c : g->codes)
+          expected.push_back({t.number, false, b, e, c.node, spec.coder, memo_lines(c.memo), c.exemplar});
+        if (g->memo_inline) {
+          for (const auto& m : text::split(memo_lines(g->codes.front().memo), '\n'))
+            if (!m.empty()) lines_after.push_back("@memo " + m);
+          lines_after.push_back(exemplar_line(g->codes));
+          if (lines_after.back().empty()) lines_after.pop_back();
+        }
       }
       for (auto& g : groups) {
         if (g.line >= 0) continue;
@@ -235,7 +261,8 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
           std::string memo = memo_lines(g.codes[i].memo);
           if (!memo.empty())
             for (const auto& m : text::split(memo, '\n')) lines_after.push_back("@memo " + m);
-          for (const auto& c : run) expected.push_back({t.number, true, 0, 0, c.node, spec.coder, memo});
+          if (auto pick = exemplar_line(run); !pick.empty()) lines_after.push_back(pick);
+          for (const auto& c : run) expected.push_back({t.number, true, 0, 0, c.node, spec.coder, memo, c.exemplar});
           i = j;
         }
       }
@@ -316,9 +343,10 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
   std::vector<Expected> actual;
   for (const auto& p : parsed->turns) {
     if (p.interviewer) continue;
-    for (const auto& c : p.codes) actual.push_back({p.number, true, 0, 0, c.written, c.coder, c.memo});
+    for (const auto& c : p.codes) actual.push_back({p.number, true, 0, 0, c.written, c.coder, c.memo, c.exemplar});
     for (const auto& sp : p.spans)
-      for (const auto& c : sp.codes) actual.push_back({p.number, false, sp.begin, sp.end, c.written, c.coder, c.memo});
+      for (const auto& c : sp.codes)
+        actual.push_back({p.number, false, sp.begin, sp.end, c.written, c.coder, c.memo, c.exemplar});
   }
   std::sort(expected.begin(), expected.end());
   std::sort(actual.begin(), actual.end());

@@ -71,7 +71,10 @@ struct Builder {
   Diagnostics& diags;
   pugi::xml_document doc;
   std::map<std::string, std::string> sources;  // archive entries besides project.qde
-  std::vector<std::pair<std::string, std::string>> notes;  // guid, text (in order of appearance)
+  struct NoteOut {
+    std::string guid, name, text;
+  };
+  std::vector<NoteOut> notes;  // in order of appearance
 
   // Per variable: its type, over every transcript's value.
   std::vector<std::pair<std::string, std::string>> variables() const {
@@ -119,7 +122,12 @@ struct Builder {
         if (!code.memo.empty()) {
           auto note = refi::name_guid("note/" + ckey);
           set(add(coding, "NoteRef"), "targetGUID", note);
-          notes.emplace_back(note, code.memo);
+          notes.push_back({note, "memo", code.memo});
+        }
+        if (code.exemplar) {  // a qualrank convention: a note of this name marks the pick
+          auto note = refi::name_guid("exemplar/" + ckey);
+          set(add(coding, "NoteRef"), "targetGUID", note);
+          notes.push_back({note, refi::kExemplarNote, "Picked as an exemplar quote for this code."});
         }
       }
     }
@@ -195,11 +203,11 @@ struct Builder {
     }
     if (!notes.empty()) {
       auto node = add(project, "Notes");
-      for (const auto& [guid, memo] : notes) {
+      for (const auto& note : notes) {
         auto n = add(node, "Note");
-        set(n, "guid", guid);
-        set(n, "name", "memo");
-        add_text(n, "PlainTextContent", memo);
+        set(n, "guid", note.guid);
+        set(n, "name", note.name);
+        add_text(n, "PlainTextContent", note.text);
       }
     }
     add_text(project, "Description", "qualrank taxonomy: " + taxonomy.name);

@@ -122,4 +122,26 @@ tree = html[html.index('<h2 id="taxonomy"'):]
 assert "Checkpoint recovery. A job saves fine for two weeks" in tree and "— D01, transcripts/D01.md:68" in tree
 assert "Mostly installation. I spent two days matching" in tree
 EOF
+# ---- exemplar picks survive a REFI-QDA export and import: whole turns, a span (some of its codes), a second
+# coder's .codes line (a Note named qualrank:exemplar on the Coding carries each pick) ----
+mini="$tmp/mini"; cp -r "$FIXTURES/mini" "$mini"
+$PY - "$mini/transcripts/P1.md" "$mini/transcripts/P1.bob.codes" <<'EOF'
+import sys
+p, codes = sys.argv[1:3]
+s = open(p, encoding="utf-8").read()
+old = "P1: Then the Straße of errors: OUT OF MEMORY everywhere.\n@code B.1\n"
+assert old in s
+s = s.replace(old, "P1: Then the Straße of errors: [OUT OF MEMORY]{B.1, B.2} everywhere.\n@exemplar B.2\n@code B.1\n@exemplar\n")
+open(p, "w", encoding="utf-8").write(s)
+open(codes, "a").write("t3: B.1 | exemplar | memo: bob picks it\n")
+EOF
+"$QUALRANK" -C "$mini" -q export --qdpx -o "$tmp/mini.qdpx"
+mkdir -p "$tmp/mini-in/guidelines"; cp "$mini"/guidelines/*.yaml "$tmp/mini-in/guidelines/"
+"$QUALRANK" -C "$tmp/mini-in" import "$tmp/mini.qdpx" >/dev/null || fail "import of the mini project"
+picks() { "$QUALRANK" -C "$1" code --format json --no-suggestions | $PY -c "
+import json, sys
+print(sorted((s['id'], c['node'], c['coder']) for s in json.load(sys.stdin)['segments'] for c in s['codes'] if c.get('exemplar')))"; }
+[[ $(picks "$mini") == "[('P1#t3', 'B.1', 'alice'), ('P1#t3', 'B.1', 'bob'), ('P1#t3[27:40]', 'B.2', 'alice')]" ]] ||
+  fail "picks before export: $(picks "$mini")"
+[[ $(picks "$tmp/mini-in") == "$(picks "$mini")" ]] || fail "picks after import: $(picks "$tmp/mini-in")"
 echo "what_is_coded: ok"

@@ -95,6 +95,9 @@ struct Note {
   std::string guid, name, text;
   int line = 0;
 };
+// The name of the note qualrank attaches to a Coding picked as an exemplar quote (`@exemplar`); on import such
+// a note sets the pick instead of becoming a memo.
+inline constexpr const char* kExemplarNote = "qualrank:exemplar";
 
 struct Project {
   std::string name, origin, creating_user, description;
