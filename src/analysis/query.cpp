@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <memory>
-#include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/util/text.h"
@@ -373,33 +373,49 @@ QueryMatrix query_matrix(const Study& study, const std::vector<CodedSegment>& se
     if (g != m.groups.end()) ++m.group_sizes[static_cast<std::size_t>(g - m.groups.begin())];
   }
 
-  // Distinct participants per (row, group) and per row overall.
-  std::map<std::string, std::vector<std::set<std::string>>> people;
-  std::map<std::string, std::set<std::string>> people_all;
-  std::map<std::string, QueryMatrixRow> rows;
-  auto count = [&](QueryMatrixRow& row, const std::string& key, const CodedSegment& s, std::ptrdiff_t g) {
-    if (row.cells.empty()) row.cells.assign(m.groups.size(), {});
-    auto& sets = people[key];
-    if (sets.empty()) sets.resize(m.groups.size());
-    ++row.all.segments;
-    if (people_all[key].insert(s.participant).second) ++row.all.participants;
-    if (g < 0) return;
-    auto& cell = row.cells[static_cast<std::size_t>(g)];
-    ++cell.segments;
-    if (sets[static_cast<std::size_t>(g)].insert(s.participant).second) ++cell.participants;
+  // One accumulator per node applied; a participant counts once per row, in the group of their value.
+  struct Row {
+    QueryMatrixRow row;
+    std::vector<bool> seen;  // by participant index
   };
-  m.total.cells.assign(m.groups.size(), {});
+  std::unordered_map<std::string, std::size_t> participant_index;
+  std::unordered_map<std::string, std::size_t> row_index;
+  std::vector<Row> rows;
+  Row total{m.total, {}};
+  total.row.cells.assign(m.groups.size(), {});
+  auto count = [&](Row& r, std::size_t person, std::ptrdiff_t g) {
+    if (r.seen.size() <= person) r.seen.resize(participant_index.size(), false);
+    bool first = !r.seen[person];
+    r.seen[person] = true;
+    ++r.row.all.segments;
+    r.row.all.participants += first;
+    if (g < 0) return;
+    auto& cell = r.row.cells[static_cast<std::size_t>(g)];
+    ++cell.segments;
+    cell.participants += first;
+  };
+  std::vector<std::size_t> here;
   for (const auto& s : segments) {
     auto it = std::find(m.groups.begin(), m.groups.end(), attribute_of(s, by));
     std::ptrdiff_t g = it == m.groups.end() ? -1 : it - m.groups.begin();
-    count(m.total, "", s, g);
-    for (const auto& node : s.nodes(tax)) {
-      auto& row = rows[node];
-      row.node = node;
-      count(row, "#" + node, s, g);
+    std::size_t person = participant_index.emplace(s.participant, participant_index.size()).first->second;
+    count(total, person, g);
+    here.clear();
+    for (const auto& c : s.codes) {
+      auto [r, fresh] = row_index.emplace(c.node, rows.size());
+      if (fresh) {
+        rows.push_back({});
+        rows.back().row.node = c.node;
+        rows.back().row.cells.assign(m.groups.size(), {});
+      }
+      here.push_back(r->second);
     }
+    std::sort(here.begin(), here.end());
+    here.erase(std::unique(here.begin(), here.end()), here.end());
+    for (auto r : here) count(rows[r], person, g);
   }
-  for (auto& [node, row] : rows) m.rows.push_back(std::move(row));
+  m.total = std::move(total.row);
+  for (auto& r : rows) m.rows.push_back(std::move(r.row));
   std::sort(m.rows.begin(), m.rows.end(), [&](const QueryMatrixRow& a, const QueryMatrixRow& b) {
     auto ra = tax.rank_of(a.node), rb = tax.rank_of(b.node);
     return ra != rb ? ra < rb : text::natural_less(a.node, b.node);

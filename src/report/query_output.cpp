@@ -290,12 +290,10 @@ nlohmann::ordered_json exemplar_json(const ExemplarQuote& e) {
 
 nlohmann::ordered_json what_is_coded_json(const Study& study) {
   using Json = nlohmann::ordered_json;
-  std::vector<CodedSegment> coded;
-  for (const auto& s : study.segments)
-    if (!s.codes.empty()) coded.push_back(s);
+  // Segments without codes (keyword suggestions only) add to no node's row: no need to leave them out.
   const Taxonomy& tax = study.taxonomy();
-  auto matrix = query_matrix(study, coded, "role");
-  auto exemplars = exemplar_quotes(coded);
+  auto matrix = query_matrix(study, study.segments, "role");
+  auto exemplars = exemplar_quotes(study.segments);
   Json out;
   out["by"] = "role";
   out["groups"] = Json::array();
