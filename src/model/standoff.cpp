@@ -102,6 +102,9 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
     if (bar != std::string_view::npos) {
       auto tail_text = rest.substr(bar + 1);
       auto tail = markup::parse_code_tail(tail_text);
+      if (tail.unknown)
+        diags.error({file, lineno, column_of(raw, static_cast<std::size_t>(tail_text.data() - raw.data()) - 1)},
+                    "after '|' comes 'memo: TEXT' or 'exemplar'");
       c.memo_begin = line_begin + static_cast<std::size_t>(tail_text.data() - raw.data()) + tail.memo_pos;
       c.memo_end = c.memo_begin + tail.memo_len;
       c.has_memo = tail.memo_len > 0;
@@ -138,6 +141,8 @@ void apply_standoff(Transcript& t, const StandoffFile& s, Diagnostics& diags) {
         std::string quoted = c.span->size() > 60 ? c.span->substr(0, 57) + "..." : *c.span;
         diags.error(at, "span \"" + quoted + "\" is not in turn t" + std::to_string(c.turn) + " of " + t.file +
                             " (line " + std::to_string(turn->line) + ")");
+        diags.note({t.file, turn->line, 1}, "turn t" + std::to_string(c.turn) + " does not hold the span that " +
+                                                s.file + ":" + std::to_string(c.line) + " quotes");
         continue;
       }
       if (turn->text.find(*c.span, pos + 1) != std::string::npos)

@@ -233,6 +233,18 @@ struct BodyParser {
         return;
       }
     }
+    // "P@1: text": a label one character away from a speaker's (or holding a markup character).
+    auto colon = bare.find(':');
+    if (colon != std::string_view::npos && colon >= 2 && bare.substr(0, colon).find_first_of(" \t") == std::string_view::npos) {
+      std::string_view label = bare.substr(0, colon);
+      bool marked = label.find_first_of("[]{},@\\|") != std::string_view::npos;
+      for (const std::string& known : speaker_labels())
+        if (label != known && (marked || (known.size() >= 2 && text::edit_distance(label, known) <= 1))) {
+          diags.warning({file, lineno, 1}, "'" + std::string(label) + "' is not a speaker of this transcript (did you mean '" +
+                                               known + "'?); the line is read as text, not as a turn");
+          return;
+        }
+    }
     // "P1 text", "P1, text", "P1\: text": a speaker label that does not open a turn.
     for (const std::string& label : speaker_labels()) {
       if (label.size() < 2 || bare.size() <= label.size() || bare.compare(0, label.size(), label) != 0) continue;
@@ -301,9 +313,10 @@ struct BodyParser {
         std::string_view label = s.substr(0, colon);
         if (label.find_first_of(" \t") == std::string_view::npos && is_speaker(label)) {
           start_turn(std::string(label), lineno);
+          std::string_view line = raw.substr(0, s_off + s.size());
           std::size_t off = s_off + colon + 1;
-          while (off < raw.size() && (raw[off] == ' ' || raw[off] == '\t')) ++off;
-          append_text(raw.substr(0, s_off + s.size()), off, lineno);
+          while (off < line.size() && (line[off] == ' ' || line[off] == '\t')) ++off;
+          append_text(line, off, lineno);
           after_turn_or_directive = true;
           continue;
         }
@@ -378,6 +391,13 @@ std::optional<Transcript> parse_transcript(const std::string& content, const std
   if (t.coder.find_first_of(" \t:,[]{}@\\|\"/.") != std::string::npos)
     diags.error((*node)["coder"] ? yaml::where((*node)["coder"], file, 2) : Location{file, 2, 1},
                 "coder name '" + t.coder + "' may not contain spaces or any of : , [ ] { } @ \\ | \" / .");
+  for (const auto& kv : *node) {
+    static const std::vector<std::string> known{"participant", "role", "coder", "interviewer", "date", "language", "duration", "attributes"};
+    std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      diags.warning(yaml::where(kv.first, file, 2), "unknown front-matter key '" + key + "' (known: " + text::join(known, ", ") +
+                                                        "; other attributes go under 'attributes:')");
+  }
   for (const char* key : {"date", "language", "duration"}) {
     if (auto v = (*node)[key]; v && v.IsScalar()) {
       t.attributes[key] = v.Scalar();

@@ -88,6 +88,7 @@ CodeTail parse_code_tail(std::string_view tail) {
     if (!m.empty() && m[0] == '|') m = text::trim(m.substr(1));
   }
   if (text::starts_with_ci(m, "memo:")) m = text::trim(m.substr(5));
+  else if (!m.empty()) out.unknown = true;
   out.memo = unescape(m);
   out.memo_pos = static_cast<std::size_t>(m.data() - tail.data());
   out.memo_len = m.size();
@@ -230,6 +231,8 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     if (list_end < end) {
       auto tail_text = part.substr(list_end + 1, end - list_end - 1);
       auto tail = parse_code_tail(tail_text);
+      if (tail.unknown)
+        diags.error(at(list_end), "after '|' in a code list comes 'memo: TEXT' or 'exemplar' (write \\| for a literal bar)");
       mk.memo_begin = file_pos(list_end + 1) + tail.memo_pos;
       mk.memo_end = mk.memo_begin + tail.memo_len;
       for (auto& code : span.codes) {

@@ -32,6 +32,7 @@ struct CodeTail {
   bool exemplar = false;
   std::size_t memo_pos = 0;  // byte range of the memo as written, relative to the tail's start
   std::size_t memo_len = 0;
+  bool unknown = false;      // the tail starts with neither `exemplar` nor `memo:` (a near miss: an error)
 };
 CodeTail parse_code_tail(std::string_view tail);
 
