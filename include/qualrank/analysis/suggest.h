@@ -130,13 +130,16 @@ class LinearModel {
   void scores(const SparseVector& x, std::vector<double>& out) const;
   // The sigmoid of the scores: each label's probability estimate in (0, 1).
   void confidences(const SparseVector& x, std::vector<double>& out) const;
-  float* row(std::size_t feature) { return &weights_[feature * labels_]; }
-  const float* row(std::size_t feature) const { return &weights_[feature * labels_]; }
+  // The weights of one feature for every label (labels() values, then zero padding up to stride()).
+  float* row(std::size_t feature) { return &weights_[feature * stride_]; }
+  const float* row(std::size_t feature) const { return &weights_[feature * stride_]; }
   const float* bias() const { return row(features_); }
+  // Row length: labels() rounded up to a multiple of 8, so the label loops vectorise without remainders.
+  std::size_t stride() const { return stride_; }
 
  private:
-  std::size_t features_ = 0, labels_ = 0;
-  std::vector<float> weights_;  // (features + 1) x labels; the last row is the bias
+  std::size_t features_ = 0, labels_ = 0, stride_ = 0;
+  std::vector<float> weights_;  // (features + 1) x stride; the last row is the bias
 };
 
 // Trains one binary L2-regularised logistic regression per label: row i is positive for label l when
