@@ -59,6 +59,7 @@ std::string columns(const std::vector<std::vector<std::string>>& rows, const std
       else line += last ? r[i] : r[i] + gap;
       if (!last) line += "  ";
     }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + '\n';
   }
   return out;
