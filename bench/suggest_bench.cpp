@@ -81,22 +81,26 @@ void BM_Evaluate5Folds10kSegments(benchmark::State& state) {
     qualrank::suggest::EvaluateOptions options;
     options.folds = 5;
     options.seed = 1;
+    options.suggest.training.threads = static_cast<int>(state.range(0));
     ev = qualrank::suggest::evaluate(s.segments, options);
     benchmark::DoNotOptimize(ev);
   }
   state.counters["micro_f1"] = ev.micro.f1;
   state.counters["codes"] = static_cast<double>(ev.codes.size());
 }
-BENCHMARK(BM_Evaluate5Folds10kSegments)->Unit(benchmark::kMillisecond)->Iterations(2);
+// Argument: training threads (the result is the same for any number).
+BENCHMARK(BM_Evaluate5Folds10kSegments)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(2)->MeasureProcessCPUTime()->UseRealTime();
 
 void BM_Train10kSegments(benchmark::State& state) {
   const auto& s = study();
+  qualrank::suggest::SuggestOptions options;
+  options.training.threads = static_cast<int>(state.range(0));
   for (auto _ : state) {
-    auto suggester = qualrank::suggest::train_suggester(s.segments);
+    auto suggester = qualrank::suggest::train_suggester(s.segments, options);
     benchmark::DoNotOptimize(suggester);
   }
 }
-BENCHMARK(BM_Train10kSegments)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Train10kSegments)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(3)->MeasureProcessCPUTime()->UseRealTime();
 
 void BM_Suggest1000Turns(benchmark::State& state) {
   const auto& s = study();

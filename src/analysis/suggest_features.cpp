@@ -250,25 +250,34 @@ IdfTable fit_idf(const std::vector<const TermCounts*>& docs, std::size_t vocabul
 }
 
 SparseVector tfidf(const TermCounts& counts, const IdfTable& idf, const Vocabulary& vocabulary) {
+  // 1 + ln k for the small counts that make up nearly every feature occurrence.
+  static const auto sublinear = [] {
+    std::vector<double> t(64, 0.0);
+    for (std::size_t k = 1; k < t.size(); ++k) t[k] = 1.0 + std::log(static_cast<double>(k));
+    return t;
+  }();
   SparseVector out;
   out.index.reserve(counts.ids.size());
   out.value.reserve(counts.ids.size());
-  std::vector<bool> is_char;
-  is_char.reserve(counts.ids.size());
+  thread_local std::vector<double> weight;
+  weight.clear();
   double sum[2] = {0, 0};
   for (std::size_t i = 0; i < counts.ids.size(); ++i) {
     const auto id = counts.ids[i];
     if (id >= idf.column.size() || idf.column[id] < 0) continue;
-    const double w = (1.0 + std::log(static_cast<double>(counts.counts[i]))) * idf.idf[id];
-    const bool c = vocabulary.kind(id) == FeatureKind::character;
-    sum[c] += w * w;
+    const auto k = static_cast<std::size_t>(counts.counts[i]);
+    const double w = (k < sublinear.size() ? sublinear[k] : 1.0 + std::log(static_cast<double>(counts.counts[i]))) * idf.idf[id];
+    sum[vocabulary.kind(id) == FeatureKind::character] += w * w;
     out.index.push_back(static_cast<std::uint32_t>(idf.column[id]));
-    out.value.push_back(static_cast<float>(w));
-    is_char.push_back(c);
+    weight.push_back(w);
   }
   const double both = (sum[0] > 0 && sum[1] > 0) ? 1.0 / std::sqrt(2.0) : 1.0;
   const double scale[2] = {sum[0] > 0 ? both / std::sqrt(sum[0]) : 0.0, sum[1] > 0 ? both / std::sqrt(sum[1]) : 0.0};
-  for (std::size_t i = 0; i < out.value.size(); ++i) out.value[i] = static_cast<float>(out.value[i] * scale[is_char[i]]);
+  for (std::size_t i = 0, j = 0; i < counts.ids.size(); ++i) {
+    const auto id = counts.ids[i];
+    if (id >= idf.column.size() || idf.column[id] < 0) continue;
+    out.value.push_back(static_cast<float>(weight[j++] * scale[vocabulary.kind(id) == FeatureKind::character]));
+  }
   return out;
 }
 

@@ -112,13 +112,15 @@ SparseVector tfidf(const TermCounts& counts, const IdfTable& idf, const Vocabula
 
 struct TrainOptions {
   double c = 4.0;            // inverse regularisation strength (LIBLINEAR's -c): larger fits the data closer
-  double tolerance = 0.1;    // stop when the largest dual projected gradient is below this (LIBLINEAR's -e)
+  double tolerance = 0.1;    // a label stops when its largest dual gradient in an epoch is below this (-e)
   int max_epochs = 100;      // passes over the training rows at most
   std::uint64_t seed = 20250101;  // the order rows are visited in each epoch (stats::Rng)
+  int threads = 0;           // 0: min(2, hardware threads); the result is the same for any number
 };
 
 // One-vs-rest logistic regression over sparse rows; a bias term (a constant feature 1, regularised as
-// LIBLINEAR's -B 1) is added. Weights are stored feature-major so one pass over a row scores every label.
+// LIBLINEAR's -B 1) is added. Weights are stored feature-major (each feature's weights for every label side by
+// side, padded to a multiple of 8) so one pass over a row's non-zeros scores every label with vector operations.
 class LinearModel {
  public:
   LinearModel() = default;
@@ -130,12 +132,12 @@ class LinearModel {
   void scores(const SparseVector& x, std::vector<double>& out) const;
   // The sigmoid of the scores: each label's probability estimate in (0, 1).
   void confidences(const SparseVector& x, std::vector<double>& out) const;
-  // The weights of one feature for every label (labels() values, then zero padding up to stride()).
+  float weight(std::size_t feature, std::size_t label) const { return row(feature)[label]; }
+  float bias(std::size_t label) const { return row(features_)[label]; }
+  // The weights of one feature (features() = the bias) for every label, then zeros up to stride().
   float* row(std::size_t feature) { return &weights_[feature * stride_]; }
   const float* row(std::size_t feature) const { return &weights_[feature * stride_]; }
-  const float* bias() const { return row(features_); }
-  // Row length: labels() rounded up to a multiple of 8, so the label loops vectorise without remainders.
-  std::size_t stride() const { return stride_; }
+  std::size_t stride() const { return stride_; }  // labels() rounded up to a multiple of 8
 
  private:
   std::size_t features_ = 0, labels_ = 0, stride_ = 0;
@@ -144,9 +146,10 @@ class LinearModel {
 
 // Trains one binary L2-regularised logistic regression per label: row i is positive for label l when
 // `labels[i]` contains l. Minimises 0.5 |w_l|^2 + C sum_i log(1 + exp(-y_il w_l . x_i)) by dual coordinate
-// descent (Yu, Huang & Lin 2011, Algorithm 5, as LIBLINEAR's solve_l2r_lr_dual), the labels updated together
-// row by row. Deterministic for a seed. rows.size() != labels.size(), a label >= n_labels or a column
-// >= n_features -> std::invalid_argument.
+// descent (Yu, Huang & Lin 2011, Algorithm 5, as LIBLINEAR's solve_l2r_lr_dual). Each label's model is what
+// training that label alone would give (its own stopping rule; the same row order in each epoch), so the
+// result is the same for any number of threads; deterministic for a seed. rows.size() != labels.size(), a label >= n_labels, a
+// column >= n_features, c or tolerance <= 0, or threads < 0 -> std::invalid_argument.
 LinearModel train_logistic(const std::vector<const SparseVector*>& rows,
                            const std::vector<std::vector<std::uint32_t>>& labels, std::size_t n_features,
                            std::size_t n_labels, const TrainOptions& options = {});
