@@ -119,10 +119,19 @@ void BM_Featurize10kSegments(benchmark::State& state) {
   const auto& s = study();
   for (auto _ : state) {
     qualrank::suggest::Vocabulary v;
+    std::vector<qualrank::suggest::TermCounts> counts;
     std::size_t nnz = 0;
-    for (const auto& seg : s.segments) nnz += v.add(seg.text).ids.size();
+    for (const auto& seg : s.segments) {
+      counts.push_back(v.add(seg.text));
+      nnz += counts.back().ids.size();
+    }
+    state.PauseTiming();
+    std::vector<const qualrank::suggest::TermCounts*> docs;
+    for (const auto& c : counts) docs.push_back(&c);
     state.counters["features"] = static_cast<double>(v.size());
+    state.counters["kept"] = static_cast<double>(qualrank::suggest::fit_idf(docs, v.size(), 2).columns);
     state.counters["nnz_per_segment"] = static_cast<double>(nnz) / static_cast<double>(s.segments.size());
+    state.ResumeTiming();
   }
 }
 BENCHMARK(BM_Featurize10kSegments)->Unit(benchmark::kMillisecond)->Iterations(3);

@@ -14,8 +14,8 @@ namespace qualrank::cli {
 namespace {
 
 const char* kUsage =
-    "[--transcript FILE] [--top K] [--all] [--at VERSION] [--format table|json]\n"
-    "       qualrank suggest --evaluate [--folds K] [--seed S] [--at VERSION] [--format table|json]\n\n"
+    "[--transcript FILE] [--top K] [--all] [--min-support N] [--at VERSION] [--format table|json]\n"
+    "       qualrank suggest --evaluate [--folds K] [--seed S] [--min-support N] [--at VERSION] [--format table|json]\n\n"
     "Learns from the segments you coded (whole turns and spans; their codes at the taxonomy version in use)\n"
     "a classifier (one-vs-rest logistic regression over word and character n-gram TF-IDF features), then\n"
     "proposes codes for every participant turn that has no code yet, with a confidence: the model's estimated\n"

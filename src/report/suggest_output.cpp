@@ -117,8 +117,9 @@ std::string suggestions_table(const std::vector<suggest::TurnSuggestion>& sugges
     for (const auto& k : s.keyword) out += line("keyword", k);
     if (s.codes.empty() && s.keyword.empty()) out += "    (nothing to suggest)\n";
   }
-  out += std::to_string(suggestions.size()) + " uncoded turns. Learned " + std::to_string(suggester.codes().size()) +
-         " codes from " + std::to_string(suggester.segments()) + " coded segments (codes with fewer than " +
+  out += std::to_string(suggestions.size()) + (suggestions.size() == 1 ? " uncoded turn" : " uncoded turns") +
+         ". Learned " + std::to_string(suggester.codes().size()) + " codes from " +
+         std::to_string(suggester.segments()) + " coded segments (codes with fewer than " +
          std::to_string(min_support) + " segments are never suggested).\n"
          "Confidence: the model's estimated probability that you would apply the code. Nothing is applied.\n";
   return out;
