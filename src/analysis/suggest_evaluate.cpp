@@ -47,7 +47,8 @@ std::vector<int> grouped_folds(const std::vector<std::string>& groups, int folds
   stats::Rng rng(seed);
   for (std::size_t i = distinct.size() - 1; i > 0; --i) std::swap(distinct[i], distinct[rng.uniform_index(i + 1)]);
   std::map<std::string, int> fold_of_group;
-  for (std::size_t i = 0; i < distinct.size(); ++i) fold_of_group[distinct[i]] = static_cast<int>(i % static_cast<std::size_t>(folds));
+  for (std::size_t i = 0; i < distinct.size(); ++i)
+    fold_of_group[distinct[i]] = static_cast<int>(i % static_cast<std::size_t>(folds));
   std::vector<int> out;
   out.reserve(groups.size());
   for (const auto& g : groups) out.push_back(fold_of_group[g]);

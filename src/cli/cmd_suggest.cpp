@@ -109,7 +109,8 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("transcript")) {
     const auto wanted = vm["transcript"].as<std::string>();
     const auto& ts = study->workspace.transcripts;
-    auto it = std::find_if(ts.begin(), ts.end(), [&](const Transcript& t) { return matches_transcript(ctx.workspace, t.file, wanted); });
+    auto it = std::find_if(ts.begin(), ts.end(),
+                           [&](const Transcript& t) { return matches_transcript(ctx.workspace, t.file, wanted); });
     if (it == ts.end()) return usage_error("no transcript '" + wanted + "' in the workspace");
     std::erase_if(turns, [&](const CodedSegment* s) { return s->source.file != it->file; });
   }
