@@ -104,6 +104,12 @@ expect 2 q -C "$fx" suggest --evaluate --transcript N1.md
 expect 2 q -C "$fx" suggest --evaluate --folds 1
 expect 2 q -C "$fx" suggest --min-support 0
 expect 1 q -C "$fx" suggest --at 99
+expect 1 q -C "$fx" suggest --evaluate --min-support 4
+grep -q "no code has 4 or more coded segments: nothing to evaluate" "$tmp/err" || fail "nothing to evaluate message"
+# nothing learnable: a warning, and only the keyword suggestions
+expect 0 q -C "$fx" suggest --min-support 4 --format json
+grep -q "warning: no code has 4 or more coded segments yet" "$tmp/err" || fail "nothing learnable warning"
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suggestions"]; assert len(s) == 5 and all(x["codes"] == [] for x in s) and any(x["keyword"] for x in s), s' "$tmp/out" || fail "keyword suggestions only"
 expect 0 q suggest --help
 grep -q -- "--min-support" "$tmp/out" && grep -q "never suggested" "$tmp/out" || fail "--help"
 q help | grep -qE '^  suggest +propose codes' || fail "help lists suggest"
