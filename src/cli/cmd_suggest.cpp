@@ -86,6 +86,11 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
     for (const auto& t : training) participants.push_back(t.group);
     std::sort(participants.begin(), participants.end());
     const auto groups = static_cast<int>(std::unique(participants.begin(), participants.end()) - participants.begin());
+    if (groups < 2) {
+      *ctx.err << "qualrank suggest: error: cross-validation needs coded segments from at least 2 participants ("
+               << groups << " so far)\n";
+      return 1;
+    }
     if (groups < folds) {
       *ctx.err << "qualrank suggest: error: " << groups << " participants have coded segments, fewer than the " << folds
                << " folds; use --folds " << std::max(groups, 2) << " or fewer (each participant is in exactly one fold)\n";

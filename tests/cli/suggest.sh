@@ -114,6 +114,13 @@ expect 0 q suggest --help
 grep -q -- "--min-support" "$tmp/out" && grep -q "never suggested" "$tmp/out" || fail "--help"
 q help | grep -qE '^  suggest +propose codes' || fail "help lists suggest"
 
+# nothing coded yet: no evaluation (exit 1), every open turn listed with its keyword suggestions
+cp -r "$fx" "$tmp/uncoded" && sed -i '/^@code/d' "$tmp/uncoded"/transcripts/*.md
+expect 1 q -C "$tmp/uncoded" suggest --evaluate
+grep -q "needs coded segments from at least 2 participants (0 so far)" "$tmp/err" || fail "no coded segments message"
+expect 0 q -C "$tmp/uncoded" suggest --format json
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suggestions"]; assert len(s) == 20 and all(x["codes"] == [] for x in s), len(s)' "$tmp/out" || fail "nothing coded: 20 open turns"
+
 # --- mini: 2 participants; turns answering background and ranking questions only with --all
 expect 1 q -C "$FIXTURES/mini" suggest --evaluate
 grep -q "2 participants have coded segments, fewer than the 5 folds; use --folds 2 or fewer" "$tmp/err" || fail "mini folds message"
