@@ -149,8 +149,8 @@ class LinearModel {
 // `labels[i]` contains l. Minimises 0.5 |w_l|^2 + C sum_i log(1 + exp(-y_il w_l . x_i)) by dual coordinate
 // descent (Yu, Huang & Lin 2011, Algorithm 5, as LIBLINEAR's solve_l2r_lr_dual). Each label's model is what
 // training that label alone would give (its own stopping rule; the same row order in each epoch), so the
-// result is the same for any number of threads; deterministic for a seed. rows.size() != labels.size(), a label >= n_labels, a
-// column >= n_features, c or tolerance <= 0, or threads < 0 -> std::invalid_argument.
+// result is the same for any number of threads; deterministic for a seed. rows.size() != labels.size(), a
+// label >= n_labels, a column >= n_features, c or tolerance <= 0, or threads < 0 -> std::invalid_argument.
 LinearModel train_logistic(const std::vector<const SparseVector*>& rows,
                            const std::vector<std::vector<std::uint32_t>>& labels, std::size_t n_features,
                            std::size_t n_labels, const TrainOptions& options = {});
