@@ -36,6 +36,7 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
     std::string_view raw(content.data() + start, (nl == std::string::npos ? content.size() : nl) - start);
     start = nl == std::string::npos ? content.size() : nl + 1;
     ++lineno;
+    markup::new_line();
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     auto line = text::trim(raw);
     if (line.empty()) continue;

@@ -270,6 +270,7 @@ struct BodyParser {
       int lineno = first_line + static_cast<int>(k);
       std::string_view raw = lines[k];
       if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+      markup::new_line();
       std::string_view s = text::trim(raw);
       // HTML comments (<!-- ... -->, possibly over several lines) are notes for the interviewer: skipped.
       if (in_comment || s.rfind("<!--", 0) == 0) {

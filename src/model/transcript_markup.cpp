@@ -11,8 +11,28 @@
 
 namespace qualrank::markup {
 
+namespace {
+// Diagnostics on one line come left to right: column_of counts on from its last answer for the same line,
+// so that many diagnostics on a long line cost linear time, not quadratic. The parsers forget it at
+// every new line (new_line()), so a line at a reused address is never mistaken for the last one.
+thread_local const char* last_line = nullptr;
+thread_local std::size_t last_size = 0, last_off = 0;
+thread_local int last_col = 1;
+}  // namespace
+
+void new_line() { last_line = nullptr; }
+
 int column_of(std::string_view line, std::size_t off) {
-  return static_cast<int>(text::count_code_points(line.substr(0, std::min(off, line.size())))) + 1;
+  off = std::min(off, line.size());
+  if (line.data() != last_line || line.size() != last_size || off < last_off) {
+    last_line = line.data();
+    last_size = line.size();
+    last_off = 0;
+    last_col = 1;
+  }
+  last_col += static_cast<int>(text::count_code_points(line.substr(last_off, off - last_off)));
+  last_off = off;
+  return last_col;
 }
 
 std::vector<Coding> parse_code_list(std::string_view list, const LineRef& ref, std::size_t base, const std::string& coder,

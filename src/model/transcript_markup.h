@@ -18,8 +18,10 @@ struct LineRef {
   std::size_t file_offset;    // byte offset of raw[0] in the file
 };
 
-// 1-based column (in code points) of byte offset `off` in `line`.
+// 1-based column (in code points) of byte offset `off` in `line`; amortised O(1) for calls on one line
+// with growing offsets. Call new_line() before the first call for each line.
 int column_of(std::string_view line, std::size_t off);
+void new_line();
 
 // Splits "A.1, A.2" (`list` starts at byte `base` of `ref.raw`) into codes with their locations and byte
 // ranges. An empty piece (a doubled, leading or trailing comma) is an error.
