@@ -124,11 +124,13 @@ std::vector<Line> turn_block(const AnnotateModel& m, std::size_t index, bool cur
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& c = list[k];
     bool hl = current && k == m.highlighted();
-    std::string line = std::string(hl ? "    * " : "    - ") + m.node_label(c.written);
-    if (c.span) line += "  \"" + *c.span + "\"";
-    if (c.exemplar) line += "  (exemplar)";
-    if (!c.memo.empty()) line += "  [memo: " + c.memo + "]";
-    out.push_back({{line, static_cast<int>(hl ? A_BOLD : 0)}});
+    std::string line = m.node_label(c.written);
+    if (c.span) line += " \"" + *c.span + "\"";
+    if (c.exemplar) line += " (exemplar)";
+    if (!c.memo.empty()) line += " [memo: " + c.memo + "]";
+    int attr = static_cast<int>(hl ? A_BOLD : 0);
+    auto wrapped = wrap_text(line, cols, {{hl ? "    * " : "    - ", attr}}, 6, attr);
+    out.insert(out.end(), wrapped.begin(), wrapped.end());
   }
   if (list.empty() && current) out.push_back({{"    (no codes: c picks one, a accepts a suggestion)", A_DIM}});
   return out;
