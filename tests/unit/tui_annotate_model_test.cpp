@@ -32,11 +32,11 @@ std::string read(const fs::path& p) {
 }
 
 // A copy of the mini fixture with one more transcript.
-struct Workspace {
+struct TempStudy {
   fs::path root;
   std::optional<qualrank::Workspace> ws;
   std::unique_ptr<TaxonomyVersion> version;
-  Workspace() {
+  TempStudy() {
     std::random_device rd;
     root = fs::temp_directory_path() / ("qualrank-tui-" + std::to_string(rd()));
     fs::create_directories(root);
@@ -55,7 +55,7 @@ struct Workspace {
     version = taxonomy_at(*ws, std::nullopt, diags);
     REQUIRE(version);
   }
-  ~Workspace() {
+  ~TempStudy() {
     std::error_code ec;
     fs::remove_all(root, ec);
   }
@@ -113,7 +113,7 @@ TEST_CASE("tui: words split at spaces; a wide character is a word of its own", "
 }
 
 TEST_CASE("tui: turns, next uncoded and the selection", "[tui]") {
-  Workspace w;
+  TempStudy w;
   auto m = w.open();
   REQUIRE(m.participant_turns().size() == 3);
   CHECK(m.current_number() == 1);
@@ -151,7 +151,7 @@ TEST_CASE("tui: turns, next uncoded and the selection", "[tui]") {
 }
 
 TEST_CASE("tui: coding through the action table, memo, remove, undo/redo levels, save", "[tui]") {
-  Workspace w;
+  TempStudy w;
   auto m = w.open();
   FakeUi ui;
   const std::string before = read(w.root / "transcripts/P9.md");
@@ -205,8 +205,11 @@ TEST_CASE("tui: coding through the action table, memo, remove, undo/redo levels,
   CHECK(m.redo_levels() == 5);
   press(m, ui, 'r');
   press(m, ui, 'r');
-  CHECK(m.codings().size() == 2);
-  CHECK(m.undo_levels() == 2);
+  press(m, ui, 'r');  // the add, the span, the memo
+  REQUIRE(m.codings().size() == 2);
+  CHECK(m.codings()[1].memo == "asks in Japanese");
+  CHECK(m.undo_levels() == 3);
+  CHECK(m.redo_levels() == 2);
   // a new edit clears the redo stack
   m.move(2);
   ui.code = "A.2";
@@ -225,7 +228,7 @@ TEST_CASE("tui: coding through the action table, memo, remove, undo/redo levels,
 }
 
 TEST_CASE("tui: errors from the library become messages; a second coder writes the .codes file", "[tui]") {
-  Workspace w;
+  TempStudy w;
   auto m = w.open("bob");
   FakeUi ui;
   CHECK(m.document().target_file() == "transcripts/P9.bob.codes");
@@ -250,7 +253,7 @@ TEST_CASE("tui: errors from the library become messages; a second coder writes t
 }
 
 TEST_CASE("tui: the picker filters by id, name and alias and keeps parents", "[tui]") {
-  Workspace w;
+  TempStudy w;
   auto m = w.open();
   auto ids = [](const std::vector<PickerRow>& rows) {
     std::vector<std::string> out;
