@@ -5,12 +5,13 @@
 //  * BM_ApplyCode: a code on a word span of a turn in the middle: plan (checked by parsing the edited
 //    text), apply and re-parse. Requirement: under 100 ms per keystroke.
 //  * BM_Undo: undoing that edit (apply of the undo splices and re-parse).
-// The transcript is generated: 12,000 sections of one interviewer and two participant turns, every third
+// The transcript is generated: 13,500 sections of one interviewer and two participant turns, every third
 // turn coded, about 5 MB.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <string>
 
@@ -75,7 +76,7 @@ struct Fixture {
     std::ofstream(root / "codebooks" / "bench.yaml") << kTaxonomy;
     std::ofstream(root / "guidelines" / "bench.yaml") << kGuideline;
     std::string t = "---\nparticipant: P1\nrole: user\ncoder: alice\n---\n\n## II.1 Questions\n\n";
-    for (int s = 0; s < 12000; ++s) {
+    for (int s = 0; s < 13500; ++s) {
       t += "I: What happened next in part " + std::to_string(s) + "?\n\n";
       for (int k = 0; k < 2; ++k) {
         ++turns;
