@@ -149,6 +149,17 @@ keys y
 wait_exit
 cmp -s "$tmp/U01.saved" "$ws/transcripts/U01.md" || fail "quitting without saving changed the file"
 
+# --- SIGTERM mid-session: the handler restores the terminal and dies of the signal; the file is unchanged
+start U01
+keys c A.4 Enter
+wait_for "added A.4 to t1"
+pane=$(tmux -L "$sock" display-message -p -t qr '#{pane_pid}')
+pid=$(pgrep -P "$pane" -x qualrank) || fail "no qualrank process under the pane"
+kill -TERM "$pid"
+wait_exit
+[[ $(cat "$tmp/rc") == 143 ]] || fail "SIGTERM exit status $(cat "$tmp/rc")"
+cmp -s "$tmp/U01.saved" "$ws/transcripts/U01.md" || fail "killed session changed the file"
+
 # --- a second coder writes only transcripts/U01.bob.codes
 (cd "$ws" && find . -type f ! -name U01.bob.codes -exec sha256sum {} + | sort) >"$tmp/before.sums"
 cp "$ws/transcripts/U01.bob.codes" "$tmp/bob.orig"
