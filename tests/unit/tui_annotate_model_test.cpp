@@ -227,7 +227,7 @@ TEST_CASE("tui: coding through the action table, memo, remove, undo/redo levels,
   CHECK(press(m, ui, 'q'));  // nothing unsaved: quits without asking
 }
 
-TEST_CASE("tui: errors from the library become messages; a second coder writes the .codes file", "[tui]") {
+TEST_CASE("tui: errors from the library become messages, and a second coder writes the .codes file", "[tui]") {
   TempStudy w;
   auto m = w.open("bob");
   FakeUi ui;
