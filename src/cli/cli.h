@@ -56,6 +56,7 @@ int cmd_validate(Context&, const std::vector<std::string>&);
 int cmd_code(Context&, const std::vector<std::string>&);
 int cmd_code_edit(Context&, const std::string& action, const std::vector<std::string>&);  // code add | remove
 int cmd_suggest(Context&, const std::vector<std::string>&);
+int cmd_annotate(Context&, const std::vector<std::string>&);  // src/tui/annotate_main.cpp
 int cmd_guide(Context&, const std::vector<std::string>&);
 int cmd_new_transcript(Context&, const std::vector<std::string>&);
 int cmd_report(Context&, const std::vector<std::string>&);

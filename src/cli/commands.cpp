@@ -8,6 +8,7 @@ const std::vector<Command>& commands() {
       {"validate", "check the whole workspace; print every problem as FILE:LINE:COL: error: MESSAGE", cmd_validate},
       {"code", "print the coded segments (json, csv or table); code add / code remove apply or remove codes", cmd_code},
       {"suggest", "propose codes for uncoded turns, learned from your codings; --evaluate cross-validates", cmd_suggest},
+      {"annotate", "code a transcript interactively in the terminal (select words, pick codes, memos, undo)", cmd_annotate},
       {"guide", "print the interview protocol for a role", cmd_guide},
       {"new-transcript", "write a transcript skeleton for a participant, one section per question", cmd_new_transcript},
       {"codebook", "write the Excel codebook (codebook, segments, participants, matrix, co-occurrence)", cmd_codebook},

@@ -190,9 +190,13 @@ std::optional<Transcript> CodingDocument::parse_view(const std::string& transcri
 }
 
 bool CodingDocument::reparse(Diagnostics& diags) {
-  auto parsed = parse_view(transcript_text_, codes_text_, &standoff_, diags);
+  Diagnostics local;
+  auto parsed = parse_view(transcript_text_, codes_text_, &standoff_, local);
+  diags.append(local);
   if (!parsed) return false;
   view_ = std::move(*parsed);
+  view_errors_ = local.error_count();
+  view_keys_ = coding_keys(view_, resolve_);
   line_starts_ = line_starts(inline_ ? transcript_text_ : codes_text_);
   return true;
 }
@@ -290,14 +294,15 @@ Group group_of(const Turn& turn, const CodingTarget& target) {
 
 std::optional<CodingEdit> CodingDocument::checked(CodingEdit edit, const std::vector<std::string>& added,
                                                   const std::vector<std::string>& removed, Diagnostics& diags) const {
+  // The current text's parse (errors, coding keys) is kept from the last reparse: only the edited text is parsed.
   std::string copy = edit.codes_file ? codes_text_ : transcript_text_;
   apply_splices(copy, edit.splices);
-  Diagnostics before, after;
-  auto old_view = parse_view(transcript_text_, codes_text_, nullptr, before);
-  auto new_view = edit.codes_file ? parse_view(transcript_text_, copy, nullptr, after)
-                                  : parse_view(copy, codes_text_, nullptr, after);
+  Diagnostics after;
+  std::optional<StandoffFile> new_standoff;
+  auto new_view = edit.codes_file ? parse_view(transcript_text_, copy, &new_standoff, after)
+                                  : parse_view(copy, codes_text_, &new_standoff, after);
   Location at{target_file(), 0, 0};
-  if (!old_view || !new_view || after.error_count() > before.error_count()) {
+  if (!new_view || after.error_count() > view_errors_) {
     std::string why = "the edited file could not be read";
     for (const auto& d : after.items())
       if (d.severity == Severity::error) {
@@ -307,17 +312,20 @@ std::optional<CodingEdit> CodingDocument::checked(CodingEdit edit, const std::ve
     diags.error(at, "this edit is refused: it would leave a problem in the file (" + why + ")");
     return std::nullopt;
   }
-  auto expected = coding_keys(*old_view, resolve_);
+  auto expected = view_keys_;
   for (const auto& k : removed) {
     auto it = expected.find(k);
     if (it != expected.end()) expected.erase(it);
   }
   for (const auto& k : added) expected.insert(k);
-  if (coding_keys(*new_view, resolve_) != expected) {
+  auto new_keys = coding_keys(*new_view, resolve_);
+  if (new_keys != expected) {
     diags.error(at, "this edit is refused: it would change other codings than the ones named (inline markup cannot "
                     "express it here; code a span that does not overlap another)");
     return std::nullopt;
   }
+  last_checked_ = std::make_shared<Checked>(Checked{this, revision_, edit.codes_file, edit.splices, std::move(*new_view),
+                                                    std::move(new_standoff), after.error_count(), std::move(new_keys)});
   return edit;
 }
 
@@ -608,8 +616,24 @@ CodingEdit CodingDocument::apply(const CodingEdit& edit) {
   undo.codes_file = edit.codes_file;
   undo.summary = edit.summary;
   undo.splices = apply_splices(edit.codes_file ? codes_text_ : transcript_text_, edit.splices);
-  Diagnostics ignored;
-  reparse(ignored);
+  auto same = [](const std::vector<TextSplice>& a, const std::vector<TextSplice>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const TextSplice& x, const TextSplice& y) {
+      return x.offset == y.offset && x.erase == y.erase && x.insert == y.insert;
+    });
+  };
+  auto cached = std::move(last_checked_);
+  if (cached && cached->owner == this && cached->revision == revision_ && cached->codes_file == edit.codes_file && same(cached->splices, edit.splices)) {
+    // The edit checked last on this very text: its parse is the new view.
+    view_ = std::move(cached->view);
+    if (!inline_) standoff_ = std::move(cached->standoff);
+    view_errors_ = cached->errors;
+    view_keys_ = std::move(cached->keys);
+    line_starts_ = line_starts(inline_ ? transcript_text_ : codes_text_);
+  } else {
+    Diagnostics ignored;
+    reparse(ignored);
+  }
+  ++revision_;
   return undo;
 }
 

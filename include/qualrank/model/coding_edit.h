@@ -4,8 +4,11 @@
 // is checked by parsing the result (the coding must appear, nothing else may change, no new problem), and
 // can be undone by the splices it returns. `qualrank code add/remove` and `qualrank annotate` both use it.
 #pragma once
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -118,6 +121,22 @@ class CodingDocument {
   Transcript view_;
   std::optional<StandoffFile> standoff_;
   std::vector<std::size_t> line_starts_;  // byte offset of each line of the file being edited (1-based index - 1)
+  // What checked() needs of the current text, kept from the last parse so an edit parses only the new text.
+  int view_errors_ = 0;
+  std::multiset<std::string> view_keys_;
+  // The parse of the last checked edit's result, reused by apply() when it applies that very edit.
+  struct Checked {
+    const CodingDocument* owner = nullptr;  // copies and moves do not reuse it
+    std::uint64_t revision = 0;
+    bool codes_file = false;
+    std::vector<TextSplice> splices;
+    Transcript view;
+    std::optional<StandoffFile> standoff;
+    int errors = 0;
+    std::multiset<std::string> keys;
+  };
+  mutable std::shared_ptr<Checked> last_checked_;
+  std::uint64_t revision_ = 0;  // counts applied edits
 };
 
 // Resolves node ids written on the command line or in a picker against the taxonomy version in use: an
