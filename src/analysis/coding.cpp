@@ -74,7 +74,7 @@ std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& ta
         seg.begin = text::count_code_points(std::string_view(turn.text).substr(0, s->begin));
         seg.end = seg.begin + text::count_code_points(seg.text);
         seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
-        if (!s->codes.empty()) seg.source.line = s->codes.front().where.line;
+        if (s->line > 0) seg.source.line = s->line;  // the transcript line holding the span
         apply(s->codes, seg);
         if (seg.codes.empty()) continue;
         out.push_back(std::move(seg));

@@ -54,6 +54,7 @@ int report_diagnostics(Context& ctx, const Diagnostics& diags);
 // Handlers (one file each: cmd_<name>.cpp).
 int cmd_validate(Context&, const std::vector<std::string>&);
 int cmd_code(Context&, const std::vector<std::string>&);
+int cmd_code_edit(Context&, const std::string& action, const std::vector<std::string>&);  // code add | remove
 int cmd_suggest(Context&, const std::vector<std::string>&);
 int cmd_guide(Context&, const std::vector<std::string>&);
 int cmd_new_transcript(Context&, const std::vector<std::string>&);
