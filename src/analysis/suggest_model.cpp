@@ -59,6 +59,7 @@ struct Problem {
 };
 
 // Trains labels [first, first + count) of `p` into `w`: (features + 1) rows of `stride` floats, zeroed.
+// The test (analysis_suggest_test.cpp) checks that a label's weights do not depend on its group.
 void train_group(const Problem& p, std::size_t first, std::size_t count, float* w, std::size_t stride) {
   const std::size_t n = p.rows.size();
   const double C = p.options.c;
@@ -221,12 +222,15 @@ LinearModel train_logistic(const std::vector<const SparseVector*>& rows,
     train_group(problem, 0, L, model.row(0), model.stride());
     return model;
   }
-  // Labels [bounds[g], bounds[g + 1]) form group g, trained into its own matrix by its own thread.
-  std::vector<std::size_t> bounds(groups + 1);
-  for (std::size_t g = 0; g <= groups; ++g) bounds[g] = L * g / groups;
+  // Labels [bounds[g], bounds[g + 1]) form group g, trained into its own matrix by its own thread. Inner
+  // bounds are rounded to multiples of 8 so that no group pads its rows more than the whole model would.
+  std::vector<std::size_t> bounds(groups + 1, L);
+  bounds[0] = 0;
+  for (std::size_t g = 1; g < groups; ++g) bounds[g] = std::min(L, (L * g / groups + 4) / 8 * 8);
   std::vector<std::vector<float>> matrices(groups);
   auto train = [&](std::size_t g) {
     const std::size_t count = bounds[g + 1] - bounds[g];
+    if (count == 0) return;
     matrices[g].assign((n_features + 1) * padded(count), 0.0f);
     train_group(problem, bounds[g], count, matrices[g].data(), padded(count));
   };
@@ -244,6 +248,7 @@ LinearModel train_logistic(const std::vector<const SparseVector*>& rows,
   for (auto& h : helpers) h.join();
   for (std::size_t g = 0; g < groups; ++g) {
     const std::size_t count = bounds[g + 1] - bounds[g], stride = padded(count);
+    if (count == 0) continue;
     for (std::size_t f = 0; f <= n_features; ++f)
       std::memcpy(model.row(f) + bounds[g], matrices[g].data() + f * stride, count * sizeof(float));
   }

@@ -121,7 +121,8 @@ std::string suggestions_table(const std::vector<suggest::TurnSuggestion>& sugges
          ". Learned " + std::to_string(suggester.codes().size()) + " codes from " +
          std::to_string(suggester.segments()) + " coded segments (codes with fewer than " +
          std::to_string(min_support) + " segments are never suggested).\n"
-         "Confidence: the model's estimated probability that you would apply the code. Nothing is applied.\n";
+         "Confidence: the model's estimated probability that you would apply the code. Nothing is applied\n"
+         "(qualrank code add --transcript FILE --turn N --node ID applies one).\n";
   return out;
 }
 
