@@ -48,6 +48,10 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
 bool check_choice(Context& ctx, const std::string& command, const char* what, const std::string& value,
                   std::initializer_list<const char*> choices);
 
+// A transcript named on the command line: a path inside the workspace, or a name in transcripts/ ("U01.md",
+// "U01"); returned workspace-relative, or as given when nothing matches (the caller reports it).
+std::string find_transcript(const std::filesystem::path& root, const std::string& given);
+
 // Prints diagnostics to ctx.err; returns 1 if any is an error, else 0.
 int report_diagnostics(Context& ctx, const Diagnostics& diags);
 

@@ -20,8 +20,6 @@
 
 namespace qualrank::cli {
 
-std::string find_transcript(const std::filesystem::path& root, const std::string& given);  // cmd_code_edit.cpp
-
 namespace {
 
 extern "C" void restore_terminal_and_die(int sig) {
