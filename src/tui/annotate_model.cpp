@@ -379,41 +379,28 @@ bool AnnotateModel::remove_highlighted() {
   return true;
 }
 
-bool AnnotateModel::undo() {
-  if (undo_.empty()) {
-    message_ = "nothing to undo";
+// Undo and redo: take the last step off one stack, apply it, and put what undoes that on the other.
+bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done) {
+  if (from.empty()) {
+    message_ = nothing;
     return false;
   }
-  Step s = std::move(undo_.back());
-  undo_.pop_back();
-  redo_.push_back({doc_.apply(s.edit), s.turn});
+  Step s = std::move(from.back());
+  from.pop_back();
+  to.push_back({doc_.apply(s.edit), s.turn});
   if (s.turn != current_) {
     current_ = s.turn;
     turn_changed();
   } else {
     highlight_ = 0;
   }
-  message_ = "undone: " + s.edit.summary;
+  message_ = std::string(done) + s.edit.summary;
   return true;
 }
 
-bool AnnotateModel::redo() {
-  if (redo_.empty()) {
-    message_ = "nothing to redo";
-    return false;
-  }
-  Step s = std::move(redo_.back());
-  redo_.pop_back();
-  undo_.push_back({doc_.apply(s.edit), s.turn});
-  if (s.turn != current_) {
-    current_ = s.turn;
-    turn_changed();
-  } else {
-    highlight_ = 0;
-  }
-  message_ = "redone: " + s.edit.summary;
-  return true;
-}
+bool AnnotateModel::undo() { return replay(undo_, redo_, "nothing to undo", "undone: "); }
+
+bool AnnotateModel::redo() { return replay(redo_, undo_, "nothing to redo", "redone: "); }
 
 bool AnnotateModel::save() {
   std::string error;

@@ -103,6 +103,7 @@ class AnnotateModel {
     std::size_t turn = 0;  // position in participant_turns() to return to
   };
   bool apply(const CodingEdit& edit);
+  bool replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done);
   void turn_changed();
   void error_message(const Diagnostics& diags);
 
