@@ -304,26 +304,57 @@ std::string connectivity_error(int m, const std::vector<Ranking>& rankings, cons
         beats[static_cast<std::size_t>(comp[i])] = 1;
         beaten[static_cast<std::size_t>(comp[j])] = 1;
       }
-  std::vector<std::string> top, bottom, never;
-  for (std::size_t i = 0; i < mu; ++i) {
-    const auto c = static_cast<std::size_t>(comp[i]);
-    const bool isolated = std::none_of(above[i].begin(), above[i].end(), [](char x) { return x != 0; }) &&
-                          std::none_of(above.begin(), above.end(), [&](const std::vector<char>& row) { return row[i] != 0; });
-    if (isolated) never.push_back(name_of(o, static_cast<int>(i)));
-    else if (!beaten[c]) top.push_back(name_of(o, static_cast<int>(i)));
-    else if (!beats[c]) bottom.push_back(name_of(o, static_cast<int>(i)));
-  }
-  auto list = [](const std::vector<std::string>& v) {
+  auto list = [&](const std::vector<std::size_t>& v) {
     std::string s;
-    for (std::size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + v[k];
+    for (std::size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + name_of(o, static_cast<int>(v[k]));
     return s;
   };
-  std::string msg = "the worths diverge without pseudo-rankings:";
-  std::string sep = " ";
-  if (!top.empty()) msg += sep + list(top) + " never ranked below the other items", sep = "; ";
-  if (!bottom.empty()) msg += sep + list(bottom) + " never ranked above the other items", sep = "; ";
-  if (!never.empty()) msg += sep + list(never) + " never compared with another item", sep = "; ";
-  if (top.empty() && bottom.empty() && never.empty()) msg += " the items fall into groups never ranked both ways";
+  auto members = [&](int c) {
+    std::vector<std::size_t> v;
+    for (std::size_t i = 0; i < mu; ++i)
+      if (comp[i] == c) v.push_back(i);
+    return v;
+  };
+  // Items ranked above (or below) component c from outside it.
+  auto neighbours = [&](int c, bool from_above) {
+    std::vector<std::size_t> v;
+    for (std::size_t i = 0; i < mu; ++i) {
+      if (comp[i] == c) continue;
+      for (std::size_t j = 0; j < mu; ++j)
+        if (comp[j] == c && (from_above ? above[i][j] : above[j][i])) {
+          v.push_back(i);
+          break;
+        }
+    }
+    return v;
+  };
+  std::vector<std::string> parts;
+  std::vector<char> mentioned(mu, 0);
+  std::vector<std::size_t> never;
+  for (int c = 0; c < components; ++c) {
+    const auto cu = static_cast<std::size_t>(c);
+    if (!beaten[cu] && !beats[cu]) {
+      for (auto i : members(c)) never.push_back(i);
+    } else if (!beats[cu]) {  // never ranked above anything outside: its worths go to 0
+      auto who = neighbours(c, true);
+      parts.push_back(list(members(c)) + " never ranked above " + list(who));
+      for (auto i : members(c)) mentioned[i] = 1;
+      for (auto i : who) mentioned[i] = 1;
+    }
+  }
+  for (int c = 0; c < components; ++c) {  // never ranked below anything outside, unless said already
+    const auto cu = static_cast<std::size_t>(c);
+    auto in = members(c);
+    if (beaten[cu] || !beats[cu] || std::all_of(in.begin(), in.end(), [&](std::size_t i) { return mentioned[i] != 0; })) continue;
+    parts.push_back(list(in) + " never ranked below " + list(neighbours(c, false)));
+  }
+  if (!never.empty()) {
+    std::sort(never.begin(), never.end());
+    parts.push_back(list(never) + " never compared with another item");
+  }
+  std::string msg = "the worths diverge without pseudo-rankings: ";
+  if (parts.empty()) msg += "the items fall into groups never ranked both ways";
+  for (std::size_t k = 0; k < parts.size(); ++k) msg += (k ? "; " : "") + parts[k];
   return msg + " (use --pseudo-rankings)";
 }
 

@@ -109,7 +109,8 @@ void model_block(std::ostringstream& h, const Json& report, const Json& q) {
   }
   for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it) {
     svg::ForestSeries series;
-    series.label = it.key() + " (n = " + it.value()["n"].dump() + ")";
+    series.label = it.key();
+    series.legend = it.key() + " (n = " + it.value()["n"].dump() + ")";
     for (const auto& id : f.row_ids) {
       const auto& e = it.value()["items"][id];
       series.estimate.push_back(e["log_worth"].is_number() ? e["log_worth"].get<double>() : std::nan(""));

@@ -234,9 +234,10 @@ std::string forest_plot(const ForestPlot& f) {
   // Legend.
   double lx = plot_l;
   for (std::size_t g = 0; g < groups; ++g) {
-    s << "<g class=\"legend-entry\">" << marker(g, lx + 6, 20) << "<text x=\"" << num(lx + 18) << "\" y=\"24\">" << escape(f.series[g].label)
+    const std::string& legend = f.series[g].legend.empty() ? f.series[g].label : f.series[g].legend;
+    s << "<g class=\"legend-entry\">" << marker(g, lx + 6, 20) << "<text x=\"" << num(lx + 18) << "\" y=\"24\">" << escape(legend)
       << "</text></g>";
-    lx += 30 + 8.0 * static_cast<double>(f.series[g].label.size());
+    lx += 30 + 8.0 * static_cast<double>(legend.size());
   }
   // Grid, ticks and the zero line.
   for (double v = lo; v <= hi + step / 2; v += step) {

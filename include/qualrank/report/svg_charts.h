@@ -41,7 +41,8 @@ struct Heatmap {
 std::string heatmap(const Heatmap& h);
 
 struct ForestSeries {
-  std::string label;              // the group
+  std::string label;              // the group (data-group)
+  std::string legend;             // its legend text (default: label)
   std::vector<double> estimate;   // per row (NaN: not drawn)
   std::vector<double> half_width; // the interval is estimate +- half_width
 };
