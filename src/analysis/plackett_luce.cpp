@@ -429,6 +429,7 @@ Fit fit_plackett_luce(int items, const std::vector<Ranking>& rankings, const Opt
     return fit;
   }
   fit.log_likelihood = data_log_likelihood(terms, theta);
+  fit.penalised_log_likelihood = penalised_log_likelihood(terms, theta, npseudo);
   // Covariance of the log-worths relative to item 0.
   derivatives(terms, theta, npseudo, g, H);
   Matrix V = spd_inverse(reduced(H));

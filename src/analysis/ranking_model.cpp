@@ -1,9 +1,12 @@
 // Plackett-Luce for a ranking question (see plackett_luce.cpp for the model). Each group is fitted alone and
-// all groups together; the likelihood-ratio statistic 2 (sum_g LL_g - LL_all) is referred to chi-square with
-// (G - 1)(items - 1) degrees of freedom. With pseudo-rankings the estimates maximise the log-likelihood plus the
-// pseudo terms, while LL is that of the rankings alone, so the test is approximate (exact with 0; a negative
-// statistic, possible then, is reported as 0). Per item, the two compared groups' centred log-worths (minus
-// the mean over the items, so no item is a privileged reference) are compared by a Wald test, Holm-adjusted.
+// all groups together. The likelihood-ratio statistic 2 (sum_g LL_g - LL_0) compares one worth vector per group
+// with one for all, referred to chi-square with (G - 1)(items - 1) degrees of freedom. With pseudo-rankings
+// both sides are the maximised penalised log-likelihoods (rankings plus pseudo-rankings), and the common-worth
+// model LL_0 keeps every group's pseudo-rankings (G x npseudo per item), so the two models are nested and the
+// statistic is never negative; with 0 pseudo-rankings it is the plain likelihood-ratio statistic. (The
+// "overall" estimates reported use npseudo once, as fitting the pooled rankings alone would.) Per item, the two
+// compared groups' centred log-worths (minus the mean over the items, so no item is a privileged reference)
+// are compared by a Wald test, Holm-adjusted.
 #include "qualrank/analysis/ranking_model.h"
 
 #include <algorithm>
@@ -95,9 +98,16 @@ std::optional<QuestionModel> model_rankings(const std::string& question, const s
     double sum = 0;
     for (const auto& g : qm.groups) {
       lr.groups.push_back(g.level);
-      sum += g.fit.log_likelihood;
+      sum += g.fit.penalised_log_likelihood;
     }
-    lr.statistic = std::max(0.0, 2.0 * (sum - qm.overall.fit.log_likelihood));
+    pl::Options null_options = po;
+    null_options.pseudo_rankings = options.pseudo_rankings * static_cast<double>(qm.groups.size());
+    auto common = options.pseudo_rankings > 0 ? pl::fit_plackett_luce(m, to_model(items, everyone), null_options) : qm.overall.fit;
+    if (!common.error.empty()) {
+      diags.error({}, "question " + question + ", all groups: " + common.error);
+      return std::nullopt;
+    }
+    lr.statistic = std::max(0.0, 2.0 * (sum - common.penalised_log_likelihood));  // >= 0 but for rounding
     lr.df = static_cast<int>(qm.groups.size() - 1) * (m - 1);
     lr.p = boost::math::cdf(boost::math::complement(boost::math::chi_squared(lr.df), lr.statistic));
     qm.lr_test = lr;

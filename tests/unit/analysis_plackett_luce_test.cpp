@@ -1,6 +1,6 @@
 // Expected values computed independently by a direct maximisation of the Plackett-Luce log-likelihood with
 // SciPy (Debian python3-scipy 1.10.1): paste the script below into `/usr/bin/python3 -`; it prints every
-// number pasted in the cases ("python: plain", "pseudo", "subset", "groups", "lr"). It writes the
+// number pasted in the cases ("python: plain", "pseudo", "subset", "groups", "lr", "lr_pseudo"). It writes the
 // log-likelihood out term by term, in the log-worth parametrisation with the reference item fixed at 0
 // (with pseudo-rankings all log-worths are free and the hypothetical item is at 0; the SEs are then those of
 // theta_i - theta_0); the pseudo-rankings as npseudo wins and npseudo losses of each item against a
@@ -63,7 +63,7 @@
 //       v = np.array([C[i,i] + C[j,j] - 2 * C[i,j] for i, j in pairs])
 //       q = least_squares(lambda q: np.log(v) - np.log(np.array([q[i] + q[j] for i, j in pairs])),
 //                         np.full(m, v.mean() / 2), xtol=1e-15, ftol=1e-15, gtol=1e-15).x
-//       return dict(log_worth=lw, worth=np.exp(th) / np.exp(th).sum(), loglik=loglik(th, R, partial),
+//       return dict(shift=th[0], log_worth=lw, worth=np.exp(th) / np.exp(th).sum(), loglik=loglik(th, R, partial),
 //                   se=np.sqrt(np.diag(C)), quasi_se=np.sqrt(q))
 //   for name, kw in [('plain', {}), ('pseudo', {'npseudo': 0.5}), ('subset', {'partial': 'subset'})]:
 //       print(name, fit(R, **kw))
@@ -72,11 +72,15 @@
 //   from scipy.stats import chi2
 //   print('groups', fit(A), fit(B))
 //   print('lr', repr(lr), 'df', (2 - 1) * (m - 1), 'p', repr(chi2.sf(lr, 3)))
+//   # pseudo-rankings: penalised LR, null = one worth vector with both groups' pseudo-rankings (2 x 0.5)
+//   pen = lambda d, npseudo: d['loglik'] + pseudo(d['log_worth'] + d['shift'], npseudo)
+//   print('lr_pseudo', repr(2 * (pen(fit(A, 0.5), 0.5) + pen(fit(B, 0.5), 0.5) - pen(fit(R, 1.0), 1.0))))
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
 #include "qualrank/analysis/plackett_luce.h"
+#include "qualrank/analysis/ranking_model.h"
 
 using namespace qualrank;
 using Catch::Matchers::Contains;
@@ -253,4 +257,50 @@ TEST_CASE("analysis::quasi_variances is exact for three items", "[analysis][plac
   CHECK_THAT(q[1], WithinAbs((v01 + v12 - v02) / 2, 1e-12));
   CHECK_THAT(q[2], WithinAbs((v02 + v12 - v01) / 2, 1e-12));
   CHECK_THROWS_AS(pl::quasi_variances({{0, 0}, {0, 0}}), std::invalid_argument);
+}
+
+TEST_CASE("analysis::model_rankings tests shared priorities as SciPy does", "[analysis][plackett_luce]") {
+  // The same eight answers as data(), items a, b, c, d; the first four by nurses, the last four by carers.
+  const std::vector<std::string> items{"a", "b", "c", "d"};
+  std::vector<ParticipantRanking> answers;
+  for (const auto& r : data()) {
+    ParticipantRanking p;
+    for (const auto& tier : r.tiers) {
+      std::vector<std::string> t;
+      for (int i : tier) t.push_back(items[static_cast<std::size_t>(i)]);
+      p.tiers.push_back(t);
+    }
+    answers.push_back(p);
+  }
+  std::vector<std::pair<std::string, std::vector<const ParticipantRanking*>>> groups{{"nurse", {}}, {"carer", {}}};
+  for (std::size_t i = 0; i < answers.size(); ++i) groups[i < 4 ? 0 : 1].second.push_back(&answers[i]);
+  Diagnostics d;
+  ModelOptions o;
+  o.enabled = true;
+  o.pseudo_rankings = 0;
+  auto m = model_rankings("Q", items, groups, std::pair<std::string, std::string>{"nurse", "carer"}, o, d);
+  REQUIRE(m);
+  REQUIRE(m->lr_test);
+  // python: lr 5.612535530443118 df 3 p 0.1320605561984427
+  CHECK_THAT(m->lr_test->statistic, WithinAbs(5.612535530443118, 1e-8));
+  CHECK(m->lr_test->df == 3);
+  CHECK_THAT(m->lr_test->p, WithinAbs(0.1320605561984427, 1e-8));
+  CHECK(m->overall.n == 8);
+  // Item differences: centred log-worths, carer - nurse. From the "groups" log-worths above:
+  //   nurse (0, -0.3138, -1.0799, -2.3314), mean -0.9313; carer (0, 0.2676, -0.6434, 0.9052), mean 0.1323;
+  //   d: difference of d's centred values = (0.9052 - 0.1323) - (-2.3314 + 0.9313) = 2.1730.
+  REQUIRE(m->item_differences.size() == 4);
+  CHECK_THAT(m->item_differences[3].difference,
+             WithinAbs((0.9051544445759859 - (0 + 0.26760975052175634 - 0.6434425146716694 + 0.9051544445759859) / 4) -
+                           (-2.3313790160754815 - (0 - 0.313752790239999 - 1.079949732909803 - 2.3313790160754815) / 4),
+                       1e-6));
+  CHECK(m->item_differences[3].p_holm >= m->item_differences[3].p);
+  // With pseudo-rankings: penalised, nested (the common model keeps both groups' pseudo-rankings).
+  // python: lr_pseudo 4.908696053221412
+  o.pseudo_rankings = 0.5;
+  m = model_rankings("Q", items, groups, std::nullopt, o, d);
+  REQUIRE(m);
+  CHECK_THAT(m->lr_test->statistic, WithinAbs(4.908696053221412, 1e-7));
+  CHECK(m->item_differences.empty());
+  CHECK_FALSE(d.has_errors());
 }

@@ -38,6 +38,7 @@ struct Fit {
   int rankings = 0;                    // answers used
   int iterations = 0;                  // Newton iterations
   double log_likelihood = 0;           // of the rankings alone (the pseudo-rankings' terms left out)
+  double penalised_log_likelihood = 0; // the maximised objective: rankings plus pseudo-rankings
   std::vector<double> worth;           // normalised to sum 1
   std::vector<double> log_worth;       // log(worth_i / worth_0): item 0 is the reference
   std::vector<double> se;              // of log_worth, from the observed information (0 for item 0)

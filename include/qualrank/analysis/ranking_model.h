@@ -27,7 +27,8 @@ struct ModelEstimates {
 
 struct LikelihoodRatioTest {
   std::vector<std::string> groups;  // the groups tested (every group with answers)
-  double statistic = 0;             // 2 (sum of the groups' log-likelihoods - the overall one), at least 0
+  double statistic = 0;             // 2 (sum of the groups' log-likelihoods - that of one worth vector for all);
+                                    // with pseudo-rankings penalised ones, each group keeping its own (see .cpp)
   int df = 0;                       // (groups - 1) (items - 1)
   double p = 0;                     // chi-square survival function
 };
