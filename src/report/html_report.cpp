@@ -1,7 +1,7 @@
-// HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, slope
-// chart with misaligned items highlighted, gap chart, statistics), novice vs expert, the node x group
-// heatmap, the taxonomy tree at the latest version with interview-proposed additions marked, and the
-// agreement tables. Numbers are formatted here only for display; they all come from the JSON.
+// HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, the
+// Plackett-Luce test with its forest plot and item differences, slope chart with misaligned items highlighted,
+// gap chart, statistics), novice vs expert, the node x group heatmap, the taxonomy tree at the latest version
+// with interview-proposed additions marked, and the agreement tables. Numbers are formatted here only for display; they all come from the JSON.
 #include "qualrank/report/html_report.h"
 
 #include <cmath>
