@@ -110,7 +110,7 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.begin = text::count_code_points(std::string_view(turn.text).substr(0, s->begin));
       seg.end = seg.begin + text::count_code_points(seg.text);
       seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
-      seg.source.line = s->codes.front().where.line;
+      if (s->line > 0) seg.source.line = s->line;  // the transcript line holding the span
       seg.codes = std::move(codes);
       out.push_back(std::move(seg));
     }

@@ -93,6 +93,7 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
     qa.items = q.items;
     const std::size_t k = q.items.size();
     std::map<std::string, std::vector<std::vector<double>>> by_level;
+    std::map<std::string, std::vector<const ParticipantRanking*>> answers_by_level;
     for (const auto& a : q.answers) {
       bool keep = true;
       for (const auto& [attr, value] : options.where) {
@@ -104,6 +105,7 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       auto level = level_of(a, options.by);
       if (level.empty()) continue;
       by_level[level].push_back(ranks_for(a, q.items));
+      answers_by_level[level].push_back(&a);
     }
     for (const auto& level : out.levels) {
       auto it = by_level.find(level);
@@ -179,6 +181,13 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
         if (std::isnan(ay)) return true;
         return ax > ay;
       });
+    }
+    if (options.model.enabled) {
+      std::vector<std::pair<std::string, std::vector<const ParticipantRanking*>>> groups;
+      for (const auto& g : qa.groups) groups.emplace_back(g.level, answers_by_level[g.level]);
+      std::optional<std::pair<std::string, std::string>> pair;
+      if (qa.comparison) pair = std::pair{qa.comparison->a, qa.comparison->b};
+      qa.model = model_rankings(q.question, q.items, groups, pair, options.model, diags);
     }
     out.questions.push_back(std::move(qa));
   }

@@ -55,12 +55,19 @@ bool check_choice(Context& ctx, const std::string& command, const char* what, co
 bool parse_where(Context& ctx, const std::string& command, const po::variables_map& vm,
                  std::vector<std::pair<std::string, std::string>>& out);
 
+// A transcript named on the command line: a path inside the workspace, or a name in transcripts/ ("U01.md",
+// "U01"); returned workspace-relative, or as given when nothing matches (the caller reports it).
+std::string find_transcript(const std::filesystem::path& root, const std::string& given);
+
 // Prints diagnostics to ctx.err; returns 1 if any is an error, else 0.
 int report_diagnostics(Context& ctx, const Diagnostics& diags);
 
 // Handlers (one file each: cmd_<name>.cpp).
 int cmd_validate(Context&, const std::vector<std::string>&);
 int cmd_code(Context&, const std::vector<std::string>&);
+int cmd_code_edit(Context&, const std::string& action, const std::vector<std::string>&);  // code add | remove
+int cmd_suggest(Context&, const std::vector<std::string>&);
+int cmd_annotate(Context&, const std::vector<std::string>&);  // src/tui/annotate_main.cpp
 int cmd_guide(Context&, const std::vector<std::string>&);
 int cmd_new_transcript(Context&, const std::vector<std::string>&);
 int cmd_report(Context&, const std::vector<std::string>&);

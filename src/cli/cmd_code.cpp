@@ -7,6 +7,8 @@
 namespace qualrank::cli {
 
 int cmd_code(Context& ctx, const std::vector<std::string>& args) {
+  if (!args.empty() && (args[0] == "add" || args[0] == "remove"))
+    return cmd_code_edit(ctx, args[0], std::vector<std::string>(args.begin() + 1, args.end()));
   po::options_description desc("code options");
   desc.add_options()
       ("format", po::value<std::string>()->default_value("table"), "json, csv or table")
@@ -15,7 +17,12 @@ int cmd_code(Context& ctx, const std::vector<std::string>& args) {
       ("no-suggestions", "do not compute keyword suggestions");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "code", "[--format json|csv|table] [--at VERSION] [--all] [--no-suggestions]", desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "code",
+                     "[--format json|csv|table] [--at VERSION] [--all] [--no-suggestions]\n"
+                     "       qualrank code add --transcript FILE (--turn N | --line N) [--span TEXT] --node ID[,ID] [--memo TEXT] [--coder NAME]\n"
+                     "       qualrank code remove --transcript FILE (--turn N | --line N) [--span TEXT] --node ID[,ID] [--coder NAME]",
+                     desc, args, vm, rc))
+    return rc;
   auto format = vm["format"].as<std::string>();
   if (!check_choice(ctx, "code", "format", format, {"json", "csv", "table"})) return 2;
   Diagnostics diags;

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <fstream>
 #include <iostream>
 
@@ -19,6 +20,9 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
       ("question", po::value<std::vector<std::string>>()->composing(), "only this ranking question (repeatable)")
       ("table", po::value<std::string>(), "read rankings from a CSV (participant, question, ranking, attribute columns) instead of the transcripts")
       ("items", po::value<std::string>(), "with --table: the item set, ID,ID,... (default: every item named in the question's rankings)")
+      ("model", po::value<std::string>(), "also fit a ranking model: plackett-luce (worths per group, a likelihood-ratio test of shared priorities)")
+      ("pseudo-rankings", po::value<double>()->default_value(0.5), "with --model: pseudo-rankings per item against a hypothetical item, so every worth is finite (0 = plain maximum likelihood)")
+      ("partial", po::value<std::string>()->default_value("top-k"), "with --model: top-k (unranked items lose every choice) or subset (an answer ranks only the items it names)")
       ("resamples", po::value<int>()->default_value(10000), "bootstrap resamples for the CI of rho (0 = none)")
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same numbers)")
       ("at", po::value<std::string>(), "taxonomy version to resolve items in (default: the latest)")
@@ -26,13 +30,24 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
       ("output,o", po::value<std::vector<std::string>>()->composing(), "write FILE.xlsx (workbook with charts), FILE.md or FILE.json; repeatable");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "rank", "[--by ATTR] [--compare A,B] [--where k=v] [--table FILE.csv] [--format json|md|table] [-o FILE]", desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "rank", "[--by ATTR] [--compare A,B] [--where k=v] [--table FILE.csv] [--model plackett-luce] [--format json|md|table] [-o FILE]", desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
   if (!check_choice(ctx, "rank", "format", format, {"json", "md", "table"})) return 2;
   RankingOptions opts;
   opts.by = vm["by"].as<std::string>();
   opts.resamples = vm["resamples"].as<int>();
   opts.seed = vm["seed"].as<std::uint64_t>();
+  if (vm.count("model")) {
+    if (!check_choice(ctx, "rank", "model", vm["model"].as<std::string>(), {"plackett-luce"})) return 2;
+    opts.model.enabled = true;
+  }
+  opts.model.pseudo_rankings = vm["pseudo-rankings"].as<double>();
+  if (!(opts.model.pseudo_rankings >= 0) || !std::isfinite(opts.model.pseudo_rankings)) {
+    *ctx.err << "qualrank rank: error: --pseudo-rankings must be 0 or more\n";
+    return 2;
+  }
+  if (!check_choice(ctx, "rank", "partial", vm["partial"].as<std::string>(), {"top-k", "subset"})) return 2;
+  opts.model.partial = vm["partial"].as<std::string>() == "subset" ? pl::PartialRankings::subset : pl::PartialRankings::top_k;
   if (opts.resamples < 0) {
     *ctx.err << "qualrank rank: error: --resamples must be 0 or more\n";
     return 2;
@@ -108,6 +123,10 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
         return 2;
       }
     }
+  }
+  if (notes.has_errors()) {
+    notes.print(*ctx.err);
+    return 1;
   }
   if (ctx.verbose) notes.print(*ctx.err);
   if (vm.count("output")) {

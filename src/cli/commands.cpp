@@ -6,8 +6,10 @@ namespace qualrank::cli {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"validate", "check the whole workspace; print every problem as FILE:LINE:COL: error: MESSAGE", cmd_validate},
-      {"code", "print the coded segments (json, csv or table), with keyword suggestions", cmd_code},
+      {"code", "print the coded segments (json, csv or table); code add / code remove apply or remove codes", cmd_code},
       {"query", "find coded segments by code, attribute, participant, question, coder or text; count them by group", cmd_query},
+      {"suggest", "propose codes for uncoded turns, learned from your codings; --evaluate cross-validates", cmd_suggest},
+      {"annotate", "code a transcript interactively in the terminal (select words, pick codes, memos, undo)", cmd_annotate},
       {"guide", "print the interview protocol for a role", cmd_guide},
       {"new-transcript", "write a transcript skeleton for a participant, one section per question", cmd_new_transcript},
       {"codebook", "write the Excel codebook (codebook, segments, participants, matrix, co-occurrence)", cmd_codebook},

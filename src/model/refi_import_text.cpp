@@ -295,19 +295,33 @@ std::optional<BuiltTranscript> build_transcript(const refi::Source& source, cons
       continue;
     }
     const auto& t = turns[static_cast<std::size_t>(o.turn)];
-    std::string line = t.lines[o.part];
+    const std::string& plain = t.lines[o.part];
+    // Markup characters in the source text are escaped so that they read as text (docs/formats.md).
+    auto escape = [](std::string_view s) {
+      std::string escaped;
+      for (char c : s) {
+        if (c == '[' || c == ']' || c == '{' || c == '}' || c == '\\' || c == '|') escaped += '\\';
+        escaped += c;
+      }
+      return escaped;
+    };
+    std::string line;
+    std::size_t done = 0;
     if (main_groups != by_coder.end()) {
       auto it = main_groups->second.find(o.turn);
       std::vector<const Group*> here;
       if (it != main_groups->second.end())
         for (const auto& g : it->second)
           if (g.inline_ && g.line == static_cast<int>(o.part)) here.push_back(&g);
-      std::sort(here.begin(), here.end(), [](const Group* a, const Group* b) { return a->b > b->b; });  // right to left
+      std::sort(here.begin(), here.end(), [](const Group* a, const Group* b) { return a->b < b->b; });  // left to right
       for (const auto* g : here) {
-        auto b = cp_to_byte(line, g->b), e = cp_to_byte(line, g->e);
-        line = line.substr(0, b) + "[" + line.substr(b, e - b) + "]{" + node_list(g->codes) + "}" + line.substr(e);
+        auto b = cp_to_byte(plain, g->b), e = cp_to_byte(plain, g->e);
+        line += escape(std::string_view(plain).substr(done, b - done)) + "[" + escape(std::string_view(plain).substr(b, e - b)) +
+                "]{" + node_list(g->codes) + "}";
+        done = e;
       }
     }
+    line += escape(std::string_view(plain).substr(done));
     md += (o.part == 0 ? t.speaker + ": " : std::string()) + line + "\n";
     if (i == t.last_out_line)
       for (const auto& d : directives[o.turn]) md += d + "\n";

@@ -164,8 +164,13 @@ std::string write_imported_transcript(const std::vector<Utterance>& utterances, 
   std::vector<int> joined;  // lines starting with '@', '#' or '<!--' joined to the line before
   for (const auto& u : utterances) {
     std::string text_ = u.text;
-    for (std::size_t p = text_.find("]{"); p != std::string::npos; p = text_.find("]{", p + 3)) {
-      text_.insert(p + 1, 1, ' ');
+    if (text_.find_first_of("[]{}\\|") != std::string::npos) {  // markup characters stay text: escaped
+      std::string escaped;
+      for (char c : text_) {
+        if (c == '[' || c == ']' || c == '{' || c == '}' || c == '\\' || c == '|') escaped += '\\';
+        escaped += c;
+      }
+      text_ = std::move(escaped);
       changed_markup = true;
     }
     if (u.speaker.empty() && any_speaker && turns.empty()) {  // text before the first speaker
@@ -192,7 +197,7 @@ std::string write_imported_transcript(const std::vector<Utterance>& utterances, 
       }
     }
   }
-  if (changed_markup) diags.warning({file, 0, 0}, "text holding ']{' was changed to '] {' so that it does not read as a code");
+  if (changed_markup) diags.warning({file, 0, 0}, "brackets, braces, '|' and '\\' in the text were escaped (\\[ ...) so that they read as text, not as codes");
   for (int line : joined)
     diags.warning({file, line, 0}, "a line of this text starts with '@', '#' or '<!--', which would read as transcript markup; "
                                    "it is joined to the line before");

@@ -1,12 +1,14 @@
-// HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, slope
-// chart with misaligned items highlighted, gap chart, statistics), novice vs expert, the node x group
-// heatmap, what is coded (codes applied, participants per role, exemplar quotes), the taxonomy tree (with
-// exemplar quotes) at the latest version with interview-proposed additions marked, and the
-// agreement tables. Numbers are formatted here only for display; they all come from the JSON.
+// HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, the
+// Plackett-Luce test with its forest plot and item differences, slope chart with misaligned items highlighted,
+// gap chart, statistics), novice vs expert, the node x group heatmap, what is coded (codes applied,
+// participants per role, exemplar quotes), the taxonomy tree at the latest version with interview-proposed
+// additions marked and each node's exemplar quotes, and the agreement tables. Numbers are formatted here only
+// for display; they all come from the JSON.
 #include "qualrank/report/html_report.h"
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -54,7 +56,7 @@ tr.flag td { background: #fff1e6; font-weight: 600; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 150px; }
 .card b { display: block; font-size: 1.5rem; }
 svg.chart { max-width: 900px; display: block; margin: .5rem 0 1rem; font-size: 13px; }
-svg.chart text { fill: var(--ink); } svg.chart text.axis { font-weight: 600; fill: var(--muted); }
+svg.chart text { fill: var(--ink); } svg.chart text.tick { fill: var(--muted); font-size: 12px; } svg.chart text.axis { font-weight: 600; fill: var(--muted); }
 .legend span { display: inline-block; margin-right: 1.2rem; } .sw { display:inline-block; width: 22px; height: 4px; vertical-align: middle; margin-right: 6px; }
 ul.tree { list-style: none; padding-left: 1.2rem; margin: .2rem 0; } ul.tree li { margin: .15rem 0; }
 .badge { display: inline-block; font-size: .78rem; padding: 0 6px; border-radius: 10px; border: 1.5px solid var(--verm); color: var(--verm); margin-left: .4rem; font-weight: 600; }
@@ -69,6 +71,72 @@ std::string item_name(const Json& report, const std::string& id) {
     for (const auto& n : report["taxonomy"]["nodes"]) cache[str(n, "id")] = str(n, "name");
   auto it = cache.find(id);
   return it == cache.end() ? std::string() : it->second;
+}
+
+// The Plackett-Luce block of a question: the likelihood-ratio test in a sentence, the forest plot (log-worth
+// per group with +-1.96 quasi-SE comparison intervals, items by overall worth) and the per-item differences.
+void model_block(std::ostringstream& h, const Json& report, const Json& q) {
+  if (!q.contains("model") || !q["model"].is_object()) return;
+  const auto& m = q["model"];
+  const std::string qid = str(q, "question"), ref = str(m, "reference");
+  h << "<h4>Plackett–Luce model</h4><p>";
+  if (m["lr_test"].is_object()) {
+    const auto& t = m["lr_test"];
+    std::vector<std::string> gs;
+    for (const auto& g : t["groups"]) gs.push_back(g.get<std::string>());
+    std::string groups;
+    for (std::size_t i = 0; i < gs.size(); ++i) groups += (i ? ", " : "") + gs[i];
+    bool differ = t["p"].is_number() && t["p"].get<double>() < 0.05;
+    h << (differ ? "The groups (" + escape(groups) + ") do <b>not</b> share one set of priorities"
+                 : "No evidence that the groups (" + escape(groups) + ") weigh the items differently")
+      << ": likelihood-ratio χ² = " << fmt(t["statistic"]) << ", df = " << t["df"].dump() << ", p " << (fmt_p(t["p"]) == "&lt; 0.001" ? "" : "= ")
+      << fmt_p(t["p"]) << ".";
+  } else {
+    h << "One group: no test of shared priorities.";
+  }
+  h << " <span class=\"muted\">Worths from " << escape(str(m, "partial")) << " answers, ties by Efron's method, " << fmt(m["pseudo_rankings"], 1)
+    << " pseudo-rankings per item.</span></p>\n";
+  // Items by overall worth, highest first (ties: item order).
+  std::vector<std::pair<double, std::string>> order;
+  for (const auto& id : q["items"]) {
+    const auto& w = m["overall"]["items"][id.get<std::string>()]["worth"];
+    order.emplace_back(w.is_number() ? w.get<double>() : 0.0, id.get<std::string>());
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  svg::ForestPlot f;
+  f.title = qid + ": log-worth by group with 95% comparison intervals (±1.96 quasi-SE)";
+  f.x_label = "log-worth relative to " + ref + " (higher = more important)";
+  for (const auto& [w, id] : order) {
+    f.row_ids.push_back(id);
+    f.row_names.push_back(item_name(report, id));
+  }
+  for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it) {
+    svg::ForestSeries series;
+    series.label = it.key();
+    series.legend = it.key() + " (n = " + it.value()["n"].dump() + ")";
+    for (const auto& id : f.row_ids) {
+      const auto& e = it.value()["items"][id];
+      series.estimate.push_back(e["log_worth"].is_number() ? e["log_worth"].get<double>() : std::nan(""));
+      series.half_width.push_back(e["quasi_se"].is_number() ? 1.96 * e["quasi_se"].get<double>() : std::nan(""));
+    }
+    f.series.push_back(std::move(series));
+  }
+  h << svg::forest_plot(f) << "\n";
+  h << "<p class=\"muted\">Two items' intervals that do not overlap differ at about the 5% level within a group (quasi-standard errors, "
+       "Firth &amp; de Menezes 2004). Items ordered by the worth estimated from all groups together.</p>\n";
+  if (m["item_differences"].is_array() && !m["item_differences"].empty()) {
+    std::string a = m["comparison_groups"][0], b = m["comparison_groups"][1];
+    h << "<table><tr><th>Item</th><th>Difference in centred log-worth (" << escape(b) << " − " << escape(a)
+      << ")</th><th>SE</th><th>p</th><th>Holm p</th></tr>";
+    for (const auto& d : m["item_differences"]) {
+      std::string id = str(d, "item");
+      bool flag = d["p_holm"].is_number() && d["p_holm"].get<double>() < 0.05;
+      h << "<tr" << (flag ? " class=\"flag\"" : "") << "><td>" << escape(id) << " " << escape(item_name(report, id)) << "</td><td class=\"num\">"
+        << fmt(d["difference"]) << "</td><td class=\"num\">" << fmt(d["se"]) << "</td><td class=\"num\">" << fmt_p(d["p"])
+        << "</td><td class=\"num\">" << fmt_p(d["p_holm"]) << "</td></tr>";
+    }
+    h << "</table>\n";
+  }
 }
 
 void ranking_section(std::ostringstream& h, const Json& report, const Json& rankings, const std::string& anchor) {
@@ -97,6 +165,7 @@ void ranking_section(std::ostringstream& h, const Json& report, const Json& rank
       h << "</tr>";
     }
     h << "</table><p class=\"muted\">Mean rank in parentheses (1 = highest priority); W = Kendall's coefficient of concordance within the group.</p>\n";
+    model_block(h, report, q);
     if (!q.contains("comparison") || q["comparison"].is_null()) {
       h << "<p class=\"muted\">No comparison between groups.</p>";
       continue;

@@ -34,7 +34,60 @@ std::string item_label(const Taxonomy& t, const std::string& id) {
 }
 
 
+const char* partial_name(pl::PartialRankings p) { return p == pl::PartialRankings::top_k ? "top-k" : "subset"; }
+
+nlohmann::ordered_json estimates_json(const ModelEstimates& e, const std::vector<std::string>& items) {
+  nlohmann::ordered_json j;
+  j["n"] = e.n;
+  j["log_likelihood"] = num(e.fit.log_likelihood);
+  j["iterations"] = e.fit.iterations;
+  j["items"] = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < items.size(); ++i)
+    j["items"][items[i]] = {{"worth", num(e.fit.worth[i])},
+                            {"log_worth", num(e.fit.log_worth[i])},
+                            {"se", num(e.fit.se[i])},
+                            {"quasi_se", num(e.fit.quasi_se[i])}};
+  return j;
+}
+
+nlohmann::ordered_json model_json(const QuestionModel& m, const std::vector<std::string>& items) {
+  nlohmann::ordered_json j;
+  j["method"] = "plackett-luce";
+  j["ties"] = "efron";
+  j["partial"] = partial_name(m.partial);
+  j["pseudo_rankings"] = m.pseudo_rankings;
+  j["reference"] = items.front();
+  j["log_likelihood"] = num(m.overall.fit.log_likelihood);
+  j["iterations"] = m.overall.fit.iterations;
+  j["groups"] = nlohmann::ordered_json::object();
+  for (const auto& g : m.groups) j["groups"][g.level] = estimates_json(g, items);
+  j["overall"] = estimates_json(m.overall, items);
+  if (m.lr_test)
+    j["lr_test"] = {{"groups", m.lr_test->groups}, {"statistic", num(m.lr_test->statistic)}, {"df", m.lr_test->df}, {"p", num(m.lr_test->p)}};
+  else
+    j["lr_test"] = nullptr;
+  j["comparison_groups"] = m.a.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json{m.a, m.b};
+  j["item_differences"] = nlohmann::ordered_json::array();
+  for (const auto& d : m.item_differences)
+    j["item_differences"].push_back(
+        {{"item", d.item}, {"difference", num(d.difference)}, {"se", num(d.se)}, {"p", num(d.p)}, {"p_holm", num(d.p_holm)}});
+  return j;
+}
+
+// One sentence on the likelihood-ratio test.
+std::string lr_sentence(const QuestionModel& m) {
+  if (!m.lr_test) return "Only one group: no test of shared priorities.";
+  const auto& t = *m.lr_test;
+  std::string groups = text::join(t.groups, ", ");
+  std::string stats = "likelihood-ratio chi-square = " + fmt(t.statistic) + ", df = " + std::to_string(t.df) + ", p " +
+                      (t.p < 0.001 ? std::string("< 0.001") : "= " + fmt(t.p, 3));
+  if (t.p < 0.05) return "The groups (" + groups + ") do not share one set of priorities (" + stats + ").";
+  return "No evidence that the groups (" + groups + ") weigh the items differently (" + stats + ").";
+}
+
 }  // namespace
+
+std::string model_summary_sentence(const QuestionModel& m) { return lr_sentence(m); }
 
 nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
   nlohmann::ordered_json out;
@@ -97,10 +150,39 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
       jq["comparison"] = nullptr;
       jq["gaps"] = nlohmann::ordered_json::array();
     }
+    if (a.options.model.enabled) jq["model"] = q.model ? model_json(*q.model, q.items) : nlohmann::ordered_json(nullptr);
     out["questions"].push_back(jq);
   }
   return out;
 }
+
+namespace {
+
+void model_markdown(std::ostringstream& md, const QuestionModel& m, const std::vector<std::string>& items, const Taxonomy& t) {
+  md << "**Plackett-Luce model** (" << (m.partial == pl::PartialRankings::top_k ? "unranked items lose every choice" : "partial answers rank only the items they name")
+     << "; ties by Efron's method; " << fmt(m.pseudo_rankings, 1) << " pseudo-rankings per item): " << lr_sentence(m) << "\n\n";
+  md << "| Item | all (n = " << m.overall.n << ") |";
+  for (const auto& g : m.groups) md << ' ' << g.level << " (n = " << g.n << ") |";
+  if (!m.item_differences.empty()) md << " Difference (" << m.b << " - " << m.a << ") | SE | Holm p |";
+  md << "\n|---|---|";
+  for (std::size_t i = 0; i < m.groups.size(); ++i) md << "---|";
+  if (!m.item_differences.empty()) md << "---|---|---|";
+  md << '\n';
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    md << "| " << item_label(t, items[i]) << " | " << fmt(m.overall.fit.worth[i], 3) << " |";
+    for (const auto& g : m.groups) md << ' ' << fmt(g.fit.worth[i], 3) << " |";
+    if (!m.item_differences.empty()) {
+      const auto& d = m.item_differences[i];
+      md << ' ' << fmt(d.difference) << " | " << fmt(d.se) << " | " << fmt_p(d.p_holm) << " |";
+    }
+    md << '\n';
+  }
+  md << "\nWorths sum to 1 within each column (the chance of being chosen first from all items). Difference: centred "
+        "log-worth (log-worth minus the items' mean), positive when "
+     << (m.item_differences.empty() ? std::string("the second group") : m.b) << " gives the item more weight.\n\n";
+}
+
+}  // namespace
 
 std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
   std::ostringstream md;
@@ -133,6 +215,7 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     md << "\nMean rank in parentheses (1 = highest priority). Kendall's W:";
     for (const auto& g : q.groups) md << ' ' << g.level << ' ' << fmt(g.kendall_w) << " (p " << fmt_p(g.kendall_w_p) << ");";
     md << "\n\n";
+    if (q.model) model_markdown(md, *q.model, q.items, t);
     if (!q.comparison) {
       md << "No comparison between groups.\n\n";
       continue;
@@ -186,6 +269,15 @@ std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
       for (const auto& g : q.gaps)
         out << "    " << (g.misaligned ? "! " : "  ") << g.item << "  gap " << fmt(g.gap) << "  p_holm " << fmt_p(g.p_holm)
             << "  delta " << fmt(g.cliffs_delta) << "  " << (t.find(g.item) ? t.find(g.item)->name : "") << '\n';
+    }
+    if (q.model) {
+      const auto& m = *q.model;
+      for (const auto& g : m.groups) {
+        out << "  PL worth " << g.level << ":";
+        for (std::size_t j = 0; j < q.items.size(); ++j) out << ' ' << q.items[j] << '=' << fmt(g.fit.worth[j], 3);
+        out << '\n';
+      }
+      out << "  " << lr_sentence(m) << '\n';
     }
     out << '\n';
   }

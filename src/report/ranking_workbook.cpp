@@ -1,6 +1,7 @@
 // The rankings workbook: one sheet per ranking question (per-group table, comparison, gap table, and two
 // native Excel charts drawn by libxlsxwriter: mean rank by group per item as a column chart, and group a vs
-// group b mean rank as a scatter chart), plus "Raw rankings" with every participant's answer.
+// group b mean rank as a scatter chart), a "<question> model" sheet with the Plackett-Luce estimates when the
+// analysis has them, plus "Raw rankings" with every participant's answer.
 #include <xlsxwriter.h>
 
 #include <cmath>
@@ -142,6 +143,74 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
   }
 }
 
+// The Plackett-Luce estimates of a question: per item the worth, log-worth, SE and quasi-SE of every group and
+// of all groups together (fixed decimals as number formats), the likelihood-ratio test and the item differences.
+void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy& t) {
+  const auto& m = *q.model;
+  auto& sheet = book.add_sheet(q.question + " model");
+  lxw_format* four = workbook_add_format(book.raw());
+  format_set_num_format(four, "0.0000");
+  std::vector<const ModelEstimates*> fits;
+  for (const auto& g : m.groups) fits.push_back(&g);
+  fits.push_back(&m.overall);
+  std::vector<xlsx::Column> cols{{"Item", xlsx::CellStyle::text, 12}, {"Name", xlsx::CellStyle::text, 48}};
+  for (const auto* f : fits) {
+    const std::string label = f->level.empty() ? std::string("all") : f->level;
+    for (const char* what : {" worth", " log-worth", " SE", " quasi-SE"}) cols.push_back({label + what, xlsx::CellStyle::decimal, 18});
+  }
+  sheet.header(cols, 2);
+  const int k = static_cast<int>(q.items.size());
+  for (int j = 0; j < k; ++j) {
+    const auto ju = static_cast<std::size_t>(j);
+    sheet.write_text(j + 1, 0, q.items[ju]);
+    sheet.write_text(j + 1, 1, t.find(q.items[ju]) ? t.find(q.items[ju])->name : "");
+    int c = 2;
+    for (const auto* f : fits) {
+      sheet.write_number(j + 1, c++, f->fit.worth[ju], four);
+      sheet.write_number(j + 1, c++, f->fit.log_worth[ju], four);
+      sheet.write_number(j + 1, c++, f->fit.se[ju], four);
+      sheet.write_number(j + 1, c++, f->fit.quasi_se[ju], four);
+    }
+  }
+  int row = k + 2;
+  sheet.write_text(row, 0, "Plackett-Luce", {}, book.bold());
+  sheet.write_text(row, 1, std::string(m.partial == pl::PartialRankings::top_k ? "top-k" : "subset") + " answers, ties by Efron's method, reference " +
+                               q.items.front());
+  ++row;
+  sheet.write_text(row, 0, "pseudo-rankings");
+  sheet.write_number(row, 1, m.pseudo_rankings, book.format(xlsx::CellStyle::decimal));
+  for (const auto* f : fits) {
+    ++row;
+    sheet.write_text(row, 0, "log-likelihood " + (f->level.empty() ? std::string("all") : f->level));
+    sheet.write_number(row, 1, f->fit.log_likelihood, four);
+  }
+  if (m.lr_test) {
+    ++row;
+    sheet.write_text(row, 0, "LR test chi-square");
+    sheet.write_number(row, 1, m.lr_test->statistic, four);
+    ++row;
+    sheet.write_text(row, 0, "LR test df");
+    sheet.write_number(row, 1, m.lr_test->df, book.format(xlsx::CellStyle::integer));
+    ++row;
+    sheet.write_text(row, 0, "LR test p");
+    sheet.write_number(row, 1, m.lr_test->p, four);
+  }
+  if (!m.item_differences.empty()) {
+    row += 2;
+    std::vector<std::string> heads{"Item", "Name", "Difference (" + m.b + " - " + m.a + ", centred log-worth)", "SE", "p", "Holm p"};
+    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+    for (const auto& d : m.item_differences) {
+      ++row;
+      sheet.write_text(row, 0, d.item);
+      sheet.write_text(row, 1, t.find(d.item) ? t.find(d.item)->name : "");
+      sheet.write_number(row, 2, d.difference, four);
+      sheet.write_number(row, 3, d.se, four);
+      sheet.write_number(row, 4, d.p, four);
+      sheet.write_number(row, 5, d.p_holm, four);
+    }
+  }
+}
+
 }  // namespace
 
 bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target,
@@ -151,7 +220,10 @@ bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const 
     diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
     return false;
   }
-  for (const auto& q : a.questions) question_sheet(book, q, t);
+  for (const auto& q : a.questions) {
+    question_sheet(book, q, t);
+    if (q.model) model_sheet(book, q, t);
+  }
   auto& raw = book.add_sheet("Raw rankings");
   std::vector<std::string> attrs;
   for (const auto& q : a.questions)

@@ -78,6 +78,10 @@ void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::
         line += mis[i];
       }
     }
+    if (q.model && q.model->lr_test) {
+      const auto& t = *q.model->lr_test;
+      line += "; Plackett-Luce LR p = " + (t.p < 0.001 ? std::string("< 0.001") : fmt(t.p, 3));
+    }
     out.push_back(line);
   }
 }
@@ -122,8 +126,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     RankingOptions o;
     o.resamples = options.resamples;
     o.seed = options.seed;
+    o.model.enabled = true;
     Diagnostics notes;
-    return analyse_rankings(ranking_inputs(ws, study->rankings), ws.attribute_levels("role"), o, notes);
+    auto r = analyse_rankings(ranking_inputs(ws, study->rankings), ws.attribute_levels("role"), o, notes);
+    if (notes.has_errors()) diags.append(notes);
+    return r;
   });
   std::optional<RankingAnalysis> by_experience;
   if (ws.guideline.experience && !ws.guideline.roles.empty()) {
@@ -136,8 +143,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
       o.where = {{"role", ws.guideline.roles.front()}};
       auto levels = ws.attribute_levels(scheme.attribute);
       if (levels.size() >= 2) o.compare = std::pair{levels.front(), levels.back()};
+      o.model.enabled = true;
       Diagnostics notes;
-      return analyse_rankings(ranking_inputs(ws, study->rankings), levels, o, notes);
+      auto r = analyse_rankings(ranking_inputs(ws, study->rankings), levels, o, notes);
+      if (notes.has_errors()) diags.append(notes);
+      return r;
     });
   }
   CodebookOptions cb_options;

@@ -50,6 +50,41 @@ std::string shorten(const std::string& s, std::size_t max_chars) {
   return cut < s.size() ? s.substr(0, cut) + "…" : s;
 }
 
+std::string exact(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+// Okabe-Ito colours and a shape per series, so colour is never the only cue.
+constexpr const char* kSeriesColours[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9"};
+
+std::string marker(std::size_t series, double x, double y) {
+  const char* colour = kSeriesColours[series % 6];
+  const double r = 5.5;
+  std::ostringstream s;
+  switch (series % 5) {
+    case 0: s << "<circle cx=\"" << num(x) << "\" cy=\"" << num(y) << "\" r=\"" << num(r) << "\""; break;
+    case 1: s << "<rect x=\"" << num(x - r) << "\" y=\"" << num(y - r) << "\" width=\"" << num(2 * r) << "\" height=\"" << num(2 * r) << "\""; break;
+    case 2: s << "<polygon points=\"" << num(x) << ',' << num(y - r - 1) << ' ' << num(x + r + 1) << ',' << num(y + r) << ' ' << num(x - r - 1) << ','
+              << num(y + r) << "\""; break;
+    case 3: s << "<polygon points=\"" << num(x) << ',' << num(y - r - 1) << ' ' << num(x + r + 1) << ',' << num(y) << ' ' << num(x) << ','
+              << num(y + r + 1) << ' ' << num(x - r - 1) << ',' << num(y) << "\""; break;
+    default: s << "<polygon points=\"" << num(x) << ',' << num(y + r + 1) << ' ' << num(x + r + 1) << ',' << num(y - r) << ' ' << num(x - r - 1) << ','
+               << num(y - r) << "\""; break;
+  }
+  s << " fill=\"" << colour << "\" stroke=\"#1a1a1a\" stroke-width=\"0.8\"/>";
+  return s.str();
+}
+
+// A tick step of 1, 2 or 5 times a power of ten giving about `target` ticks over `span`.
+double tick_step(double span, int target) {
+  double raw = span / target, p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
 }  // namespace
 
 std::string escape(const std::string& s) {
@@ -171,6 +206,67 @@ std::string heatmap(const Heatmap& h) {
       std::string label = r < h.cell_text.size() && c < h.cell_text[r].size() ? h.cell_text[r][c] : "";
       s << "<text x=\"" << num(x + cell_w / 2) << "\" y=\"" << num(y + cell_h / 2 + 4) << "\" text-anchor=\"middle\" class=\"value\""
         << (dark ? " fill=\"#fff\"" : "") << ">" << escape(label) << "</text>";
+    }
+  }
+  s << "</svg>";
+  return s.str();
+}
+
+std::string forest_plot(const ForestPlot& f) {
+  const std::size_t groups = f.series.size(), rows = f.row_ids.size();
+  const double sub = 15, row_h = sub * static_cast<double>(std::max<std::size_t>(groups, 1)) + 12;
+  const double width = 900, label_w = 300, plot_l = 330, plot_r = width - 30, legend_h = 30, top = 20 + legend_h;
+  const double plot_b = top + row_h * static_cast<double>(rows), height = plot_b + 56;
+  double lo = 0, hi = 0;  // 0 (the reference) is always on the axis
+  for (const auto& s : f.series)
+    for (std::size_t r = 0; r < s.estimate.size(); ++r)
+      if (std::isfinite(s.estimate[r]) && std::isfinite(s.half_width[r])) {
+        lo = std::min(lo, s.estimate[r] - s.half_width[r]);
+        hi = std::max(hi, s.estimate[r] + s.half_width[r]);
+      }
+  if (hi - lo < 1e-9) hi = lo + 1;
+  const double step = tick_step(hi - lo, 6);
+  lo = std::floor(lo / step) * step;
+  hi = std::ceil(hi / step) * step;
+  auto x = [&](double v) { return plot_l + (v - lo) / (hi - lo) * (plot_r - plot_l); };
+  std::ostringstream s;
+  s << open_svg(width, height, f.title);
+  // Legend.
+  double lx = plot_l;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::string& legend = f.series[g].legend.empty() ? f.series[g].label : f.series[g].legend;
+    s << "<g class=\"legend-entry\">" << marker(g, lx + 6, 20) << "<text x=\"" << num(lx + 18) << "\" y=\"24\">" << escape(legend)
+      << "</text></g>";
+    lx += 30 + 8.0 * static_cast<double>(legend.size());
+  }
+  // Grid, ticks and the zero line.
+  for (double v = lo; v <= hi + step / 2; v += step) {
+    double xv = x(v), shown = std::fabs(v) < step / 1e6 ? 0.0 : v;
+    s << "<line x1=\"" << num(xv) << "\" y1=\"" << num(top) << "\" x2=\"" << num(xv) << "\" y2=\"" << num(plot_b) << "\" stroke=\"#e4e4e4\"/>";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", shown);
+    s << "<text x=\"" << num(xv) << "\" y=\"" << num(plot_b + 16) << "\" text-anchor=\"middle\" class=\"tick\">" << buf << "</text>";
+  }
+  s << "<line x1=\"" << num(x(0)) << "\" y1=\"" << num(top) << "\" x2=\"" << num(x(0)) << "\" y2=\"" << num(plot_b)
+    << "\" stroke=\"" << kGrey << "\" stroke-dasharray=\"5 4\"/>";
+  s << "<text x=\"" << num((plot_l + plot_r) / 2) << "\" y=\"" << num(plot_b + 40) << "\" text-anchor=\"middle\" class=\"axis\">"
+    << escape(f.x_label) << "</text>";
+  for (std::size_t r = 0; r < rows; ++r) {
+    const double y0 = top + row_h * static_cast<double>(r);
+    if (r % 2 == 1)
+      s << "<rect x=\"0\" y=\"" << num(y0) << "\" width=\"" << num(plot_r) << "\" height=\"" << num(row_h) << "\" fill=\"#f6f8fa\" fill-opacity=\"0.6\"/>";
+    s << "<text x=\"" << num(label_w) << "\" y=\"" << num(y0 + row_h / 2 + 4) << "\" text-anchor=\"end\">" << escape(f.row_ids[r]) << ' '
+      << escape(shorten(r < f.row_names.size() ? f.row_names[r] : "", 30)) << "</text>";
+    for (std::size_t g = 0; g < groups; ++g) {
+      const auto& se = f.series[g];
+      if (r >= se.estimate.size() || !std::isfinite(se.estimate[r])) continue;
+      const double est = se.estimate[r], hw = std::isfinite(se.half_width[r]) ? se.half_width[r] : 0.0;
+      const double y = y0 + 6 + sub * (static_cast<double>(g) + 0.5);
+      s << "<g class=\"forest-point\" data-item=\"" << escape(f.row_ids[r]) << "\" data-group=\"" << escape(se.label) << "\" data-estimate=\""
+        << exact(est) << "\" data-lo=\"" << exact(est - hw) << "\" data-hi=\"" << exact(est + hw) << "\">";
+      s << "<line x1=\"" << num(x(est - hw)) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x(est + hw)) << "\" y2=\"" << num(y) << "\" stroke=\""
+        << kSeriesColours[g % 6] << "\" stroke-width=\"2.5\"/>";
+      s << marker(g, x(est), y) << "</g>";
     }
   }
   s << "</svg>";

@@ -67,7 +67,8 @@ TEST_CASE("model::write_imported_transcript maps speakers and parses cleanly", "
   CHECK_FALSE(p.has_errors());
   REQUIRE(t->turns.size() == 3);
   CHECK(t->turns[0].interviewer);
-  CHECK(t->turns[0].text == "Question [x] {A.1}?");  // changed so that it is not a code
+  CHECK(t->turns[0].text == "Question [x]{A.1}?");  // escaped so that it is text, not a code
+  CHECK(md.find("Question \\[x\\]\\{A.1\\}?") != std::string::npos);
   CHECK(t->turns[1].text == "Answer one.\nmore of it # not a heading");
   CHECK(t->turns[1].spans.empty());
   CHECK(md.find("\nNotes first.\n") != std::string::npos);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "qualrank/analysis/ranking_input.h"
+#include "qualrank/analysis/ranking_model.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
 
@@ -56,6 +57,7 @@ struct QuestionRankAnalysis {
   std::optional<GroupComparison> comparison;
   std::vector<ItemGap> gaps;                // sorted by |gap| descending, then item order
   std::vector<ParticipantRanking> answers;  // the raw answers analysed
+  std::optional<QuestionModel> model;       // Plackett-Luce (RankingOptions::model.enabled)
 };
 
 struct RankingOptions {
@@ -66,6 +68,7 @@ struct RankingOptions {
   std::uint64_t seed = 20250101;
   double misaligned_p = 0.05;
   double misaligned_delta = 0.474;
+  ModelOptions model;                                          // Plackett-Luce beside the mean ranks
 };
 
 struct RankingAnalysis {
@@ -77,7 +80,9 @@ struct RankingAnalysis {
 
 // Analyses every question. `levels` gives the order of the `by` attribute's values (e.g. the guideline's
 // roles); values not listed come after, sorted. A comparison needs both compared groups to have at least
-// one participant; otherwise it is left out and a note is added to `diags`.
+// one participant; otherwise it is left out and a note is added to `diags`. With `options.model.enabled`,
+// each question also gets a Plackett-Luce model (ranking_model.h); a model without an estimate is an error
+// in `diags` (the question's `model` is then empty).
 RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questions, const std::vector<std::string>& levels,
                                  const RankingOptions& options, Diagnostics& diags);
 

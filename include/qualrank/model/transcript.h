@@ -18,11 +18,31 @@ struct Coding {
   std::string memo;
   Location where;        // where the node is written
   bool exemplar = false; // picked as an exemplar quote for this node (`@exemplar`, `| exemplar`)
+  std::size_t offset = 0, length = 0;  // byte range of `written` in the file named by `where`
+};
+
+// Where a span's markup sits in the transcript file (inline spans only), for editing it.
+struct SpanMarkup {
+  std::size_t open = 0;        // byte offset of '['
+  std::size_t close = 0;       // byte offset of ']'
+  std::size_t list_end = 0;    // byte offset of the '|' or '}' that ends the node ids
+  std::size_t end = 0;         // byte offset just after '}'
+  std::size_t memo_begin = 0, memo_end = 0;  // the memo's bytes inside the braces (equal when none)
 };
 
 struct Span {
   std::size_t begin = 0, end = 0;   // byte offsets into Turn::text, end exclusive
   std::vector<Coding> codes;
+  int line = 0;                     // transcript line the span starts on
+  std::optional<SpanMarkup> markup; // inline spans; nullopt for a second coder's span
+};
+
+// A piece of Turn::text copied verbatim from the file: text[text_begin, +length) == file[file_offset, +length).
+struct TextRun {
+  std::size_t text_begin = 0;
+  std::size_t file_offset = 0;
+  std::size_t length = 0;
+  int line = 0;
 };
 
 struct Turn {
@@ -32,8 +52,14 @@ struct Turn {
   std::string section;       // question id of the enclosing section ("" before the first)
   std::string text;          // markup removed; lines joined with '\n'
   int line = 0;              // first line of the turn
+  int text_end_line = 0;     // last line of the turn's text
+  int end_line = 0;          // last line of the turn with the @code/@memo/@exemplar lines right after it
   std::vector<Coding> codes; // whole-turn codes (@code)
   std::vector<Span> spans;   // span codes ([span]{ID})
+  std::vector<TextRun> runs; // how `text` maps back to the file (escapes and markup are left out)
+
+  // The file line holding byte `text_offset` of `text` (the turn's first line when unknown).
+  int line_of(std::size_t text_offset) const;
 };
 
 struct RankingAnswer {
@@ -69,19 +95,27 @@ struct Transcript {
   std::vector<RankingAnswer> rankings;
   std::vector<Answer> answers;
   std::string body;                              // the text after the front matter, as in the file
+  std::string newline = "\n";                    // the file's line ending ("\r\n" when it uses CRLF)
 
   const Turn* participant_turn(int number) const;
 };
 
 // Parses one transcript. Reports every syntax problem located; returns nullopt only when the file cannot be
-// used at all (invalid UTF-8, no front matter, front matter not YAML).
+// used at all (invalid UTF-8, no front matter, front matter not YAML). Every markup character is accounted
+// for: a near miss of the notation (docs/formats.md, "Near misses") is an error or a warning at its place,
+// never a silently different coding.
 std::optional<Transcript> parse_transcript(const std::string& text, const std::string& file, Diagnostics& diags);
 
 // A second coder's standoff codings of a transcript (`<stem>.<coder>.codes`).
 struct StandoffCoding {
   int turn = 0;                     // participant turn number
-  std::optional<std::string> span;  // quoted span text, if any
+  std::optional<std::string> span;  // quoted span text, if any (escapes resolved)
   std::vector<Coding> codes;
+  int line = 0;                     // line in the .codes file
+  std::size_t line_begin = 0, line_end = 0;  // byte range of the line (line_end after its newline, if any)
+  std::size_t list_end = 0;         // byte offset where the node ids end ('|', or the line's end)
+  std::size_t memo_begin = 0, memo_end = 0;  // the memo's bytes (equal when none)
+  bool has_memo = false;
 };
 struct StandoffFile {
   std::string file;
@@ -92,8 +126,9 @@ struct StandoffFile {
 std::optional<StandoffFile> parse_standoff(const std::string& text, const std::string& file, Diagnostics& diags);
 
 // Applies a standoff file's codings to its transcript: whole-turn codes are appended to the turn, span codes
-// to the span with the same text (or a new span where the text is found in the turn). Unknown turns and spans
-// not found in the turn are reported.
+// to the span with the same text (or a new span where the text is found in the turn, located at the
+// transcript line that holds it). Unknown turns and spans not found in the turn are reported at the .codes
+// line; a span whose text occurs more than once in the turn is a warning (the first is coded).
 void apply_standoff(Transcript& t, const StandoffFile& s, Diagnostics& diags);
 
 }  // namespace qualrank

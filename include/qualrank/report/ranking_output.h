@@ -16,8 +16,16 @@ namespace qualrank {
 //  "mean_rank":{item:x},"median_rank":{},"borda":{},"consensus":[...],"kendall_w","kendall_w_p"}},
 //  "comparison":{"groups":[a,b],"spearman_rho","spearman_p","kendall_tau_b","kendall_tau_p",
 //  "bootstrap_ci":{"level":0.95,"spearman_rho":[lo,hi]}},"gaps":[{"item","mean_rank":{a:x,b:y},"gap",
-//  "mann_whitney_u","p","p_holm","cliffs_delta","misaligned"}]}]}. Undefined numbers (NaN) are null.
+//  "mann_whitney_u","p","p_holm","cliffs_delta","misaligned"}],"model"?:{...}}]}. Undefined numbers (NaN) are
+// null. "model" is there when the options ask for it (null when the model has no estimate): {"method",
+// "ties","partial","pseudo_rankings","reference","log_likelihood","iterations","groups":{"<level>":{"n",
+// "log_likelihood","iterations","items":{id:{"worth","log_worth","se","quasi_se"}}}},"overall":{...},
+// "lr_test":{"groups","statistic","df","p"}|null,"comparison_groups":[a,b]|null,
+// "item_differences":[{"item","difference","se","p","p_holm"}]}.
 nlohmann::ordered_json rankings_json(const RankingAnalysis& analysis);
+
+// The likelihood-ratio test of a question's model in one sentence (for summaries).
+std::string model_summary_sentence(const QuestionModel& model);
 
 // Consensus orders side by side, the correlation with its CI, and the misaligned items in plain words.
 std::string rankings_markdown(const RankingAnalysis& analysis, const Taxonomy& taxonomy);

@@ -4,7 +4,7 @@
 // report.json keys: "qualrank" (version), "workspace" {title, taxonomy, taxonomy_version, guideline,
 // transcripts, participants_by_role, segments, coded_segments, taxonomy_nodes}, "taxonomy" (as
 // `taxonomy show --format json`, nodes with "added_in"/"provenance" when added after version 1), "rankings"
-// (as `rank --format json`), "rankings_by_experience" (the same by experience level within the first role,
+// (as `rank --model plackett-luce --format json`), "rankings_by_experience" (the same by experience level within the first role,
 // or null), "codebook" (as `codebook --format json`), "coded" (what is coded: per code applied, its
 // segments, participants per role and exemplar quotes; query_output.h), "agreement" {"labels","transcripts"} (as
 // `agreement --format json`, or null), "taxonomy_diff" (as `taxonomy diff --format json`, or null),

@@ -40,4 +40,22 @@ struct Heatmap {
 };
 std::string heatmap(const Heatmap& h);
 
+struct ForestSeries {
+  std::string label;              // the group (data-group)
+  std::string legend;             // its legend text (default: label)
+  std::vector<double> estimate;   // per row (NaN: not drawn)
+  std::vector<double> half_width; // the interval is estimate +- half_width
+};
+struct ForestPlot {
+  std::string title;
+  std::string x_label;
+  std::vector<std::string> row_ids, row_names;  // top to bottom
+  std::vector<ForestSeries> series;             // drawn in each row, one below the other
+};
+// A forest plot: a horizontal interval and a marker per row and series; each series has its own Okabe-Ito
+// colour AND marker shape (circle, square, triangle, diamond, ...), named in a legend. A dashed line marks 0.
+// Each point is a <g class="forest-point"> carrying data-item, data-group, data-estimate, data-lo and data-hi
+// (%.17g, so a test can compare them with the numbers they came from).
+std::string forest_plot(const ForestPlot& f);
+
 }  // namespace qualrank::svg

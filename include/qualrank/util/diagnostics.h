@@ -1,6 +1,7 @@
 // Diagnostics: input problems are collected, not thrown, so one run reports them all.
 // Printed GCC style: FILE:LINE:COL: error: MESSAGE (LINE/COL left out when unknown).
 #pragma once
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,8 +25,13 @@ struct Diagnostic {
 // Formats one diagnostic as "FILE:LINE:COL: error: MESSAGE".
 std::string format_diagnostic(const Diagnostic& d);
 
+// At most kPerFile errors and kPerFile warnings are kept for one file; the rest are counted, and print()
+// ends with one line per file saying how many were not shown. Messages are cut to kMessageBytes.
 class Diagnostics {
  public:
+  static constexpr int kPerFile = 100;
+  static constexpr std::size_t kMessageBytes = 1000;
+
   void error(Location where, std::string message);
   void warning(Location where, std::string message);
   void note(Location where, std::string message);
@@ -36,6 +42,7 @@ class Diagnostics {
   int error_count() const { return error_count_; }
   const std::vector<Diagnostic>& items() const { return items_; }
   bool empty() const { return items_.empty(); }
+  int dropped() const;  // how many were counted but not kept (over kPerFile for their file)
   // Prints every diagnostic, one per line, in the order they were added.
   void print(std::ostream& out) const;
   void clear();
@@ -43,6 +50,8 @@ class Diagnostics {
  private:
   std::vector<Diagnostic> items_;
   int error_count_ = 0;
+  std::map<std::pair<std::string, Severity>, int> per_file_;  // kept so far per (file, severity)
+  std::map<std::pair<std::string, Severity>, int> dropped_;   // not kept, per (file, severity)
 };
 
 // Thrown by command orchestration when input errors make it impossible to continue.

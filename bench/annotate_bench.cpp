@@ -1,0 +1,169 @@
+// Benchmarks for the terminal coder's model (src/tui/annotate_model.cpp) on a 5 MB transcript: what one
+// keystroke costs without the drawing (which lays out only the turns on the screen).
+//  * BM_Open: reading and parsing the transcript into a CodingDocument and the model.
+//  * BM_MoveTurn: going to a turn in the middle and one turn on (the word split of the new turn).
+//  * BM_ApplyCode: a code on a word span of a turn in the middle: plan (checked by parsing the edited
+//    text), apply and re-parse. Requirement: under 100 ms per keystroke.
+//  * BM_Undo: undoing that edit (apply of the undo splices and re-parse).
+// The transcript is generated: 13,500 sections of one interviewer and two participant turns, every third
+// turn coded, about 5 MB.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "annotate_model.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+
+using namespace qualrank;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kTaxonomy = R"(taxonomy: bench
+title: A small taxonomy
+nodes:
+  - id: A
+    name: Questions
+    definition: Questions.
+    children:
+      - id: A.1
+        name: Installation
+        definition: Installing things.
+        keywords: [pip install, wheel]
+      - id: A.2
+        name: Usage
+        definition: Using things.
+        keywords: [how do i]
+  - id: B
+    name: Defects
+    definition: Defects.
+    children:
+      - id: B.1
+        name: Memory
+        definition: Out of memory.
+        keywords: [out of memory]
+)";
+
+const char* kGuideline = R"(guideline: bench-interview
+taxonomy: bench
+roles: [user]
+parts:
+  - id: II
+    title: Questions
+    questions:
+      - id: II.1
+        kind: open
+        text: What questions do you have?
+)";
+
+struct Fixture {
+  fs::path root;
+  std::optional<Workspace> ws;
+  std::unique_ptr<TaxonomyVersion> version;
+  std::size_t bytes = 0;
+  int turns = 0;
+  Fixture() {
+    root = fs::temp_directory_path() / "qualrank-annotate-bench";
+    fs::remove_all(root);
+    fs::create_directories(root / "codebooks");
+    fs::create_directories(root / "guidelines");
+    fs::create_directories(root / "transcripts");
+    std::ofstream(root / "codebooks" / "bench.yaml") << kTaxonomy;
+    std::ofstream(root / "guidelines" / "bench.yaml") << kGuideline;
+    std::string t = "---\nparticipant: P1\nrole: user\ncoder: alice\n---\n\n## II.1 Questions\n\n";
+    for (int s = 0; s < 13500; ++s) {
+      t += "I: What happened next in part " + std::to_string(s) + "?\n\n";
+      for (int k = 0; k < 2; ++k) {
+        ++turns;
+        t += "P1: In part " + std::to_string(s) + " the pip install of the wheel failed again, and how do I know which "
+             "version is right when the cluster runs out of memory on turn " + std::to_string(turns) + "? Nobody said.\n";
+        if (turns % 3 == 0) t += "@code A.1\n";
+        t += "\n";
+      }
+    }
+    bytes = t.size();
+    std::ofstream(root / "transcripts" / "P1.md", std::ios::binary) << t;
+    Diagnostics diags;
+    ws = load_workspace_design(root, diags);
+    if (ws) version = taxonomy_at(*ws, std::nullopt, diags);
+    if (!ws || !version) {
+      diags.print(std::cerr);
+      std::abort();
+    }
+  }
+  ~Fixture() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+  std::unique_ptr<tui::AnnotateModel> open() const {
+    Diagnostics diags;
+    auto doc = CodingDocument::open(root, "transcripts/P1.md", "", version->resolve, diags);
+    if (!doc) std::abort();
+    return std::make_unique<tui::AnnotateModel>(std::move(*doc), version->taxonomy, version->resolve, &ws->guideline);
+  }
+};
+
+const Fixture& fixture() {
+  static Fixture f;
+  return f;
+}
+
+void BM_Open(benchmark::State& state) {
+  const auto& f = fixture();
+  for (auto _ : state) {
+    auto m = f.open();
+    benchmark::DoNotOptimize(m);
+  }
+  state.counters["MB"] = static_cast<double>(f.bytes) / 1e6;
+  state.counters["turns"] = f.turns;
+}
+
+void BM_MoveTurn(benchmark::State& state) {
+  auto m = fixture().open();
+  int middle = fixture().turns / 2;
+  for (auto _ : state) {
+    m->go_to_turn(middle);
+    m->move(1);
+    m->move(-1);
+  }
+}
+
+void BM_ApplyCode(benchmark::State& state) {
+  auto m = fixture().open();
+  m->go_to_turn(fixture().turns / 2 + 1);  // an uncoded turn
+  for (auto _ : state) {
+    m->select_start();
+    m->select_move(3);
+    m->select_extend(2);  // "the pip install"
+    if (!m->add_code("B.1")) state.SkipWithError(m->message().c_str());
+    state.PauseTiming();
+    m->undo();
+    state.ResumeTiming();
+  }
+}
+
+void BM_Undo(benchmark::State& state) {
+  auto m = fixture().open();
+  m->go_to_turn(fixture().turns / 2 + 1);
+  for (auto _ : state) {
+    state.PauseTiming();
+    m->select_start();
+    m->add_code("B.1");
+    state.ResumeTiming();
+    if (!m->undo()) state.SkipWithError("nothing to undo");
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_Open)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_MoveTurn)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ApplyCode)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_Undo)->Unit(benchmark::kMillisecond)->Iterations(10);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,148 @@
+// Editing codings: one transcript and one coder's codings, in memory, changed by small text splices.
+// The transcript's own coder (its front matter's `coder:`) writes the inline markup (`@code` lines, `[span]{ID}`);
+// any other coder writes `transcripts/<stem>.<coder>.codes`. Every edit keeps every other byte of the file,
+// is checked by parsing the result (the coding must appear, nothing else may change, no new problem), and
+// can be undone by the splices it returns. `qualrank code add/remove` and `qualrank annotate` both use it.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "qualrank/model/node_resolver.h"
+#include "qualrank/model/transcript.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+class Taxonomy;
+
+// Replace `erase` bytes at `offset` by `insert`.
+struct TextSplice {
+  std::size_t offset = 0;
+  std::size_t erase = 0;
+  std::string insert;
+};
+
+// Applies splices (sorted by offset, not overlapping) to `text`; returns the splices that undo them.
+std::vector<TextSplice> apply_splices(std::string& text, const std::vector<TextSplice>& splices);
+
+// Which part of a transcript a coding is about.
+struct CodingTarget {
+  std::optional<int> turn;          // participant turn number (tN)
+  std::optional<int> line;          // or a transcript line inside the turn
+  std::optional<std::string> span;  // exact text inside the turn (markup removed); none = the whole turn
+};
+
+// A planned change: splices to the transcript or to the coder's .codes file.
+struct CodingEdit {
+  bool codes_file = false;          // false: the transcript
+  std::vector<TextSplice> splices;
+  std::string summary;              // "added A.1 to U01#t3", for messages and undo lists
+};
+
+// A coding of the document's coder, as the editor shows it.
+struct CodingView {
+  int turn = 0;
+  std::optional<std::string> span;  // span text; none = whole turn
+  std::string written;              // the node as written
+  std::string memo;
+  bool exemplar = false;
+  Location where;                   // where it is written (transcript or .codes)
+};
+
+class CodingDocument {
+ public:
+  // Reads `transcript` (workspace-relative) and, when `coder` is not the transcript's own coder (compared
+  // case-insensitively; empty = the own coder), `transcripts/<stem>.<coder>.codes` if it exists. `resolve`
+  // maps written nodes to ids (to find a coding by node and refuse duplicates). Problems go to `diags`;
+  // nullopt when the transcript cannot be read or parsed, or the coder name cannot be a file name.
+  static std::optional<CodingDocument> open(const std::filesystem::path& root, const std::string& transcript,
+                                            const std::string& coder, NodeResolver resolve, Diagnostics& diags);
+
+  const Transcript& transcript() const { return view_; }    // turns with this coder's codings only
+  const std::string& coder() const { return coder_; }
+  bool inline_coder() const { return inline_; }            // writes the transcript's markup
+  std::string target_file() const;                         // workspace-relative file that edits change
+  const std::string& transcript_text() const { return transcript_text_; }
+  const std::string& codes_text() const { return codes_text_; }
+  bool dirty() const;                                      // differs from what was read or last saved
+
+  // The coder's codings of participant turn `turn`, whole-turn ones first, then spans in text order.
+  std::vector<CodingView> codings(int turn) const;
+
+  // The participant turn a target names (by number, or by a line inside it). Located errors for an unknown
+  // turn, an interviewer turn, a span that is not in the turn or occurs more than once.
+  const Turn* find_turn(const CodingTarget& target, Diagnostics& diags) const;
+
+  // Plans adding `nodes` (ids of the version in use) with an optional memo; nullopt with located errors
+  // (duplicates, overlapping inline spans, ...). Nothing changes until apply().
+  std::optional<CodingEdit> plan_add(const CodingTarget& target, const std::vector<std::string>& nodes,
+                                     const std::string& memo, Diagnostics& diags) const;
+  // Plans removing `nodes` from the target's codings (the span's, or the whole turn's).
+  std::optional<CodingEdit> plan_remove(const CodingTarget& target, const std::vector<std::string>& nodes,
+                                        Diagnostics& diags) const;
+  // Plans setting the memo of the coding of `node` at the target (empty memo removes it). A memo belongs to
+  // the codes written together (one @code line, one span, one .codes line): all of them share it.
+  std::optional<CodingEdit> plan_memo(const CodingTarget& target, const std::string& node, const std::string& memo,
+                                      Diagnostics& diags) const;
+
+  // Applies a planned edit and re-parses; returns the edit that undoes it.
+  CodingEdit apply(const CodingEdit& edit);
+
+  // Writes the changed file atomically (a .codes file left empty is removed). False with `error` set on failure.
+  bool save(std::string* error);
+
+ private:
+  std::optional<Transcript> parse_view(const std::string& transcript_text, const std::string& codes_text,
+                                       std::optional<StandoffFile>* standoff, Diagnostics& diags) const;
+  bool reparse(Diagnostics& diags);
+  // The edit when the edited text parses with no new error and its codings are the current ones with
+  // `added` added and `removed` removed ("tN|span|node" keys); else nullopt with a located error.
+  std::optional<CodingEdit> checked(CodingEdit edit, const std::vector<std::string>& added,
+                                    const std::vector<std::string>& removed, Diagnostics& diags) const;
+  std::size_t line_start(int line) const;  // byte offset where a line of the edited file starts (size at the end)
+  // Splice inserting whole lines after line `after` of the edited file (`lines` end with the newline).
+  TextSplice insert_lines_after(int after, const std::string& lines) const;
+  // Splice erasing lines first..last of the edited file.
+  TextSplice erase_lines(int first, int last) const;
+
+  std::filesystem::path root_;
+  std::string transcript_file_;     // workspace-relative
+  std::string codes_file_;          // workspace-relative (other coders)
+  std::string coder_;
+  bool inline_ = true;
+  NodeResolver resolve_;
+  std::string transcript_text_, codes_text_;
+  std::string saved_transcript_, saved_codes_;
+  Transcript view_;
+  std::optional<StandoffFile> standoff_;
+  std::vector<std::size_t> line_starts_;  // byte offset of each line of the file being edited (1-based index - 1)
+  // What checked() needs of the current text, kept from the last parse so an edit parses only the new text.
+  int view_errors_ = 0;
+  std::multiset<std::string> view_keys_;
+  // The parse of the last checked edit's result, reused by apply() when it applies that very edit.
+  struct Checked {
+    const CodingDocument* owner = nullptr;  // copies and moves do not reuse it
+    std::uint64_t revision = 0;
+    bool codes_file = false;
+    std::vector<TextSplice> splices;
+    Transcript view;
+    std::optional<StandoffFile> standoff;
+    int errors = 0;
+    std::multiset<std::string> keys;
+  };
+  mutable std::shared_ptr<Checked> last_checked_;
+  std::uint64_t revision_ = 0;  // counts applied edits
+};
+
+// Resolves node ids written on the command line or in a picker against the taxonomy version in use: an
+// unknown one is an error at `where` with a "did you mean" hint. nullopt when any is unknown.
+std::optional<std::vector<std::string>> resolve_node_ids(const std::vector<std::string>& written, const Taxonomy& taxonomy,
+                                                         const NodeResolver& resolve, const Location& where,
+                                                         Diagnostics& diags);
+
+}  // namespace qualrank

@@ -1,0 +1,87 @@
+// `qualrank code add` and `qualrank code remove`: apply or remove codes by command, for scripts and editors.
+// The transcript's own coder writes inline markup, any other coder its .codes file (model/coding_edit.h).
+#include <iostream>
+
+#include "cli.h"
+#include "qualrank/model/coding_edit.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank::cli {
+
+namespace fs = std::filesystem;
+
+std::string find_transcript(const fs::path& root, const std::string& given) {
+  // A path inside the workspace, or a name under transcripts/ ("U01.md", "U01").
+  for (const std::string& candidate : {given, "transcripts/" + given, "transcripts/" + given + ".md"}) {
+    std::error_code ec;
+    fs::path p = fs::path(candidate).is_absolute() ? fs::path(candidate) : root / candidate;
+    if (fs::is_regular_file(p, ec)) {
+      auto rel = fs::relative(fs::weakly_canonical(p, ec), fs::weakly_canonical(root, ec), ec);
+      if (!ec && !rel.empty() && rel.begin()->string() != "..") return rel.generic_string();
+    }
+  }
+  return given;
+}
+
+int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std::string>& args) {
+  const bool add = action == "add";
+  const std::string name = "code " + action;
+  po::options_description desc(name + " options");
+  desc.add_options()
+      ("transcript", po::value<std::string>(), "the transcript (a path in the workspace, or a name in transcripts/)")
+      ("turn", po::value<int>(), "the participant turn tN, by its number N")
+      ("line", po::value<int>(), "or the turn that holds this line of the transcript")
+      ("span", po::value<std::string>(), "exact text inside the turn (once); without it, the whole turn")
+      ("node", po::value<std::vector<std::string>>()->composing(), "node id, name or alias (repeatable, or ID,ID)")
+      ("coder", po::value<std::string>(), "who codes (default: the transcript's coder; another coder writes <stem>.<coder>.codes)");
+  if (add) desc.add_options()("memo", po::value<std::string>(), "a memo for the coding");
+  po::variables_map vm;
+  int rc = 0;
+  std::string usage = "--transcript FILE (--turn N | --line N) [--span \"exact text\"] --node ID[,ID] " +
+                      std::string(add ? "[--memo TEXT] " : "") + "[--coder NAME]";
+  if (!parse_options(ctx, name, usage, desc, args, vm, rc)) return rc;
+  auto usage_error = [&](const std::string& what) {
+    *ctx.err << "qualrank " << name << ": error: " << what << "\n(see 'qualrank " << name << " --help')\n";
+    return 2;
+  };
+  if (!vm.count("transcript")) return usage_error("--transcript is required");
+  if (!vm.count("node")) return usage_error("--node is required");
+  if (vm.count("turn") == vm.count("line")) return usage_error("give exactly one of --turn and --line");
+  CodingTarget target;
+  if (vm.count("turn")) target.turn = vm["turn"].as<int>();
+  if (vm.count("line")) target.line = vm["line"].as<int>();
+  if (vm.count("span")) target.span = vm["span"].as<std::string>();
+  std::vector<std::string> written;
+  for (const auto& n : vm["node"].as<std::vector<std::string>>())
+    for (auto& piece : text::split_nonempty(n, ',')) written.push_back(piece);
+  if (written.empty()) return usage_error("--node names no node");
+
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return report_diagnostics(ctx, diags);
+  auto version = taxonomy_at(*ws, std::nullopt, diags);
+  if (!version) return report_diagnostics(ctx, diags);
+  std::string file = find_transcript(ctx.workspace, vm["transcript"].as<std::string>());
+  auto doc = CodingDocument::open(ctx.workspace, file, vm.count("coder") ? vm["coder"].as<std::string>() : "",
+                                  version->resolve, diags);
+  if (!doc) return report_diagnostics(ctx, diags);
+  auto nodes = resolve_node_ids(written, version->taxonomy, version->resolve, {doc->transcript().file, 0, 0}, diags);
+  if (!nodes) return report_diagnostics(ctx, diags);
+  std::string memo = vm.count("memo") ? vm["memo"].as<std::string>() : "";
+  auto edit = add ? doc->plan_add(target, *nodes, memo, diags) : doc->plan_remove(target, *nodes, diags);
+  if (!edit) return report_diagnostics(ctx, diags);
+  doc->apply(*edit);
+  std::string error;
+  if (!doc->save(&error)) {
+    *ctx.err << "qualrank " << name << ": error: cannot write " << doc->target_file() << ": " << error << '\n';
+    return 1;
+  }
+  diags.print(*ctx.err);  // warnings
+  if (!ctx.quiet) *ctx.err << "qualrank " << name << ": " << edit->summary << " (" << doc->target_file() << ", coder " << doc->coder() << ")\n";
+  return 0;
+}
+
+}  // namespace qualrank::cli

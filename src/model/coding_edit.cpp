@@ -1,0 +1,662 @@
+// Editing codings by splices (see coding_edit.h). Adding writes new text next to the turn (a `@code` line
+// after the turn's own @code/@memo lines, `[`…`]{ID}` around an inline span, a line at the end of a .codes
+// file); removing erases exactly what adding wrote, so add-then-remove gives the file back byte for byte.
+// Every planned edit is checked by parsing the edited text before it is offered.
+#include "qualrank/model/coding_edit.h"
+
+#include <algorithm>
+#include <map>
+
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace fs = std::filesystem;
+
+std::vector<TextSplice> apply_splices(std::string& text, const std::vector<TextSplice>& splices) {
+  std::vector<TextSplice> inverse;
+  std::ptrdiff_t shift = 0;
+  for (const auto& s : splices) {
+    std::size_t at = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(s.offset) + shift);
+    inverse.push_back({at, s.insert.size(), text.substr(s.offset, s.erase)});
+    shift += static_cast<std::ptrdiff_t>(s.insert.size()) - static_cast<std::ptrdiff_t>(s.erase);
+  }
+  for (auto it = splices.rbegin(); it != splices.rend(); ++it) text.replace(it->offset, it->erase, it->insert);
+  return inverse;
+}
+
+namespace {
+
+std::string one_line(std::string_view s) {
+  std::string out(text::trim(s));
+  for (auto& c : out)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return out;
+}
+
+// Escapes the characters that are markup inside a `[span]{ID | memo}`.
+std::string escape_inline(std::string_view s) {
+  std::string out;
+  for (char c : one_line(s)) {
+    if (c == '[' || c == ']' || c == '{' || c == '}' || c == '\\' || c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string quote_span(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::vector<std::size_t> line_starts(const std::string& text) {
+  std::vector<std::size_t> out{0};
+  for (std::size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 1)) out.push_back(i + 1);
+  return out;
+}
+
+bool valid_coder_name(const std::string& coder) {
+  if (coder.empty() || coder.size() > 64) return false;
+  return std::none_of(coder.begin(), coder.end(), [](char c) {
+    return c == '/' || c == '\\' || c == '.' || c == ':' || static_cast<unsigned char>(c) <= ' ';
+  });
+}
+
+std::string fold(std::string_view s) { return text::fold_case(s); }
+
+// "tN|span|node" keys of every coding in the view, for checking that an edit changes only what it says.
+std::multiset<std::string> coding_keys(const Transcript& t, const NodeResolver& resolve) {
+  std::multiset<std::string> keys;
+  auto node = [&](const Coding& c) {
+    auto r = resolve ? resolve(c.written) : NodeResolution{};
+    return r.node ? *r.node : fold(c.written);
+  };
+  for (const auto& turn : t.turns) {
+    if (turn.interviewer) continue;
+    std::string tn = "t" + std::to_string(turn.number) + "|";
+    for (const auto& c : turn.codes) keys.insert(tn + "|" + node(c));
+    for (const auto& s : turn.spans)
+      for (const auto& c : s.codes) keys.insert(tn + turn.text.substr(s.begin, s.end - s.begin) + "|" + node(c));
+  }
+  return keys;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> resolve_node_ids(const std::vector<std::string>& written, const Taxonomy& taxonomy,
+                                                         const NodeResolver& resolve, const Location& where,
+                                                         Diagnostics& diags) {
+  std::vector<std::string> out;
+  bool ok = true;
+  for (const auto& w : written) {
+    auto r = resolve(w);
+    if (r.node) {
+      if (std::find(out.begin(), out.end(), *r.node) == out.end()) out.push_back(*r.node);
+      continue;
+    }
+    std::string hint;
+    std::size_t best = 3;
+    for (const auto& id : taxonomy.order()) {
+      const auto* n = taxonomy.find(id);
+      for (const std::string& cand : {id, n ? n->name : std::string()}) {
+        if (cand.empty()) continue;
+        auto d = text::edit_distance(fold(cand), fold(w));
+        if (d < best) {
+          best = d;
+          hint = " (did you mean '" + id + "'" + (cand == id ? "" : " (" + cand + ")") + "?)";
+        }
+      }
+    }
+    diags.error(where, (r.problem.empty() ? "unknown taxonomy node '" + w + "'" : r.problem) + hint);
+    ok = false;
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const std::string& transcript, const std::string& coder,
+                                                   NodeResolver resolve, Diagnostics& diags) {
+  CodingDocument doc;
+  doc.root_ = root;
+  doc.resolve_ = std::move(resolve);
+  auto path = files::resolve_inside(root, transcript);
+  if (!path) {
+    diags.error({transcript, 0, 0}, "the transcript must be a path inside the workspace");
+    return std::nullopt;
+  }
+  doc.transcript_file_ = files::display_path(*path, root);
+  auto content = files::read(*path);
+  if (!content) {
+    diags.error({doc.transcript_file_, 0, 0}, "cannot read the transcript");
+    return std::nullopt;
+  }
+  doc.transcript_text_ = std::move(*content);
+  Diagnostics scratch;
+  auto parsed = parse_transcript(doc.transcript_text_, doc.transcript_file_, scratch);
+  if (!parsed) {
+    diags.append(scratch);
+    return std::nullopt;
+  }
+  doc.coder_ = coder.empty() ? parsed->coder : coder;
+  doc.inline_ = fold(doc.coder_) == fold(parsed->coder);
+  if (doc.inline_) doc.coder_ = parsed->coder;
+  if (!doc.inline_) {
+    if (!valid_coder_name(doc.coder_)) {
+      diags.error({doc.transcript_file_, 0, 0}, "coder name '" + doc.coder_ +
+                                                    "' cannot name a codings file (no spaces, '.', '/', '\\' or ':')");
+      return std::nullopt;
+    }
+    auto dir = path->parent_path();
+    auto stem = path->stem().string();
+    fs::path codes = dir / (stem + "." + doc.coder_ + ".codes");
+    // An existing file of the same coder written in another case ("Jonas" / "jonas") is that coder's file.
+    for (const auto& f : files::list_files(dir, ".codes")) {
+      auto name = f.filename().string();
+      if (name.size() > stem.size() + 7 && name.compare(0, stem.size() + 1, stem + ".") == 0 &&
+          fold(name.substr(stem.size() + 1, name.size() - stem.size() - 7)) == fold(doc.coder_)) {
+        codes = f;
+        doc.coder_ = name.substr(stem.size() + 1, name.size() - stem.size() - 7);
+      }
+    }
+    doc.codes_file_ = files::display_path(codes, root);
+    if (auto c = files::read(codes)) doc.codes_text_ = std::move(*c);
+  }
+  doc.saved_transcript_ = doc.transcript_text_;
+  doc.saved_codes_ = doc.codes_text_;
+  if (!doc.reparse(diags)) return std::nullopt;
+  return doc;
+}
+
+std::optional<Transcript> CodingDocument::parse_view(const std::string& transcript_text, const std::string& codes_text,
+                                                     std::optional<StandoffFile>* standoff, Diagnostics& diags) const {
+  auto parsed = parse_transcript(transcript_text, transcript_file_, diags);
+  if (!parsed) return std::nullopt;
+  if (!inline_) {
+    for (auto& turn : parsed->turns) {
+      turn.codes.clear();
+      turn.spans.clear();
+    }
+    auto s = parse_standoff(codes_text, codes_file_, diags);
+    if (s) apply_standoff(*parsed, *s, diags);
+    if (standoff) *standoff = std::move(s);
+  }
+  return parsed;
+}
+
+bool CodingDocument::reparse(Diagnostics& diags) {
+  Diagnostics local;
+  auto parsed = parse_view(transcript_text_, codes_text_, &standoff_, local);
+  diags.append(local);
+  if (!parsed) return false;
+  view_ = std::move(*parsed);
+  view_errors_ = local.error_count();
+  view_keys_ = coding_keys(view_, resolve_);
+  line_starts_ = line_starts(inline_ ? transcript_text_ : codes_text_);
+  return true;
+}
+
+std::string CodingDocument::target_file() const { return inline_ ? transcript_file_ : codes_file_; }
+
+bool CodingDocument::dirty() const { return transcript_text_ != saved_transcript_ || codes_text_ != saved_codes_; }
+
+std::vector<CodingView> CodingDocument::codings(int turn_number) const {
+  std::vector<CodingView> out;
+  const Turn* turn = view_.participant_turn(turn_number);
+  if (!turn) return out;
+  for (const auto& c : turn->codes) out.push_back({turn_number, std::nullopt, c.written, c.memo, c.exemplar, c.where});
+  std::vector<const Span*> spans;
+  for (const auto& s : turn->spans) spans.push_back(&s);
+  std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
+  for (const auto* s : spans)
+    for (const auto& c : s->codes)
+      out.push_back({turn_number, turn->text.substr(s->begin, s->end - s->begin), c.written, c.memo, c.exemplar, c.where});
+  return out;
+}
+
+const Turn* CodingDocument::find_turn(const CodingTarget& target, Diagnostics& diags) const {
+  const Turn* turn = nullptr;
+  Location at{transcript_file_, target.line.value_or(0), 0};
+  if (target.turn) {
+    turn = view_.participant_turn(*target.turn);
+    if (!turn) {
+      int last = 0;
+      for (const auto& t : view_.turns) last = std::max(last, t.number);
+      diags.error(at, "no participant turn t" + std::to_string(*target.turn) + " (the transcript has t1 to t" +
+                          std::to_string(last) + ")");
+      return nullptr;
+    }
+  } else if (target.line) {
+    for (const auto& t : view_.turns)
+      if (t.line <= *target.line && *target.line <= t.end_line) turn = &t;
+    if (!turn) {
+      diags.error(at, "line " + std::to_string(*target.line) + " is not part of a turn");
+      return nullptr;
+    }
+    if (turn->interviewer) {
+      diags.error({transcript_file_, turn->line, 1}, "this is an interviewer turn ('" + turn->speaker +
+                                                         "'); only participant turns are coded");
+      return nullptr;
+    }
+  } else {
+    diags.error(at, "name the turn (--turn N or --line N)");
+    return nullptr;
+  }
+  if (target.span) {
+    Location tl{transcript_file_, turn->line, 1};
+    if (target.span->empty()) {
+      diags.error(tl, "the span is empty");
+      return nullptr;
+    }
+    auto pos = turn->text.find(*target.span);
+    if (pos == std::string::npos) {
+      diags.error(tl, "span \"" + *target.span + "\" is not in turn t" + std::to_string(turn->number));
+      return nullptr;
+    }
+    int count = 0;
+    for (auto p = pos; p != std::string::npos; p = turn->text.find(*target.span, p + 1)) ++count;
+    if (count > 1) {
+      diags.error(tl, "span \"" + *target.span + "\" occurs " + std::to_string(count) + " times in turn t" +
+                          std::to_string(turn->number) + "; give a longer span that occurs once");
+      return nullptr;
+    }
+  }
+  return turn;
+}
+
+namespace {
+
+// The whole-turn codes or the span a target's codings live in.
+struct Group {
+  std::vector<const Coding*> codes;    // sorted by offset
+  const Span* span = nullptr;          // span target
+};
+
+Group group_of(const Turn& turn, const CodingTarget& target) {
+  Group g;
+  if (target.span) {
+    for (const auto& s : turn.spans)
+      if (turn.text.compare(s.begin, s.end - s.begin, *target.span) == 0) g.span = &s;
+    if (g.span)
+      for (const auto& c : g.span->codes) g.codes.push_back(&c);
+  } else {
+    for (const auto& c : turn.codes) g.codes.push_back(&c);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::optional<CodingEdit> CodingDocument::checked(CodingEdit edit, const std::vector<std::string>& added,
+                                                  const std::vector<std::string>& removed, Diagnostics& diags) const {
+  // The current text's parse (errors, coding keys) is kept from the last reparse: only the edited text is parsed.
+  std::string copy = edit.codes_file ? codes_text_ : transcript_text_;
+  apply_splices(copy, edit.splices);
+  Diagnostics after;
+  std::optional<StandoffFile> new_standoff;
+  auto new_view = edit.codes_file ? parse_view(transcript_text_, copy, &new_standoff, after)
+                                  : parse_view(copy, codes_text_, &new_standoff, after);
+  Location at{target_file(), 0, 0};
+  if (!new_view || after.error_count() > view_errors_) {
+    std::string why = "the edited file could not be read";
+    for (const auto& d : after.items())
+      if (d.severity == Severity::error) {
+        why = format_diagnostic(d);
+        break;
+      }
+    diags.error(at, "this edit is refused: it would leave a problem in the file (" + why + ")");
+    return std::nullopt;
+  }
+  auto expected = view_keys_;
+  for (const auto& k : removed) {
+    auto it = expected.find(k);
+    if (it != expected.end()) expected.erase(it);
+  }
+  for (const auto& k : added) expected.insert(k);
+  auto new_keys = coding_keys(*new_view, resolve_);
+  if (new_keys != expected) {
+    diags.error(at, "this edit is refused: it would change other codings than the ones named (inline markup cannot "
+                    "express it here; code a span that does not overlap another)");
+    return std::nullopt;
+  }
+  last_checked_ = std::make_shared<Checked>(Checked{this, revision_, edit.codes_file, edit.splices, std::move(*new_view),
+                                                    std::move(new_standoff), after.error_count(), std::move(new_keys)});
+  return edit;
+}
+
+std::size_t CodingDocument::line_start(int line) const {
+  const std::string& text = inline_ ? transcript_text_ : codes_text_;
+  if (line < 1) return 0;
+  return static_cast<std::size_t>(line) <= line_starts_.size() ? line_starts_[static_cast<std::size_t>(line) - 1] : text.size();
+}
+
+TextSplice CodingDocument::insert_lines_after(int after, const std::string& lines) const {
+  const std::string& text = inline_ ? transcript_text_ : codes_text_;
+  std::size_t at = line_start(after + 1);
+  if (at == text.size() && !text.empty() && text.back() != '\n') {
+    // The last line has no newline: the new lines go after one, and end without one.
+    std::string nl = text.size() >= 1 && inline_ ? view_.newline : std::string("\n");
+    return {at, 0, nl + lines.substr(0, lines.size() - nl.size())};
+  }
+  return {at, 0, lines};
+}
+
+TextSplice CodingDocument::erase_lines(int first, int last) const {
+  const std::string& text = inline_ ? transcript_text_ : codes_text_;
+  std::size_t begin = line_start(first), end = line_start(last + 1);
+  if (end == text.size() && (end == 0 || text[end - 1] != '\n') && begin > 0) {
+    // Erasing the last line, which has no newline: take the newline before it (what insert_lines_after added).
+    std::size_t nl = text[begin - 1] == '\n' && begin >= 2 && text[begin - 2] == '\r' ? 2 : 1;
+    begin -= nl;
+  }
+  return {begin, end - begin, ""};
+}
+
+namespace {
+
+std::string key(int turn, const std::optional<std::string>& span, const std::string& node) {
+  return "t" + std::to_string(turn) + "|" + span.value_or("") + "|" + node;
+}
+
+// Erase ranges for removing the codes at `drop` (indexes into `codes`, sorted by offset) from their list:
+// a removed run takes the separator before it, or after it when it starts the list.
+std::vector<TextSplice> erase_from_list(const std::vector<const Coding*>& codes, const std::vector<bool>& drop) {
+  std::vector<TextSplice> out;
+  std::size_t n = codes.size();
+  for (std::size_t k = 0; k < n;) {
+    if (!drop[k]) {
+      ++k;
+      continue;
+    }
+    std::size_t j = k;
+    while (j + 1 < n && drop[j + 1]) ++j;
+    if (k > 0) {
+      std::size_t b = codes[k - 1]->offset + codes[k - 1]->length, e = codes[j]->offset + codes[j]->length;
+      out.push_back({b, e - b, ""});
+    } else {
+      std::size_t b = codes[0]->offset, e = codes[j + 1]->offset;
+      out.push_back({b, e - b, ""});
+    }
+    k = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, const std::vector<std::string>& nodes,
+                                                   const std::string& memo, Diagnostics& diags) const {
+  const Turn* turn = find_turn(target, diags);
+  if (!turn) return std::nullopt;
+  if (nodes.empty()) {
+    diags.error({transcript_file_, turn->line, 1}, "name at least one node to add");
+    return std::nullopt;
+  }
+  Location at{transcript_file_, turn->line, 1};
+  Group g = group_of(*turn, target);
+  for (const auto& n : nodes)
+    for (const auto* c : g.codes) {
+      auto r = resolve_ ? resolve_(c->written) : NodeResolution{};
+      if ((r.node ? *r.node : c->written) == n) {
+        diags.error(c->where, "turn t" + std::to_string(turn->number) + (target.span ? " (this span)" : "") +
+                                  " is already coded " + n + " by " + coder_);
+        return std::nullopt;
+      }
+    }
+  std::vector<std::string> added;
+  for (const auto& n : nodes) added.push_back(key(turn->number, target.span, n));
+  std::string ids = text::join(nodes, ", ");
+  CodingEdit edit;
+  edit.codes_file = !inline_;
+  edit.summary = "added " + ids + " to t" + std::to_string(turn->number) + (target.span ? " \"" + *target.span + "\"" : "");
+  if (target.span && target.span->find('\n') != std::string::npos) {
+    diags.error(at, "a span may not cross lines");
+    return std::nullopt;
+  }
+  if (!inline_) {
+    std::string line = "t" + std::to_string(turn->number) + (target.span ? " " + quote_span(*target.span) : "") + ": " + ids;
+    if (!text::trim(memo).empty()) line += " | memo: " + one_line(memo);
+    int last = static_cast<int>(line_starts_.size());
+    edit.splices.push_back(insert_lines_after(last, line + "\n"));
+    return checked(std::move(edit), added, {}, diags);
+  }
+  const std::string& nl = view_.newline;
+  if (!target.span) {
+    std::string lines = "@code " + ids + nl;
+    if (!text::trim(memo).empty()) lines += "@memo " + one_line(memo) + nl;
+    edit.splices.push_back(insert_lines_after(turn->end_line, lines));
+    return checked(std::move(edit), added, {}, diags);
+  }
+  if (g.span) {  // the same span is coded already: the new ids join its list
+    const auto& mk = *g.span->markup;
+    std::string add = ", " + ids;
+    if (!text::trim(memo).empty()) {
+      if (mk.memo_begin != mk.memo_end) {
+        diags.error({transcript_file_, g.span->line, 1}, "this span has a memo already; edit that memo instead");
+        return std::nullopt;
+      }
+      if (mk.list_end + 1 != mk.end) {
+        edit.splices.push_back({mk.list_end, 0, add});
+        edit.splices.push_back({mk.memo_end, 0, " | memo: " + escape_inline(memo)});
+        return checked(std::move(edit), added, {}, diags);
+      }
+      add += " | memo: " + escape_inline(memo);
+    }
+    edit.splices.push_back({mk.list_end, 0, add});
+    return checked(std::move(edit), added, {}, diags);
+  }
+  std::size_t b = turn->text.find(*target.span), e = b + target.span->size();
+  for (const auto& s : turn->spans)
+    if (b < s.end && s.begin < e) {
+      diags.error({transcript_file_, s.line, 1},
+                  "the span overlaps the coded span \"" + turn->text.substr(s.begin, s.end - s.begin) +
+                      "\"; inline spans do not overlap (code that span, or one beside it)");
+      return std::nullopt;
+    }
+  auto file_offset = [&](std::size_t text_offset) -> std::optional<std::pair<std::size_t, int>> {
+    for (const auto& r : turn->runs)
+      if (r.text_begin <= text_offset && text_offset < r.text_begin + r.length)
+        return std::make_pair(r.file_offset + (text_offset - r.text_begin), r.line);
+    return std::nullopt;
+  };
+  auto fb = file_offset(b), fe = file_offset(e - 1);
+  if (!fb || !fe || fb->second != fe->second) {
+    diags.error(at, "a span may not cross lines");
+    return std::nullopt;
+  }
+  std::string close = "]{" + ids;
+  if (!text::trim(memo).empty()) close += " | memo: " + escape_inline(memo);
+  close += "}";
+  edit.splices.push_back({fb->first, 0, "["});
+  edit.splices.push_back({fe->first + 1, 0, close});
+  return checked(std::move(edit), added, {}, diags);
+}
+
+std::optional<CodingEdit> CodingDocument::plan_remove(const CodingTarget& target, const std::vector<std::string>& nodes,
+                                                      Diagnostics& diags) const {
+  const Turn* turn = find_turn(target, diags);
+  if (!turn) return std::nullopt;
+  Group g = group_of(*turn, target);
+  auto node_of = [&](const Coding* c) {
+    auto r = resolve_ ? resolve_(c->written) : NodeResolution{};
+    return r.node ? *r.node : c->written;
+  };
+  // Every coding to drop, grouped by where it is written (a @code line, a span, a .codes line).
+  std::map<std::pair<int, std::size_t>, std::vector<const Coding*>> drop;  // (line, group key) -> codings
+  std::vector<std::string> removed;
+  for (const auto& n : nodes) {
+    const Coding* found = nullptr;
+    for (const auto* c : g.codes)
+      if (node_of(c) == n) found = c;
+    if (!found) {
+      diags.error({transcript_file_, turn->line, 1}, "turn t" + std::to_string(turn->number) +
+                                                         (target.span ? " (this span)" : "") + " has no code " + n +
+                                                         " by " + coder_);
+      return std::nullopt;
+    }
+    drop[{found->where.line, g.span && inline_ ? g.span->markup->open : 0}].push_back(found);
+    removed.push_back(key(turn->number, target.span, n));
+  }
+  CodingEdit edit;
+  edit.codes_file = !inline_;
+  edit.summary = "removed " + text::join(nodes, ", ") + " from t" + std::to_string(turn->number) +
+                 (target.span ? " \"" + *target.span + "\"" : "");
+  for (const auto& [where, codings] : drop) {
+    // All codes written on that line (inline: the @code line or the span's list; .codes: the line).
+    std::vector<const Coding*> list;
+    const Span* span = g.span && inline_ ? g.span : nullptr;
+    if (span) {
+      for (const auto& c : span->codes) list.push_back(&c);
+    } else {
+      for (const auto* c : g.codes)
+        if (c->where.line == where.first) list.push_back(c);
+    }
+    std::sort(list.begin(), list.end(), [](const Coding* a, const Coding* b) { return a->offset < b->offset; });
+    std::vector<bool> flags;
+    bool all = true;
+    for (const auto* c : list) {
+      bool d = std::find(codings.begin(), codings.end(), c) != codings.end();
+      flags.push_back(d);
+      all = all && d;
+    }
+    if (!all) {
+      for (auto& s : erase_from_list(list, flags)) edit.splices.push_back(s);
+    } else if (span) {  // unwrap the span: its text stays
+      edit.splices.push_back({span->markup->open, 1, ""});
+      edit.splices.push_back({span->markup->close, span->markup->end - span->markup->close, ""});
+    } else if (inline_) {  // the @code line and the @memo/@exemplar lines that belong to it
+      int last = where.first;
+      while (static_cast<std::size_t>(last) < line_starts_.size()) {
+        std::string_view next(transcript_text_);
+        std::size_t b = line_start(last + 1), e = line_start(last + 2);
+        auto l = text::trim(next.substr(b, e - b));
+        if (l.rfind("@memo", 0) != 0 && l.rfind("@exemplar", 0) != 0) break;
+        ++last;
+      }
+      edit.splices.push_back(erase_lines(where.first, last));
+    } else {
+      edit.splices.push_back(erase_lines(where.first, where.first));
+    }
+  }
+  std::sort(edit.splices.begin(), edit.splices.end(), [](const TextSplice& a, const TextSplice& b) { return a.offset < b.offset; });
+  return checked(std::move(edit), {}, removed, diags);
+}
+
+std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, const std::string& node,
+                                                    const std::string& memo, Diagnostics& diags) const {
+  const Turn* turn = find_turn(target, diags);
+  if (!turn) return std::nullopt;
+  Group g = group_of(*turn, target);
+  const Coding* found = nullptr;
+  for (const auto* c : g.codes) {
+    auto r = resolve_ ? resolve_(c->written) : NodeResolution{};
+    if ((r.node ? *r.node : c->written) == node) found = c;
+  }
+  if (!found) {
+    diags.error({transcript_file_, turn->line, 1}, "turn t" + std::to_string(turn->number) +
+                                                       (target.span ? " (this span)" : "") + " has no code " + node +
+                                                       " by " + coder_);
+    return std::nullopt;
+  }
+  CodingEdit edit;
+  edit.codes_file = !inline_;
+  edit.summary = "memo of " + node + " in t" + std::to_string(turn->number);
+  std::string m = one_line(memo);
+  if (!inline_) {
+    const StandoffCoding* line = nullptr;
+    for (const auto& c : standoff_->codings)
+      if (c.line == found->where.line) line = &c;
+    if (!line) return std::nullopt;
+    if (line->has_memo) edit.splices.push_back({line->memo_begin, line->memo_end - line->memo_begin, m});
+    else if (!m.empty()) edit.splices.push_back({line->memo_end, 0, " | memo: " + m});
+    return checked(std::move(edit), {}, {}, diags);
+  }
+  if (g.span) {
+    const auto& mk = *g.span->markup;
+    if (mk.memo_begin != mk.memo_end) edit.splices.push_back({mk.memo_begin, mk.memo_end - mk.memo_begin, escape_inline(m)});
+    else if (!m.empty()) edit.splices.push_back({mk.memo_end, 0, " | memo: " + escape_inline(m)});
+    return checked(std::move(edit), {}, {}, diags);
+  }
+  // A @code line: its @memo lines follow it.
+  int line = found->where.line;
+  std::vector<int> memo_lines;
+  for (int l = line + 1; static_cast<std::size_t>(l) <= line_starts_.size(); ++l) {
+    std::string_view all(transcript_text_);
+    auto content = text::trim(all.substr(line_start(l), line_start(l + 1) - line_start(l)));
+    if (content.rfind("@memo", 0) == 0) memo_lines.push_back(l);
+    else if (content.rfind("@exemplar", 0) != 0) break;
+  }
+  if (memo_lines.empty()) {
+    if (!m.empty()) edit.splices.push_back(insert_lines_after(line, "@memo " + m + view_.newline));
+  } else {
+    for (std::size_t k = memo_lines.size(); k-- > 0;) {
+      if (k == 0 && !m.empty()) {
+        std::size_t b = line_start(memo_lines[0]), e = line_start(memo_lines[0] + 1);
+        std::string_view all(transcript_text_);
+        auto content = all.substr(b, e - b);
+        std::size_t keep = content.find_last_not_of("\r\n") + 1;
+        edit.splices.push_back({b, keep, "@memo " + m});
+      } else {
+        edit.splices.push_back(erase_lines(memo_lines[k], memo_lines[k]));
+      }
+    }
+    std::sort(edit.splices.begin(), edit.splices.end(), [](const TextSplice& a, const TextSplice& b) { return a.offset < b.offset; });
+  }
+  if (edit.splices.empty()) return edit;
+  return checked(std::move(edit), {}, {}, diags);
+}
+
+CodingEdit CodingDocument::apply(const CodingEdit& edit) {
+  CodingEdit undo;
+  undo.codes_file = edit.codes_file;
+  undo.summary = edit.summary;
+  undo.splices = apply_splices(edit.codes_file ? codes_text_ : transcript_text_, edit.splices);
+  auto same = [](const std::vector<TextSplice>& a, const std::vector<TextSplice>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const TextSplice& x, const TextSplice& y) {
+      return x.offset == y.offset && x.erase == y.erase && x.insert == y.insert;
+    });
+  };
+  auto cached = std::move(last_checked_);
+  if (cached && cached->owner == this && cached->revision == revision_ && cached->codes_file == edit.codes_file && same(cached->splices, edit.splices)) {
+    // The edit checked last on this very text: its parse is the new view.
+    view_ = std::move(cached->view);
+    if (!inline_) standoff_ = std::move(cached->standoff);
+    view_errors_ = cached->errors;
+    view_keys_ = std::move(cached->keys);
+    line_starts_ = line_starts(inline_ ? transcript_text_ : codes_text_);
+  } else {
+    Diagnostics ignored;
+    reparse(ignored);
+  }
+  ++revision_;
+  return undo;
+}
+
+bool CodingDocument::save(std::string* error) {
+  if (transcript_text_ != saved_transcript_) {
+    if (!files::write_atomic(root_ / transcript_file_, transcript_text_, error)) return false;
+    saved_transcript_ = transcript_text_;
+  }
+  if (codes_text_ != saved_codes_) {
+    fs::path p = root_ / codes_file_;
+    if (codes_text_.empty()) {
+      std::error_code ec;
+      fs::remove(p, ec);
+      if (ec) {
+        if (error) *error = ec.message();
+        return false;
+      }
+    } else if (!files::write_atomic(p, codes_text_, error)) {
+      return false;
+    }
+    saved_codes_ = codes_text_;
+  }
+  return true;
+}
+
+}  // namespace qualrank

@@ -1,0 +1,278 @@
+// Inline coding markup of a transcript line: `[span]{ID, ID | memo}`, escapes `\[ \] \{ \} \| \\`, and the
+// code lists shared with `.codes` files. One left-to-right pass per line; every markup character is either
+// part of a well-formed span, escaped, part of a literal bracket pair (`[laughs]`), or reported as a near
+// miss at its column. Linear in the line: each position is looked at a bounded number of times (the search
+// for a closing bracket or brace resumes where it stopped).
+#include "transcript_markup.h"
+
+#include <algorithm>
+
+#include "qualrank/util/text.h"
+
+namespace qualrank::markup {
+
+namespace {
+// Diagnostics on one line come left to right: column_of counts on from its last answer for the same line,
+// so that many diagnostics on a long line cost linear time, not quadratic. The parsers forget it at
+// every new line (new_line()), so a line at a reused address is never mistaken for the last one.
+thread_local const char* last_line = nullptr;
+thread_local std::size_t last_size = 0, last_off = 0;
+thread_local int last_col = 1;
+}  // namespace
+
+void new_line() { last_line = nullptr; }
+
+int column_of(std::string_view line, std::size_t off) {
+  off = std::min(off, line.size());
+  if (line.data() != last_line || line.size() != last_size || off < last_off) {
+    last_line = line.data();
+    last_size = line.size();
+    last_off = 0;
+    last_col = 1;
+  }
+  last_col += static_cast<int>(text::count_code_points(line.substr(last_off, off - last_off)));
+  last_off = off;
+  return last_col;
+}
+
+std::vector<Coding> parse_code_list(std::string_view list, const LineRef& ref, std::size_t base, const std::string& coder,
+                                    Diagnostics& diags) {
+  std::vector<Coding> out;
+  std::size_t start = 0;
+  int empties = 0;
+  Location first_empty;
+  while (start <= list.size()) {
+    auto comma = list.find(',', start);
+    auto piece = list.substr(start, comma == std::string_view::npos ? list.npos : comma - start);
+    auto trimmed = text::trim(piece);
+    std::size_t off = base + start + (trimmed.empty() ? 0 : static_cast<std::size_t>(trimmed.data() - piece.data()));
+    if (trimmed.empty()) {
+      if (empties++ == 0) first_empty = {ref.file, ref.lineno, column_of(ref.raw, off)};
+    } else {
+      Coding c;
+      c.written = std::string(trimmed);
+      c.coder = coder;
+      c.where = {ref.file, ref.lineno, column_of(ref.raw, off)};
+      c.offset = ref.file_offset + off;
+      c.length = trimmed.size();
+      out.push_back(std::move(c));
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (empties == 1) diags.error(first_empty, "empty node id in a code list (a doubled, leading or trailing comma?)");
+  else if (empties > 1)
+    diags.error(first_empty, "empty node id in a code list (a doubled, leading or trailing comma?), and " +
+                                 std::to_string(empties - 1) + " more in this list");
+  return out;
+}
+
+namespace {
+
+// Resolves the escapes of `s` (a backslash before an escapable character).
+std::string unescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && escapable(s[i + 1])) ++i;
+    out += s[i];
+  }
+  return out;
+}
+
+// Position of the first unescaped `want` in s[from, to), or npos. Stops early (returning npos and setting
+// `blocker`) at an unescaped character of `stop`.
+std::size_t find_unescaped(std::string_view s, std::size_t from, char want, std::string_view stop, std::size_t* blocker) {
+  for (std::size_t i = from; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && escapable(s[i + 1])) {
+      ++i;
+      continue;
+    }
+    if (s[i] == want) return i;
+    if (stop.find(s[i]) != std::string_view::npos) {
+      if (blocker) *blocker = i;
+      return std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+CodeTail parse_code_tail(std::string_view tail) {
+  CodeTail out;
+  auto m = text::trim(tail);
+  if (text::starts_with_ci(m, "exemplar") && (m.size() == 8 || m[8] == '|' || m[8] == ' ')) {
+    out.exemplar = true;
+    m = text::trim(m.substr(8));
+    if (!m.empty() && m[0] == '|') m = text::trim(m.substr(1));
+  }
+  if (text::starts_with_ci(m, "memo:")) m = text::trim(m.substr(5));
+  else if (!m.empty()) out.unknown = true;
+  out.memo = unescape(m);
+  out.memo_pos = static_cast<std::size_t>(m.data() - tail.data());
+  out.memo_len = m.size();
+  return out;
+}
+
+std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, const LineRef& ref, Turn* turn,
+                                    const std::string& coder, Diagnostics& diags) {
+  std::string scratch;
+  std::string& out = turn ? turn->text : scratch;
+  std::vector<Coding*> last;
+  const std::size_t n = part.size();
+  auto at = [&](std::size_t pos) { return Location{ref.file, ref.lineno, column_of(ref.raw, base + pos)}; };
+  auto file_pos = [&](std::size_t pos) { return ref.file_offset + base + pos; };
+  // Appends part[a, b) verbatim, as a run.
+  auto emit = [&](std::size_t a, std::size_t b) {
+    if (a >= b) return;
+    if (turn) {
+      auto& runs = turn->runs;
+      if (!runs.empty() && runs.back().text_begin + runs.back().length == out.size() &&
+          runs.back().file_offset + runs.back().length == file_pos(a))
+        runs.back().length += b - a;
+      else
+        runs.push_back({out.size(), file_pos(a), b - a, ref.lineno});
+    }
+    out.append(part.substr(a, b - a));
+  };
+  // Appends part[a, b) resolving escapes.
+  auto emit_text = [&](std::size_t a, std::size_t b) {
+    std::size_t run = a;
+    for (std::size_t i = a; i < b; ++i) {
+      if (part[i] == '\\' && i + 1 < b && escapable(part[i + 1])) {
+        emit(run, i);
+        run = i + 1;
+        ++i;
+      }
+    }
+    emit(run, b);
+  };
+
+  std::size_t literal_close = std::string_view::npos;  // the ']' of a literal bracket pair like "[laughs]"
+  std::size_t i = 0, run = 0;
+  while (i < n) {
+    char c = part[i];
+    if (c == '\\' && i + 1 < n && escapable(part[i + 1])) {
+      emit(run, i);
+      run = i + 1;
+      i += 2;
+      continue;
+    }
+    if (c == ']' && i == literal_close) {
+      literal_close = std::string_view::npos;
+      ++i;
+      continue;
+    }
+    if (c == ']') {
+      diags.error(at(i), "']' with no '[' before it on this line (a coded span is [text]{ID}; write \\] for a literal bracket)");
+      ++i;
+      continue;
+    }
+    if (c == '}') {
+      diags.error(at(i), "'}' with no '{' before it (write \\} for a literal brace)");
+      ++i;
+      continue;
+    }
+    if (c == '{') {
+      auto close = find_unescaped(part, i + 1, '}', "", nullptr);
+      diags.error(at(i), close == std::string_view::npos
+                             ? std::string("'{' is never closed, and no span '[text]' comes before it (write \\{ for a literal brace)")
+                             : "code list with no span before it (a coded span is [text]{ID}, with nothing between "
+                               "']' and '{'; write \\{ for a literal brace)");
+      i = close == std::string_view::npos ? i + 1 : close + 1;  // the list's '}' is part of this one problem
+      continue;
+    }
+    if (c != '[') {
+      ++i;
+      continue;
+    }
+    // A '[': a coded span, a literal bracket pair, or a near miss.
+    std::size_t nested = std::string_view::npos;
+    std::size_t close = find_unescaped(part, i + 1, ']', "[", &nested);
+    if (close == std::string_view::npos && nested != std::string_view::npos) {
+      diags.error(at(nested), "'[' inside a bracket (spans do not nest; write \\[ for a literal bracket)");
+      close = find_unescaped(part, nested + 1, ']', "", nullptr);
+    }
+    if (close == std::string_view::npos) {
+      diags.error(at(i), "'[' is never closed on this line (a coded span is [text]{ID} on one line; write \\[ for a literal bracket)");
+      ++i;
+      continue;
+    }
+    std::size_t brace = close + 1;
+    if (brace >= n || part[brace] != '{') {
+      std::size_t k = brace;
+      while (k < n && (part[k] == ' ' || part[k] == '\t')) ++k;
+      if (k > brace && k < n && part[k] == '{') {
+        diags.error(at(brace), "whitespace between ']' and '{' (a coded span is [text]{ID}, with nothing between; "
+                               "write \\{ for a literal brace)");
+        brace = k;
+      } else {
+        literal_close = close;  // "[laughs]": kept as text, brackets included
+        ++i;
+        continue;
+      }
+    }
+    std::size_t blocker = std::string_view::npos;
+    std::size_t end = find_unescaped(part, brace + 1, '}', "[]{", &blocker);
+    if (end == std::string_view::npos) {
+      diags.error(at(brace), "'{' is never closed on this line (a code list is {ID, ID} before the end of the line)");
+      emit(run, i);
+      emit_text(i + 1, close);
+      run = i = n;  // the rest of the line is the broken list
+      break;
+    }
+    // Checks inside the span's text: braces there are near misses too.
+    for (std::size_t k = i + 1; k < close; ++k) {
+      if (part[k] == '\\' && k + 1 < close && escapable(part[k + 1])) {
+        ++k;
+        continue;
+      }
+      if (part[k] == '{' || part[k] == '}')
+        diags.error(at(k), std::string("'") + part[k] + "' inside a coded span (write \\" + part[k] + " for a literal brace)");
+    }
+    std::size_t bar = find_unescaped(part, brace + 1, '|', "}", nullptr);
+    std::size_t list_end = bar == std::string_view::npos || bar > end ? end : bar;
+    emit(run, i);
+    Span span;
+    span.begin = out.size();
+    emit_text(i + 1, close);
+    span.end = out.size();
+    span.line = ref.lineno;
+    SpanMarkup mk;
+    mk.open = file_pos(i);
+    mk.close = file_pos(close);
+    mk.list_end = file_pos(list_end);
+    mk.end = file_pos(end) + 1;
+    mk.memo_begin = mk.memo_end = file_pos(end);
+    auto ids = part.substr(brace + 1, list_end - brace - 1);
+    if (text::trim(ids).empty()) diags.error(at(brace), "empty code list '{}' (name at least one node id)");
+    else span.codes = parse_code_list(ids, ref, base + brace + 1, coder, diags);
+    if (list_end < end) {
+      auto tail_text = part.substr(list_end + 1, end - list_end - 1);
+      auto tail = parse_code_tail(tail_text);
+      if (tail.unknown)
+        diags.error(at(list_end), "after '|' in a code list comes 'memo: TEXT' or 'exemplar' (write \\| for a literal bar)");
+      mk.memo_begin = file_pos(list_end + 1) + tail.memo_pos;
+      mk.memo_end = mk.memo_begin + tail.memo_len;
+      for (auto& code : span.codes) {
+        code.memo = tail.memo;
+        code.exemplar = tail.exemplar;
+      }
+    }
+    span.markup = mk;
+    if (span.begin == span.end) diags.error(at(i), "empty coded span '[]'");
+    if (!turn) diags.error(at(i), "coded span outside a turn (a turn starts with 'SPEAKER: ')");
+    else if (turn->interviewer) diags.error(at(i), "codes on an interviewer turn (only participant turns are coded)");
+    else {
+      turn->spans.push_back(std::move(span));
+      last.clear();
+      for (auto& code : turn->spans.back().codes) last.push_back(&code);
+    }
+    i = run = end + 1;
+  }
+  emit(run, n);
+  return last;
+}
+
+}  // namespace qualrank::markup

@@ -1,0 +1,116 @@
+// The action table of the terminal coder (actions.h).
+#include "actions.h"
+
+#include <algorithm>
+
+namespace qualrank::tui {
+
+namespace {
+
+void code(ActionContext& c) {
+  auto node = c.ui.pick_code(c.model);
+  if (node) c.model.add_code(*node);
+}
+
+void memo(ActionContext& c) {
+  auto current = c.model.highlighted_memo();
+  if (!current) {
+    c.model.set_message("error: this turn has no coding to write a memo for (code it first)");
+    return;
+  }
+  auto list = c.model.codings();
+  auto text = c.ui.prompt("memo for " + c.model.node_id(list[c.model.highlighted()].written) + ": ", *current);
+  if (text) c.model.set_memo(*text);
+  else c.model.set_message("memo cancelled");
+}
+
+void quit(ActionContext& c) {
+  if (c.model.dirty() && !c.ui.confirm("unsaved changes: quit without saving? (y/n)")) {
+    c.model.set_message("not quitting ('w' saves)");
+    return;
+  }
+  c.quit = true;
+}
+
+}  // namespace
+
+const std::vector<Action>& actions() {
+  static const std::vector<Action> table = {
+      {"next-turn", {'j', key::down}, "next participant turn", [](ActionContext& c) { c.model.move(1); }},
+      {"previous-turn", {'k', key::up}, "previous participant turn", [](ActionContext& c) { c.model.move(-1); }},
+      {"page-down", {key::page_down}, "go 5 turns forward", [](ActionContext& c) { c.model.move(5); }},
+      {"page-up", {key::page_up}, "go 5 turns back", [](ActionContext& c) { c.model.move(-5); }},
+      {"next-uncoded", {'n'}, "next participant turn without a code", [](ActionContext& c) { c.model.next_uncoded(); }},
+      {"select", {'v'}, "select the first word of the turn", [](ActionContext& c) { c.model.select_start(); }},
+      {"select-right", {'l', key::right}, "move the selection one word right", [](ActionContext& c) { c.model.select_move(1); }},
+      {"select-left", {'h', key::left}, "move the selection one word left", [](ActionContext& c) { c.model.select_move(-1); }},
+      {"extend", {'L', key::shift_right}, "extend the selection by one word", [](ActionContext& c) { c.model.select_extend(1); }},
+      {"shrink", {'H', key::shift_left}, "shrink the selection by one word", [](ActionContext& c) { c.model.select_extend(-1); }},
+      {"clear-selection", {key::escape}, "clear the selection (code the whole turn)", [](ActionContext& c) { c.model.clear_selection(); }},
+      {"code", {'c'}, "pick a code (type to filter) and apply it", code},
+      {"accept", {'a'}, "apply the first keyword suggestion", [](ActionContext& c) { c.model.accept_suggestion(0); }},
+      {"suggestion", {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, "apply the n-th keyword suggestion",
+       [](ActionContext& c) { c.model.accept_suggestion(static_cast<std::size_t>(c.key - '1')); }},
+      {"next-coding", {key::tab}, "highlight the next coding of the turn", [](ActionContext& c) { c.model.cycle_coding(1); }},
+      {"memo", {'m'}, "add or edit the highlighted coding's memo", memo},
+      {"remove", {'d'}, "remove the highlighted coding", [](ActionContext& c) { c.model.remove_highlighted(); }},
+      {"undo", {'u'}, "undo the last change (several levels)", [](ActionContext& c) { c.model.undo(); }},
+      {"redo", {'r'}, "redo the last undone change", [](ActionContext& c) { c.model.redo(); }},
+      {"save", {'w'}, "save (the file is replaced atomically)", [](ActionContext& c) { c.model.save(); }},
+      {"help", {'?'}, "show this list of keys", [](ActionContext& c) { c.ui.show_help(); }},
+      {"quit", {'q'}, "quit (asks when there are unsaved changes)", quit},
+  };
+  return table;
+}
+
+const Action* action_for_key(int k) {
+  for (const auto& a : actions())
+    if (std::find(a.keys.begin(), a.keys.end(), k) != a.keys.end()) return &a;
+  return nullptr;
+}
+
+std::string key_name(int k) {
+  switch (k) {
+    case key::up: return "Up";
+    case key::down: return "Down";
+    case key::left: return "Left";
+    case key::right: return "Right";
+    case key::shift_left: return "Shift-Left";
+    case key::shift_right: return "Shift-Right";
+    case key::page_up: return "PgUp";
+    case key::page_down: return "PgDn";
+    case key::tab: return "Tab";
+    case key::escape: return "Esc";
+    case key::enter: return "Enter";
+    default: break;
+  }
+  if (k > ' ' && k < 127) return std::string(1, static_cast<char>(k));
+  return "?";
+}
+
+std::vector<std::string> help_lines() {
+  std::vector<std::string> out;
+  for (const auto& a : actions()) {
+    std::string keys;
+    if (std::string(a.name) == "suggestion") {
+      keys = "1-9";
+    } else {
+      for (int k : a.keys) keys += (keys.empty() ? "" : ", ") + key_name(k);
+    }
+    std::string line = "  " + keys;
+    line.resize(std::max<std::size_t>(line.size() + 1, 20), ' ');
+    std::string name = a.name;
+    name.resize(std::max<std::size_t>(name.size() + 1, 16), ' ');
+    out.push_back(line + name + a.help);
+  }
+  return out;
+}
+
+bool dispatch(ActionContext& ctx) {
+  const Action* a = action_for_key(ctx.key);
+  if (!a) return false;
+  a->run(ctx);
+  return true;
+}
+
+}  // namespace qualrank::tui

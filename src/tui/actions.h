@@ -1,0 +1,57 @@
+// The terminal coder's actions: one table (name, default keys, one-line help, handler) that the key loop
+// dispatches through and that `qualrank annotate --help` and the `?` screen print, so the keys shown are the
+// keys that work. Handlers change the model by library calls; what needs the user (the code picker, a memo,
+// a yes/no question, the help screen) goes through the Ui interface, which tests can fake.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "annotate_model.h"
+
+namespace qualrank::tui {
+
+// Keys: characters are their code point; special keys are mapped by the front end to these.
+namespace key {
+constexpr int tab = '\t';
+constexpr int enter = '\n';
+constexpr int escape = 27;
+constexpr int base = 0x110000;  // past Unicode
+constexpr int up = base + 1, down = base + 2, left = base + 3, right = base + 4;
+constexpr int shift_left = base + 5, shift_right = base + 6, page_up = base + 7, page_down = base + 8;
+constexpr int back_tab = base + 9, backspace = base + 10, resize = base + 11;
+}  // namespace key
+
+// What an action asks of the user; the ncurses front end implements it, tests fake it.
+class Ui {
+ public:
+  virtual ~Ui() = default;
+  virtual std::optional<std::string> pick_code(AnnotateModel& model) = 0;  // a node id, or none (cancelled)
+  virtual std::optional<std::string> prompt(const std::string& label, const std::string& initial) = 0;
+  virtual bool confirm(const std::string& question) = 0;                    // y/n
+  virtual void show_help() = 0;
+};
+
+struct ActionContext {
+  AnnotateModel& model;
+  Ui& ui;
+  int key = 0;        // the key that triggered the action
+  bool quit = false;  // set by the quit action
+};
+
+struct Action {
+  const char* name;
+  std::vector<int> keys;
+  const char* help;
+  void (*run)(ActionContext&);
+};
+
+const std::vector<Action>& actions();
+const Action* action_for_key(int key);
+std::string key_name(int key);  // "j", "Down", "Shift-Right", "Tab", "Esc", "1"
+// The table as text, one action a line: keys, name, help (for --help and the ? screen).
+std::vector<std::string> help_lines();
+// Runs the action bound to `key`; false when no action is bound.
+bool dispatch(ActionContext& ctx);
+
+}  // namespace qualrank::tui

@@ -1,0 +1,419 @@
+// The terminal coder's model (annotate_model.h): pure state and library calls, no terminal.
+#include "annotate_model.h"
+
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+
+#include "qualrank/util/text.h"
+
+namespace qualrank::tui {
+
+namespace {
+
+UChar32 next_code_point(std::string_view s, std::size_t& i) {
+  int32_t pos = static_cast<int32_t>(i);
+  UChar32 c;
+  U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), pos, static_cast<int32_t>(s.size()), c);
+  i = static_cast<std::size_t>(pos);
+  return c < 0 ? 0xFFFD : c;
+}
+
+// Code points that join the character before them.
+bool extends(UChar32 c) {
+  if (c == 0x200D) return true;                          // zero width joiner
+  if ((c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xE0100 && c <= 0xE01EF)) return true;  // variation selectors
+  if (c >= 0x1F3FB && c <= 0x1F3FF) return true;          // emoji skin tone modifiers
+  if (c >= 0xE0020 && c <= 0xE007F) return true;          // emoji tag sequences
+  auto type = u_charType(c);
+  return type == U_NON_SPACING_MARK || type == U_ENCLOSING_MARK || type == U_COMBINING_SPACING_MARK;
+}
+
+int base_width(UChar32 c) {
+  if (c < 0x20 || (c >= 0x7F && c < 0xA0)) return 0;
+  auto ea = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
+  if (ea == U_EA_WIDE || ea == U_EA_FULLWIDTH) return 2;
+  if (u_hasBinaryProperty(c, UCHAR_EMOJI_PRESENTATION)) return 2;
+  return 1;
+}
+
+bool is_space(UChar32 c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || u_isUWhiteSpace(c); }
+
+}  // namespace
+
+std::vector<Cluster> clusters(std::string_view s) {
+  std::vector<Cluster> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    Cluster cl;
+    cl.begin = i;
+    UChar32 c = next_code_point(s, i);
+    cl.width = base_width(c);
+    bool joined = false;
+    while (i < s.size()) {
+      std::size_t j = i;
+      UChar32 d = next_code_point(s, j);
+      if (joined) {  // the code point after a ZWJ belongs to the sequence
+        joined = false;
+        i = j;
+        continue;
+      }
+      if (!extends(d)) break;
+      if (d == 0xFE0F && cl.width == 1 && u_hasBinaryProperty(c, UCHAR_EMOJI)) cl.width = 2;  // emoji presentation
+      joined = d == 0x200D;
+      i = j;
+    }
+    cl.end = i;
+    out.push_back(cl);
+  }
+  return out;
+}
+
+int display_width(std::string_view s) {
+  int w = 0;
+  for (const auto& c : clusters(s)) w += c.width;
+  return w;
+}
+
+std::vector<Word> split_words(std::string_view s) {
+  std::vector<Word> out;
+  std::optional<Word> cur;
+  for (const auto& cl : clusters(s)) {
+    std::size_t i = cl.begin;
+    UChar32 c = next_code_point(s, i);
+    if (is_space(c)) {
+      if (cur) out.push_back(*cur);
+      cur.reset();
+    } else if (cl.width == 2) {  // a wide character is a word of its own
+      if (cur) out.push_back(*cur);
+      cur.reset();
+      out.push_back({cl.begin, cl.end});
+    } else if (cur) {
+      cur->end = cl.end;
+    } else {
+      cur = Word{cl.begin, cl.end};
+    }
+  }
+  if (cur) out.push_back(*cur);
+  return out;
+}
+
+AnnotateModel::AnnotateModel(CodingDocument doc, const Taxonomy& taxonomy, NodeResolver resolve, const Guideline* guideline)
+    : doc_(std::move(doc)), taxonomy_(taxonomy), resolve_(std::move(resolve)), guideline_(guideline),
+      matcher_(keyword_rules(taxonomy)) {
+  const auto& turns = doc_.transcript().turns;
+  for (std::size_t i = 0; i < turns.size(); ++i)
+    if (!turns[i].interviewer) participants_.push_back(i);
+  turn_changed();
+}
+
+const Turn* AnnotateModel::current_turn() const {
+  if (participants_.empty()) return nullptr;
+  return &doc_.transcript().turns[participants_[current_]];
+}
+
+int AnnotateModel::current_number() const {
+  const Turn* t = current_turn();
+  return t ? t->number : 0;
+}
+
+void AnnotateModel::turn_changed() {
+  const Turn* t = current_turn();
+  words_ = t ? split_words(t->text) : std::vector<Word>{};
+  selection_.reset();
+  highlight_ = 0;
+}
+
+bool AnnotateModel::move(int delta) {
+  if (participants_.empty()) return false;
+  long target = static_cast<long>(current_) + delta;
+  target = std::clamp(target, 0L, static_cast<long>(participants_.size()) - 1);
+  if (static_cast<std::size_t>(target) == current_) return false;
+  current_ = static_cast<std::size_t>(target);
+  turn_changed();
+  return true;
+}
+
+bool AnnotateModel::go_to_turn(int number) {
+  for (std::size_t k = 0; k < participants_.size(); ++k)
+    if (doc_.transcript().turns[participants_[k]].number == number) {
+      if (k != current_) {
+        current_ = k;
+        turn_changed();
+      }
+      return true;
+    }
+  return false;
+}
+
+bool AnnotateModel::next_uncoded() {
+  std::size_t n = participants_.size();
+  for (std::size_t step = 1; step <= n; ++step) {
+    std::size_t k = (current_ + step) % n;
+    const Turn& t = doc_.transcript().turns[participants_[k]];
+    if (t.codes.empty() && t.spans.empty()) {
+      current_ = k;
+      turn_changed();
+      return true;
+    }
+  }
+  message_ = "every turn is coded";
+  return false;
+}
+
+void AnnotateModel::select_start() {
+  if (words_.empty()) return;
+  selection_ = std::make_pair(std::size_t{0}, std::size_t{0});
+}
+
+void AnnotateModel::select_move(int delta) {
+  if (words_.empty()) return;
+  if (!selection_) {
+    select_start();
+    if (delta <= 0) return;
+    --delta;
+  }
+  long len = static_cast<long>(selection_->second - selection_->first);
+  long first = std::clamp(static_cast<long>(selection_->first) + delta, 0L, static_cast<long>(words_.size()) - 1 - len);
+  selection_ = std::make_pair(static_cast<std::size_t>(first), static_cast<std::size_t>(first + len));
+}
+
+void AnnotateModel::select_extend(int delta) {
+  if (words_.empty()) return;
+  if (!selection_) {
+    select_start();
+    if (delta <= 0) return;
+    --delta;
+  }
+  long last = std::clamp(static_cast<long>(selection_->second) + delta, static_cast<long>(selection_->first),
+                         static_cast<long>(words_.size()) - 1);
+  selection_->second = static_cast<std::size_t>(last);
+}
+
+void AnnotateModel::clear_selection() { selection_.reset(); }
+
+std::optional<std::string> AnnotateModel::selected_text() const {
+  const Turn* t = current_turn();
+  if (!t || !selection_) return std::nullopt;
+  std::size_t b = words_[selection_->first].begin, e = words_[selection_->second].end;
+  return t->text.substr(b, e - b);
+}
+
+std::vector<CodingView> AnnotateModel::codings() const {
+  int n = current_number();
+  return n ? doc_.codings(n) : std::vector<CodingView>{};
+}
+
+void AnnotateModel::cycle_coding(int delta) {
+  auto n = codings().size();
+  if (n == 0) {
+    highlight_ = 0;
+    return;
+  }
+  highlight_ = static_cast<std::size_t>((static_cast<long>(highlight_) + delta + static_cast<long>(n)) % static_cast<long>(n));
+}
+
+std::string AnnotateModel::node_id(const std::string& written) const {
+  auto r = resolve_ ? resolve_(written) : NodeResolution{};
+  return r.node ? *r.node : written;
+}
+
+std::string AnnotateModel::node_label(const std::string& written) const {
+  std::string id = node_id(written);
+  const auto* n = taxonomy_.find(id);
+  return n ? id + " " + n->name : written + " (unknown node)";
+}
+
+std::vector<std::string> AnnotateModel::suggestions() const {
+  const Turn* t = current_turn();
+  if (!t) return {};
+  auto target = selected_text();
+  std::vector<std::string> present;
+  for (const auto& c : codings())
+    if (c.span == target) present.push_back(node_id(c.written));
+  std::vector<std::string> out;
+  for (auto& id : matcher_.suggest(target ? std::string_view(*target) : std::string_view(t->text)))
+    if (std::find(present.begin(), present.end(), id) == present.end()) out.push_back(std::move(id));
+  return out;
+}
+
+std::vector<PickerRow> AnnotateModel::picker_rows(const std::string& query) const {
+  std::string q = text::fold_case(text::trim(query));
+  auto matches = [&](const std::string& id) {
+    if (q.empty()) return true;
+    const auto* n = taxonomy_.find(id);
+    if (!n) return false;
+    if (text::fold_case(id).find(q) != std::string::npos || text::fold_case(n->name).find(q) != std::string::npos) return true;
+    for (const auto& a : n->aliases)
+      if (text::fold_case(a).find(q) != std::string::npos) return true;
+    return false;
+  };
+  std::vector<PickerRow> rows;
+  for (const auto& id : suggestions())
+    if (matches(id)) {
+      const auto* n = taxonomy_.find(id);
+      rows.push_back({id, n ? n->name : "", 0, true, true});
+    }
+  // Nodes that match, with their ancestors so the tree stays readable.
+  std::vector<bool> keep(taxonomy_.order().size(), false);
+  for (std::size_t k = 0; k < taxonomy_.order().size(); ++k) {
+    const auto& id = taxonomy_.order()[k];
+    if (!matches(id)) continue;
+    for (const auto* n = taxonomy_.find(id); n; n = n->parent.empty() ? nullptr : taxonomy_.find(n->parent))
+      keep[taxonomy_.rank_of(n->id)] = true;
+  }
+  for (std::size_t k = 0; k < taxonomy_.order().size(); ++k) {
+    if (!keep[k]) continue;
+    const auto* n = taxonomy_.find(taxonomy_.order()[k]);
+    if (n->status == "deprecated") continue;
+    rows.push_back({n->id, n->name, n->level - 1, false, matches(n->id)});
+  }
+  return rows;
+}
+
+std::size_t first_pick(const std::vector<PickerRow>& rows, const std::string& query) {
+  std::string q = text::fold_case(text::trim(query));
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (!q.empty() && text::fold_case(rows[k].id) == q) return k;
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (rows[k].match) return k;
+  return 0;
+}
+
+void AnnotateModel::error_message(const Diagnostics& diags) {
+  for (const auto& d : diags.items())
+    if (d.severity == Severity::error) {
+      message_ = "error: " + d.message;
+      return;
+    }
+  message_ = "error: the edit could not be made";
+}
+
+bool AnnotateModel::apply(const CodingEdit& edit) {
+  undo_.push_back({doc_.apply(edit), current_});
+  redo_.clear();
+  message_ = edit.summary;
+  return true;
+}
+
+bool AnnotateModel::add_code(const std::string& node, const std::string& memo) {
+  int n = current_number();
+  if (!n) {
+    message_ = "error: the transcript has no participant turn";
+    return false;
+  }
+  CodingTarget target;
+  target.turn = n;
+  target.span = selected_text();
+  Diagnostics diags;
+  auto edit = doc_.plan_add(target, {node_id(node)}, memo, diags);
+  if (!edit) {
+    error_message(diags);
+    return false;
+  }
+  apply(*edit);
+  // Highlight the new coding.
+  auto list = codings();
+  for (std::size_t k = 0; k < list.size(); ++k)
+    if (node_id(list[k].written) == node_id(node) && list[k].span == target.span) highlight_ = k;
+  return true;
+}
+
+bool AnnotateModel::accept_suggestion(std::size_t k) {
+  auto s = suggestions();
+  if (k >= s.size()) {
+    message_ = s.empty() ? "no suggestion for this turn" : "there are only " + std::to_string(s.size()) + " suggestions";
+    return false;
+  }
+  return add_code(s[k]);
+}
+
+std::optional<std::string> AnnotateModel::highlighted_memo() const {
+  auto list = codings();
+  if (highlight_ >= list.size()) return std::nullopt;
+  return list[highlight_].memo;
+}
+
+bool AnnotateModel::set_memo(const std::string& memo) {
+  auto list = codings();
+  if (highlight_ >= list.size()) {
+    message_ = "error: this turn has no coding to write a memo for (code it first)";
+    return false;
+  }
+  const auto& c = list[highlight_];
+  CodingTarget target;
+  target.turn = c.turn;
+  target.span = c.span;
+  Diagnostics diags;
+  auto edit = doc_.plan_memo(target, node_id(c.written), memo, diags);
+  if (!edit) {
+    error_message(diags);
+    return false;
+  }
+  if (edit->splices.empty()) {
+    message_ = "memo unchanged";
+    return true;
+  }
+  return apply(*edit);
+}
+
+bool AnnotateModel::remove_highlighted() {
+  auto list = codings();
+  if (highlight_ >= list.size()) {
+    message_ = "error: this turn has no coding to remove";
+    return false;
+  }
+  const auto& c = list[highlight_];
+  CodingTarget target;
+  target.turn = c.turn;
+  target.span = c.span;
+  Diagnostics diags;
+  auto edit = doc_.plan_remove(target, {node_id(c.written)}, diags);
+  if (!edit) {
+    error_message(diags);
+    return false;
+  }
+  apply(*edit);
+  if (highlight_ > 0 && highlight_ >= codings().size()) --highlight_;
+  return true;
+}
+
+// Undo and redo: take the last step off one stack, apply it, and put what undoes that on the other.
+bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done) {
+  if (from.empty()) {
+    message_ = nothing;
+    return false;
+  }
+  Step s = std::move(from.back());
+  from.pop_back();
+  to.push_back({doc_.apply(s.edit), s.turn});
+  if (s.turn != current_) {
+    current_ = s.turn;
+    turn_changed();
+  } else {
+    highlight_ = 0;
+  }
+  message_ = std::string(done) + s.edit.summary;
+  return true;
+}
+
+bool AnnotateModel::undo() { return replay(undo_, redo_, "nothing to undo", "undone: "); }
+
+bool AnnotateModel::redo() { return replay(redo_, undo_, "nothing to redo", "redone: "); }
+
+bool AnnotateModel::save() {
+  std::string error;
+  if (!doc_.dirty()) {
+    message_ = "no changes to save";
+    return true;
+  }
+  if (!doc_.save(&error)) {
+    message_ = "error: cannot write " + doc_.target_file() + ": " + error;
+    return false;
+  }
+  message_ = "saved " + doc_.target_file();
+  return true;
+}
+
+}  // namespace qualrank::tui

@@ -1,0 +1,130 @@
+// The terminal coder's state, apart from any terminal: the coding document, the current turn, the word
+// selection, the highlighted coding and the undo/redo stacks of CodingEdit. Every change goes through the
+// same library calls `qualrank code add/remove` make (model/coding_edit.h), so tests drive it directly.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qualrank/analysis/autocode.h"
+#include "qualrank/model/coding_edit.h"
+#include "qualrank/model/guideline.h"
+#include "qualrank/model/taxonomy.h"
+
+namespace qualrank::tui {
+
+// A user-perceived character: a base code point with the combining marks, variation selectors, emoji
+// modifiers and zero-width-joined code points that follow it. `width` is its terminal columns (0, 1 or 2).
+struct Cluster {
+  std::size_t begin = 0, end = 0;  // byte range
+  int width = 1;
+};
+std::vector<Cluster> clusters(std::string_view utf8);
+// Columns a string takes on a terminal (sum of its clusters' widths).
+int display_width(std::string_view utf8);
+
+// A selectable word: a run of clusters without white space; a wide character (CJK ideograph, emoji) is a
+// word of its own, as CJK text has no spaces. Byte range into the text.
+struct Word {
+  std::size_t begin = 0, end = 0;
+};
+std::vector<Word> split_words(std::string_view utf8);
+
+// A row of the code picker: a suggestion or a taxonomy node (its depth for indenting).
+struct PickerRow {
+  std::string id;
+  std::string name;
+  int depth = 0;
+  bool suggested = false;
+  bool match = true;   // false: shown only as the parent of a match
+};
+// The row the picker highlights first: an exact id match, else the first match.
+std::size_t first_pick(const std::vector<PickerRow>& rows, const std::string& query);
+
+class AnnotateModel {
+ public:
+  // `taxonomy` (the version in use, `resolve` its resolver) and `guideline` must outlive the model.
+  AnnotateModel(CodingDocument doc, const Taxonomy& taxonomy, NodeResolver resolve, const Guideline* guideline);
+
+  const CodingDocument& document() const { return doc_; }
+  const Taxonomy& taxonomy() const { return taxonomy_; }
+  const Guideline* guideline() const { return guideline_; }
+
+  // Participant turns, in file order (indexes into transcript().turns).
+  const std::vector<std::size_t>& participant_turns() const { return participants_; }
+  std::size_t current_index() const { return current_; }     // position in participant_turns()
+  const Turn* current_turn() const;                          // nullptr when the transcript has none
+  int current_number() const;                                // its tN number (0 when none)
+  bool move(int delta);                                      // by participant turns; false at an end
+  bool go_to_turn(int number);                               // tN
+  bool next_uncoded();                                       // next participant turn without a coding (wraps)
+
+  // Word selection inside the current turn: words [first, last] of split_words(turn text).
+  const std::vector<Word>& words() const { return words_; }
+  std::optional<std::pair<std::size_t, std::size_t>> selection() const { return selection_; }
+  void select_start();                  // selects the turn's first word
+  void select_move(int delta);          // slides the selection by words (starts one when none)
+  void select_extend(int delta);        // moves the selection's last word (never before its first)
+  void clear_selection();
+  std::optional<std::string> selected_text() const;  // none = the whole turn
+
+  // The codings of the current turn and the highlighted one (Tab cycles).
+  std::vector<CodingView> codings() const;
+  std::size_t highlighted() const { return highlight_; }
+  void cycle_coding(int delta = 1);
+
+  // Keyword suggestions for the current turn's text, without the codes already on the turn.
+  std::vector<std::string> suggestions() const;
+  // The picker's rows for a query: suggestions first (when they match), then the taxonomy in its order with
+  // every node whose id, name or alias contains the query (case-insensitive) and the parents of those.
+  std::vector<PickerRow> picker_rows(const std::string& query) const;
+
+  // Edits: each applies a planned CodingEdit and pushes its undo; false with message() saying why.
+  bool add_code(const std::string& node, const std::string& memo = "");  // to the selection or the whole turn
+  bool accept_suggestion(std::size_t n);                                   // 0-based
+  bool set_memo(const std::string& memo);                                  // of the highlighted coding
+  std::optional<std::string> highlighted_memo() const;
+  bool remove_highlighted();
+  bool undo();
+  bool redo();
+  std::size_t undo_levels() const { return undo_.size(); }
+  std::size_t redo_levels() const { return redo_.size(); }
+  bool save();
+  bool dirty() const { return doc_.dirty(); }
+
+  const std::string& message() const { return message_; }
+  void set_message(std::string m) { message_ = std::move(m); }
+
+ private:
+  struct Step {
+    CodingEdit edit;
+    std::size_t turn = 0;  // position in participant_turns() to return to
+  };
+  bool apply(const CodingEdit& edit);
+  bool replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done);
+  void turn_changed();
+  void error_message(const Diagnostics& diags);
+
+ public:
+  // "A.1 Name" for a node as written (resolved to the version in use).
+  std::string node_label(const std::string& written) const;
+  std::string node_id(const std::string& written) const;
+
+ private:
+  CodingDocument doc_;
+  const Taxonomy& taxonomy_;
+  NodeResolver resolve_;
+  const Guideline* guideline_;
+  KeywordMatcher matcher_;
+  std::vector<std::size_t> participants_;
+  std::size_t current_ = 0;
+  std::vector<Word> words_;
+  std::optional<std::pair<std::size_t, std::size_t>> selection_;
+  std::size_t highlight_ = 0;
+  std::vector<Step> undo_, redo_;
+  std::string message_;
+};
+
+}  // namespace qualrank::tui

@@ -1,0 +1,139 @@
+// The code picker, the line editor, the y/n question and the help screen of the terminal coder.
+#include <curses.h>
+
+#include <algorithm>
+
+#include "actions.h"
+#include "screen.h"
+
+namespace qualrank::tui {
+
+namespace {
+
+void append_key(std::string& s, int k) {
+  char32_t c = static_cast<char32_t>(k);
+  if (c < 0x80) s += static_cast<char>(c);
+  else if (c < 0x800) { s += static_cast<char>(0xC0 | (c >> 6)); s += static_cast<char>(0x80 | (c & 0x3F)); }
+  else if (c < 0x10000) {
+    s += static_cast<char>(0xE0 | (c >> 12)); s += static_cast<char>(0x80 | ((c >> 6) & 0x3F)); s += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (c >> 18)); s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F)); s += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+void erase_last_char(std::string& s) {
+  auto cl = clusters(s);
+  if (!cl.empty()) s.erase(cl.back().begin);
+}
+
+bool printable(int k) { return k >= 0x20 && k != 127 && k < key::base; }
+
+}  // namespace
+
+std::optional<std::string> run_picker(AnnotateModel& m) {
+  std::string query;
+  std::size_t sel = first_pick(m.picker_rows(query), query), top = 0;
+  auto target = m.selected_text();
+  std::string what = "t" + std::to_string(m.current_number()) + (target ? " \"" + *target + "\"" : " (whole turn)");
+  for (;;) {
+    auto rows = m.picker_rows(query);
+    if (sel >= rows.size()) sel = rows.empty() ? 0 : rows.size() - 1;
+    int lines = LINES, cols = COLS;
+    int list_top = 3, list_rows = std::max(lines - list_top - 1, 1);
+    if (sel < top) top = sel;
+    if (sel >= top + static_cast<std::size_t>(list_rows)) top = sel - static_cast<std::size_t>(list_rows) + 1;
+    erase();
+    put_text(0, 0, "code for " + what, cols, A_BOLD);
+    put_text(1, 0, "filter (id, name or alias): " + query + "_", cols);
+    put_text(2, 0, rows.empty() ? "no node matches" : "Up/Down move, Enter applies, Esc cancels", cols, A_DIM);
+    for (std::size_t r = top; r < rows.size() && r < top + static_cast<std::size_t>(list_rows); ++r) {
+      const auto& row = rows[r];
+      bool hl = r == sel;
+      std::string text = std::string(hl ? "> " : "  ") + (row.suggested ? "suggested: " : std::string(static_cast<std::size_t>(2 * row.depth), ' ')) +
+                         row.id + "  " + row.name;
+      int y = list_top + static_cast<int>(r - top);
+      if (hl) {
+        attron(A_REVERSE);
+        mvhline(y, 0, ' ', cols);
+        attroff(A_REVERSE);
+      }
+      put_text(y, 0, text, cols, static_cast<int>(hl ? A_REVERSE : row.match ? 0 : A_DIM));
+    }
+    put_text(lines - 1, 0, m.message(), cols);
+    refresh();
+    int k = read_key();
+    if (k == key::escape) {
+      m.set_message("no code applied");
+      return std::nullopt;
+    }
+    if (k == key::enter) {
+      if (rows.empty()) continue;
+      return rows[sel].id;
+    }
+    if (k == key::up) { if (sel > 0) --sel; }
+    else if (k == key::down) { if (sel + 1 < rows.size()) ++sel; }
+    else if (k == key::page_up) sel = sel > 10 ? sel - 10 : 0;
+    else if (k == key::page_down) sel = std::min(sel + 10, rows.empty() ? 0 : rows.size() - 1);
+    else if (k == key::backspace) { erase_last_char(query); sel = first_pick(m.picker_rows(query), query); }
+    else if (printable(k)) { append_key(query, k); sel = first_pick(m.picker_rows(query), query); }
+  }
+}
+
+std::optional<std::string> run_prompt(const AnnotateModel& m, const std::string& label, const std::string& initial) {
+  std::string text = initial;
+  for (;;) {
+    draw_main(m);
+    int y = LINES - 1;
+    move(y, 0);
+    clrtoeol();
+    int x = put_text(y, 0, label, COLS, A_BOLD);
+    // Show the end of a long text.
+    std::string shown = text + "_";
+    while (display_width(shown) > COLS - x - 1 && !shown.empty()) shown.erase(0, clusters(shown).front().end);
+    put_text(y, x, shown, COLS - x);
+    refresh();
+    int k = read_key();
+    if (k == key::escape) return std::nullopt;
+    if (k == key::enter) return text;
+    if (k == key::backspace) erase_last_char(text);
+    else if (printable(k)) append_key(text, k);
+  }
+}
+
+bool run_confirm(const AnnotateModel& m, const std::string& question) {
+  for (;;) {
+    draw_main(m);
+    move(LINES - 1, 0);
+    clrtoeol();
+    put_text(LINES - 1, 0, question, COLS, A_BOLD);
+    refresh();
+    int k = read_key();
+    if (k == key::resize) continue;
+    return k == 'y' || k == 'Y';
+  }
+}
+
+void run_help(const AnnotateModel& m) {
+  auto lines = help_lines();
+  std::size_t top = 0;
+  for (;;) {
+    erase();
+    put_text(0, 0, "qualrank annotate: keys (any other key returns)", COLS, A_BOLD);
+    int rows = std::max(LINES - 2, 1);
+    for (int r = 0; r < rows && top + static_cast<std::size_t>(r) < lines.size(); ++r)
+      put_text(1 + r, 0, lines[top + static_cast<std::size_t>(r)], COLS);
+    bool more = top + static_cast<std::size_t>(rows) < lines.size();
+    put_text(LINES - 1, 0, more ? "-- more: Space or Down --" : "writing " + m.document().target_file(), COLS, A_DIM);
+    refresh();
+    int k = read_key();
+    if (k == key::resize) continue;
+    if (more && (k == ' ' || k == key::down || k == 'j')) {
+      top += static_cast<std::size_t>(rows);
+      continue;
+    }
+    return;
+  }
+}
+
+}  // namespace qualrank::tui

@@ -1,0 +1,269 @@
+// The terminal coder's model without a terminal: word segmentation of CJK, emoji and combining text, the
+// selection, coding through the action table with a fake Ui, undo/redo levels, next-uncoded, save.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "actions.h"
+#include "annotate_model.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+
+using namespace qualrank;
+using namespace qualrank::tui;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> word_texts(const std::string& s) {
+  std::vector<std::string> out;
+  for (const auto& w : split_words(s)) out.push_back(s.substr(w.begin, w.end - w.begin));
+  return out;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A copy of the mini fixture with one more transcript.
+struct TempStudy {
+  fs::path root;
+  std::optional<qualrank::Workspace> ws;
+  std::unique_ptr<TaxonomyVersion> version;
+  TempStudy() {
+    std::random_device rd;
+    root = fs::temp_directory_path() / ("qualrank-tui-" + std::to_string(rd()));
+    fs::create_directories(root);
+    for (const char* d : {"codebooks", "guidelines"})
+      fs::copy(fs::path(QUALRANK_FIXTURES_DIR) / "mini" / d, root / d, fs::copy_options::recursive);
+    fs::create_directories(root / "transcripts");
+    std::ofstream(root / "transcripts" / "P9.md", std::ios::binary)
+        << "---\nparticipant: P9\nrole: developer\ncoder: alice\n---\n\n## II.2\n\n"
+           "I: What do users ask you?\n\n"
+           "P9: How do I pin the cuda version for 東京 users 🙂 and café owners?\n\n"
+           "P9: Out of memory again.\n@code B.1\n\n"
+           "P9: Nothing else.\n";
+    Diagnostics diags;
+    ws = load_workspace_design(root, diags);
+    REQUIRE(ws);
+    version = taxonomy_at(*ws, std::nullopt, diags);
+    REQUIRE(version);
+  }
+  ~TempStudy() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+  AnnotateModel open(const std::string& coder = "") {
+    Diagnostics diags;
+    auto doc = CodingDocument::open(root, "transcripts/P9.md", coder, version->resolve, diags);
+    REQUIRE(doc);
+    return AnnotateModel(std::move(*doc), version->taxonomy, version->resolve, &ws->guideline);
+  }
+};
+
+struct FakeUi : Ui {
+  std::optional<std::string> code, text;
+  bool answer = false;
+  int helps = 0;
+  std::optional<std::string> pick_code(AnnotateModel&) override { return code; }
+  std::optional<std::string> prompt(const std::string&, const std::string&) override { return text; }
+  bool confirm(const std::string&) override { return answer; }
+  void show_help() override { ++helps; }
+};
+
+bool press(AnnotateModel& m, Ui& ui, int k) {
+  ActionContext ctx{m, ui, k};
+  dispatch(ctx);
+  return ctx.quit;
+}
+
+}  // namespace
+
+TEST_CASE("tui: clusters keep combining marks, emoji sequences and wide characters whole", "[tui]") {
+  std::string e_combining = "cafe\xCC\x81";  // e + COMBINING ACUTE ACCENT
+  auto cl = clusters(e_combining);
+  REQUIRE(cl.size() == 4);
+  CHECK(cl[3].begin == 3);
+  CHECK(cl[3].end == e_combining.size());
+  CHECK(display_width(e_combining) == 4);
+  CHECK(display_width("東京") == 4);
+  CHECK(display_width("🙂") == 2);
+  // family: man ZWJ woman ZWJ girl is one character of two columns
+  std::string family = "\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7";
+  REQUIRE(clusters(family).size() == 1);
+  CHECK(clusters(family)[0].width == 2);
+  // thumbs up with a skin tone modifier
+  CHECK(clusters("\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD").size() == 1);
+}
+
+TEST_CASE("tui: words split at spaces; a wide character is a word of its own", "[tui]") {
+  CHECK(word_texts("How do  I\nshard") == std::vector<std::string>{"How", "do", "I", "shard"});
+  CHECK(word_texts("for 東京 users") == std::vector<std::string>{"for", "東", "京", "users"});
+  CHECK(word_texts("日本語のテキスト") .size() == 8);
+  CHECK(word_texts("hi 🙂 there") == std::vector<std::string>{"hi", "🙂", "there"});
+  CHECK(word_texts("cafe\xCC\x81 owners") == std::vector<std::string>{"cafe\xCC\x81", "owners"});
+  CHECK(word_texts("").empty());
+  CHECK(word_texts("   ").empty());
+}
+
+TEST_CASE("tui: turns, next uncoded and the selection", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  REQUIRE(m.participant_turns().size() == 3);
+  CHECK(m.current_number() == 1);
+  CHECK_FALSE(m.move(-1));
+  CHECK(m.move(1));
+  CHECK(m.current_number() == 2);
+  CHECK(m.next_uncoded());
+  CHECK(m.current_number() == 3);
+  CHECK(m.next_uncoded());  // wraps around
+  CHECK(m.current_number() == 1);
+
+  CHECK_FALSE(m.selected_text());
+  m.select_start();
+  CHECK(m.selected_text() == "How");
+  m.select_move(3);
+  CHECK(m.selected_text() == "pin");
+  m.select_extend(2);
+  CHECK(m.selected_text() == "pin the cuda");
+  m.select_extend(-5);  // never before its first word
+  CHECK(m.selected_text() == "pin");
+  m.select_move(100);   // clamped to the last word
+  CHECK(m.selected_text() == "owners?");
+  m.clear_selection();
+  CHECK_FALSE(m.selected_text());
+  // CJK and emoji words
+  m.select_start();
+  m.select_move(8);
+  m.select_extend(2);
+  CHECK(m.selected_text() == "東京 users");
+  m.select_move(3);
+  m.select_extend(-2);
+  CHECK(m.selected_text() == "🙂");
+  m.move(1);  // another turn drops the selection
+  CHECK_FALSE(m.selection());
+}
+
+TEST_CASE("tui: coding through the action table, memo, remove, undo/redo levels, save", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  FakeUi ui;
+  const std::string before = read(w.root / "transcripts/P9.md");
+
+  // the picker's answer applies to the whole turn
+  ui.code = "A.2";
+  press(m, ui, 'c');
+  REQUIRE(m.codings().size() == 1);
+  CHECK(m.codings()[0].written == "A.2");
+  CHECK_FALSE(m.codings()[0].span);
+  CHECK(m.message() == "added A.2 to t1");
+  CHECK(m.dirty());
+
+  // a span of CJK and emoji words
+  m.select_start();
+  m.select_move(8);
+  m.select_extend(3);
+  REQUIRE(m.selected_text() == "東京 users 🙂");
+  ui.code = "Installation";  // a name resolves as well
+  press(m, ui, 'c');
+  REQUIRE(m.codings().size() == 2);
+  CHECK(m.codings()[1].span == "東京 users 🙂");
+  CHECK(m.codings()[1].written == "A.1");
+  CHECK(m.document().transcript_text().find("[東京 users 🙂]{A.1}") != std::string::npos);
+
+  // memo of the highlighted coding (the new one)
+  ui.text = "asks in Japanese";
+  press(m, ui, 'm');
+  CHECK(m.codings()[1].memo == "asks in Japanese");
+  press(m, ui, key::tab);
+  CHECK(m.highlighted() == 0);
+
+  // the suggestion: 'cuda version' suggests A.1.i; accept it on the whole turn
+  m.clear_selection();
+  auto s = m.suggestions();
+  REQUIRE(!s.empty());
+  CHECK(s[0] == "A.1.i");
+  press(m, ui, 'a');
+  CHECK(m.codings().size() == 3);
+  CHECK(m.undo_levels() == 4);
+
+  // remove the highlighted coding, then undo four levels, redo two
+  press(m, ui, key::tab);
+  std::size_t n = m.codings().size();
+  press(m, ui, 'd');
+  CHECK(m.codings().size() == n - 1);
+  for (int k = 0; k < 5; ++k) press(m, ui, 'u');
+  CHECK(m.codings().empty());
+  CHECK_FALSE(m.dirty());
+  CHECK(m.document().transcript_text() == before);
+  CHECK(m.redo_levels() == 5);
+  press(m, ui, 'r');
+  press(m, ui, 'r');
+  press(m, ui, 'r');  // the add, the span, the memo
+  REQUIRE(m.codings().size() == 2);
+  CHECK(m.codings()[1].memo == "asks in Japanese");
+  CHECK(m.undo_levels() == 3);
+  CHECK(m.redo_levels() == 2);
+  // a new edit clears the redo stack
+  m.move(2);
+  ui.code = "A.2";
+  press(m, ui, 'c');
+  CHECK(m.redo_levels() == 0);
+
+  // quit asks with unsaved changes; 'n' stays
+  ui.answer = false;
+  CHECK_FALSE(press(m, ui, 'q'));
+  press(m, ui, 'w');
+  CHECK_FALSE(m.dirty());
+  CHECK(m.message() == "saved transcripts/P9.md");
+  std::string saved = read(w.root / "transcripts/P9.md");
+  CHECK(saved.find("[東京 users 🙂]{A.1 | memo: asks in Japanese}") != std::string::npos);
+  CHECK(press(m, ui, 'q'));  // nothing unsaved: quits without asking
+}
+
+TEST_CASE("tui: errors from the library become messages, and a second coder writes the .codes file", "[tui]") {
+  TempStudy w;
+  auto m = w.open("bob");
+  FakeUi ui;
+  CHECK(m.document().target_file() == "transcripts/P9.bob.codes");
+  m.go_to_turn(2);
+  CHECK(m.codings().empty());  // alice's B.1 is not bob's
+  ui.code = "B.1";
+  press(m, ui, 'c');
+  press(m, ui, 'c');  // again: refused, as a message
+  CHECK(m.message().rfind("error: ", 0) == 0);
+  CHECK(m.message().find("already coded B.1") != std::string::npos);
+  m.select_start();  // "Out" occurs once
+  ui.code = "B.2";
+  press(m, ui, 'c');
+  REQUIRE(m.save());
+  CHECK(read(w.root / "transcripts/P9.bob.codes") == "t2: B.1\nt2 \"Out\": B.2\n");
+  // unknown keys are not bound; help comes from the table
+  ActionContext ctx{m, ui, 'Z'};
+  CHECK_FALSE(dispatch(ctx));
+  press(m, ui, '?');
+  CHECK(ui.helps == 1);
+  CHECK(help_lines().size() == actions().size());
+}
+
+TEST_CASE("tui: the picker filters by id, name and alias and keeps parents", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  auto ids = [](const std::vector<PickerRow>& rows) {
+    std::vector<std::string> out;
+    for (const auto& r : rows) out.push_back((r.suggested ? "*" : "") + r.id);
+    return out;
+  };
+  CHECK(ids(m.picker_rows("memory")) == std::vector<std::string>{"B", "B.1"});
+  CHECK(ids(m.picker_rows("OOM")) == std::vector<std::string>{"B", "B.1"});
+  CHECK(ids(m.picker_rows("dependency")) == std::vector<std::string>{"*A.1.i", "A", "A.1", "A.1.i"});
+  CHECK(ids(m.picker_rows("größen")) == std::vector<std::string>{"A", "A.10"});
+  CHECK(m.picker_rows("").size() >= 8);
+  CHECK(m.picker_rows("zzz").empty());
+}
