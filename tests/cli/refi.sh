@@ -71,7 +71,7 @@ if Q -C "$study" codebook --format json >"$tmp/codebook.orig" 2>/dev/null; then
   # (exemplar quotes name their FILE:LINE; an import lays the transcripts out anew, so lines differ, as above)
   noline() { sed -E 's/("source": "[^"]*:)[0-9]+"/\1LINE"/' "$1"; }
   cmp -s <(noline "$tmp/codebook.orig") <(noline "$tmp/codebook.new") || fail "codebook differs after import"
-  grep -q '"source": "transcripts/U01.md:[0-9]*"' "$tmp/codebook.new" || fail "exemplar picks lost in the import"
+  grep -q '"source": "transcripts/U04.md:[0-9]*"' "$tmp/codebook.new" || fail "exemplar picks lost in the import"
 fi
 # export -> import -> export: the same project, byte for byte
 Q -q -C "$fresh" export --qdpx -o "$tmp/reexport.qdpx" 2>/dev/null

@@ -116,11 +116,11 @@ $PY - "$tmp/study/report.json" "$tmp/study/index.html" <<'EOF' || fail "bundled 
 import json, sys
 report = json.load(open(sys.argv[1]))
 picks = {c["node"]: [e["participant"] for e in c["exemplars"]] for c in report["coded"]["codes"] if c["exemplars"]}
-assert picks == {"A.1": ["U01"], "C.6.v": ["D01"]}, picks
+assert picks == {"A.1": ["U04"], "C.6.v": ["D01"]}, picks
 html = open(sys.argv[2], encoding="utf-8").read()
 tree = html[html.index('<h2 id="taxonomy"'):]
 assert "Checkpoint recovery. A job saves fine for two weeks" in tree and "— D01, transcripts/D01.md:68" in tree
-assert "Mostly installation. I spent two days matching" in tree
+assert "Installing paddlepaddle-gpu was confusing." in tree and "— U04, transcripts/U04.md:38" in tree
 EOF
 # ---- exemplar picks survive a REFI-QDA export and import: whole turns, a span (some of its codes), a second
 # coder's .codes line (a Note named qualrank:exemplar on the Coding carries each pick) ----
