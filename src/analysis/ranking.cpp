@@ -203,6 +203,11 @@ std::vector<RankingQuestionInput> read_ranking_table(const std::string& content,
                                                      const Taxonomy& taxonomy, const NodeResolver& resolve,
                                                      const std::vector<std::string>& items_opt, Diagnostics& diags) {
   std::vector<RankingQuestionInput> out;
+  // Every value may end up in JSON, a workbook or HTML: the whole table must be UTF-8 before any is read.
+  if (auto bad = text::find_invalid_utf8(content)) {
+    diags.error({file, bad->line, bad->column}, "invalid UTF-8");
+    return out;
+  }
   auto table = csv::parse(content, file, diags);
   int c_participant = table.column("participant"), c_question = table.column("question"), c_ranking = table.column("ranking");
   for (auto [col, name] : {std::pair{c_participant, "participant"}, {c_question, "question"}, {c_ranking, "ranking"}})
