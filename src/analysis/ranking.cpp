@@ -143,7 +143,9 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       c.kendall_tau_b = tau.statistic;
       c.kendall_tau_p = tau.pvalue;
       c.resamples = options.resamples;
-      if (options.resamples > 0 && k >= 2) {
+      // No interval for an undefined rho (a group's mean ranks are all equal): resamples may still give
+      // values, and [-1, 1] around "n/a" would read as an estimate.
+      if (options.resamples > 0 && k >= 2 && !std::isnan(rho.statistic)) {
         auto boot = stats::bootstrap_spearman(ra, rb, options.resamples, options.seed);
         c.rho_ci = stats::bootstrap_percentile_ci(boot, c.ci_level);
       } else {

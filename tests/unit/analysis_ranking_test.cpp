@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "qualrank/analysis/ranking.h"
+#include "qualrank/report/ranking_output.h"
 
 using namespace qualrank;
 using Catch::Matchers::WithinAbs;
@@ -156,6 +157,12 @@ TEST_CASE("analysis::analyse_rankings handles identical and all-tied rankings", 
   CHECK_THAT(qa.groups[0].kendall_w, WithinAbs(1.0, 1e-12));  // identical rankings
   CHECK(std::isnan(qa.groups[1].kendall_w));                    // every rater ties every item
   CHECK(std::isnan(qa.comparison->spearman_rho));               // developers' mean ranks are constant
+  // No interval for an undefined rho (SciPy's spearmanr gives nan): it used to be [-1, 1] from resamples.
+  CHECK(std::isnan(qa.comparison->rho_ci.first));
+  CHECK(std::isnan(qa.comparison->rho_ci.second));
+  const auto text = rankings_table(a, Taxonomy{});
+  INFO(text);
+  CHECK(text.find("user vs developer: rho=n/a p=n/a") != std::string::npos);
   CHECK(qa.groups[1].consensus == std::vector<std::string>{"X", "Y", "Z"});  // ties broken by item order
 }
 

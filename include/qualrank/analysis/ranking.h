@@ -34,7 +34,7 @@ struct GroupComparison {
   std::string a, b;
   double spearman_rho = 0, spearman_p = 0, kendall_tau_b = 0, kendall_tau_p = 0;
   double ci_level = 0.95;
-  std::pair<double, double> rho_ci{0, 0};
+  std::pair<double, double> rho_ci{0, 0};  // NaN, NaN without resamples or when rho is undefined (NaN)
   int resamples = 0;
 };
 
