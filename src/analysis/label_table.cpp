@@ -5,7 +5,8 @@
 // from the raw cell text to a small int), and each distinct raw text is classified once, when first met:
 // resolved through the taxonomy (or taken as a free category) into a category index. Rows go straight into
 // the row-major units x coders code array of stats::RatingTable. Unit ids are interned too, which finds
-// duplicates without a std::string per unit. At the end the categories are sorted (taxonomy or natural
+// repeated ids without a std::string per unit (each unit keeps its id's index, so repeated ids may be
+// kept as separate units). At the end the categories are sorted (taxonomy or natural
 // order) and the codes renumbered once.
 #include "qualrank/analysis/label_table.h"
 
@@ -88,7 +89,15 @@ class Reader {
   std::vector<int> row_codes_;     // scratch: one row, global coder width
   std::map<int, UnknownLabel> unknown_;  // raw value -> first place (this file)
   ErrorBudget bad_width_, bad_unit_, duplicate_;
+
+  // Repeated unit ids (all inputs): id index -> the first unit with it, and the later rows' places.
+  std::vector<std::int64_t> first_unit_;
+  std::map<int, std::vector<Location>> repeats_;
+  void warn_duplicates();
 };
+
+constexpr std::size_t kListedRepeats = 5;  // rows listed per repeated unit id
+constexpr int kListedRepeatedIds = 20;     // repeated unit ids warned about one by one
 
 int Reader::coder_index(const std::string& name) {
   for (std::size_t i = 0; i < table_.coders.size(); ++i)
@@ -247,16 +256,22 @@ void Reader::row(const LabelInput& input, int line, const std::vector<std::strin
   if (!ok) return;
   bool added = false;
   const int id = table_.unit_ids.intern(unit, &added);
-  if (!added) {
+  if (added) {
+    first_unit_.push_back(table_.ratings.units);
+  } else if (columns_.duplicates == DuplicateUnits::error) {
     if (duplicate_.take()) {
-      const auto first = static_cast<std::size_t>(id);
+      const auto first = static_cast<std::size_t>(first_unit_[static_cast<std::size_t>(id)]);
       diags_.error({input.name, line, column_of(input.text, unit)},
                    "duplicate unit id '" + std::string(unit) + "' (first at " +
                        table_.files[static_cast<std::size_t>(table_.unit_source[first])] + ":" +
                        std::to_string(table_.unit_line[first]) + ")");
     }
     return;
+  } else {
+    repeats_[id].push_back({input.name, line, column_of(input.text, unit)});
+    if (columns_.duplicates == DuplicateUnits::first) return;
   }
+  table_.unit_key.push_back(id);
   table_.ratings.codes.insert(table_.ratings.codes.end(), row_codes_.begin(), row_codes_.end());
   table_.consensus.push_back(consensus);
   table_.unit_source.push_back(static_cast<int>(table_.sources.size()) - 1);
@@ -278,6 +293,8 @@ void Reader::reserve_for(std::string_view text) {
   table_.consensus.reserve(rows);
   table_.unit_source.reserve(rows);
   table_.unit_line.reserve(rows);
+  table_.unit_key.reserve(rows);
+  first_unit_.reserve(rows);
   table_.unit_ids.reserve(rows, text.size() / 4);
 }
 
@@ -310,7 +327,49 @@ void Reader::read(const LabelInput& input) {
   duplicate_.summarise(diags_, input.name, "duplicate unit ids");
 }
 
+// One warning per repeated unit id (in the order their second rows were read), at its second row.
+void Reader::warn_duplicates() {
+  std::vector<std::pair<const Location*, int>> order;  // (second row, id)
+  for (const auto& [id, places] : repeats_) order.emplace_back(&places.front(), id);
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    const auto fa = std::find(table_.files.begin(), table_.files.end(), a.first->file);
+    const auto fb = std::find(table_.files.begin(), table_.files.end(), b.first->file);
+    return fa != fb ? fa < fb : a.first->line < b.first->line;
+  });
+  const bool keep = columns_.duplicates == DuplicateUnits::keep;
+  int listed = 0;
+  std::int64_t rows_left = 0;
+  for (const auto& [second, id] : order) {
+    const auto& places = repeats_[id];
+    if (listed == kListedRepeatedIds) {
+      rows_left += static_cast<std::int64_t>(places.size()) + 1;
+      continue;
+    }
+    ++listed;
+    const auto first = static_cast<std::size_t>(first_unit_[static_cast<std::size_t>(id)]);
+    std::string rows = table_.files[static_cast<std::size_t>(table_.unit_source[first])] + ":" +
+                       std::to_string(table_.unit_line[first]);
+    for (std::size_t k = 0; k < places.size() && k + 1 < kListedRepeats; ++k)
+      rows += ", " + places[k].file + ":" + std::to_string(places[k].line);
+    if (places.size() + 1 > kListedRepeats)
+      rows += " and " + std::to_string(places.size() + 1 - kListedRepeats) + " more";
+    const std::size_t n = places.size() + 1;
+    diags_.warning(*second, "unit id '" + std::string(table_.unit_ids[id]) + "' is on " + std::to_string(n) +
+                                " rows (" + rows + "); " +
+                                (keep ? "each row is counted as a separate unit"
+                                      : "only the first is counted, the other " +
+                                            (n == 2 ? std::string("row is") : std::to_string(n - 1) + " rows are") +
+                                            " left out") +
+                                " (--duplicates keep|first|error)");
+  }
+  const auto more = static_cast<int>(order.size()) - listed;
+  if (more > 0)
+    diags_.warning({table_.files.front(), 0, 0}, std::to_string(more) + " more repeated unit ids on " +
+                                                     std::to_string(rows_left) + " rows (not listed)");
+}
+
 LabelTable Reader::finish() {
+  if (!repeats_.empty()) warn_duplicates();
   // Sort the categories (taxonomy order, or natural order for free categories) and renumber the codes.
   const int n = categories_.size();
   std::vector<std::string> names;

@@ -145,7 +145,9 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       c.kendall_tau_b = tau.statistic;
       c.kendall_tau_p = tau.pvalue;
       c.resamples = options.resamples;
-      if (options.resamples > 0 && k >= 2) {
+      // No interval for an undefined rho (a group's mean ranks are all equal): resamples may still give
+      // values, and [-1, 1] around "n/a" would read as an estimate.
+      if (options.resamples > 0 && k >= 2 && !std::isnan(rho.statistic)) {
         auto boot = stats::bootstrap_spearman(ra, rb, options.resamples, options.seed);
         c.rho_ci = stats::bootstrap_percentile_ci(boot, c.ci_level);
       } else {
@@ -212,6 +214,11 @@ std::vector<RankingQuestionInput> read_ranking_table(const std::string& content,
                                                      const Taxonomy& taxonomy, const NodeResolver& resolve,
                                                      const std::vector<std::string>& items_opt, Diagnostics& diags) {
   std::vector<RankingQuestionInput> out;
+  // Every value may end up in JSON, a workbook or HTML: the whole table must be UTF-8 before any is read.
+  if (auto bad = text::find_invalid_utf8(content)) {
+    diags.error({file, bad->line, bad->column}, "invalid UTF-8");
+    return out;
+  }
   auto table = csv::parse(content, file, diags);
   int c_participant = table.column("participant"), c_question = table.column("question"), c_ranking = table.column("ranking");
   for (auto [col, name] : {std::pair{c_participant, "participant"}, {c_question, "question"}, {c_ranking, "ranking"}})

@@ -6,10 +6,13 @@
 //  * average_ranks   = scipy.stats.rankdata(method='average');
 //  * spearman        = scipy.stats.spearmanr: Pearson r of average ranks (as np.corrcoef,
 //                      clipped to [-1, 1]); p = 2 stdtr(n-2, -|t|), t = r sqrt((n-2)/((1+r)(1-r)));
+//                      identical or exactly reversed rank vectors give exactly +-1 (and p = 0, as
+//                      SciPy), where the floating-point sums could round to 0.9999999999999999;
 //  * kendall_tau_b   = scipy.stats.kendalltau: tau-b from concordant/discordant/tied pair counts
 //                      (O(n log n): lexicographic sort + merge-sort inversion count); p from
 //                      _kendall_p_exact (Kendall 1970, "Rank Correlation Methods", 4th ed.) or
-//                      the normal approximation with the tie-corrected variance;
+//                      the normal approximation with the tie-corrected variance; perfect
+//                      (reversed) agreement is exactly +-1, decided on the integer pair counts;
 //  * mann_whitney_u  = scipy.stats.mannwhitneyu: exact null distribution of U (Loeffler 1982,
 //                      the recursion of SciPy's _MWU class) or the normal approximation with tie
 //                      and continuity correction;
@@ -79,6 +82,13 @@ double spearman_rho(const double* x, const double* y, std::size_t n, RhoScratch&
   if (n < 2 || is_constant(x, n) || is_constant(y, n)) return kNaN;
   rank_into(x, n, s.order.data(), s.rx.data());
   rank_into(y, n, s.order.data(), s.ry.data());
+  // Identical or exactly reversed rankings: exactly +-1 (the sums below can round to 0.9999999999999999,
+  // which would turn SciPy's p of 0 into a tiny positive number).
+  if (std::equal(s.rx.begin(), s.rx.begin() + static_cast<std::ptrdiff_t>(n), s.ry.begin())) return 1.0;
+  const double reversed_sum = static_cast<double>(n) + 1.0;
+  bool reversed = true;
+  for (std::size_t i = 0; i < n && reversed; ++i) reversed = s.rx[i] + s.ry[i] == reversed_sum;
+  if (reversed) return -1.0;
   double mx = 0, my = 0;
   for (std::size_t i = 0; i < n; ++i) {
     mx += s.rx[i];
@@ -279,6 +289,9 @@ Correlation kendall_tau_b(const std::vector<double>& x, const std::vector<double
   double tau = static_cast<double>(con_minus_dis) / std::sqrt(static_cast<double>(tot - xt.pairs)) /
                std::sqrt(static_cast<double>(tot - yt.pairs));
   tau = std::clamp(tau, -1.0, 1.0);
+  // Perfect (or perfectly reversed) agreement, in integers: exactly +-1 whatever the square roots round to.
+  if (xt.pairs == yt.pairs && (con_minus_dis == tot - xt.pairs || con_minus_dis == -(tot - xt.pairs)))
+    tau = con_minus_dis > 0 ? 1.0 : -1.0;
 
   const bool no_ties = xt.pairs == 0 && yt.pairs == 0;
   if (no_ties && (size <= 33 || std::min(dis, tot - dis) <= 1))

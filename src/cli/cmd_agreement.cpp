@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 
 const char* kUsage =
     "[--labels FILE.csv ...] [--unit-col NAME] [--coder-cols A,B,...] [--final-col NAME] [--group-by-level N]\n"
+    "       [--duplicates keep|first|error]\n"
     "       [--transcripts [--unit turn|segment] [--compare-level N]]\n"
     "       [--at VERSION] [--resamples N] [--seed S] [--disagreements N] [--format json|table] [-o FILE.xlsx]";
 
@@ -57,6 +58,8 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       ("unit-col", po::value<std::string>(), "the unit id column (default: the first column)")
       ("coder-cols", po::value<std::string>(), "the coder columns, comma-separated (default: headers starting with Label or coder)")
       ("final-col", po::value<std::string>(), "the consensus column (default: Final_Label or final, when present)")
+      ("duplicates", po::value<std::string>()->default_value("keep"),
+       "a unit id on several rows: keep (separate units), first (only the first row) or error; keep and first warn")
       ("group-by-level", po::value<int>(), "group units by the level-N ancestor of their consensus label")
       ("unit", po::value<std::string>()->default_value("turn"), "--transcripts: compare per turn or per segment")
       ("compare-level", po::value<int>()->default_value(0), "--transcripts: compare nodes by their level-N ancestor")
@@ -100,6 +103,11 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("unit-col")) columns.unit = vm["unit-col"].as<std::string>();
   if (vm.count("final-col")) columns.consensus = vm["final-col"].as<std::string>();
   if (vm.count("coder-cols")) columns.coders = text::split_nonempty(vm["coder-cols"].as<std::string>(), ',');
+  const auto duplicates = vm["duplicates"].as<std::string>();
+  if (duplicates == "keep") columns.duplicates = DuplicateUnits::keep;
+  else if (duplicates == "first") columns.duplicates = DuplicateUnits::first;
+  else if (duplicates == "error") columns.duplicates = DuplicateUnits::error;
+  else return usage_error("--duplicates must be keep, first or error");
 
   Diagnostics diags;
   Timer timer{ctx};

@@ -275,7 +275,13 @@ std::optional<TaxonomyHistory> parse_history(const std::string& content, const s
     if (!chain_broken && stored != expected) {
       chain_broken = true;
       auto kind = entry["propose"] ? "proposal" : entry["accept"] ? "acceptance" : entry["reject"] ? "rejection" : "entry";
-      std::string id = canonical.value("propose", canonical.value("accept", canonical.value("reject", std::string("?"))));
+      std::string id = "?";
+      for (const char* key : {"propose", "accept", "reject"})
+        if (canonical.contains(key)) {
+          // A truncated entry (`accept:` with no value) is null here; its id is reported as missing below.
+          if (canonical[key].is_string() && !canonical[key].get<std::string>().empty()) id = canonical[key].get<std::string>();
+          break;
+        }
       diags.error(yaml::where(entry, file),
                   "history entry " + std::to_string(h.entries) + " (" + kind + " of " + id +
                       ") does not match its hash: the history was edited here, or an entry before it was removed or "

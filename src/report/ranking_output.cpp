@@ -222,8 +222,11 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     }
     const auto& c = *q.comparison;
     md << "**" << c.a << " vs " << c.b << "**: Spearman's rho = " << fmt(c.spearman_rho) << " (p " << fmt_p(c.spearman_p)
-       << ", " << static_cast<int>(c.ci_level * 100) << "% bootstrap CI [" << fmt(c.rho_ci.first) << ", " << fmt(c.rho_ci.second)
-       << "], " << c.resamples << " resamples); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (p " << fmt_p(c.kendall_tau_p) << ").\n\n";
+       << (std::isnan(c.rho_ci.first) ? ""
+                                      : ", " + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap CI [" +
+                                            fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "], " +
+                                            std::to_string(c.resamples) + " resamples")
+       << "); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (p " << fmt_p(c.kendall_tau_p) << ").\n\n";
     std::vector<const ItemGap*> mis;
     for (const auto& g : q.gaps)
       if (g.misaligned) mis.push_back(&g);
@@ -263,8 +266,9 @@ std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
     }
     if (q.comparison) {
       const auto& c = *q.comparison;
-      out << "  " << c.a << " vs " << c.b << ": rho=" << fmt(c.spearman_rho, 3) << " [" << fmt(c.rho_ci.first, 3) << ", "
-          << fmt(c.rho_ci.second, 3) << "] p=" << fmt_p(c.spearman_p) << ", tau-b=" << fmt(c.kendall_tau_b, 3)
+      out << "  " << c.a << " vs " << c.b << ": rho=" << fmt(c.spearman_rho, 3)
+          << (std::isnan(c.rho_ci.first) ? "" : " [" + fmt(c.rho_ci.first, 3) + ", " + fmt(c.rho_ci.second, 3) + "]")
+          << " p=" << fmt_p(c.spearman_p) << ", tau-b=" << fmt(c.kendall_tau_b, 3)
           << " p=" << fmt_p(c.kendall_tau_p) << '\n';
       for (const auto& g : q.gaps)
         out << "    " << (g.misaligned ? "! " : "  ") << g.item << "  gap " << fmt(g.gap) << "  p_holm " << fmt_p(g.p_holm)

@@ -64,8 +64,8 @@ void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::
   for (const auto& q : a.questions) {
     if (!q.comparison) continue;
     const auto& c = *q.comparison;
-    std::string line = label + q.question + ": " + c.a + " vs " + c.b + " rho = " + fmt(c.spearman_rho) + " [" +
-                       fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "]";
+    std::string line = label + q.question + ": " + c.a + " vs " + c.b + " rho = " + fmt(c.spearman_rho) +
+                       (std::isnan(c.rho_ci.first) ? "" : " [" + fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "]");
     std::vector<std::string> mis;
     for (const auto& g : q.gaps)
       if (g.misaligned) mis.push_back(g.item);

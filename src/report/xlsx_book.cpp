@@ -1,6 +1,6 @@
 // The workbook layer over libxlsxwriter (see xlsx_book.h for what it guarantees).
 //
-// Cell text goes through cell_text(): text::strip_xml_invalid removes what XML 1.0 forbids (libxlsxwriter
+// Cell text goes through cell_text(): invalid UTF-8 becomes U+FFFD, text::strip_xml_invalid removes what XML 1.0 forbids (libxlsxwriter
 // would otherwise write "_x0001_" escapes, which Excel decodes back into control characters), then text over
 // the limit is cut at a code point boundary so that the kept text plus the marker is exactly within 32,767
 // UTF-16 code units (Excel counts UTF-16 units; libxlsxwriter checks code points, a weaker bound). A literal
@@ -94,8 +94,12 @@ std::string cell_name(int row, int col) {
   return letters + std::to_string(row + 1);
 }
 
-std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* cut) {
+std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* cut, std::size_t* replaced) {
   std::string s(text);
+  // Inputs are checked for UTF-8 where they are read; this is defence in depth: libxlsxwriter would copy an
+  // invalid byte into sharedStrings.xml and the workbook would not open.
+  std::size_t n_replaced = text::replace_invalid_utf8(s);
+  if (replaced) *replaced = n_replaced;
   std::size_t n_removed = text::strip_xml_invalid(s);
   if (removed) *removed = n_removed;
   if (cut) *cut = 0;
@@ -160,10 +164,13 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
     note_width(col, "");
     return;
   }
-  std::size_t removed = 0, cut = 0;
-  std::string value = cell_text(text, &removed, &cut);
+  std::size_t removed = 0, cut = 0, replaced = 0;
+  std::string value = cell_text(text, &removed, &cut, &replaced);
   // The cell's name is built only when there is something to say about it (this is the per-cell hot path).
   auto where = [&] { return "sheet '" + name_ + "' cell " + cell_name(row, col); };
+  if (replaced > 0)
+    book_.warn_once(source, 'u', "replaced " + std::to_string(replaced) + " invalid UTF-8 sequence" +
+                                     (replaced == 1 ? "" : "s") + " with U+FFFD in the text in " + where());
   if (removed > 0)
     book_.warn_once(source, 'x', "removed " + std::to_string(removed) + " character" + (removed == 1 ? "" : "s") +
                                      " that XML 1.0 forbids (control characters) from the text in " + where());
@@ -289,6 +296,7 @@ void Book::check(int code, const std::string& what) {
 Sheet& Book::add_sheet(std::string_view name) {
   std::string clean;
   for (char c : name) clean += std::string_view("[]:*?/\\").find(c) == std::string_view::npos ? c : '_';
+  text::replace_invalid_utf8(clean);  // defence in depth, as in cell_text
   // Cut to 31 characters (code points), never inside a UTF-8 sequence.
   std::size_t count = 0, pos = 0;
   while (pos < clean.size() && count < 31) {

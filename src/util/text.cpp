@@ -41,6 +41,29 @@ std::optional<Utf8Error> find_invalid_utf8(std::string_view s) {
   return std::nullopt;
 }
 
+std::size_t replace_invalid_utf8(std::string& s) {
+  if (!find_invalid_utf8(s)) return 0;  // the common case: nothing to copy
+  std::string out;
+  out.reserve(s.size() + 8);
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t n = static_cast<int32_t>(s.size());
+  int32_t i = 0;
+  std::size_t replaced = 0;
+  while (i < n) {
+    int32_t start = i;
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    if (c < 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      ++replaced;
+    } else {
+      out.append(s, static_cast<std::size_t>(start), static_cast<std::size_t>(i - start));
+    }
+  }
+  s = std::move(out);
+  return replaced;
+}
+
 std::string fold_case(std::string_view s) {
   std::string out;
   out.reserve(s.size());

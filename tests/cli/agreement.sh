@@ -87,11 +87,24 @@ expect_error() {  # FILE PATTERN [OPTIONS...]
 }
 expect_error ragged.csv "ragged.csv:3: error: row has 5 fields, the header has 4"
 expect_error unknown-label.csv "unknown-label.csv:3:12: error: unknown taxonomy node 'B.9' (did you mean 'B.1'?)"
-expect_error duplicate-unit.csv "duplicate-unit.csv:4:1: error: duplicate unit id 'vllm#1' (first at .*duplicate-unit.csv:2)"
+expect_error duplicate-unit.csv "duplicate-unit.csv:4:1: error: duplicate unit id 'vllm#1' (first at .*duplicate-unit.csv:2)" --duplicates error
 expect_error empty-unit.csv "empty-unit.csv:3: error: empty unit id"
 expect_error unterminated.csv "unterminated.csv:3: error: unterminated quoted field"
 expect_error no-coders.csv "no-coders.csv:1: error: no coder columns"
 expect_error edge-cases.csv "error: no coder column 'Label_9' in the header" --coder-cols Label_1,Label_9
+# Repeated unit ids: by default a warning and separate units; --duplicates first keeps the first row only.
+"$QUALRANK" -C "$SOURCE_DIR" agreement --labels "$fx/repeated-units.csv" --resamples 0 --format json >"$tmp/dup.json" 2>"$tmp/err" ||
+  fail "repeated unit ids refused: $(cat "$tmp/err")"
+grep -q "repeated-units.csv:4:1: warning: unit id 'u1' is on 3 rows (.*repeated-units.csv:2, .*repeated-units.csv:4, .*repeated-units.csv:8); each row is counted as a separate unit (--duplicates keep|first|error)" "$tmp/err" ||
+  fail "repeated unit ids: no warning, got: $(cat "$tmp/err")"
+is "$tmp/dup.json" units 7
+near "$tmp/dup.json" fleiss_kappa 0.42465753424657526  # statsmodels: see analysis_agreement_test.cpp
+"$QUALRANK" -C "$SOURCE_DIR" agreement --labels "$fx/repeated-units.csv" --resamples 0 --format json --duplicates first >"$tmp/dup.json" 2>"$tmp/err" ||
+  fail "--duplicates first refused: $(cat "$tmp/err")"
+is "$tmp/dup.json" units 4
+near "$tmp/dup.json" fleiss_kappa 0.23404255319148928
+if "$QUALRANK" -C "$SOURCE_DIR" agreement --labels "$fx/repeated-units.csv" --duplicates twice 2>"$tmp/err"; then fail "--duplicates twice accepted"; fi
+grep -q "error: --duplicates must be keep, first or error" "$tmp/err" || fail "--duplicates twice: $(cat "$tmp/err")"
 if "$QUALRANK" -C "$SOURCE_DIR" agreement --labels "$tmp/missing.csv" 2>"$tmp/err"; then fail "missing file accepted"; fi
 grep -q "missing.csv: error: cannot read the label table" "$tmp/err" || fail "missing file message"
 

@@ -16,6 +16,19 @@ set -e
 [[ $rc -eq 2 ]] || fail "--level 4 on a 3-level taxonomy: exit $rc, expected 2"
 grep -q "between 1 and 3" "$tmp/level.err" || fail "--level message: $(cat "$tmp/level.err")"
 
+# A YAML escape that yaml-cpp decodes to a lone byte ("\_" -> 0xA0) in front matter: a located error, no
+# workbook (it used to exit 0 with an xl/sharedStrings.xml that is not well-formed).
+mkdir -p "$tmp/escape" && cp -r "$SOURCE_DIR/codebooks" "$SOURCE_DIR/guidelines" "$SOURCE_DIR/transcripts" "$tmp/escape/"
+sed -i 's/^  framework: DeepSpeed$/  framework: "DeepSpeed\\_"/' "$tmp/escape/transcripts/D01.md"
+grep -qF 'framework: "DeepSpeed\_"' "$tmp/escape/transcripts/D01.md" || fail "escape fixture not made"
+set +e
+"$QUALRANK" -C "$tmp/escape" codebook >/dev/null 2>"$tmp/escape.err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] || fail "escaped lone byte: exit $rc, expected 1: $(cat "$tmp/escape.err")"
+grep -qF 'transcripts/D01.md:12:14: error: this value is not valid UTF-8 once its escapes are decoded' "$tmp/escape.err" ||
+  fail "escaped lone byte message: $(cat "$tmp/escape.err")"
+[[ -e "$tmp/escape/reports/codebook.xlsx" ]] && fail "a workbook was written despite the error"
+
 # An import with unknown node ids: every one reported at its line, exit 1, nothing written or overwritten.
 cp -r "$FIXTURES/codebook/tiny" "$tmp/tiny"
 table="$FIXTURES/codebook/tables/unknown-node.csv"

@@ -66,4 +66,14 @@ grep -qF "rank/bad.csv:3:10: error: unknown ranking item 'Deployment'" "$tmp/err
 grep -qF "rank/bad.csv:4: error: empty ranking" "$tmp/err" || fail "empty"
 grep -qF "rank/bad.csv:5:10: error: empty item" "$tmp/err" || fail "empty item"
 [[ ! -s "$tmp/out" ]] || fail "printed results despite errors"
+
+# invalid UTF-8 in a role or question value: a located error (it used to be an internal error, exit 3)
+for f in bad-utf8-role.csv:3:16 bad-utf8-question.csv:2:5; do
+  set +e
+  "$QUALRANK" -C "$FIXTURES/mini" rank --table "$FIXTURES/rank/${f%%:*}" --format json >"$tmp/out" 2>"$tmp/err"; rc=$?
+  set -e
+  [[ $rc -eq 1 ]] || fail "${f%%:*}: exit $rc: $(cat "$tmp/err")"
+  grep -qF "rank/$f: error: invalid UTF-8" "$tmp/err" || fail "${f%%:*}: $(cat "$tmp/err")"
+  [[ ! -s "$tmp/out" ]] || fail "${f%%:*}: printed results despite errors"
+done
 echo "rank: ok"

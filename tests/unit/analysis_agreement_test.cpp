@@ -36,6 +36,17 @@ const LoadedTaxonomy& study_taxonomy() {
   return *loaded;
 }
 
+LabelTable repeated_units(DuplicateUnits duplicates) {
+  Diagnostics d;
+  const auto& t = study_taxonomy();
+  LabelColumns columns;
+  columns.duplicates = duplicates;
+  auto table = read_label_files({std::string(QUALRANK_FIXTURES_DIR) + "/agreement/repeated-units.csv"},
+                                QUALRANK_FIXTURES_DIR, columns, {&t.taxonomy, &t.resolve, 1}, d);
+  REQUIRE_FALSE(d.has_errors());
+  return table;
+}
+
 LabelTable edge_cases() {
   Diagnostics d;
   const auto& t = study_taxonomy();
@@ -215,4 +226,21 @@ TEST_CASE("report::label_agreement_json has the documented keys", "[agreement]")
   CHECK(j["disagreements"][1]["consensus"].is_null());
   // reproducible: same seed, same JSON
   CHECK(label_agreement_json(label_agreement(edge_cases(), &study_taxonomy().taxonomy, o, d)).dump() == j.dump());
+}
+
+// repeated-units.csv: u1 on three rows, u3 on two (7 rows, 4 distinct ids, 3 coders).
+TEST_CASE("analysis::label_agreement counts repeated unit ids as kept or first, as statsmodels", "[agreement]") {
+  Diagnostics d;
+  const auto keep = label_agreement(repeated_units(DuplicateUnits::keep), &study_taxonomy().taxonomy, no_bootstrap(), d);
+  const auto first = label_agreement(repeated_units(DuplicateUnits::first), &study_taxonomy().taxonomy, no_bootstrap(), d);
+  REQUIRE_FALSE(d.has_errors());
+  CHECK(keep.overall.units == 7);
+  CHECK(first.overall.units == 4);
+  // cd tests/fixtures/agreement && /usr/bin/python3 -c "import csv; from statsmodels.stats.inter_rater import
+  //   aggregate_raters, fleiss_kappa; rows=list(csv.reader(open('repeated-units.csv')))[1:]; seen=set();
+  //   first=[r for r in rows if not (r[0] in seen or seen.add(r[0]))];
+  //   [print(repr(fleiss_kappa(aggregate_raters([r[1:4] for r in rs])[0], method='fleiss'))) for rs in (rows, first)]"
+  //   -> 0.42465753424657526 (every row), 0.23404255319148928 (first row of each id)
+  CHECK(keep.overall.fleiss_kappa == near(0.42465753424657526));
+  CHECK(first.overall.fleiss_kappa == near(0.23404255319148928));
 }

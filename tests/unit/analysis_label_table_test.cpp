@@ -86,9 +86,11 @@ TEST_CASE("analysis::read_label_tables reports labels unknown to the taxonomy at
         "unknown-label.csv:3:12: error: unknown taxonomy node 'B.9' (did you mean 'B.1'?) in taxonomy version 1 (2 cells in this file)");
 }
 
-TEST_CASE("analysis::read_label_tables rejects duplicate and empty unit ids", "[agreement]") {
+TEST_CASE("analysis::read_label_tables rejects duplicate (with --duplicates error) and empty unit ids", "[agreement]") {
+  LabelColumns refuse;
+  refuse.duplicates = DuplicateUnits::error;
   Diagnostics d1;
-  read_fixture("duplicate-unit.csv", d1);
+  read_fixture("duplicate-unit.csv", d1, refuse);
   REQUIRE(d1.error_count() == 1);
   CHECK(format_diagnostic(d1.items()[0]) ==
         "duplicate-unit.csv:4:1: error: duplicate unit id 'vllm#1' (first at duplicate-unit.csv:2)");
@@ -99,9 +101,58 @@ TEST_CASE("analysis::read_label_tables rejects duplicate and empty unit ids", "[
   // across files too: the same unit in two files would be counted twice
   Diagnostics d3;
   const std::string a = "id,Label_1,Label_2\nu1,x,x\n", b = "id,Label_1,Label_2\nu2,x,y\nu1,y,y\n";
-  read_label_tables({{"a.csv", "a", a}, {"b.csv", "b", b}}, {}, {}, d3);
+  read_label_tables({{"a.csv", "a", a}, {"b.csv", "b", b}}, refuse, {}, d3);
   REQUIRE(d3.error_count() == 1);
   CHECK(format_diagnostic(d3.items()[0]) == "b.csv:3:1: error: duplicate unit id 'u1' (first at a.csv:2)");
+}
+
+TEST_CASE("analysis::read_label_tables keeps repeated unit ids as separate units with a warning", "[agreement]") {
+  Diagnostics d;
+  const LabelTable t = read_fixture("repeated-units.csv", d);
+  INFO(messages(d));
+  REQUIRE_FALSE(d.has_errors());
+  CHECK(messages(d) ==
+        "repeated-units.csv:4:1: warning: unit id 'u1' is on 3 rows (repeated-units.csv:2, repeated-units.csv:4, "
+        "repeated-units.csv:8); each row is counted as a separate unit (--duplicates keep|first|error)\n"
+        "repeated-units.csv:7:1: warning: unit id 'u3' is on 2 rows (repeated-units.csv:5, repeated-units.csv:7); "
+        "each row is counted as a separate unit (--duplicates keep|first|error)\n");
+  REQUIRE(t.units() == 7);
+  CHECK(t.unit_id(0) == "u1");
+  CHECK(t.unit_id(2) == "u1");
+  CHECK(t.unit_id(6) == "u1");
+  CHECK(t.unit_line == std::vector<int>{2, 3, 4, 5, 6, 7, 8});
+  CHECK(t.label(2, 0) == "B.1");
+}
+
+TEST_CASE("analysis::read_label_tables with --duplicates first keeps only the first row of an id", "[agreement]") {
+  LabelColumns first;
+  first.duplicates = DuplicateUnits::first;
+  Diagnostics d;
+  const LabelTable t = read_fixture("repeated-units.csv", d, first);
+  REQUIRE_FALSE(d.has_errors());
+  CHECK(messages(d) ==
+        "repeated-units.csv:4:1: warning: unit id 'u1' is on 3 rows (repeated-units.csv:2, repeated-units.csv:4, "
+        "repeated-units.csv:8); only the first is counted, the other 2 rows are left out (--duplicates keep|first|error)\n"
+        "repeated-units.csv:7:1: warning: unit id 'u3' is on 2 rows (repeated-units.csv:5, repeated-units.csv:7); "
+        "only the first is counted, the other row is left out (--duplicates keep|first|error)\n");
+  REQUIRE(t.units() == 4);
+  CHECK(t.unit_line == std::vector<int>{2, 3, 5, 6});
+  CHECK(t.label(0, 0) == "A.1");
+}
+
+TEST_CASE("analysis::read_label_tables caps the rows listed per repeated id and the ids warned about", "[agreement]") {
+  std::string text = "id,Label_1,Label_2\n";
+  for (int i = 0; i < 7; ++i) text += "u,x,y\n";  // one id on 7 rows (lines 2-8)
+  for (int k = 0; k < 22; ++k) text += "v" + std::to_string(k) + ",x,x\nv" + std::to_string(k) + ",y,y\n";
+  Diagnostics d;
+  const LabelTable t = read_text(text, d);
+  REQUIRE_FALSE(d.has_errors());
+  CHECK(t.units() == 7 + 44);
+  REQUIRE(d.items().size() == 21);
+  CHECK(format_diagnostic(d.items()[0]) ==
+        "t.csv:3:1: warning: unit id 'u' is on 7 rows (t.csv:2, t.csv:3, t.csv:4, t.csv:5, t.csv:6 and 2 more); "
+        "each row is counted as a separate unit (--duplicates keep|first|error)");
+  CHECK(format_diagnostic(d.items()[20]) == "t.csv: warning: 3 more repeated unit ids on 6 rows (not listed)");
 }
 
 TEST_CASE("analysis::read_label_tables needs two coder columns and reports missing named columns", "[agreement]") {

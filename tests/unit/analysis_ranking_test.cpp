@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "qualrank/analysis/ranking.h"
+#include "qualrank/report/ranking_output.h"
 
 using namespace qualrank;
 using Catch::Matchers::WithinAbs;
@@ -156,5 +157,26 @@ TEST_CASE("analysis::analyse_rankings handles identical and all-tied rankings", 
   CHECK_THAT(qa.groups[0].kendall_w, WithinAbs(1.0, 1e-12));  // identical rankings
   CHECK(std::isnan(qa.groups[1].kendall_w));                    // every rater ties every item
   CHECK(std::isnan(qa.comparison->spearman_rho));               // developers' mean ranks are constant
+  // No interval for an undefined rho (SciPy's spearmanr gives nan): it used to be [-1, 1] from resamples.
+  CHECK(std::isnan(qa.comparison->rho_ci.first));
+  CHECK(std::isnan(qa.comparison->rho_ci.second));
+  const auto text = rankings_table(a, Taxonomy{});
+  INFO(text);
+  CHECK(text.find("user vs developer: rho=n/a p=n/a") != std::string::npos);
   CHECK(qa.groups[1].consensus == std::vector<std::string>{"X", "Y", "Z"});  // ties broken by item order
+}
+
+TEST_CASE("analysis::read_ranking_table reports invalid UTF-8 located, in any field", "[analysis][ranking]") {
+  const Taxonomy taxonomy;
+  const NodeResolver resolve = direct_resolver(taxonomy);
+  // A byte 0xC0 (never valid UTF-8) in a role value and in a question id; it used to reach the JSON writer
+  // and stop the run with an internal error (json type_error.316).
+  for (const auto& [text, where] : {std::pair<std::string, std::string>{"participant,question,ranking,role\na1,Q,A.1,us\xC0r\n", "t.csv:2:12"},
+                                    {"participant,question,ranking\na1,Q\xC0,A.1\n", "t.csv:2:5"}}) {
+    Diagnostics d;
+    const auto inputs = read_ranking_table(text, "t.csv", taxonomy, resolve, {}, d);
+    CHECK(inputs.empty());
+    REQUIRE(d.items().size() == 1);
+    CHECK(format_diagnostic(d.items()[0]) == where + ": error: invalid UTF-8");
+  }
 }

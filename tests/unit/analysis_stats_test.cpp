@@ -143,6 +143,46 @@ TEST_CASE("stats::kendall_tau_b matches scipy.stats.kendalltau (asymptotic branc
   CHECK(r.pvalue == near(0.1841061194960797));
 }
 
+TEST_CASE("stats::spearman and kendall_tau_b of identical or reversed orders are exactly +-1", "[stats]") {
+  // SciPy 1.10.1 (Debian's /usr/bin/python3):
+  // /usr/bin/python3 -c "from scipy.stats import spearmanr, kendalltau; x=[1,2,3]; print(repr(spearmanr(x,x).correlation), repr(spearmanr(x,x).pvalue), repr(kendalltau(x,x).correlation), repr(kendalltau(x,x).pvalue))"
+  // -> 1.0 0.0 1.0 0.3333333333333333; with [3,2,1] as y: -1.0 0.0 -1.0 0.3333333333333333
+  auto r = qs::spearman({1, 2, 3}, {1, 2, 3});
+  CHECK(r.statistic == 1.0);  // exactly: the sums used to give 0.9999999999999999 and p 9.5e-9
+  CHECK(r.pvalue == 0.0);
+  r = qs::spearman({1, 2, 3}, {3, 2, 1});
+  CHECK(r.statistic == -1.0);
+  CHECK(r.pvalue == 0.0);
+  auto t = qs::kendall_tau_b({1, 2, 3}, {1, 2, 3});
+  CHECK(t.statistic == 1.0);
+  CHECK(t.pvalue == near(0.3333333333333333));
+  t = qs::kendall_tau_b({1, 2, 3}, {3, 2, 1});
+  CHECK(t.statistic == -1.0);
+  CHECK(t.pvalue == near(0.3333333333333333));
+  // Mean ranks (not integers) and ties: the same ranks, so still exactly 1.
+  // /usr/bin/python3 -c "from scipy.stats import spearmanr, kendalltau; x=[1.5,1.5,3]; print(spearmanr(x,x), kendalltau(x,x))"
+  // -> correlation=1.0, pvalue=0.0; correlation=0.9999999999999999, pvalue=0.15729920705028516
+  r = qs::spearman({1.5, 1.5, 3}, {1.5, 1.5, 3});
+  CHECK(r.statistic == 1.0);
+  CHECK(r.pvalue == 0.0);
+  t = qs::kendall_tau_b({1.5, 1.5, 3}, {1.5, 1.5, 3});
+  CHECK(t.statistic == 1.0);  // SciPy's square roots round to 0.9999999999999999; its p is unaffected
+  CHECK(t.pvalue == near(0.15729920705028516));
+  // A reversed order of 5: SciPy's own sums give -0.9999999999999999 (p 1.4e-24 for rho); the exact value is
+  // -1 with p 0, what SciPy returns whenever its rho is exactly -1 (as for [1,2,3] above). tau's exact p:
+  // /usr/bin/python3 -c "from scipy.stats import kendalltau; print(kendalltau([1,2,3,4,5],[5,4,3,2,1]))"
+  // -> correlation=-0.9999999999999999, pvalue=0.016666666666666666
+  r = qs::spearman({1, 2, 3, 4, 5}, {5, 4, 3, 2, 1});
+  CHECK(r.statistic == -1.0);
+  CHECK(r.pvalue == 0.0);
+  t = qs::kendall_tau_b({1, 2, 3, 4, 5}, {5, 4, 3, 2, 1});
+  CHECK(t.statistic == -1.0);
+  CHECK(t.pvalue == near(0.016666666666666666));
+  // Not identical ranks: computed as before.
+  CHECK(qs::spearman({1, 2, 3, 4}, {1, 2, 4, 3}).statistic < 1.0);
+  CHECK(qs::kendall_tau_b({1, 2, 3, 4}, {1, 2, 4, 3}).statistic < 1.0);
+}
+
 TEST_CASE("stats::kendall_tau_b degenerate inputs follow SciPy", "[stats]") {
   // /usr/bin/python3 -c "from scipy.stats import kendalltau; print(kendalltau([1],[1]), kendalltau([1,1],[1,2]), kendalltau([],[]))"
   // -> all statistic=nan, pvalue=nan

@@ -336,6 +336,34 @@ TEST_CASE("model::history hash chain detects an entry edited in the middle", "[m
   CHECK(parse_history(requoted, "codebooks/mini.history.yaml", same));
 }
 
+TEST_CASE("model::history reports a truncated entry (a key with no value) located, not as an internal error", "[model][history]") {
+  TempWorkspace ws;
+  Diagnostics d;
+  auto e1 = add("", "A.3", "A", "Notebooks");
+  e1.rationale = "one";
+  e1.date = "2025-04-01";
+  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, {}}};
+  REQUIRE(append_proposal(ws.root, e1, d) == std::optional<std::string>("E0001"));
+  REQUIRE_FALSE(d.has_errors());
+  const auto text = *files::read(ws.root / "codebooks/mini.history.yaml");
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  // The file cut off after "accept:": the entry has a null id (it used to throw json type_error.302).
+  for (const std::string tail : {"  - accept:\n", "  - reject:\n", "  - propose:\n"}) {
+    Diagnostics bad;
+    CHECK_FALSE(parse_history(text + tail, "codebooks/mini.history.yaml", bad));
+    REQUIRE(bad.error_count() >= 2);
+    const std::string kind = tail.find("accept") != std::string::npos ? "acceptance"
+                             : tail.find("reject") != std::string::npos ? "rejection" : "proposal";
+    CHECK(format_diagnostic(bad.items()[0]) ==
+          "codebooks/mini.history.yaml:" + std::to_string(line) + ":5: error: history entry 2 (" + kind +
+              " of ?) does not match its hash: the history was edited here, or an entry before it was removed or "
+              "reordered; restore the file from version control (the history is append-only)");
+    const std::string key = tail.substr(4, tail.size() - 6);
+    CHECK(format_diagnostic(bad.items()[1]) ==
+          "codebooks/mini.history.yaml:" + std::to_string(line) + ":5: error: missing '" + key + "'");
+  }
+}
+
 TEST_CASE("model::history append refuses invalid proposals and decisions", "[model][history]") {
   TempWorkspace ws;
   Diagnostics d;

@@ -72,6 +72,25 @@ TEST_CASE("model::parse_transcript reports directive errors, located", "[model]"
   CHECK(format_diagnostic(d.items()[3]) == "t.md:11:10: error: empty item in a ranking");
 }
 
+TEST_CASE("model::parse_transcript refuses invalid UTF-8, raw or from a YAML escape, located", "[model]") {
+  // A raw byte 0xC0 in the participant id: the whole file is checked first.
+  Diagnostics raw;
+  CHECK_FALSE(parse_transcript("---\nparticipant: P\xC0\nrole: user\n---\nP: hi\n", "t.md", raw));
+  REQUIRE(raw.items().size() == 1);
+  CHECK(format_diagnostic(raw.items()[0]) == "t.md:2:15: error: invalid UTF-8 (byte offset 18)");
+  // "\N" and "\_" in a double-quoted scalar: yaml-cpp gives the bytes 0x85 and 0xA0, so the file is valid
+  // UTF-8 but the participant id is not (it reached the codebook workbook's sharedStrings.xml).
+  for (const char* escape : {"\\N", "\\_"}) {
+    Diagnostics d;
+    const std::string text = std::string("---\nparticipant: \"P") + escape + "\"\nrole: user\n---\nP: hi\n";
+    CHECK_FALSE(parse_transcript(text, "t.md", d));
+    REQUIRE(d.items().size() == 1);
+    CHECK(format_diagnostic(d.items()[0]) ==
+          "t.md:2:14: error: this value is not valid UTF-8 once its escapes are decoded (\\N and \\_ give single "
+          "bytes; write the character itself)");
+  }
+}
+
 TEST_CASE("model::parse_standoff reads a second coder's codings", "[model]") {
   Diagnostics d;
   auto s = parse_standoff("# bob\nt1: A.1, A.2\nt1 \"CUDA versions\": C.1 | memo: a: b\n", "transcripts/U1.bob.codes", d);

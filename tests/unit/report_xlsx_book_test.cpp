@@ -55,6 +55,27 @@ TEST_CASE("xlsx::cell_text removes XML-invalid characters and keeps tab and newl
   CHECK(xlsx::cell_text("=1+1") == "=1+1");  // the text itself is never changed
 }
 
+TEST_CASE("xlsx::cell_text and Book never write invalid UTF-8: U+FFFD and a warning", "[xlsx]") {
+  std::size_t removed = 0, cut = 0, replaced = 0;
+  CHECK(xlsx::cell_text(std::string("P\xC0" "1\x01"), &removed, &cut, &replaced) == "P\xEF\xBF\xBD" "1");
+  CHECK(replaced == 1);
+  CHECK(removed == 1);
+  auto dir = temp_dir("utf8");
+  Diagnostics d;
+  {
+    xlsx::Book book(dir / "u.xlsx", {"Sample", "tests", "qualrank", ""}, d);
+    REQUIRE(book.ok());
+    auto& sheet = book.add_sheet("Data\xC0");
+    sheet.write_text(0, 0, std::string("P\xC0"), {"transcripts/P.md", 2, 14});
+    REQUIRE(book.commit());
+  }
+  REQUIRE(d.items().size() == 1);
+  CHECK(format_diagnostic(d.items()[0]) ==
+        "transcripts/P.md:2:14: warning: replaced 1 invalid UTF-8 sequence with U+FFFD in the text in sheet "
+        "'Data\xEF\xBF\xBD' cell A1");
+  fs::remove_all(dir);
+}
+
 TEST_CASE("xlsx::cell_text cuts long text to exactly the cell limit with a marker", "[xlsx]") {
   std::size_t cut = 0;
   std::string long_text(40000, 'x');

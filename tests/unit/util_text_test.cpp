@@ -64,3 +64,13 @@ TEST_CASE("text::strip_xml_invalid drops control characters but keeps tab and ne
   CHECK(text::strip_xml_invalid(s) == 3);
   CHECK(s == "ab\tc\nde");
 }
+
+TEST_CASE("text::replace_invalid_utf8 puts U+FFFD for each invalid sequence", "[util]") {
+  std::string s = "ok \xC0 x\xE2\x82 y\xF0\x9F\x98\x80 \xFF";  // lone lead, truncated 3-byte, valid emoji, 0xFF
+  CHECK(text::replace_invalid_utf8(s) == 3);
+  CHECK(s == "ok \xEF\xBF\xBD x\xEF\xBF\xBD y\xF0\x9F\x98\x80 \xEF\xBF\xBD");
+  CHECK_FALSE(text::find_invalid_utf8(s));
+  std::string valid = "caf\xC3\xA9";
+  CHECK(text::replace_invalid_utf8(valid) == 0);
+  CHECK(valid == "caf\xC3\xA9");
+}

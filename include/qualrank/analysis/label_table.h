@@ -19,11 +19,20 @@
 
 namespace qualrank {
 
-// Which columns hold what. Names match headers case-insensitively after trimming.
+// What to do with a unit id seen before (in the same or an earlier input).
+enum class DuplicateUnits {
+  keep,   // a warning; every row is a unit of its own (as published studies that repeat an id computed it)
+  first,  // a warning; only the first row with that id is a unit, the later ones are left out
+  error,  // an error at each later row, naming the first
+};
+
+// Which columns hold what (names match headers case-insensitively after trimming), and how repeated unit
+// ids are treated.
 struct LabelColumns {
   std::string unit;                 // empty = the first column
   std::vector<std::string> coders;  // empty = every header starting with "Label" or "coder" (ASCII case-insensitive)
   std::string consensus;            // empty = a header named "Final_Label" or "final", when there is one
+  DuplicateUnits duplicates = DuplicateUnits::keep;
 };
 
 // How cell values become categories. With a taxonomy, a value is a node id, name or alias, resolved by
@@ -54,10 +63,11 @@ struct LabelTable {
   std::vector<int> consensus;           // per unit: category or -1 (no consensus column, or an empty cell)
   std::vector<int> unit_source;         // per unit: index into sources
   std::vector<int> unit_line;           // per unit: line of its row in its file
-  StringInterner unit_ids;              // unit u's id is unit_ids[u]
+  StringInterner unit_ids;              // the distinct unit ids
+  std::vector<int> unit_key;            // per unit: its id's index in unit_ids (repeated ids share one)
 
   std::int64_t units() const { return ratings.units; }
-  std::string_view unit_id(std::int64_t u) const { return unit_ids[static_cast<int>(u)]; }
+  std::string_view unit_id(std::int64_t u) const { return unit_ids[unit_key[static_cast<std::size_t>(u)]]; }
   // The label of unit u by coder c ("" when missing) and its consensus label ("" when none).
   std::string_view label(std::int64_t u, int c) const;
   std::string_view consensus_label(std::int64_t u) const;
@@ -70,7 +80,11 @@ struct LabelTable {
 //    for that file's units;
 //  * a row whose field count differs from the header's is an error (FILE:LINE) and is left out;
 //  * an empty (or blank) coder cell is a missing rating (-1); an empty consensus cell means no consensus;
-//  * an empty unit id, or a unit id seen before in any input, is an error (FILE:LINE, naming the first);
+//  * an empty unit id is an error (FILE:LINE);
+//  * a unit id seen before in any input is handled per `columns.duplicates`: keep (default) and first give
+//    one warning per repeated id, located at its second row and listing FILE:LINE of its rows (the first 5,
+//    then how many more; after 20 ids one warning counts the rest); error reports each later row
+//    (FILE:LINE:COL, naming the first);
 //  * with a taxonomy, a value that does not resolve is an error located at FILE:LINE:COL at its first
 //    occurrence in the file (with how many cells hold it); deprecated nodes are errors too (the resolver's
 //    message);

@@ -35,7 +35,7 @@ struct GroupComparison {
   std::string a, b;
   double spearman_rho = 0, spearman_p = 0, kendall_tau_b = 0, kendall_tau_p = 0;
   double ci_level = 0.95;
-  std::pair<double, double> rho_ci{0, 0};
+  std::pair<double, double> rho_ci{0, 0};  // NaN, NaN without resamples or when rho is undefined (NaN)
   int resamples = 0;
 };
 
@@ -92,7 +92,8 @@ std::vector<RankingQuestionInput> ranking_inputs(const Workspace& ws, const std:
 // Reads a ranking table (CSV: participant, question, ranking, plus attribute columns). Items by id, name or
 // alias, resolved with `resolve`; `=` for ties, `>` between positions. A question's item set is every item
 // named in its rankings (taxonomy order), or `items` when given. Reports unknown items, items named twice,
-// empty rankings and missing columns located (FILE:LINE:COL).
+// empty rankings and missing columns located (FILE:LINE:COL); text that is not valid UTF-8 is one located
+// error and nothing is read.
 std::vector<RankingQuestionInput> read_ranking_table(const std::string& content, const std::string& file,
                                                      const Taxonomy& taxonomy, const NodeResolver& resolve,
                                                      const std::vector<std::string>& items, Diagnostics& diags);

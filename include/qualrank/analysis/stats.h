@@ -29,7 +29,7 @@ struct Correlation {
 //  * x.size() != y.size() -> std::invalid_argument;
 //  * n < 2, either vector constant, or any NaN -> {NaN, NaN};
 //  * n == 2 -> rho = +-1 and pvalue NaN (0 degrees of freedom), as SciPy;
-//  * |rho| == 1 with n > 2 -> pvalue 0.
+//  * identical (or exactly reversed) rank vectors -> rho exactly 1 (-1); with n > 2, pvalue 0.
 Correlation spearman(const std::vector<double>& x, const std::vector<double>& y);
 
 // Kendall's tau-b as scipy.stats.kendalltau(x, y) (SciPy 1.10, method='auto', two-sided):
@@ -38,7 +38,8 @@ Correlation spearman(const std::vector<double>& x, const std::vector<double>& y)
 // tie-corrected variance. O(n log n).
 //  * size mismatch -> std::invalid_argument;
 //  * n == 0, any NaN, or either vector constant (includes n == 1) -> {NaN, NaN};
-//  * n == 2 without ties -> tau = +-1, pvalue 1 (as SciPy).
+//  * n == 2 without ties -> tau = +-1, pvalue 1 (as SciPy);
+//  * perfect (or perfectly reversed) agreement -> tau exactly 1 (-1).
 Correlation kendall_tau_b(const std::vector<double>& x, const std::vector<double>& y);
 
 struct MannWhitney {

@@ -8,7 +8,8 @@
 //   same input give identical files.
 // - Text is always a string cell, never a formula: "=HYPERLINK(...)", "+1", "-2", "@SUM" stay text; a literal
 //   "_xHHHH_" (which Excel would decode as a character) is escaped so it reads back as written.
-// - Characters XML 1.0 forbids are removed, and text longer than Excel's 32,767-character cell limit is cut
+// - Invalid UTF-8 sequences are replaced with U+FFFD (inputs are checked where they are read; this is
+//   defence in depth), characters XML 1.0 forbids are removed, and text longer than Excel's 32,767-character cell limit is cut
 //   with a visible marker "… [cut by qualrank: N characters]"; each is reported as a warning located where
 //   the caller says the text came from (a transcript line, a CSV row, ...); once per source location and
 //   problem, so a participant attribute repeated on many rows warns once (naming its first cell).
@@ -159,9 +160,11 @@ class Book {
 // The cell reference "A1" style for 0-based (row, col), e.g. (0, 0) -> "A1", (11, 27) -> "AB12".
 std::string cell_name(int row, int col);
 
-// What write_text stores for `text`: XML-invalid characters removed, cut to the cell limit with the marker.
-// `removed` and `cut` (may be null) receive how many characters were removed and cut (in UTF-16 units).
-std::string cell_text(std::string_view text, std::size_t* removed = nullptr, std::size_t* cut = nullptr);
+// What write_text stores for `text`: invalid UTF-8 sequences replaced with U+FFFD, XML-invalid characters
+// removed, cut to the cell limit with the marker. `removed` and `cut` (may be null) receive how many
+// characters were removed and cut (in UTF-16 units), `replaced` how many invalid sequences were replaced.
+std::string cell_text(std::string_view text, std::size_t* removed = nullptr, std::size_t* cut = nullptr,
+                      std::size_t* replaced = nullptr);
 
 // The document time used in workbook properties: SOURCE_DATE_EPOCH, else 2025-01-01T00:00:00Z.
 long long document_time();

@@ -46,4 +46,8 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
 // Returns how many were removed.
 std::size_t strip_xml_invalid(std::string& s);
 
+// Replaces each invalid UTF-8 sequence (the maximal subpart ICU's U8_NEXT rejects) with U+FFFD.
+// Returns how many were replaced; valid UTF-8 is left untouched.
+std::size_t replace_invalid_utf8(std::string& s);
+
 }  // namespace qualrank::text

@@ -11,7 +11,9 @@
 namespace qualrank::yaml {
 
 // Parses `text` (the contents of `file`, reported as `file`). `first_line` shifts line numbers, for YAML
-// embedded in another file (front matter). Syntax errors are reported located; returns nullopt then.
+// embedded in another file (front matter). Syntax errors are reported located; returns nullopt then. So is
+// a scalar (key or value) that is not valid UTF-8 after its escapes are decoded: yaml-cpp turns "\N" and
+// "\_" into the single bytes 0x85 and 0xA0, which would reach JSON, workbooks and HTML.
 std::optional<YAML::Node> parse(const std::string& text, const std::string& file, Diagnostics& diags,
                                 int first_line = 1);
 
