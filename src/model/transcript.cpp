@@ -425,12 +425,12 @@ std::optional<Transcript> parse_transcript(const std::string& content, const std
       }
     }
   }
-  std::size_t body_offset = 0;
-  for (std::size_t k = 0; k <= end && k < lines.size(); ++k) body_offset = static_cast<std::size_t>(lines[k].data() - content.data()) + lines[k].size() + 1;
-  t.body = body_offset < content.size() ? content.substr(body_offset) : std::string();
   std::vector<std::string_view> body(lines.begin() + static_cast<long>(end) + 1, lines.end());
   BodyParser p{t, file, content, diags, nullptr, -1, nullptr, {}, 1};
-  t.turns.reserve(body.size());  // keeps Turn pointers stable while parsing
+  // Keeps Turn pointers stable while parsing: a turn starts on a line with a ':'.
+  t.turns.reserve(static_cast<std::size_t>(std::count_if(body.begin(), body.end(), [](std::string_view l) {
+    return l.find(':') != std::string_view::npos;
+  })));
   p.run(body, static_cast<int>(end) + 2);
   return t;
 }

@@ -6,6 +6,7 @@
 #include "transcript_markup.h"
 
 #include <algorithm>
+#include <array>
 
 #include "qualrank/util/text.h"
 
@@ -149,9 +150,17 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     emit(run, b);
   };
 
+  // Most text holds no markup: skip to the next character that may be markup in one tight loop.
+  static constexpr auto kMarkup = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : std::string_view("[]{}\\")) t[c] = true;
+    return t;
+  }();
   std::size_t literal_close = std::string_view::npos;  // the ']' of a literal bracket pair like "[laughs]"
   std::size_t i = 0, run = 0;
   while (i < n) {
+    while (i < n && !kMarkup[static_cast<unsigned char>(part[i])]) ++i;
+    if (i >= n) break;
     char c = part[i];
     if (c == '\\' && i + 1 < n && escapable(part[i + 1])) {
       emit(run, i);

@@ -94,7 +94,6 @@ struct Transcript {
   std::vector<Turn> turns;
   std::vector<RankingAnswer> rankings;
   std::vector<Answer> answers;
-  std::string body;                              // the text after the front matter, as in the file
   std::string newline = "\n";                    // the file's line ending ("\r\n" when it uses CRLF)
 
   const Turn* participant_turn(int number) const;
