@@ -93,4 +93,20 @@ printf '\nP1: A literal \\[bracket\\] and the wheel again.\n@code A.1\n' >>"$m/t
 "$QUALRANK" -C "$m" code add --transcript P1.md --turn 5 --span "wheel" --node A.1.i 2>/dev/null || fail "mini span add"
 grep -qxF 'P1: A literal \[bracket\] and the [wheel]{A.1.i} again.' "$m/transcripts/P1.md" || fail "escaped brackets kept: $(tail -3 "$m/transcripts/P1.md")"
 "$QUALRANK" -C "$m" code --format json | grep -qF '"text": "A literal [bracket] and the wheel again."' || fail "escapes resolved in the text"
+# 7. The fieldwork study (other roles, coders eli and carol, another taxonomy): inline and standoff edits.
+f="$tmp/fieldwork"; cp -r "$FIXTURES/fieldwork" "$f"
+cp "$f/transcripts/C01.md" "$tmp/C01.orig"; cp "$f/transcripts/E01.carol.codes" "$tmp/E01.carol.orig"
+"$QUALRANK" -C "$f" code add --transcript C01 --turn 3 --span "the tickets" --node "Documentation" 2>/dev/null || fail "fieldwork span add"
+grep -qF "alone with [the tickets]{TOOL.2}." "$f/transcripts/C01.md" || fail "fieldwork span markup"
+"$QUALRANK" -C "$f" code --format json | python3 -c '
+import json, sys
+segs = [s for s in json.load(sys.stdin)["segments"] if s["participant"] == "C01" and s["text"] == "the tickets"]
+assert len(segs) == 1 and segs[0]["role"] == "contractor", segs
+assert [(c["node"], c["coder"]) for c in segs[0]["codes"]] == [("TOOL.2", "eli")], segs' || fail "fieldwork json"
+"$QUALRANK" -C "$f" code add --transcript E01.md --turn 2 --span "Notre équipe est dispersée" --node COM.3 --coder CAROL 2>/dev/null || fail "carol add"
+tail -1 "$f/transcripts/E01.carol.codes" | grep -qxF 't2 "Notre équipe est dispersée": COM.3' || fail "carol line"
+"$QUALRANK" -C "$f" code remove --transcript E01.md --turn 2 --span "Notre équipe est dispersée" --node COM.3 --coder carol 2>/dev/null || fail "carol remove"
+"$QUALRANK" -C "$f" code remove --transcript C01 --turn 3 --span "the tickets" --node TOOL.2 2>/dev/null || fail "fieldwork remove"
+cmp -s "$tmp/C01.orig" "$f/transcripts/C01.md" && cmp -s "$tmp/E01.carol.orig" "$f/transcripts/E01.carol.codes" || fail "fieldwork files not restored"
+"$QUALRANK" -C "$f" validate 2>/dev/null || fail "fieldwork no longer validates"
 echo "code_edit: ok"
