@@ -40,7 +40,7 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
       ("coder", po::value<std::vector<std::string>>()->composing(), "only this coder's codes count (case-insensitive; repeatable)")
       ("text", po::value<std::string>(), "text matching this ICU regular expression, case-insensitive")
       ("fixed", "--text is a plain phrase, not a regular expression")
-      ("uncoded", "participant turns without any code (what is left to code), with suggestions")
+      ("uncoded", "participant turns without any code (what is left to code), with keyword and learned suggestions")
       ("all", "also turns with neither codes nor keyword suggestions")
       ("no-suggestions", "do not compute keyword suggestions")
       ("at", po::value<std::string>(), "taxonomy version (default: the latest); codes are migrated to it")
@@ -115,7 +115,22 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
     *ctx.out << query_markdown(result, tax);
   } else {
     const bool tty = ctx.out == &std::cout && isatty(STDOUT_FILENO);
-    *ctx.out << query_listing(result, tax, {output_width(tty), tty, q.uncoded});
+    ListingOptions listing{output_width(tty), tty, q.uncoded};
+    // Uncoded turns also show the codes learned from the codings (qualrank suggest), top 3 at >= 0.3.
+    std::vector<std::vector<suggest::CodeConfidence>> learned;
+    if (q.uncoded && !result.segments.empty()) {
+      try {
+        auto model = suggest::train_suggester(suggest::training_segments(study->segments, tax));
+        for (const auto& seg : result.segments) {
+          auto top = model.suggest(seg.text, 3);
+          std::erase_if(top, [](const suggest::CodeConfidence& c) { return c.confidence < 0.3; });
+          learned.push_back(std::move(top));
+        }
+        listing.learned = &learned;
+      } catch (const std::exception&) {  // too little coded yet to learn from
+      }
+    }
+    *ctx.out << query_listing(result, tax, listing);
   }
   // The process ends next: the operating system takes the study back at once, where freeing its hundreds of
   // thousands of objects one by one would cost a large workspace a tenth of a second. Kept reachable.

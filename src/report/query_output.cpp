@@ -2,6 +2,8 @@
 // points; ANSI escapes are added only when ListingOptions::highlight is set (the CLI sets it for a terminal).
 #include "qualrank/report/query_output.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -139,12 +141,25 @@ std::string query_listing(const QueryResult& result, const Taxonomy& taxonomy, c
         labels.push_back(node_label(taxonomy, node) + (exemplar ? " (exemplar)" : ""));
       }
       out << wrap("codes: " + text::join(labels, ", ") + " · by " + text::join(s.coders(), ", "), {}, options.width, "  ", false);
-    } else if (!s.suggested.empty()) {
-      std::vector<std::string> labels;
-      for (const auto& node : s.suggested) labels.push_back(node_label(taxonomy, node));
-      out << wrap("suggested: " + text::join(labels, ", "), {}, options.width, "  ", false);
     } else {
-      out << "  (no codes)\n";
+      bool any = false;
+      if (!s.suggested.empty()) {
+        std::vector<std::string> labels;
+        for (const auto& node : s.suggested) labels.push_back(node_label(taxonomy, node));
+        out << wrap("suggested: " + text::join(labels, ", "), {}, options.width, "  ", false);
+        any = true;
+      }
+      if (options.learned && k < options.learned->size() && !(*options.learned)[k].empty()) {
+        std::vector<std::string> labels;
+        for (const auto& c : (*options.learned)[k]) {
+          char conf[16];
+          std::snprintf(conf, sizeof conf, " (%.2f)", c.confidence);
+          labels.push_back(node_label(taxonomy, c.code) + conf);
+        }
+        out << wrap("learned: " + text::join(labels, ", "), {}, options.width, "  ", false);
+        any = true;
+      }
+      if (!any) out << "  (no codes)\n";
     }
     for (const auto& m : distinct_memos(s)) out << wrap("memo: " + m, {}, options.width, "  ", false);
     static const std::vector<TextRange> none;

@@ -14,6 +14,7 @@
 
 #include "../cli/cli.h"
 #include "actions.h"
+#include "qualrank/analysis/study.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 #include "screen.h"
@@ -84,6 +85,18 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
                                   version->resolve, diags);
   if (!doc) return report_diagnostics(ctx, diags);
   tui::AnnotateModel model(std::move(*doc), version->taxonomy, version->resolve, &ws->guideline);
+  {  // Suggestions learned from the workspace's codings, as `qualrank suggest` makes them (never applied unasked).
+    Diagnostics ignored;
+    StudyOptions opts;
+    opts.coding.suggestions = false;
+    if (auto study = load_study(ctx.workspace, ignored, opts)) {
+      try {
+        auto learned = suggest::train_suggester(suggest::training_segments(study->segments, study->taxonomy()));
+        if (!learned.codes().empty()) model.set_learned(std::move(learned));
+      } catch (const std::exception&) {  // too little coded yet: keyword rules only
+      }
+    }
+  }
   if (diags.error_count() > 0)
     model.set_message("the transcript has " + std::to_string(diags.error_count()) + " problem(s); 'qualrank validate' lists them");
 

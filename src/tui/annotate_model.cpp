@@ -233,8 +233,14 @@ std::vector<std::string> AnnotateModel::suggestions() const {
   for (const auto& c : codings())
     if (c.span == target) present.push_back(node_id(c.written));
   std::vector<std::string> out;
-  for (auto& id : matcher_.suggest(target ? std::string_view(*target) : std::string_view(t->text)))
+  std::string_view text = target ? std::string_view(*target) : std::string_view(t->text);
+  for (auto& id : matcher_.suggest(text))
     if (std::find(present.begin(), present.end(), id) == present.end()) out.push_back(std::move(id));
+  if (learned_)
+    for (auto& c : learned_->suggest(text, 3))
+      if (c.confidence >= 0.3 && std::find(present.begin(), present.end(), c.code) == present.end() &&
+          std::find(out.begin(), out.end(), c.code) == out.end())
+        out.push_back(std::move(c.code));
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "qualrank/analysis/autocode.h"
+#include "qualrank/analysis/suggest.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"
@@ -75,8 +76,11 @@ class AnnotateModel {
   std::size_t highlighted() const { return highlight_; }
   void cycle_coding(int delta = 1);
 
-  // Keyword suggestions for the current turn's text, without the codes already on the turn.
+  // Suggestions for the current turn's text (or the selection), without the codes already there: the keyword
+  // rules' first, then the codes learned from the researcher's own codings (set_learned) with confidence >= 0.3.
   std::vector<std::string> suggestions() const;
+  // The classifier learned from the workspace's codings (qualrank suggest); nullopt: keyword rules only.
+  void set_learned(std::optional<suggest::CodeSuggester> learned) { learned_ = std::move(learned); }
   // The picker's rows for a query: suggestions first (when they match), then the taxonomy in its order with
   // every node whose id, name or alias contains the query (case-insensitive) and the parents of those.
   std::vector<PickerRow> picker_rows(const std::string& query) const;
@@ -118,6 +122,7 @@ class AnnotateModel {
   NodeResolver resolve_;
   const Guideline* guideline_;
   KeywordMatcher matcher_;
+  std::optional<suggest::CodeSuggester> learned_;
   std::vector<std::size_t> participants_;
   std::size_t current_ = 0;
   std::vector<Word> words_;

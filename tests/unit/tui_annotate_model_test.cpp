@@ -267,3 +267,26 @@ TEST_CASE("tui: the picker filters by id, name and alias and keeps parents", "[t
   CHECK(m.picker_rows("").size() >= 8);
   CHECK(m.picker_rows("zzz").empty());
 }
+
+TEST_CASE("tui: learned suggestions follow the keyword rules' and are applied only on request", "[tui]") {
+  TempStudy study;
+  auto m = study.open();
+  // Turn t3 ("Nothing else.") has no keyword suggestion; a classifier that learned "nothing else" -> A.2.
+  REQUIRE(m.go_to_turn(3));
+  REQUIRE(m.current_number() == 3);
+  CHECK(m.suggestions().empty());
+  std::vector<suggest::TrainingSegment> train;
+  for (int p = 0; p < 6; ++p) {
+    std::string who = "Q" + std::to_string(p);
+    train.push_back({"nothing else to say really", {"A.2"}, who});
+    train.push_back({"memory ran out on the card", {"B.1"}, who});
+  }
+  m.set_learned(suggest::train_suggester(train));
+  auto s = m.suggestions();
+  REQUIRE(s.size() == 1);
+  CHECK(s[0] == "A.2");
+  CHECK(m.codings().empty());  // nothing applied until asked
+  CHECK(m.accept_suggestion(0));
+  REQUIRE(m.codings().size() == 1);
+  CHECK(m.codings()[0].written == "A.2");
+}

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest.h"
 
 namespace qualrank {
 
@@ -15,6 +16,8 @@ struct ListingOptions {
   std::size_t width = 80;   // wrap lines to this many code points
   bool highlight = false;   // ANSI bold/reverse around text matches and bold headers (terminals only)
   bool turns = false;       // the segments are uncoded turns: count them as such
+  // Codes learned from the researcher's codings, per segment (aligned with the result), shown as "learned: ...".
+  const std::vector<std::vector<suggest::CodeConfidence>>* learned = nullptr;
 };
 
 // One block per segment: "PARTICIPANT (ROLE) · QUESTION · FILE:LINE", the codes with names and coders (or the
