@@ -173,7 +173,8 @@ grep -qF "transcripts/U3.md:9: warning: text in sheet 'Coded segments' cell F8 i
   || fail "over-long text warning: $(cat "$tmp/unsafe.err")"
 unzip -p "$un/reports/codebook.xlsx" 'xl/worksheets/*.xml' | grep -q '<f>' && fail "a cell holds a formula"
 # a literal _x0041_ is stored escaped, or Excel would show "A"
-unzip -p "$un/reports/codebook.xlsx" xl/sharedStrings.xml | grep -qF 'show _x005F_x0041_ where' || fail "_x0041_ not escaped"
+unzip -p "$un/reports/codebook.xlsx" xl/sharedStrings.xml >"$tmp/shared.xml"  # a file: no early-closed pipe
+grep -qF 'show _x005F_x0041_ where' "$tmp/shared.xml" || fail "_x0041_ not escaped"
 $PY - "$un/reports/codebook.xlsx" <<'EOF' || fail "unsafe workbook check (see above)"
 import sys, openpyxl
 wb = openpyxl.load_workbook(sys.argv[1])

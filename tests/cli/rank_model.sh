@@ -88,8 +88,11 @@ sort -g -k1,1 "$tmp/xs" | awk 'NR > 1 && $1 > prev_e + 1e-9 && $2 + 0 < prev_x -
   || fail "marker positions do not follow the estimates"
 jq -e '.rankings.questions[0].model.lr_test.df == 2' "$tmp/care/reports/report.json" >/dev/null || fail "report.json model"
 grep -q 'likelihood-ratio chi-square' "$tmp/care/reports/rankings.md" || fail "rankings.md sentence"
-unzip -l "$tmp/care/reports/rankings.xlsx" | grep -q 'xl/worksheets/sheet3.xml' || fail "rankings.xlsx model sheet"
-unzip -p "$tmp/care/reports/rankings.xlsx" xl/styles.xml | grep -q 'formatCode="0.0000"' || fail "model sheet number format"
+# (listings go to files first: grep -q closing a pipe early fails the pipeline under pipefail)
+unzip -l "$tmp/care/reports/rankings.xlsx" >"$tmp/xlsx.list"
+grep -q 'xl/worksheets/sheet3.xml' "$tmp/xlsx.list" || fail "rankings.xlsx model sheet"
+unzip -p "$tmp/care/reports/rankings.xlsx" xl/styles.xml >"$tmp/styles.xml"
+grep -q 'formatCode="0.0000"' "$tmp/styles.xml" || fail "model sheet number format"
 # the bundled study
 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/study"
 forest_check "$tmp/study"
