@@ -16,8 +16,10 @@ grep -q "Fleiss' kappa" "$tmp/summary" || fail "summary agreement"
 "$QUALRANK" -C "$SOURCE_DIR" report -o "$tmp/two" >/dev/null
 for f in "$tmp"/one/*; do cmp -s "$f" "$tmp/two/$(basename "$f")" || fail "$(basename "$f") differs between runs"; done
 SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/epoch"
-unzip -p "$tmp/epoch/codebook.xlsx" docProps/core.xml | grep -q '2023-11-14T22:13:20Z' || fail "SOURCE_DATE_EPOCH not used in the workbook"
-unzip -p "$tmp/one/codebook.xlsx" docProps/core.xml | grep -q '2025-01-01T00:00:00Z' || fail "fixed document time"
+unzip -p "$tmp/epoch/codebook.xlsx" docProps/core.xml >"$tmp/core-epoch.xml"  # files, not an early-closed pipe
+grep -q '2023-11-14T22:13:20Z' "$tmp/core-epoch.xml" || fail "SOURCE_DATE_EPOCH not used in the workbook"
+unzip -p "$tmp/one/codebook.xlsx" docProps/core.xml >"$tmp/core-one.xml"
+grep -q '2025-01-01T00:00:00Z' "$tmp/core-one.xml" || fail "fixed document time"
 # --quiet prints nothing; --verbose prints step timings
 [[ -z "$("$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/q" 2>&1)" ]] || fail "--quiet printed something"
 "$QUALRANK" -C "$SOURCE_DIR" -v report -o "$tmp/v" 2>"$tmp/verbose" >/dev/null
