@@ -70,13 +70,16 @@ bool valid_coder_name(const std::string& coder) {
 
 std::string fold(std::string_view s) { return text::fold_case(s); }
 
+// The node a coding names at the version in use (as written when it does not resolve).
+std::string node_of(const NodeResolver& resolve, const Coding& c) {
+  auto r = resolve ? resolve(c.written) : NodeResolution{};
+  return r.node ? *r.node : c.written;
+}
+
 // "tN|span|node" keys of every coding in the view, for checking that an edit changes only what it says.
 std::multiset<std::string> coding_keys(const Transcript& t, const NodeResolver& resolve) {
   std::multiset<std::string> keys;
-  auto node = [&](const Coding& c) {
-    auto r = resolve ? resolve(c.written) : NodeResolution{};
-    return r.node ? *r.node : fold(c.written);
-  };
+  auto node = [&](const Coding& c) { return node_of(resolve, c); };
   for (const auto& turn : t.turns) {
     if (turn.interviewer) continue;
     std::string tn = "t" + std::to_string(turn.number) + "|";
@@ -292,6 +295,31 @@ Group group_of(const Turn& turn, const CodingTarget& target) {
 
 }  // namespace
 
+const Coding* CodingDocument::find_coding(const Turn& turn, const CodingTarget& target, const std::vector<const Coding*>& codes,
+                                          const std::string& node, Diagnostics& diags) const {
+  const Coding* found = nullptr;
+  for (const auto* c : codes)
+    if (node_of(resolve_, *c) == node) found = c;
+  if (!found)
+    diags.error({transcript_file_, turn.line, 1}, "turn t" + std::to_string(turn.number) +
+                                                      (target.span ? " (this span)" : "") + " has no code " + node +
+                                                      " by " + coder_);
+  return found;
+}
+
+int CodingDocument::attached_lines(int line, std::vector<int>* memo_lines) const {
+  std::string_view all(transcript_text_);
+  int last = line;
+  while (static_cast<std::size_t>(last) < line_starts_.size()) {
+    auto content = text::trim(all.substr(line_start(last + 1), line_start(last + 2) - line_start(last + 1)));
+    bool memo = content.rfind("@memo", 0) == 0;
+    if (!memo && content.rfind("@exemplar", 0) != 0) break;
+    ++last;
+    if (memo && memo_lines) memo_lines->push_back(last);
+  }
+  return last;
+}
+
 std::optional<CodingEdit> CodingDocument::checked(CodingEdit edit, const std::vector<std::string>& added,
                                                   const std::vector<std::string>& removed, Diagnostics& diags) const {
   // The current text's parse (errors, coding keys) is kept from the last reparse: only the edited text is parsed.
@@ -401,8 +429,7 @@ std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, c
   Group g = group_of(*turn, target);
   for (const auto& n : nodes)
     for (const auto* c : g.codes) {
-      auto r = resolve_ ? resolve_(c->written) : NodeResolution{};
-      if ((r.node ? *r.node : c->written) == n) {
+      if (node_of(resolve_, *c) == n) {
         diags.error(c->where, "turn t" + std::to_string(turn->number) + (target.span ? " (this span)" : "") +
                                   " is already coded " + n + " by " + coder_);
         return std::nullopt;
@@ -482,23 +509,12 @@ std::optional<CodingEdit> CodingDocument::plan_remove(const CodingTarget& target
   const Turn* turn = find_turn(target, diags);
   if (!turn) return std::nullopt;
   Group g = group_of(*turn, target);
-  auto node_of = [&](const Coding* c) {
-    auto r = resolve_ ? resolve_(c->written) : NodeResolution{};
-    return r.node ? *r.node : c->written;
-  };
   // Every coding to drop, grouped by where it is written (a @code line, a span, a .codes line).
   std::map<std::pair<int, std::size_t>, std::vector<const Coding*>> drop;  // (line, group key) -> codings
   std::vector<std::string> removed;
   for (const auto& n : nodes) {
-    const Coding* found = nullptr;
-    for (const auto* c : g.codes)
-      if (node_of(c) == n) found = c;
-    if (!found) {
-      diags.error({transcript_file_, turn->line, 1}, "turn t" + std::to_string(turn->number) +
-                                                         (target.span ? " (this span)" : "") + " has no code " + n +
-                                                         " by " + coder_);
-      return std::nullopt;
-    }
+    const Coding* found = find_coding(*turn, target, g.codes, n, diags);
+    if (!found) return std::nullopt;
     drop[{found->where.line, g.span && inline_ ? g.span->markup->open : 0}].push_back(found);
     removed.push_back(key(turn->number, target.span, n));
   }
@@ -530,15 +546,7 @@ std::optional<CodingEdit> CodingDocument::plan_remove(const CodingTarget& target
       edit.splices.push_back({span->markup->open, 1, ""});
       edit.splices.push_back({span->markup->close, span->markup->end - span->markup->close, ""});
     } else if (inline_) {  // the @code line and the @memo/@exemplar lines that belong to it
-      int last = where.first;
-      while (static_cast<std::size_t>(last) < line_starts_.size()) {
-        std::string_view next(transcript_text_);
-        std::size_t b = line_start(last + 1), e = line_start(last + 2);
-        auto l = text::trim(next.substr(b, e - b));
-        if (l.rfind("@memo", 0) != 0 && l.rfind("@exemplar", 0) != 0) break;
-        ++last;
-      }
-      edit.splices.push_back(erase_lines(where.first, last));
+      edit.splices.push_back(erase_lines(where.first, attached_lines(where.first, nullptr)));
     } else {
       edit.splices.push_back(erase_lines(where.first, where.first));
     }
@@ -552,17 +560,8 @@ std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, 
   const Turn* turn = find_turn(target, diags);
   if (!turn) return std::nullopt;
   Group g = group_of(*turn, target);
-  const Coding* found = nullptr;
-  for (const auto* c : g.codes) {
-    auto r = resolve_ ? resolve_(c->written) : NodeResolution{};
-    if ((r.node ? *r.node : c->written) == node) found = c;
-  }
-  if (!found) {
-    diags.error({transcript_file_, turn->line, 1}, "turn t" + std::to_string(turn->number) +
-                                                       (target.span ? " (this span)" : "") + " has no code " + node +
-                                                       " by " + coder_);
-    return std::nullopt;
-  }
+  const Coding* found = find_coding(*turn, target, g.codes, node, diags);
+  if (!found) return std::nullopt;
   CodingEdit edit;
   edit.codes_file = !inline_;
   edit.summary = "memo of " + node + " in t" + std::to_string(turn->number);
@@ -585,12 +584,7 @@ std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, 
   // A @code line: its @memo lines follow it.
   int line = found->where.line;
   std::vector<int> memo_lines;
-  for (int l = line + 1; static_cast<std::size_t>(l) <= line_starts_.size(); ++l) {
-    std::string_view all(transcript_text_);
-    auto content = text::trim(all.substr(line_start(l), line_start(l + 1) - line_start(l)));
-    if (content.rfind("@memo", 0) == 0) memo_lines.push_back(l);
-    else if (content.rfind("@exemplar", 0) != 0) break;
-  }
+  attached_lines(line, &memo_lines);
   if (memo_lines.empty()) {
     if (!m.empty()) edit.splices.push_back(insert_lines_after(line, "@memo " + m + view_.newline));
   } else {

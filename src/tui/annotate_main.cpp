@@ -16,7 +16,6 @@
 #include "actions.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/versions.h"
-#include "qualrank/model/workspace.h"
 #include "screen.h"
 
 namespace qualrank::cli {
@@ -75,27 +74,24 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << "qualrank annotate: error: needs an interactive terminal (stdin and stdout must be a terminal)\n";
     return 2;
   }
+  // One load: the taxonomy at the latest version, the guideline, and the codings the suggestions learn from.
+  // Problems in other files do not stop coding this one (validate lists them).
+  Diagnostics study_diags;
+  StudyOptions opts;
+  opts.coding.suggestions = false;
+  auto study = load_study(ctx.workspace, study_diags, opts);
+  if (!study) return report_diagnostics(ctx, study_diags);
+  const TaxonomyVersion& version = *study->version;
   Diagnostics diags;
-  auto ws = load_workspace_design(ctx.workspace, diags);
-  if (!ws) return report_diagnostics(ctx, diags);
-  auto version = taxonomy_at(*ws, std::nullopt, diags);
-  if (!version) return report_diagnostics(ctx, diags);
   std::string file = find_transcript(ctx.workspace, vm["file"].as<std::string>());
   auto doc = CodingDocument::open(ctx.workspace, file, vm.count("coder") ? vm["coder"].as<std::string>() : "",
-                                  version->resolve, diags);
+                                  version.resolve, diags);
   if (!doc) return report_diagnostics(ctx, diags);
-  tui::AnnotateModel model(std::move(*doc), version->taxonomy, version->resolve, &ws->guideline);
-  {  // Suggestions learned from the workspace's codings, as `qualrank suggest` makes them (never applied unasked).
-    Diagnostics ignored;
-    StudyOptions opts;
-    opts.coding.suggestions = false;
-    if (auto study = load_study(ctx.workspace, ignored, opts)) {
-      try {
-        auto learned = suggest::train_suggester(suggest::training_segments(study->segments, study->taxonomy()));
-        if (!learned.codes().empty()) model.set_learned(std::move(learned));
-      } catch (const std::exception&) {  // too little coded yet: keyword rules only
-      }
-    }
+  tui::AnnotateModel model(std::move(*doc), version.taxonomy, version.resolve, &study->workspace.guideline);
+  try {  // Suggestions learned from the workspace's codings, as `qualrank suggest` makes them (never applied unasked).
+    auto learned = suggest::train_suggester(suggest::training_segments(study->segments, study->taxonomy()));
+    if (!learned.codes().empty()) model.set_learned(std::move(learned));
+  } catch (const std::exception&) {  // too little coded yet: keyword rules only
   }
   if (diags.error_count() > 0)
     model.set_message("the transcript has " + std::to_string(diags.error_count()) + " problem(s); 'qualrank validate' lists them");

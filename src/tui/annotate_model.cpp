@@ -341,18 +341,24 @@ std::optional<std::string> AnnotateModel::highlighted_memo() const {
   return list[highlight_].memo;
 }
 
-bool AnnotateModel::set_memo(const std::string& memo) {
+std::optional<std::pair<CodingTarget, std::string>> AnnotateModel::highlighted_target(const char* none) {
   auto list = codings();
   if (highlight_ >= list.size()) {
-    message_ = "error: this turn has no coding to write a memo for (code it first)";
-    return false;
+    message_ = none;
+    return std::nullopt;
   }
   const auto& c = list[highlight_];
   CodingTarget target;
   target.turn = c.turn;
   target.span = c.span;
+  return std::make_pair(target, node_id(c.written));
+}
+
+bool AnnotateModel::set_memo(const std::string& memo) {
+  auto h = highlighted_target("error: this turn has no coding to write a memo for (code it first)");
+  if (!h) return false;
   Diagnostics diags;
-  auto edit = doc_.plan_memo(target, node_id(c.written), memo, diags);
+  auto edit = doc_.plan_memo(h->first, h->second, memo, diags);
   if (!edit) {
     error_message(diags);
     return false;
@@ -365,17 +371,10 @@ bool AnnotateModel::set_memo(const std::string& memo) {
 }
 
 bool AnnotateModel::remove_highlighted() {
-  auto list = codings();
-  if (highlight_ >= list.size()) {
-    message_ = "error: this turn has no coding to remove";
-    return false;
-  }
-  const auto& c = list[highlight_];
-  CodingTarget target;
-  target.turn = c.turn;
-  target.span = c.span;
+  auto h = highlighted_target("error: this turn has no coding to remove");
+  if (!h) return false;
   Diagnostics diags;
-  auto edit = doc_.plan_remove(target, {node_id(c.written)}, diags);
+  auto edit = doc_.plan_remove(h->first, {h->second}, diags);
   if (!edit) {
     error_message(diags);
     return false;

@@ -108,6 +108,8 @@ class AnnotateModel {
   };
   bool apply(const CodingEdit& edit);
   bool replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done);
+  // The highlighted coding's target and node; nullopt with `none` as the message when the turn has none.
+  std::optional<std::pair<CodingTarget, std::string>> highlighted_target(const char* none);
   void turn_changed();
   void error_message(const Diagnostics& diags);
 

@@ -104,6 +104,12 @@ class CodingDocument {
   // `added` added and `removed` removed ("tN|span|node" keys); else nullopt with a located error.
   std::optional<CodingEdit> checked(CodingEdit edit, const std::vector<std::string>& added,
                                     const std::vector<std::string>& removed, Diagnostics& diags) const;
+  // The coding of `node` among `codes` (the target's group); nullptr with a located error when there is none.
+  const Coding* find_coding(const Turn& turn, const CodingTarget& target, const std::vector<const Coding*>& codes,
+                            const std::string& node, Diagnostics& diags) const;
+  // The last line of the @memo/@exemplar lines right after the @code line `line` (`line` when none); the @memo
+  // ones are appended to `memo_lines` when given.
+  int attached_lines(int line, std::vector<int>* memo_lines) const;
   std::size_t line_start(int line) const;  // byte offset where a line of the edited file starts (size at the end)
   // Splice inserting whole lines after line `after` of the edited file (`lines` end with the newline).
   TextSplice insert_lines_after(int after, const std::string& lines) const;
