@@ -12,8 +12,10 @@
 #include <memory>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "qualrank/analysis/autocode.h"
+#include "qualrank/analysis/suggest.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -325,18 +327,15 @@ QueryResult query_segments(const Study& study, const SegmentQuery& q) {
 
   QueryResult out;
   const auto& segments = study.segments;
+  std::unordered_set<const CodedSegment*> uncoded;  // the same turns `qualrank suggest` proposes codes for (all questions)
+  if (q.uncoded)
+    for (const auto* s : suggest::uncoded_turns(segments, nullptr)) uncoded.insert(s);
   std::vector<TextRange> ranges;
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const CodedSegment& s = segments[i];
     if (!context_matches(q, s.participant, s.role, s.attributes, s.question, s.part)) continue;
     if (q.uncoded) {
-      if (!s.whole_turn || !s.codes.empty()) continue;
-      bool coded = false;  // a coded span of the turn follows its whole-turn segment
-      for (std::size_t j = i + 1; j < segments.size() && !segments[j].whole_turn && segments[j].turn == s.turn &&
-                                  segments[j].participant == s.participant;
-           ++j)
-        coded = coded || !segments[j].codes.empty();
-      if (coded) continue;
+      if (!uncoded.count(&s)) continue;
     } else if (codes.active() && !codes.matches(tax, s.codes)) {
       continue;
     }
