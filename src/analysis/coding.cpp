@@ -43,15 +43,27 @@ struct TurnPlan {
 
 std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, const NodeResolver& resolve,
                                       const KeywordMatcher* matcher, const CodingOptions& options, Diagnostics& diags) {
+  // Every code is resolved (and a code that does not resolve reported); only the codes of what is kept are
+  // copied into AppliedCodes.
   auto resolved = [&](const std::vector<Coding>& in) {
-    std::vector<AppliedCode> codes;
+    std::vector<ResolvedCode> codes;
+    codes.reserve(in.size());
     for (const auto& c : in) {
       auto r = resolve(c.written);
       if (!r.node) {
         diags.error(c.where, r.problem.empty() ? "unknown taxonomy node '" + c.written + "'" : r.problem);
         continue;
       }
-      codes.push_back({*r.node, c.written, c.coder, c.memo, c.where, c.exemplar});
+      codes.push_back({std::move(*r.node), &c});
+    }
+    return codes;
+  };
+  auto applied = [](std::vector<ResolvedCode>& in) {
+    std::vector<AppliedCode> codes;
+    codes.reserve(in.size());
+    for (auto& r : in) {
+      const Coding& c = *r.coding;
+      codes.push_back({std::move(r.node), c.written, c.coder, c.memo, c.where, c.exemplar});
     }
     return codes;
   };
@@ -61,17 +73,18 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     TurnPlan p;
     p.turn = &turn;
     p.question = ws.guideline.find(turn.section);
-    p.codes = resolved(turn.codes);
-    const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, p.codes});
+    auto codes = resolved(turn.codes);
+    const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, codes});
     if (matcher && keep) p.suggested = matcher->suggest(turn.text);
-    p.whole = keep && (!p.codes.empty() || !p.suggested.empty() || options.include_uncoded);
+    p.whole = keep && (!codes.empty() || !p.suggested.empty() || options.include_uncoded);
+    if (p.whole) p.codes = applied(codes);
     std::vector<const Span*> spans;
     for (const auto& s : turn.spans) spans.push_back(&s);
     std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
     for (const auto* s : spans) {
-      auto codes = resolved(s->codes);
-      if (codes.empty() || (options.keep && !options.keep(SegmentProbe{t, turn, p.question, false, codes}))) continue;
-      p.spans.emplace_back(s, std::move(codes));
+      auto span_codes = resolved(s->codes);
+      if (span_codes.empty() || (options.keep && !options.keep(SegmentProbe{t, turn, p.question, false, span_codes}))) continue;
+      p.spans.emplace_back(s, applied(span_codes));
     }
     if (p.whole || !p.spans.empty()) plans.push_back(std::move(p));
   }

@@ -168,10 +168,22 @@ struct CodeFilter {
   // On the codes that count (those of the --coder coders, when given).
   bool matches(const Taxonomy& tax, const std::vector<AppliedCode>& codes) const {
     std::vector<std::size_t> positions;
-    for (const auto& c : codes) {
-      if (!coders.empty() && std::find(coders.begin(), coders.end(), text::fold_case(c.coder)) == coders.end()) continue;
-      positions.push_back(tax.rank_of(c.node));
-    }
+    for (const auto& c : codes)
+      if (counts(c.coder)) positions.push_back(tax.rank_of(c.node));
+    return matches(positions);
+  }
+  bool matches(const Taxonomy& tax, const std::vector<ResolvedCode>& codes) const {
+    std::vector<std::size_t> positions;
+    for (const auto& c : codes)
+      if (counts(c.coding->coder)) positions.push_back(tax.rank_of(c.node));
+    return matches(positions);
+  }
+
+ private:
+  bool counts(const std::string& coder) const {
+    return coders.empty() || std::find(coders.begin(), coders.end(), text::fold_case(coder)) != coders.end();
+  }
+  bool matches(const std::vector<std::size_t>& positions) const {
     if (!coders.empty() && positions.empty()) return false;
     auto carries = [&](const std::vector<bool>& set) {
       return std::any_of(positions.begin(), positions.end(), [&](std::size_t pos) { return pos < set.size() && set[pos]; });
@@ -220,7 +232,9 @@ StudyOptions query_study_options(const SegmentQuery& q, const std::optional<std:
   // Build only the segments the query may list: the text pattern and suggestions are left to query_segments.
   o.segment_filter = [q](const TaxonomyVersion& v, const Workspace&) -> SegmentFilter {
     auto codes = code_filter(v, q);
-    if (!codes) return {};  // an invalid query: check_query will say why
+    // An invalid query lists nothing (check_query says why); listing everything would also build segments
+    // of turns whose text `load.trim` dropped.
+    if (!codes) return [](const SegmentProbe&) { return false; };
     return [q, codes = std::move(*codes), &tax = v.taxonomy](const SegmentProbe& p) {
       const Transcript& t = p.transcript;
       if (!context_matches(q, t.participant, t.role, t.attributes, p.turn.section, p.question ? p.question->part : ""))
@@ -228,6 +242,23 @@ StudyOptions query_study_options(const SegmentQuery& q, const std::optional<std:
       return q.uncoded || !codes.active() || codes.matches(tax, p.codes);
     };
   };
+  // Turns the query cannot list keep their codes (still resolved and checked) but not their text, so that a
+  // query of a large workspace holds only the text it may show. --uncoded keeps everything: the learned
+  // suggestions it shows are trained on the text of every coded turn.
+  if (!q.uncoded) {
+    const bool needs_codes = !o.coding.include_uncoded;
+    o.load.trim = [q, needs_codes](const Guideline& g, Transcript& t) {
+      for (auto& turn : t.turns) {
+        if (turn.interviewer) continue;
+        const Question* question = g.find(turn.section);
+        bool listable = context_matches(q, t.participant, t.role, t.attributes, turn.section, question ? question->part : "") &&
+                        (!needs_codes || !turn.codes.empty() || !turn.spans.empty());
+        if (listable) continue;
+        std::string().swap(turn.text);
+        std::vector<TextRun>().swap(turn.runs);
+      }
+    };
+  }
   return o;
 }
 

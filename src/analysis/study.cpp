@@ -3,7 +3,7 @@
 namespace qualrank {
 
 std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics& diags, const StudyOptions& options) {
-  auto ws = load_workspace(root, diags);
+  auto ws = load_workspace(root, diags, options.load);
   if (!ws) return nullptr;
   auto study = std::make_unique<Study>();
   study->workspace = std::move(*ws);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_source.h"
@@ -115,7 +116,8 @@ struct BodyParser {
       Turn& turn = t.turns[last_participant_turn];
       auto codes = markup::parse_code_list(arg, ref(raw, lineno), arg_in_raw, t.coder, diags);
       std::size_t first = turn.codes.size();
-      for (auto& c : codes) turn.codes.push_back(c);
+      if (turn.codes.empty()) turn.codes = std::move(codes);
+      else turn.codes.insert(turn.codes.end(), std::make_move_iterator(codes.begin()), std::make_move_iterator(codes.end()));
       last_codes.clear();
       for (std::size_t k = first; k < turn.codes.size(); ++k) last_codes.push_back(&turn.codes[k]);
       if (turn.end_line == lineno - 1) turn.end_line = lineno;

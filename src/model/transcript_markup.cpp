@@ -39,6 +39,7 @@ int column_of(std::string_view line, std::size_t off) {
 std::vector<Coding> parse_code_list(std::string_view list, const LineRef& ref, std::size_t base, const std::string& coder,
                                     Diagnostics& diags) {
   std::vector<Coding> out;
+  out.reserve(std::min<std::size_t>(static_cast<std::size_t>(std::count(list.begin(), list.end(), ',')) + 1, 8));
   std::size_t start = 0;
   int empties = 0;
   Location first_empty;
@@ -122,6 +123,9 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
   std::string& out = turn ? turn->text : scratch;
   std::vector<Coding*> last;
   const std::size_t n = part.size();
+  // The text grows by at most this line: reserve it (geometrically across a turn's lines), so a turn's text
+  // holds no doubling slack; a workspace of 100 MB of transcripts keeps 100 MB of text, not 150.
+  if (turn && out.capacity() < out.size() + n + 1) out.reserve(std::max(out.size() + n + 1, out.empty() ? 0 : 2 * out.capacity()));
   auto at = [&](std::size_t pos) { return Location{ref.file, ref.lineno, column_of(ref.raw, base + pos)}; };
   auto file_pos = [&](std::size_t pos) { return ref.file_offset + base + pos; };
   // Appends part[a, b) verbatim, as a run.

@@ -64,9 +64,9 @@ std::optional<fs::path> find_single(const fs::path& root, const std::string& dir
   return found.front();
 }
 
-void derive_experience(Workspace& ws, Transcript& t, Diagnostics& diags) {
-  if (!ws.guideline.experience) return;
-  const auto& scheme = *ws.guideline.experience;
+void derive_experience(const Guideline& g, Transcript& t, Diagnostics& diags) {
+  if (!g.experience) return;
+  const auto& scheme = *g.experience;
   auto have = t.attributes.find(scheme.attribute);
   if (have != t.attributes.end() && !have->second.empty()) {
     if (std::find(scheme.levels.begin(), scheme.levels.end(), have->second) == scheme.levels.end())
@@ -88,8 +88,7 @@ void derive_experience(Workspace& ws, Transcript& t, Diagnostics& diags) {
   }
 }
 
-void check_transcript(Workspace& ws, Transcript& t, Diagnostics& diags) {
-  const auto& g = ws.guideline;
+void check_transcript(const Guideline& g, Transcript& t, Diagnostics& diags) {
   if (!t.role.empty() && std::find(g.roles.begin(), g.roles.end(), t.role) == g.roles.end())
     diags.error(t.role_where, "unknown role '" + t.role + "' (the guideline's roles: " + text::join(g.roles, ", ") + ")");
   std::map<std::string, Location> seen_sections;
@@ -182,51 +181,66 @@ std::optional<Workspace> load_workspace_design(const fs::path& root, Diagnostics
   return ws;
 }
 
-std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags) {
+std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags, const LoadOptions& options) {
   auto loaded = load_workspace_design(root, diags);
   if (!loaded) return std::nullopt;
   Workspace ws = std::move(*loaded);
-  std::map<std::string, const Transcript*> by_participant;
-  // Transcripts are read and parsed on several threads (parse_transcript is reentrant), each into its own
-  // slot; they and their diagnostics are then taken in file order, as one thread would have produced them.
+  // Transcripts are read, parsed and checked on several threads (every step is reentrant and reads only the
+  // guideline), each with its `.codes` files, into its own slot; they and their diagnostics are then taken in
+  // file order, as one thread would have produced them.
   const auto paths = files::list_files(root / "transcripts", ".md");
+  const auto standoff_paths = files::list_files(root / "transcripts", ".codes");
+  std::map<std::string, std::size_t> transcript_of_stem;  // the transcript a `.codes` file belongs to
+  for (std::size_t i = 0; i < paths.size(); ++i) transcript_of_stem[paths[i].stem().string()] = i;
+  std::vector<std::vector<fs::path>> standoff_of(paths.size());
+  std::vector<fs::path> orphans;  // `.codes` files named for no transcript file
+  for (const auto& path : standoff_paths) {
+    // A `.codes` file is named `<stem>.<coder>.codes`; the stem is what parse_standoff reads from the name.
+    auto name = path.filename().string();
+    auto dot = name.find('.');
+    auto it = dot == std::string::npos ? transcript_of_stem.end() : transcript_of_stem.find(name.substr(0, dot));
+    if (it != transcript_of_stem.end()) standoff_of[it->second].push_back(path);
+    else orphans.push_back(path);
+  }
+  const Guideline& guideline = ws.guideline;
   std::vector<std::optional<Transcript>> parsed(paths.size());
   std::vector<Diagnostics> parse_diags(paths.size());
   parallel_for(paths.size(), [&](std::size_t i) {
+    Diagnostics& d = parse_diags[i];
     auto display = files::display_path(paths[i], root);
-    auto content = files::read(paths[i]);
-    if (!content) parse_diags[i].error({display, 0, 0}, "cannot read the file");
-    else parsed[i] = parse_transcript(*content, display, parse_diags[i]);
+    if (auto content = files::read(paths[i])) parsed[i] = parse_transcript(*content, display, d);
+    else d.error({display, 0, 0}, "cannot read the file");
+    if (parsed[i]) {
+      check_transcript(guideline, *parsed[i], d);
+      derive_experience(guideline, *parsed[i], d);
+    }
+    for (const auto& path : standoff_of[i]) {
+      auto content = files::read(path);
+      if (!content) continue;
+      auto s = parse_standoff(*content, files::display_path(path, root), d);
+      // A transcript that failed to parse has been reported already.
+      if (s && parsed[i]) apply_standoff(*parsed[i], *s, d);
+    }
+    if (parsed[i] && options.trim) options.trim(guideline, *parsed[i]);
   });
   ws.transcripts.reserve(paths.size());
   for (std::size_t i = 0; i < paths.size(); ++i) {
     diags.append(parse_diags[i]);
     if (parsed[i]) ws.transcripts.push_back(std::move(*parsed[i]));
   }
+  std::map<std::string, const Transcript*> by_participant;
   for (auto& t : ws.transcripts) {
-    check_transcript(ws, t, diags);
-    derive_experience(ws, t, diags);
     if (t.participant.empty()) continue;
     auto [it, fresh] = by_participant.emplace(t.participant, &t);
     if (!fresh)
       diags.error(t.participant_where, "duplicate participant id '" + t.participant + "' (also in " + it->second->file + ")");
   }
-  for (const auto& path : files::list_files(root / "transcripts", ".codes")) {
+  for (const auto& path : orphans) {
     auto display = files::display_path(path, root);
     auto content = files::read(path);
     if (!content) continue;
     auto s = parse_standoff(*content, display, diags);
-    if (!s) continue;
-    Transcript* target = nullptr;
-    for (auto& t : ws.transcripts)
-      if (fs::path(t.file).stem().string() == s->transcript_stem) target = &t;
-    if (!target) {
-      // A transcript that exists but failed to parse has been reported already.
-      if (!std::filesystem::exists(root / "transcripts" / (s->transcript_stem + ".md")))
-        diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
-      continue;
-    }
-    apply_standoff(*target, *s, diags);
+    if (s) diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
   }
   for (const auto& p : files::list_files(root / "codebooks" / "labels", ".csv"))
     ws.label_tables.push_back(files::display_path(p, root));

@@ -276,3 +276,48 @@ TEST_CASE("analysis::exemplar_quotes keeps the picks per node in segment order",
   CHECK(ex["TOOL.2"][0].quote.find("<script>") != std::string::npos);  // kept as written: escaping is the output's job
   CHECK(exemplar_quotes(study->segments, 1)["WELL.1"].size() == 1);
 }
+
+TEST_CASE("analysis::query_study_options drops only text the query cannot list", "[analysis][query]") {
+  // The same queries on a study loaded whole and on one loaded with the query's trim: the same segments, texts
+  // and highlights; and the trimmed study really holds less text.
+  std::vector<SegmentQuery> queries(5);
+  queries[0].all_of = {"COM"};
+  queries[0].where = {{"role", "employee"}};
+  queries[1].any_of = {{"TOOL.1", "WELL"}};
+  queries[1].text = "the";
+  queries[2].none_of = {"COM.1"};
+  queries[2].questions = {"II"};
+  queries[3].participants = {"M01", "E02"};
+  queries[3].coders = {"eli"};
+  queries[4].where = {{"experience", "mid"}};
+  for (const auto& q : queries) {
+    Diagnostics d1, d2;
+    auto options = query_study_options(q, std::nullopt);
+    REQUIRE(options.load.trim);
+    auto trimmed = load_study(kFieldwork, d1, options);
+    options.load.trim = nullptr;
+    auto whole = load_study(kFieldwork, d2, options);
+    REQUIRE(trimmed);
+    REQUIRE(whole);
+    CHECK(d1.has_errors() == d2.has_errors());
+    auto a = query_segments(*trimmed, q), b = query_segments(*whole, q);
+    CHECK(ids(a) == ids(b));
+    CHECK_FALSE(a.segments.empty());
+    for (std::size_t i = 0; i < a.segments.size() && i < b.segments.size(); ++i) CHECK(a.segments[i].text == b.segments[i].text);
+    REQUIRE(a.highlights.size() == b.highlights.size());
+    for (std::size_t i = 0; i < a.highlights.size(); ++i) {
+      REQUIRE(a.highlights[i].size() == b.highlights[i].size());
+      for (std::size_t k = 0; k < a.highlights[i].size(); ++k)
+        CHECK((a.highlights[i][k].begin == b.highlights[i][k].begin && a.highlights[i][k].end == b.highlights[i][k].end));
+    }
+    std::size_t text_trimmed = 0, text_whole = 0;
+    for (const auto& t : trimmed->workspace.transcripts)
+      for (const auto& turn : t.turns) text_trimmed += turn.text.size();
+    for (const auto& t : whole->workspace.transcripts)
+      for (const auto& turn : t.turns) text_whole += turn.text.size();
+    CHECK(text_trimmed < text_whole);
+  }
+  SegmentQuery uncoded;  // --uncoded learns from every coded turn's text: nothing is dropped
+  uncoded.uncoded = true;
+  CHECK_FALSE(query_study_options(uncoded, std::nullopt).load.trim);
+}

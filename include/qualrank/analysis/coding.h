@@ -43,13 +43,20 @@ struct CodedSegment {
   std::vector<std::string> coders() const;
 };
 
+// A code of a transcript whose node resolved at the version in use (what a filter sees before anything is
+// copied into a segment).
+struct ResolvedCode {
+  std::string node;       // the node at the version in use
+  const Coding* coding;   // the code as written (coder, memo, location)
+};
+
 // What CodingOptions::keep sees of a segment before it is built.
 struct SegmentProbe {
   const Transcript& transcript;
   const Turn& turn;
   const Question* question;                // the turn's guideline question, or nullptr
   bool whole_turn;
-  const std::vector<AppliedCode>& codes;   // resolved at the version in use
+  const std::vector<ResolvedCode>& codes;  // the codes that resolved at the version in use
 };
 using SegmentFilter = std::function<bool(const SegmentProbe&)>;
 

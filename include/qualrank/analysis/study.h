@@ -29,6 +29,8 @@ struct StudyOptions {
   // When set, called once the taxonomy version is known, before the segments are built; what it returns
   // becomes coding.keep (a query builds only the segments it may list: analysis/query.h).
   std::function<SegmentFilter(const TaxonomyVersion&, const Workspace&)> segment_filter;
+  // Passed to load_workspace (model/workspace.h): a query drops there the text of turns it cannot list.
+  LoadOptions load;
 };
 
 // Loads the workspace, materialises the taxonomy version, resolves every code and ranking. All problems are

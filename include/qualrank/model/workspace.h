@@ -2,6 +2,7 @@
 // codings merged in) and the label tables, loaded from the folder layout in docs/formats.md.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,14 @@ std::optional<Workspace> load_workspace_design(const std::filesystem::path& root
 // ranking question, @answer outside a background question, standoff files without a transcript. Node ids
 // in codes and rankings are checked by the coding and ranking steps, against the version in use.
 // Returns nullopt when the taxonomy or guideline cannot be loaded; otherwise the workspace (check `diags`).
-std::optional<Workspace> load_workspace(const std::filesystem::path& root, Diagnostics& diags);
+//
+// Each transcript is parsed, checked, given its experience level and its second coders' codings (`.codes`)
+// on the thread that read it; `options.trim`, when set, is then called on it there. A caller that reads only
+// some turns (a query) may drop the text of the others in `trim`, so a large workspace never holds text that
+// nobody reads; it must keep every turn, code and line number (codes are still resolved and checked).
+struct LoadOptions {
+  std::function<void(const Guideline&, Transcript&)> trim;
+};
+std::optional<Workspace> load_workspace(const std::filesystem::path& root, Diagnostics& diags, const LoadOptions& options = {});
 
 }  // namespace qualrank
