@@ -97,19 +97,20 @@ void codebook_sheet(xlsx::Book& book, const CodebookData& data, const CodebookTa
 
 void segments_sheet(xlsx::Book& book, const CodebookData& data) {
   auto& sheet = book.add_sheet("Coded segments");
-  sheet.header({{"Participant", CellStyle::text, 14},
-                {"Type", CellStyle::text, 12},
-                {"Experience Level", CellStyle::text, 16},
-                {"Framework Context", CellStyle::wrapped_text, 30},
-                {"Prompt Category", CellStyle::wrapped_text, 40},
-                {"Thematic Quote", CellStyle::wrapped_text, 80},
-                {"Linked Taxonomy Node(s)", CellStyle::text, 26},
-                {"Research Insight", CellStyle::wrapped_text, 50},
-                {"Coder", CellStyle::text, 16},
-                {"Source", CellStyle::text, 30},
-                {"Segment", CellStyle::text, 24},
-                {"Exemplar for", CellStyle::text, 16}},
-               1);
+  std::vector<Column> columns = {{"Participant", CellStyle::text, 14},
+                                 {"Type", CellStyle::text, 12},
+                                 {"Experience Level", CellStyle::text, 16}};
+  if (data.context.enabled()) columns.push_back({data.context.label, CellStyle::wrapped_text, 30});
+  for (Column c : std::vector<Column>{{"Prompt Category", CellStyle::wrapped_text, 40},
+                                      {"Thematic Quote", CellStyle::wrapped_text, 80},
+                                      {"Linked Taxonomy Node(s)", CellStyle::text, 26},
+                                      {"Research Insight", CellStyle::wrapped_text, 50},
+                                      {"Coder", CellStyle::text, 16},
+                                      {"Source", CellStyle::text, 30},
+                                      {"Segment", CellStyle::text, 24},
+                                      {"Exemplar for", CellStyle::text, 16}})
+    columns.push_back(std::move(c));
+  sheet.header(columns, 1);
   int row = 1;
   for (const auto& r : data.segments) {
     const CodedSegment& s = r.segment;
@@ -124,7 +125,7 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     sheet.write_text(row, col++, s.participant, at);
     sheet.write_text(row, col++, s.role, at);
     sheet.write_text(row, col++, r.experience, at);
-    sheet.write_text(row, col++, r.context, r.context_where.file.empty() ? at : r.context_where);
+    if (data.context.enabled()) sheet.write_text(row, col++, r.context, r.context_where.file.empty() ? at : r.context_where);
     sheet.write_text(row, col++, r.prompt, at);
     sheet.write_text(row, col++, s.text, at);
     sheet.write_text(row, col++, text::join(s.nodes(*data.taxonomy), ", "), at);
