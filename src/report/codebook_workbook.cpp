@@ -229,6 +229,13 @@ void cooccurrence_sheet(xlsx::Book& book, const CodebookData& data, const Cooccu
   }
 }
 
+// "1 Area, 2 Practice, 3 Habit": the Level column's numbers with the taxonomy's names for them.
+std::string level_list(const Taxonomy& tax) {
+  std::vector<std::string> parts;
+  for (int level = 1; level <= tax.max_level(); ++level) parts.push_back(std::to_string(level) + " " + tax.level_name(level));
+  return text::join(parts, ", ");
+}
+
 void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab& usage, const Cooccurrence& co) {
   const Taxonomy& tax = *data.taxonomy;
   auto& sheet = book.add_sheet("About");
@@ -246,13 +253,15 @@ void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab&
        "at least one of their segments does."},
       {"Matrix", "Participants who mentioned each node (aggregate rule), per group; % = share of the group's "
                  "participants (n in the column title)."},
-      {"Co-occurrence", "Segments coded with both nodes, at taxonomy level " + std::to_string(co.level) +
+      {"Co-occurrence", "Segments coded with both nodes, at taxonomy level " + std::to_string(co.level) + " (" +
+                            tax.level_name(co.level) + ")" +
                             "; codes below the level roll up to their level-" + std::to_string(co.level) +
                             " ancestor; the diagonal counts segments coded with the node. " +
                             std::to_string(co.segments_above_level) +
                             " coded segment(s) carry only codes above this level and are left out."},
       {"Text safety", "Every text is a string cell, never a formula. Characters XML 1.0 forbids are removed and "
                       "text over 32,767 characters is cut with a marker; qualrank warns about both."},
+      {"Levels", level_list(tax)},
   };
   int row = 1;
   for (const auto& [k, v] : rows) {
