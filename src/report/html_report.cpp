@@ -276,7 +276,7 @@ void heatmap_section(std::ostringstream& h, const Json& report) {
   svg::Heatmap hm;
   hm.title = "Participants who mentioned each " + level + ", per group";
   hm.legend_label = "share of the group who mentioned it";
-  for (const auto& g : m["groups"]) hm.column_labels.push_back(str(g, "label") + " (n = " + std::to_string(g["participants"].get<int>()) + ")");
+  for (const auto& g : m["groups"]) hm.column_labels.push_back(str(g, "label") + " (n=" + std::to_string(g["participants"].get<int>()) + ")");
   for (const auto& row : m["rows"]) {
     if (!row.contains("level") || row["level"].get<int>() != 2) continue;
     hm.row_labels.push_back(str(row, "node") + " " + str(row, "name"));

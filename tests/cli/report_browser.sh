@@ -57,7 +57,7 @@ for a, b in zip(shares, shares[1:]):                  # a larger share is darker
     assert lum(next(iter(by_share[a]))) > lum(next(iter(by_share[b]))), (a, b)
 heads = [" ".join(unescape(t) for t in re.findall(r'<tspan[^>]*>([^<]*)</tspan>', h))
          for h in re.findall(r'<text class="axis heat-column".*?</text>', svg, re.S)]
-want_heads = ["%s (n = %d)" % (g["label"], g["participants"]) for g in m["groups"]]
+want_heads = ["%s (n=%d)" % (g["label"], g["participants"]) for g in m["groups"]]
 assert heads == want_heads, (heads, want_heads)      # not cut
 legend = re.search(r'<g class="heat-legend">(.*?)</g>', svg, re.S).group(1)
 assert re.findall(r'>(\d+)%<', legend) == ["0", "25", "50", "75", "100"], legend

@@ -40,7 +40,7 @@ struct Heatmap {
   std::string legend_label;                  // what the colour shows (default "share of the group")
 };
 // Rows x columns of cells on a sequential blue scale (lightness falls linearly with the fraction), each cell's
-// text in the colour (near-black or white) with the larger WCAG contrast against its fill, column headers
+// text in the colour (black or white) with the larger WCAG contrast against its fill (at least 4.58:1), column headers
 // wrapped at spaces (never cut), and a legend of the scale at 0, 25, 50, 75 and 100%.
 std::string heatmap(const Heatmap& h);
 
