@@ -159,6 +159,30 @@ assert about["Levels"] == "1 Area, 2 Practice, 3 Habit", about["Levels"]
 assert "at taxonomy level 2 (Practice)" in about["Co-occurrence"], about["Co-occurrence"]
 EOF
 
+# The bundled study has half-integer U values and p-values below 0.001: U keeps its decimals, p goes scientific.
+"$QUALRANK" -C "$SOURCE_DIR" -q rank --resamples 200 -o "$tmp/bundled.xlsx" || fail "rank on the bundled study"
+"$QUALRANK" -C "$SOURCE_DIR" rank --resamples 200 --format json >"$tmp/bundled.json" || fail "rank --format json (bundled)"
+$PY - "$tmp/bundled.xlsx" "$tmp/bundled.json" <<'EOF' || fail "bundled workbook formats (see above)"
+import json, sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+halves = scientific = 0
+for q in json.load(open(sys.argv[2]))["questions"]:
+    rows = list(wb[q["question"]].iter_rows())
+    head = next(i for i, r in enumerate(rows) if r[5].value == "Mann-Whitney U")
+    for k, g in enumerate(q["gaps"]):
+        u, p = rows[head + 1 + k][5], rows[head + 1 + k][6]
+        assert u.value == g["mann_whitney_u"] and u.number_format == "0.0", (q["question"], g["item"], u.value, u.number_format)
+        halves += u.value != int(u.value)
+        assert p.number_format == ("0.00E+00" if 0 < g["p"] < 0.001 else "0.000"), (g["p"], p.number_format)
+    for r in rows:
+        for c in r:
+            if c.number_format == "0.00E+00":
+                assert 0 < c.value < 0.001, (c.coordinate, c.value)
+                scientific += 1
+assert halves >= 3, halves          # e.g. III.R U = 80.5, shown as 80.5 (it used to read 81)
+assert scientific >= 5, scientific  # Kendall's W p = 5.92e-11 on III.R, shown as 5.92E-11 (it used to read 0.00)
+EOF
+
 # Without the guideline's codebook_context there is no context column; --context-attr names one by its attribute.
 sed -i '/^codebook_context:/d' "$ws/guidelines/remote-work-interview.yaml"
 "$QUALRANK" -C "$ws" -q codebook -o "$tmp/plain.xlsx" || fail "codebook without codebook_context"
