@@ -135,6 +135,14 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
       sheet.write_text(row, 9, g.misaligned ? "yes" : "no");
     }
   }
+  // The question as asked, under the tables: one row per wording ("roles: words") when the roles are asked
+  // differently, else the words.
+  row += 2;
+  sheet.write_text(row, 0, "Question " + q.question, {}, book.bold());
+  if (q.wording.size() <= 1) sheet.write_text(row, 1, q.wording.empty() ? q.text : q.wording.front().text);
+  else
+    for (std::size_t w = 0; w < q.wording.size(); ++w)
+      sheet.write_text(row + static_cast<int>(w), 1, text::join(q.wording[w].roles, ", ") + ": " + q.wording[w].text);
   if (q.groups.empty()) return;
   // Charts: anchored to the right of the tables.
   const int chart_col = static_cast<int>(cols.size()) + 1;

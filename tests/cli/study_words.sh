@@ -110,6 +110,9 @@ q = report["rankings"]["questions"][0]
 assert sh.oddHeader.left.text.startswith("III.R: manager: Rank these tool themes by importance for your team.; "
                                          "employee, contractor: Which two tool themes"), sh.oddHeader.left.text
 rows = list(sh.iter_rows())
+asked = next(i for i, r in enumerate(rows) if r[0].value == "Question III.R")
+assert [rows[asked][1].value, rows[asked + 1][1].value] == ["manager: Rank these tool themes by importance for your team.",
+                                                           "employee, contractor: Which two tool themes matter most to you?"]
 head = next(i for i, r in enumerate(rows) if r[5].value == "Mann-Whitney U")
 assert [c.value for c in rows[head][:10]][4:9] == ["Gap (b - a)", "Mann-Whitney U", "p", "Holm p", "Cliff's delta"]
 def p_format(p):
