@@ -100,8 +100,18 @@ def print_settings(path):
         assert sh.print_title_rows in ("1:1", "$1:$1"), (path, sh.title, sh.print_title_rows)
     return wb
 
-for name in ("rankings.xlsx", "codebook.xlsx", "codebook-cmd.xlsx", "rank-cmd.xlsx"):
+for name in ("rankings.xlsx", "codebook.xlsx", "codebook-cmd.xlsx", "rank-cmd.xlsx", "agreement.xlsx"):
     print_settings(os.path.join(out, name))
+# agreement.xlsx: coefficients to three decimals (kappa, alpha), never General.
+ag = openpyxl.load_workbook(os.path.join(out, "agreement.xlsx"))
+fixed = 0
+for sh in ag.worksheets:
+    for r in sh.iter_rows():
+        for c in r:
+            if isinstance(c.value, float) and c.value != int(c.value):
+                assert c.number_format in ("0.000", "0.0%", "0.00"), (sh.title, c.coordinate, c.value, c.number_format)
+                fixed += 1
+assert fixed > 0, "no fractional statistic in agreement.xlsx"
 
 # rankings.xlsx, sheet III.R: the gap table against report.json, cell by cell, with the number formats.
 wb = openpyxl.load_workbook(os.path.join(out, "rankings.xlsx"))
