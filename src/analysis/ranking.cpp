@@ -69,7 +69,31 @@ std::vector<std::string> consensus(const GroupRankStats& g, const std::vector<st
   return out;
 }
 
+// Cuts the consensus order where the mean rank changes.
+std::vector<std::vector<std::string>> tiers_of(const GroupRankStats& g, const std::vector<std::string>& items) {
+  std::vector<std::vector<std::string>> tiers;
+  double previous = 0;
+  for (const auto& id : g.consensus) {
+    auto j = static_cast<std::size_t>(std::find(items.begin(), items.end(), id) - items.begin());
+    double m = g.mean_rank[j];
+    if (tiers.empty() || !(std::fabs(m - previous) <= 1e-9)) tiers.emplace_back();
+    tiers.back().push_back(id);
+    previous = m;
+  }
+  return tiers;
+}
+
 }  // namespace
+
+std::string consensus_text(const std::vector<std::vector<std::string>>& tiers,
+                           const std::function<std::string(const std::string&)>& label) {
+  std::string out;
+  for (std::size_t t = 0; t < tiers.size(); ++t) {
+    if (t) out += " > ";
+    for (std::size_t i = 0; i < tiers[t].size(); ++i) out += (i ? " = " : "") + (label ? label(tiers[t][i]) : tiers[t][i]);
+  }
+  return out;
+}
 
 RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questions, const std::vector<std::string>& levels_in,
                                  const RankingOptions& options, Diagnostics& diags) {
@@ -90,6 +114,7 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
     QuestionRankAnalysis qa;
     qa.question = q.question;
     qa.text = q.text;
+    qa.wording = q.wording;
     qa.items = q.items;
     const std::size_t k = q.items.size();
     std::map<std::string, std::vector<std::vector<double>>> by_level;
@@ -112,6 +137,7 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       if (it == by_level.end()) continue;
       auto g = group_stats(level, it->second, k);
       g.consensus = consensus(g, q.items);
+      g.consensus_tiers = tiers_of(g, q.items);
       qa.groups.push_back(std::move(g));
     }
     std::string a_name, b_name;
@@ -202,6 +228,13 @@ std::vector<RankingQuestionInput> ranking_inputs(const Workspace& ws, const std:
     RankingQuestionInput in;
     in.question = q->id;
     in.text = q->text;
+    for (const auto& role : ws.guideline.roles) {
+      if (!q->asked_to(role)) continue;
+      const std::string& words = q->text_for(role);
+      auto same = std::find_if(in.wording.begin(), in.wording.end(), [&](const QuestionWording& w) { return w.text == words; });
+      if (same == in.wording.end()) in.wording.push_back({{role}, words});
+      else same->roles.push_back(role);
+    }
     in.items = q->items;
     for (const auto& r : rankings)
       if (r.question == q->id) in.answers.push_back(r);

@@ -54,11 +54,12 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
       ("output,o", po::value<std::string>()->default_value("reports/codebook.xlsx"),
        "the workbook to write (a relative path is inside the workspace)")
       ("at", po::value<std::string>(), "use this taxonomy version (default: the latest)")
-      ("level", po::value<int>()->default_value(2), "taxonomy level of the co-occurrence table (2 = themes)")
+      ("level", po::value<int>()->default_value(2), "taxonomy level of the co-occurrence table (1 = the roots)")
       ("format", po::value<std::string>(), "json or csv: print the matrix and co-occurrence tables instead")
       ("import-table", po::value<std::string>(), "build the workbook from this coded-quote CSV table")
       ("context-attr", po::value<std::string>(),
-       "participant attribute shown as Framework Context (default: frameworks, else framework)");
+       "participant attribute the context column of Coded segments shows (default: the guideline's codebook_context; "
+       "none: no column)");
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "codebook",

@@ -211,6 +211,27 @@ struct Loader {
     }
     g.experience = s;
   }
+
+  // `codebook_context: ATTRIBUTE` or `codebook_context: {attribute: ATTRIBUTE, label: HEADER}`.
+  void codebook_context(const YAML::Node& c) {
+    CodebookContextSetting s;
+    s.where = yaml::where(c, file);
+    if (c.IsScalar()) {
+      s.attribute = std::string(text::trim(c.Scalar()));
+    } else if (c.IsMap()) {
+      s.attribute = std::string(text::trim(yaml::get_string(c, "attribute", file, diags, true)));
+      s.label = std::string(text::trim(yaml::get_string(c, "label", file, diags, false)));
+    } else {
+      diags.error(s.where, "'codebook_context' is an attribute name or a map (attribute, label)");
+      return;
+    }
+    if (s.attribute.empty()) {
+      diags.error(s.where, "'codebook_context' needs a participant attribute name");
+      return;
+    }
+    if (s.label.empty()) s.label = s.attribute;
+    g.codebook_context = s;
+  }
 };
 
 }  // namespace
@@ -236,6 +257,7 @@ std::optional<Guideline> load_guideline(const std::string& text_in, const std::s
   g.roles = yaml::get_string_list(*root, "roles", file, diags);
   if (g.roles.empty()) diags.error({file, 1, 1}, "missing 'roles'");
   if (auto e = (*root)["experience"]) L.experience(e);
+  if (auto c = (*root)["codebook_context"]) L.codebook_context(c);
   auto parts = (*root)["parts"];
   if (!parts || !parts.IsSequence()) {
     diags.error({file, 1, 1}, "missing 'parts' (a list)");

@@ -280,7 +280,7 @@ std::optional<std::string> append_proposal(const std::filesystem::path& ws_root,
   TaxonomyReplay replay(ws->taxonomy);
   if (!replay_latest(*ws, h, replay, diags)) return std::nullopt;
   // Checked against the latest version; when it does not apply there, nodes added by pending proposals count
-  // too, so that a new theme and its sub-themes can be proposed together (each is checked again, alone, when
+  // too, so that a new node and its children can be proposed together (each is checked again, alone, when
   // it is accepted). Pending proposals only ever help: a proposal valid at the latest version is recorded.
   TaxonomyReplay with_pending = replay;
   Diagnostics check;

@@ -99,6 +99,7 @@ TaxonomyVersionSummary summarize_version(const Taxonomy& taxonomy, int number, c
     if (static_cast<int>(s.per_level.size()) < n.level) s.per_level.resize(static_cast<std::size_t>(n.level), 0);
     ++s.per_level[static_cast<std::size_t>(n.level - 1)];
   }
+  for (std::size_t i = 0; i < s.per_level.size(); ++i) s.level_names.push_back(taxonomy.level_name(static_cast<int>(i) + 1));
   return s;
 }
 
@@ -106,8 +107,8 @@ std::string describe_counts(const TaxonomyVersionSummary& s) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < s.per_level.size(); ++i) {
     int n = s.per_level[i];
-    std::string noun = i == 0 ? "type" : i == 1 ? "theme" : i == 2 ? "sub-theme" : "level-" + std::to_string(i + 1) + " node";
-    parts.push_back(std::to_string(n) + " " + noun + (n == 1 ? "" : "s"));
+    std::string name = i < s.level_names.size() ? s.level_names[i] : default_level_name(static_cast<int>(i) + 1);
+    parts.push_back(name + " " + std::to_string(n));
   }
   if (s.deprecated) parts.push_back(std::to_string(s.deprecated) + " deprecated");
   return parts.empty() ? "no nodes" : text::join(parts, ", ");

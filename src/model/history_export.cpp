@@ -40,6 +40,11 @@ std::string taxonomy_to_yaml(const Taxonomy& taxonomy, const std::string& commen
   }
   out += "taxonomy: " + yaml::quote(taxonomy.name) + "\n";
   if (!taxonomy.title.empty()) out += "title: " + yaml::quote(taxonomy.title) + "\n";
+  if (!taxonomy.level_names.empty()) {
+    out += "levels: [";
+    for (std::size_t i = 0; i < taxonomy.level_names.size(); ++i) out += (i ? ", " : "") + yaml::quote(taxonomy.level_names[i]);
+    out += "]\n";
+  }
   out += "nodes:\n";
   for (const auto& id : taxonomy.order())
     if (taxonomy.find(id)->parent.empty()) write_node(taxonomy, id, 2, out);

@@ -32,6 +32,7 @@ Taxonomy compact(Taxonomy& t) {
   out.name = t.name;
   out.title = t.title;
   out.file = t.file;
+  out.level_names = t.level_names;
   const auto& g = t.graph();
   std::vector<std::string> preorder;
   preorder.reserve(t.size());

@@ -271,6 +271,7 @@ std::vector<CodebookDifference> codebook_differences(const refi::Project& projec
       CodebookDifference d;
       d.kind = Kind::added;
       d.parent = parent;
+      d.top_level_name = taxonomy.level_name(1);
       d.where = at;
       d.fields = fields;
       auto pre = refi::split_id_prefix(c.name);
@@ -354,7 +355,7 @@ namespace qualrank {
 
 std::string CodebookDifference::summary() const {
   switch (kind) {
-    case Kind::added: return "add " + node + " '" + name + "'" + (parent.empty() ? " as a new issue type" : " under " + parent);
+    case Kind::added: return "add " + node + " '" + name + "'" + (parent.empty() ? " at the top level (" + top_level_name + ")" : " under " + parent);
     case Kind::renamed: return "rename " + node + " '" + old_name + "' -> '" + name + "'";
     case Kind::redefined: return "redefine " + node;
     case Kind::moved: return "move " + node + (parent.empty() ? " to the top level" : " under " + parent);

@@ -31,6 +31,13 @@ bool Taxonomy::add(TaxonomyNode node) {
   return true;
 }
 
+std::string default_level_name(int level) { return "Level " + std::to_string(level); }
+
+std::string Taxonomy::level_name(int level) const {
+  if (level >= 1 && static_cast<std::size_t>(level) <= level_names.size()) return level_names[level - 1];
+  return default_level_name(level);
+}
+
 const TaxonomyNode* Taxonomy::find(std::string_view id) const {
   auto it = index_.find(std::string(id));
   return it == index_.end() ? nullptr : &graph_[it->second];
@@ -195,6 +202,39 @@ void collect(const YAML::Node& list, const std::string& parent, const std::strin
   }
 }
 
+// `levels: [Name, Name, ...]`: a list of non-empty, distinct (case-insensitively) names, one per level from
+// the roots down. At most kMaxLevelNames (a taxonomy deeper than its list uses "Level N" below it).
+constexpr std::size_t kMaxLevelNames = 32;
+
+void level_names(const YAML::Node& levels, const std::string& file, Diagnostics& diags, std::vector<std::string>& out) {
+  if (!levels.IsSequence()) {
+    diags.error(yaml::where(levels, file), "'levels' is a list of level names, from the roots down (e.g. [Area, Practice, Habit])");
+    return;
+  }
+  if (levels.size() > kMaxLevelNames) {
+    diags.error(yaml::where(levels, file), "'levels' names " + std::to_string(levels.size()) + " levels; at most " +
+                                               std::to_string(kMaxLevelNames) + " are allowed");
+    return;
+  }
+  std::set<std::string> seen;
+  for (const auto& item : levels) {
+    if (!item.IsScalar() || text::trim(item.Scalar()).empty()) {
+      diags.error(yaml::where(item, file), "each entry of 'levels' is a non-empty name");
+      continue;
+    }
+    std::string name(text::trim(item.Scalar()));
+    if (name.find_first_of("\n\r") != std::string::npos) {
+      diags.error(yaml::where(item, file), "a level name is one line");
+      continue;
+    }
+    if (!seen.insert(text::fold_case(name)).second) {
+      diags.error(yaml::where(item, file), "level name '" + name + "' is given twice");
+      continue;
+    }
+    out.push_back(name);
+  }
+}
+
 }  // namespace
 
 std::optional<Taxonomy> load_taxonomy(const std::string& text_in, const std::string& file, Diagnostics& diags) {
@@ -209,6 +249,7 @@ std::optional<Taxonomy> load_taxonomy(const std::string& text_in, const std::str
   tax.file = file;
   tax.name = yaml::get_string(*root, "taxonomy", file, diags, true);
   tax.title = yaml::get_string(*root, "title", file, diags, false);
+  if (auto levels = (*root)["levels"]) level_names(levels, file, diags, tax.level_names);
   std::vector<TaxonomyNode> nodes;
   if (!(*root)["nodes"]) {
     diags.error({file, 1, 1}, "missing 'nodes'");

@@ -41,7 +41,7 @@ void count_row(xlsx::Sheet& sheet, int& row, const std::string& label, double v,
 void pairs_sheet(xlsx::Book& book, const std::string& name, const std::vector<CoderPairKappa>& pairs) {
   auto& s = book.add_sheet(name);
   s.header({{"Coder A", CellStyle::text, 30}, {"Coder B", CellStyle::text, 30},
-            {"Cohen's kappa", CellStyle::decimal, 16}, {"Units", CellStyle::integer, 10}}, 2);
+            {"Cohen's kappa", CellStyle::three_decimals, 16}, {"Units", CellStyle::integer, 10}}, 2);
   int row = 0;
   for (const auto& p : pairs) {
     ++row;
@@ -53,8 +53,8 @@ void pairs_sheet(xlsx::Book& book, const std::string& name, const std::vector<Co
 }
 
 void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* taxonomy) {
-  const std::vector<xlsx::Column> summary_cols{{"Statistic", CellStyle::text, 30}, {"Value", CellStyle::decimal, 12},
-                                               {"CI low", CellStyle::decimal, 12}, {"CI high", CellStyle::decimal, 12}};
+  const std::vector<xlsx::Column> summary_cols{{"Statistic", CellStyle::text, 30}, {"Value", CellStyle::three_decimals, 12},
+                                               {"CI low", CellStyle::three_decimals, 12}, {"CI high", CellStyle::three_decimals, 12}};
   auto& summary = book.add_sheet("Summary");
   summary.header(summary_cols, 1);
   int row = 0;
@@ -72,7 +72,7 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
   pairs_sheet(book, "Coder pairs", a.pairs);
 
   auto& cats = book.add_sheet("Per category");
-  cats.header({{"Category", CellStyle::text, 16}, {"Name", CellStyle::text, 50}, {"Fleiss' kappa", CellStyle::decimal, 14}}, 1);
+  cats.header({{"Category", CellStyle::text, 16}, {"Name", CellStyle::text, 50}, {"Fleiss' kappa", CellStyle::three_decimals, 14}}, 1);
   row = 0;
   for (const auto& c : a.per_category) {
     ++row;
@@ -84,7 +84,7 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
   if (!a.coder_vs_final.empty()) {
     auto& vs = book.add_sheet("Coder vs consensus");
     vs.header({{"Coder", CellStyle::text, 30}, {"Agreement", CellStyle::percent, 12},
-               {"Cohen's kappa", CellStyle::decimal, 14}, {"Units", CellStyle::integer, 10}}, 1);
+               {"Cohen's kappa", CellStyle::three_decimals, 14}, {"Units", CellStyle::integer, 10}}, 1);
     row = 0;
     for (const auto& c : a.coder_vs_final) {
       ++row;
@@ -98,7 +98,7 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
   if (a.group_level > 0) {
     auto& groups = book.add_sheet("Groups");
     groups.header({{"Group", CellStyle::text, 12}, {"Name", CellStyle::text, 40}, {"Units", CellStyle::integer, 10},
-                   {"Fleiss' kappa", CellStyle::decimal, 14}, {"Krippendorff's alpha", CellStyle::decimal, 20},
+                   {"Fleiss' kappa", CellStyle::three_decimals, 14}, {"Krippendorff's alpha", CellStyle::three_decimals, 20},
                    {"Percent agreement", CellStyle::percent, 18}, {"Left out of Fleiss", CellStyle::integer, 18}}, 1);
     row = 0;
     for (const auto& g : a.groups) {
@@ -150,8 +150,8 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
 
 void transcript_sheets(xlsx::Book& book, const TranscriptAgreement& a, const Taxonomy* taxonomy) {
   auto& summary = book.add_sheet("Transcripts");
-  summary.header({{"Statistic (pooled over unit x node)", CellStyle::text, 40}, {"Value", CellStyle::decimal, 12},
-                  {"CI low", CellStyle::decimal, 12}, {"CI high", CellStyle::decimal, 12}}, 1);
+  summary.header({{"Statistic (pooled over unit x node)", CellStyle::text, 40}, {"Value", CellStyle::three_decimals, 12},
+                  {"CI low", CellStyle::three_decimals, 12}, {"CI high", CellStyle::three_decimals, 12}}, 1);
   int row = 0;
   summary_rows(summary, row, a.pooled, a.fleiss_ci, a.alpha_ci);
   ++row;
@@ -174,7 +174,7 @@ void transcript_sheets(xlsx::Book& book, const TranscriptAgreement& a, const Tax
 
   auto& nodes = book.add_sheet("Transcript nodes");
   nodes.header({{"Node", CellStyle::text, 12}, {"Name", CellStyle::text, 40}, {"Units coded", CellStyle::integer, 12},
-                {"Fleiss' kappa", CellStyle::decimal, 14}, {"Krippendorff's alpha", CellStyle::decimal, 20},
+                {"Fleiss' kappa", CellStyle::three_decimals, 14}, {"Krippendorff's alpha", CellStyle::three_decimals, 20},
                 {"Percent agreement", CellStyle::percent, 18}}, 1);
   row = 0;
   for (const auto& n : a.per_node) {

@@ -55,18 +55,14 @@ std::vector<CodedSegment> CodebookData::coded_segments() const {
   return out;
 }
 
-std::string framework_context_attribute(const std::map<std::string, std::string>& attributes,
-                                        const CodebookOptions& options) {
-  std::vector<std::string> names = {"frameworks", "framework"};
-  if (!options.context_attribute.empty()) names = {options.context_attribute};
-  for (const auto& n : names)
-    if (auto it = attributes.find(n); it != attributes.end() && !it->second.empty()) return n;
-  return "";
-}
-
-std::string framework_context(const std::map<std::string, std::string>& attributes, const CodebookOptions& options) {
-  auto name = framework_context_attribute(attributes, options);
-  return name.empty() ? std::string() : attributes.at(name);
+CodebookContext codebook_context(const CodebookOptions& options, const Guideline& guideline) {
+  const auto& setting = guideline.codebook_context;
+  if (!options.context_attribute.empty()) {
+    bool same = setting && setting->attribute == options.context_attribute;
+    return {options.context_attribute, same ? setting->label : options.context_attribute};
+  }
+  if (setting) return {setting->attribute, setting->label};
+  return {};
 }
 
 std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute) {
@@ -85,6 +81,7 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
   data.version_name = study.version->name;
   data.origin = "workspace";
   if (ws.guideline.experience) data.experience_attribute = ws.guideline.experience->attribute;
+  data.context = codebook_context(options, ws.guideline);
   for (const auto& t : ws.transcripts) {
     CodebookParticipant p;
     p.id = t.participant;
@@ -100,11 +97,13 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
     CodebookSegment row;
     row.segment = s;
     row.prompt = prompt_category(ws.guideline, s);
-    row.context = framework_context(s.attributes, options);
     row.context_where = s.source;
-    if (const Transcript* t = ws.participant(s.participant))
-      if (auto it = t->attribute_where.find(framework_context_attribute(s.attributes, options)); it != t->attribute_where.end())
-        row.context_where = it->second;
+    if (data.context.enabled()) {
+      if (auto it = s.attributes.find(data.context.attribute); it != s.attributes.end()) row.context = it->second;
+      if (const Transcript* t = ws.participant(s.participant))
+        if (auto it = t->attribute_where.find(data.context.attribute); it != t->attribute_where.end())
+          row.context_where = it->second;
+    }
     if (!data.experience_attribute.empty())
       if (auto it = s.attributes.find(data.experience_attribute); it != s.attributes.end()) row.experience = it->second;
     row.memo = distinct_memos(s);

@@ -23,7 +23,6 @@ const std::vector<ColumnNames>& table_columns() {
       {"participant", {"Participant"}, true},
       {"type", {"Type", "Type (role)", "Role"}, false},
       {"experience", {"Experience Level", "Experience"}, false},
-      {"context", {"Framework Context"}, false},
       {"prompt", {"Prompt Category"}, false},
       {"quote", {"Thematic Quote", "Quote"}, false},
       {"nodes", {"Linked Taxonomy Node(s)", "Linked Taxonomy Nodes", "Linked Taxonomy Node"}, true},
@@ -59,6 +58,13 @@ std::optional<CodebookData> import_coded_table(const std::string& text_in, const
                                                     "' column (its columns: " + text::join(table.header, ", ") + ")");
     col[c.key] = index;
   }
+  // The context column: headed by the study's label or by the attribute's name.
+  CodebookContext context = codebook_context(options, guideline);
+  col["context"] = -1;
+  if (context.enabled()) {
+    col["context"] = table.column(context.label);
+    if (col["context"] < 0) col["context"] = table.column(context.attribute);
+  }
   if (diags.error_count() > errors_before) return std::nullopt;
 
   CodebookData data;
@@ -68,7 +74,8 @@ std::optional<CodebookData> import_coded_table(const std::string& text_in, const
   data.version_name = version.name;
   data.origin = file;
   data.experience_attribute = guideline.experience ? guideline.experience->attribute : "experience";
-  std::string context_attribute = options.context_attribute.empty() ? "frameworks" : options.context_attribute;
+  data.context = context;
+  const std::string& context_attribute = context.attribute;
 
   std::map<std::string, std::size_t> participant_index;
   for (const auto& row : table.rows) {
@@ -126,7 +133,7 @@ std::optional<CodebookData> import_coded_table(const std::string& text_in, const
     };
     merge("Type", p.role, s.role, "");
     if (!out.experience.empty()) merge("Experience Level", p.attributes[data.experience_attribute], out.experience, data.experience_attribute);
-    if (!out.context.empty()) merge("Framework Context", p.attributes[context_attribute], out.context, context_attribute);
+    if (!out.context.empty()) merge(context.label, p.attributes[context_attribute], out.context, context_attribute);
 
     auto coders = text::split_nonempty(cell("coder"), ',');
     if (coders.empty()) coders.push_back("");

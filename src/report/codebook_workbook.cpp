@@ -97,19 +97,20 @@ void codebook_sheet(xlsx::Book& book, const CodebookData& data, const CodebookTa
 
 void segments_sheet(xlsx::Book& book, const CodebookData& data) {
   auto& sheet = book.add_sheet("Coded segments");
-  sheet.header({{"Participant", CellStyle::text, 14},
-                {"Type", CellStyle::text, 12},
-                {"Experience Level", CellStyle::text, 16},
-                {"Framework Context", CellStyle::wrapped_text, 30},
-                {"Prompt Category", CellStyle::wrapped_text, 40},
-                {"Thematic Quote", CellStyle::wrapped_text, 80},
-                {"Linked Taxonomy Node(s)", CellStyle::text, 26},
-                {"Research Insight", CellStyle::wrapped_text, 50},
-                {"Coder", CellStyle::text, 16},
-                {"Source", CellStyle::text, 30},
-                {"Segment", CellStyle::text, 24},
-                {"Exemplar for", CellStyle::text, 16}},
-               1);
+  std::vector<Column> columns = {{"Participant", CellStyle::text, 14},
+                                 {"Type", CellStyle::text, 12},
+                                 {"Experience Level", CellStyle::text, 16}};
+  if (data.context.enabled()) columns.push_back({data.context.label, CellStyle::wrapped_text, 30});
+  for (Column c : std::vector<Column>{{"Prompt Category", CellStyle::wrapped_text, 40},
+                                      {"Thematic Quote", CellStyle::wrapped_text, 80},
+                                      {"Linked Taxonomy Node(s)", CellStyle::text, 26},
+                                      {"Research Insight", CellStyle::wrapped_text, 50},
+                                      {"Coder", CellStyle::text, 16},
+                                      {"Source", CellStyle::text, 30},
+                                      {"Segment", CellStyle::text, 24},
+                                      {"Exemplar for", CellStyle::text, 16}})
+    columns.push_back(std::move(c));
+  sheet.header(columns, 1);
   int row = 1;
   for (const auto& r : data.segments) {
     const CodedSegment& s = r.segment;
@@ -124,7 +125,7 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     sheet.write_text(row, col++, s.participant, at);
     sheet.write_text(row, col++, s.role, at);
     sheet.write_text(row, col++, r.experience, at);
-    sheet.write_text(row, col++, r.context, r.context_where.file.empty() ? at : r.context_where);
+    if (data.context.enabled()) sheet.write_text(row, col++, r.context, r.context_where.file.empty() ? at : r.context_where);
     sheet.write_text(row, col++, r.prompt, at);
     sheet.write_text(row, col++, s.text, at);
     sheet.write_text(row, col++, text::join(s.nodes(*data.taxonomy), ", "), at);
@@ -228,6 +229,13 @@ void cooccurrence_sheet(xlsx::Book& book, const CodebookData& data, const Cooccu
   }
 }
 
+// "1 Area, 2 Practice, 3 Habit": the Level column's numbers with the taxonomy's names for them.
+std::string level_list(const Taxonomy& tax) {
+  std::vector<std::string> parts;
+  for (int level = 1; level <= tax.max_level(); ++level) parts.push_back(std::to_string(level) + " " + tax.level_name(level));
+  return text::join(parts, ", ");
+}
+
 void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab& usage, const Cooccurrence& co) {
   const Taxonomy& tax = *data.taxonomy;
   auto& sheet = book.add_sheet("About");
@@ -245,13 +253,15 @@ void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab&
        "at least one of their segments does."},
       {"Matrix", "Participants who mentioned each node (aggregate rule), per group; % = share of the group's "
                  "participants (n in the column title)."},
-      {"Co-occurrence", "Segments coded with both nodes, at taxonomy level " + std::to_string(co.level) +
+      {"Co-occurrence", "Segments coded with both nodes, at taxonomy level " + std::to_string(co.level) + " (" +
+                            tax.level_name(co.level) + ")" +
                             "; codes below the level roll up to their level-" + std::to_string(co.level) +
                             " ancestor; the diagonal counts segments coded with the node. " +
                             std::to_string(co.segments_above_level) +
                             " coded segment(s) carry only codes above this level and are left out."},
       {"Text safety", "Every text is a string cell, never a formula. Characters XML 1.0 forbids are removed and "
                       "text over 32,767 characters is cut with a marker; qualrank warns about both."},
+      {"Levels", level_list(tax)},
   };
   int row = 1;
   for (const auto& [k, v] : rows) {

@@ -1,6 +1,6 @@
 // HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, the
 // Plackett-Luce test with its forest plot and item differences, slope chart with misaligned items highlighted,
-// gap chart, statistics), novice vs expert, the node x group heatmap, what is coded (codes applied,
+// gap chart, statistics), the experience comparison, the node x group heatmap, what is coded (codes applied,
 // participants per role, exemplar quotes), the taxonomy tree at the latest version with interview-proposed
 // additions marked and each node's exemplar quotes, and the agreement tables. Numbers are formatted here only
 // for display; they all come from the JSON.
@@ -64,6 +64,16 @@ ul.tree { list-style: none; padding-left: 1.2rem; margin: .2rem 0; } ul.tree li 
 ul.quotes { margin: .2rem 0 .3rem; padding-left: 1.2rem; font-size: .9rem; } ul.tree ul.quotes { margin-left: 1.6rem; list-style: disc; }
 @media print { body { max-width: none; padding: 0; font-size: 11pt; } nav { display: none; } h2 { break-before: page; } svg.chart { max-width: 100%; } }
 )CSS";
+
+// The study's name of a taxonomy level (report.json taxonomy.levels: the file's `levels:`, else "Level N").
+std::string level_name(const Json& report, int level) {
+  if (report.contains("taxonomy") && report["taxonomy"].contains("levels")) {
+    const auto& names = report["taxonomy"]["levels"];
+    if (level >= 1 && static_cast<std::size_t>(level) <= names.size() && names[level - 1].is_string())
+      return names[level - 1].get<std::string>();
+  }
+  return "Level " + std::to_string(level);
+}
 
 std::string item_name(const Json& report, const std::string& id) {
   static thread_local std::map<std::string, std::string> cache;
@@ -139,11 +149,30 @@ void model_block(std::ostringstream& h, const Json& report, const Json& q) {
   }
 }
 
+// "<h3>III.R: the words</h3>", or, when the roles are asked in different words, the id and one line per wording.
+void question_heading(std::ostringstream& h, const Json& q, const std::string& anchor) {
+  std::string qid = str(q, "question");
+  const Json& wording = q.contains("wording") && q["wording"].is_array() ? q["wording"] : Json::array();
+  std::string words = wording.size() == 1 ? str(wording[0], "text") : str(q, "text");
+  h << "<h3 id=\"" << escape(anchor + "-" + qid) << "\">" << escape(qid);
+  if (wording.size() > 1) {
+    h << " <span class=\"muted\">(worded per role)</span></h3>\n<ul class=\"wording\">";
+    for (const auto& w : wording) {
+      std::string roles;
+      for (const auto& r : w["roles"]) roles += (roles.empty() ? "" : ", ") + r.get<std::string>();
+      h << "<li><b>" << escape(roles) << ":</b> " << escape(str(w, "text")) << "</li>";
+    }
+    h << "</ul>\n";
+  } else {
+    h << (words.empty() ? "" : ": " + escape(words)) << "</h3>\n";
+  }
+}
+
 void ranking_section(std::ostringstream& h, const Json& report, const Json& rankings, const std::string& anchor) {
   if (!rankings.is_object() || !rankings.contains("questions")) return;
   for (const auto& q : rankings["questions"]) {
     std::string qid = str(q, "question");
-    h << "<h3 id=\"" << escape(anchor + "-" + qid) << "\">" << escape(qid) << "</h3>\n";
+    question_heading(h, q, anchor);
     const auto& groups = q["groups"];
     if (groups.empty()) {
       h << "<p class=\"muted\">No rankings.</p>";
@@ -165,6 +194,20 @@ void ranking_section(std::ostringstream& h, const Json& report, const Json& rank
       h << "</tr>";
     }
     h << "</table><p class=\"muted\">Mean rank in parentheses (1 = highest priority); W = Kendall's coefficient of concordance within the group.</p>\n";
+    // The consensus orders with ties: equal mean ranks joined with =.
+    h << "<p class=\"muted\">Consensus order; items with equal mean ranks are joined with =.</p><ul class=\"consensus\">";
+    for (auto it = groups.begin(); it != groups.end(); ++it) {
+      if (!it.value().contains("consensus_tiers")) continue;
+      std::string order;
+      for (const auto& tier : it.value()["consensus_tiers"]) {
+        if (!order.empty()) order += " &gt; ";
+        std::string joined;
+        for (const auto& id : tier) joined += (joined.empty() ? "" : " = ") + escape(id.get<std::string>());
+        order += joined;
+      }
+      h << "<li><b>" << escape(it.key()) << ":</b> " << order << "</li>";
+    }
+    h << "</ul>\n";
     model_block(h, report, q);
     if (!q.contains("comparison") || q["comparison"].is_null()) {
       h << "<p class=\"muted\">No comparison between groups.</p>";
@@ -206,6 +249,9 @@ void ranking_section(std::ostringstream& h, const Json& report, const Json& rank
       bar.highlighted = g["misaligned"].get<bool>();
       bars.push_back(bar);
     }
+    h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--orange);height:10px\"></i>" << escape(b)
+      << " gives higher priority</span><span><i class=\"sw\" style=\"background:var(--blue);height:10px\"></i>" << escape(a)
+      << " gives higher priority</span><span>black outline and ⚑: misaligned</span></p>";
     h << svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")", b + " gives higher priority",
                                   a + " gives higher priority", bars)
       << "\n";
@@ -226,28 +272,32 @@ void ranking_section(std::ostringstream& h, const Json& report, const Json& rank
 void heatmap_section(std::ostringstream& h, const Json& report) {
   if (!report.contains("codebook") || !report["codebook"].contains("matrix")) return;
   const auto& m = report["codebook"]["matrix"];
+  const std::string level = level_name(report, 2);
   svg::Heatmap hm;
-  hm.title = "Participants who mentioned each theme, per group";
-  for (const auto& g : m["groups"]) hm.column_labels.push_back(str(g, "label") + " (" + std::to_string(g["participants"].get<int>()) + ")");
+  hm.title = "Participants who mentioned each " + level + ", per group";
+  hm.legend_label = "share of the group who mentioned it";
+  for (const auto& g : m["groups"]) hm.column_labels.push_back(str(g, "label") + " (n=" + std::to_string(g["participants"].get<int>()) + ")");
   for (const auto& row : m["rows"]) {
     if (!row.contains("level") || row["level"].get<int>() != 2) continue;
     hm.row_labels.push_back(str(row, "node") + " " + str(row, "name"));
     std::vector<double> values;
     std::vector<std::string> texts;
     for (std::size_t c = 0; c < row["counts"].size(); ++c) {
+      // report.json's percents are per cent of the group (0-100, one decimal); the scale takes fractions.
       const auto& pct = row["percents"][c];
-      double v = pct.is_number() ? pct.get<double>() : std::nan("");
-      values.push_back(v);
+      double percent = pct.is_number() ? pct.get<double>() : std::nan("");
+      values.push_back(percent / 100.0);
       char buf[32];
-      if (std::isnan(v)) std::snprintf(buf, sizeof buf, "%d", row["counts"][c].get<int>());
-      else std::snprintf(buf, sizeof buf, "%d (%.0f%%)", row["counts"][c].get<int>(), v * 100);
+      if (std::isnan(percent)) std::snprintf(buf, sizeof buf, "%d", row["counts"][c].get<int>());
+      else std::snprintf(buf, sizeof buf, "%d (%.0f%%)", row["counts"][c].get<int>(), percent);
       texts.push_back(buf);
     }
     hm.values.push_back(values);
     hm.cell_text.push_back(texts);
   }
-  h << "<h2 id=\"matrix\">Themes by group</h2><p>How many participants of each group mentioned each theme (a code on a sub-theme counts for its theme); "
-       "darker = a larger share of the group.</p>"
+  h << "<h2 id=\"matrix\">" << escape(level) << " by group</h2><p>How many participants of each group mentioned each node at level 2 ("
+    << escape(level) << "); a code on a node below it counts for it. Each cell: participants (per cent of the group); "
+       "darker = a larger share of the group, as the scale under the chart shows.</p>"
     << svg::heatmap(hm) << "\n";
 }
 
@@ -353,7 +403,7 @@ void agreement_section(std::ostringstream& h, const Json& report) {
   if (!report.contains("agreement") || report["agreement"].is_null()) return;
   const auto& ag = report["agreement"];
   h << "<h2 id=\"agreement\">Inter-coder agreement</h2>";
-  if (ag.contains("labels") && !ag["labels"].is_null()) agreement_table(h, ag["labels"], "Label tables, grouped by issue type");
+  if (ag.contains("labels") && !ag["labels"].is_null()) agreement_table(h, ag["labels"], "Label tables, grouped by " + level_name(report, 1));
   if (ag.contains("transcripts") && !ag["transcripts"].is_null()) agreement_table(h, ag["transcripts"], "Transcript codings by several coders (per node, present/absent)");
 }
 
@@ -367,7 +417,7 @@ std::string render_html_report(const Json& report) {
     << "<title>" << escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
-  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Novice vs expert</a><a href=\"#matrix\">Themes by group</a>"
+  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Novice vs expert</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
        "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#agreement\">Agreement</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };

@@ -104,6 +104,9 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
   for (const auto& q : a.questions) {
     nlohmann::ordered_json jq;
     jq["question"] = q.question;
+    jq["text"] = q.text;
+    jq["wording"] = nlohmann::ordered_json::array();
+    for (const auto& w : q.wording) jq["wording"].push_back({{"roles", w.roles}, {"text", w.text}});
     jq["items"] = q.items;
     jq["groups"] = nlohmann::ordered_json::object();
     for (const auto& g : q.groups) {
@@ -119,6 +122,7 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
       jg["median_rank"] = med;
       jg["borda"] = borda;
       jg["consensus"] = g.consensus;
+      jg["consensus_tiers"] = g.consensus_tiers;
       jg["kendall_w"] = num(g.kendall_w);
       jg["kendall_w_p"] = num(g.kendall_w_p);
       jq["groups"][g.level] = jg;
@@ -184,6 +188,12 @@ void model_markdown(std::ostringstream& md, const QuestionModel& m, const std::v
 
 }  // namespace
 
+std::string question_heading(const QuestionRankAnalysis& q) {
+  if (q.wording.size() > 1) return q.question + " (worded per role)";
+  const std::string& words = q.wording.empty() ? q.text : q.wording.front().text;
+  return q.question + (words.empty() ? "" : ": " + words);
+}
+
 std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
   std::ostringstream md;
   md << "# Priority rankings by " << a.by << "\n\n";
@@ -193,7 +203,11 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     md << ".\n\n";
   }
   for (const auto& q : a.questions) {
-    md << "## " << q.question << (q.text.empty() ? "" : ": " + q.text) << "\n\n";
+    md << "## " << question_heading(q) << "\n\n";
+    if (q.wording.size() > 1) {
+      for (const auto& w : q.wording) md << "- " << text::join(w.roles, ", ") << ": " << w.text << "\n";
+      md << '\n';
+    }
     if (q.groups.empty()) {
       md << "No rankings.\n\n";
       continue;
@@ -212,6 +226,9 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
       }
       md << '\n';
     }
+    md << "\nConsensus order (items with equal mean ranks joined with =):";
+    for (const auto& g : q.groups) md << "\n- " << g.level << ": " << consensus_text(g.consensus_tiers);
+    md << "\n";
     md << "\nMean rank in parentheses (1 = highest priority). Kendall's W:";
     for (const auto& g : q.groups) md << ' ' << g.level << ' ' << fmt(g.kendall_w) << " (p " << fmt_p(g.kendall_w_p) << ");";
     md << "\n\n";
@@ -254,15 +271,15 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
 std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
   std::ostringstream out;
   for (const auto& q : a.questions) {
-    out << q.question << (q.text.empty() ? "" : "  " + q.text) << '\n';
+    out << question_heading(q) << '\n';
+    if (q.wording.size() > 1)
+      for (const auto& w : q.wording) out << "  (" << text::join(w.roles, ", ") << ") " << w.text << '\n';
     for (const auto& g : q.groups) {
       out << "  " << g.level << " (n=" << g.n << ", W=" << fmt(g.kendall_w) << "): ";
-      std::vector<std::string> parts;
-      for (const auto& id : g.consensus) {
+      out << consensus_text(g.consensus_tiers, [&](const std::string& id) {
         auto j = static_cast<std::size_t>(std::find(q.items.begin(), q.items.end(), id) - q.items.begin());
-        parts.push_back(id + " (" + fmt(g.mean_rank[j]) + ")");
-      }
-      out << text::join(parts, " > ") << '\n';
+        return id + " (" + fmt(g.mean_rank[j]) + ")";
+      }) << '\n';
     }
     if (q.comparison) {
       const auto& c = *q.comparison;

@@ -5,6 +5,7 @@
 #include <xlsxwriter.h>
 
 #include <cmath>
+#include <vector>
 
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/xlsx_book.h"
@@ -38,8 +39,28 @@ std::string range(const std::string& sheet, int r0, int c0, int r1, int c1) {
   return out;
 }
 
+// An item's consensus position, tied items sharing the first position of their tier (1, 2, 2, 4).
+int consensus_position(const GroupRankStats& g, const std::string& id) {
+  int before = 0;
+  for (const auto& tier : g.consensus_tiers) {
+    if (std::find(tier.begin(), tier.end(), id) != tier.end()) return before + 1;
+    before += static_cast<int>(tier.size());
+  }
+  return before + 1;
+}
+
+// The question and its words, for the page header and the chart title: "III.R: words", or per role
+// "III.R: manager: words; employee, contractor: other words".
+std::string question_title(const QuestionRankAnalysis& q) {
+  if (q.wording.size() <= 1) return question_heading(q);
+  std::vector<std::string> parts;
+  for (const auto& w : q.wording) parts.push_back(text::join(w.roles, ", ") + ": " + w.text);
+  return q.question + ": " + text::join(parts, "; ");
+}
+
 void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy& t) {
   auto& sheet = book.add_sheet(q.question);
+  sheet.print_title(question_title(q));
   const auto& name = sheet.name();
   const int k = static_cast<int>(q.items.size());
   // Per-group table.
@@ -60,8 +81,7 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
       sheet.write_number(j + 1, c++, g.mean_rank[static_cast<std::size_t>(j)]);
       sheet.write_number(j + 1, c++, g.median_rank[static_cast<std::size_t>(j)]);
       sheet.write_number(j + 1, c++, g.borda[static_cast<std::size_t>(j)]);
-      auto pos = std::find(g.consensus.begin(), g.consensus.end(), id) - g.consensus.begin();
-      sheet.write_number(j + 1, c++, static_cast<double>(pos + 1));
+      sheet.write_number(j + 1, c++, static_cast<double>(consensus_position(g, id)));
     }
   }
   int row = k + 2;
@@ -74,27 +94,29 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
     ++row;
     sheet.write_text(row, 0, g.level);
     sheet.write_number(row, 1, g.n, book.format(xlsx::CellStyle::integer));
-    sheet.write_number(row, 2, g.kendall_w, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 2, g.kendall_w, book.format(xlsx::CellStyle::three_decimals));
     sheet.write_number(row, 3, g.kendall_w_chi2, book.format(xlsx::CellStyle::decimal));
-    sheet.write_number(row, 4, g.kendall_w_p);
+    sheet.write_p(row, 4, g.kendall_w_p);
   }
   row += 2;
   if (q.comparison) {
     const auto& c = *q.comparison;
     sheet.write_text(row, 0, "Comparison", {}, book.bold());
     sheet.write_text(row, 1, c.a + " vs " + c.b, {}, book.bold());
-    auto stat = [&](const std::string& label, double v) {
+    // Coefficients to three decimals, p-values to three significant digits, counts as integers.
+    auto stat = [&](const std::string& label, double v, lxw_format* format) {
       ++row;
       sheet.write_text(row, 0, label);
-      sheet.write_number(row, 1, v);
+      sheet.write_number(row, 1, v, format);
     };
-    stat("Spearman's rho", c.spearman_rho);
-    stat("Spearman p", c.spearman_p);
-    stat("Kendall's tau-b", c.kendall_tau_b);
-    stat("Kendall p", c.kendall_tau_p);
-    stat("rho CI low (" + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap)", c.rho_ci.first);
-    stat("rho CI high", c.rho_ci.second);
-    stat("bootstrap resamples", c.resamples);
+    lxw_format* three = book.format(xlsx::CellStyle::three_decimals);
+    stat("Spearman's rho", c.spearman_rho, three);
+    stat("Spearman p", c.spearman_p, book.p_value_format(c.spearman_p));
+    stat("Kendall's tau-b", c.kendall_tau_b, three);
+    stat("Kendall p", c.kendall_tau_p, book.p_value_format(c.kendall_tau_p));
+    stat("rho CI low (" + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap)", c.rho_ci.first, three);
+    stat("rho CI high", c.rho_ci.second, three);
+    stat("bootstrap resamples", c.resamples, book.format(xlsx::CellStyle::integer));
     row += 2;
     std::vector<std::string> heads{"Item", "Name", c.a + " mean rank", c.b + " mean rank", "Gap (b - a)", "Mann-Whitney U", "p",
                                    "Holm p", "Cliff's delta", "Misaligned"};
@@ -106,23 +128,32 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
       sheet.write_number(row, 2, g.mean_a, book.format(xlsx::CellStyle::decimal));
       sheet.write_number(row, 3, g.mean_b, book.format(xlsx::CellStyle::decimal));
       sheet.write_number(row, 4, g.gap, book.format(xlsx::CellStyle::decimal));
-      sheet.write_number(row, 5, g.mann_whitney_u);
-      sheet.write_number(row, 6, g.p);
-      sheet.write_number(row, 7, g.p_holm);
-      sheet.write_number(row, 8, g.cliffs_delta, book.format(xlsx::CellStyle::decimal));
+      sheet.write_number(row, 5, g.mann_whitney_u, book.format(xlsx::CellStyle::one_decimal));
+      sheet.write_p(row, 6, g.p);
+      sheet.write_p(row, 7, g.p_holm);
+      sheet.write_number(row, 8, g.cliffs_delta, book.format(xlsx::CellStyle::three_decimals));
       sheet.write_text(row, 9, g.misaligned ? "yes" : "no");
     }
   }
+  // The question as asked, under the tables: one row per wording ("roles: words") when the roles are asked
+  // differently, else the words.
+  row += 2;
+  sheet.write_text(row, 0, "Question " + q.question, {}, book.bold());
+  if (q.wording.size() <= 1) sheet.write_text(row, 1, q.wording.empty() ? q.text : q.wording.front().text);
+  else
+    for (std::size_t w = 0; w < q.wording.size(); ++w)
+      sheet.write_text(row + static_cast<int>(w), 1, text::join(q.wording[w].roles, ", ") + ": " + q.wording[w].text);
   if (q.groups.empty()) return;
   // Charts: anchored to the right of the tables.
   const int chart_col = static_cast<int>(cols.size()) + 1;
   lxw_chart* bars = workbook_add_chart(book.raw(), LXW_CHART_COLUMN);
   for (std::size_t gi = 0; gi < q.groups.size(); ++gi) {
     int col = 2 + static_cast<int>(gi) * 4;
-    lxw_chart_series* s = chart_add_series(bars, range(name, 1, 0, k, 0).c_str(), range(name, 1, col, k, col).c_str());
+    // Categories: the items' names (column B), so the chart reads without the table.
+    lxw_chart_series* s = chart_add_series(bars, range(name, 1, 1, k, 1).c_str(), range(name, 1, col, k, col).c_str());
     chart_series_set_name(s, q.groups[gi].level.c_str());
   }
-  chart_title_set_name(bars, ("Mean rank by " + std::string("group") + ": " + q.question).c_str());
+  chart_title_set_name(bars, ("Mean rank by group: " + question_heading(q)).c_str());
   chart_axis_set_name(bars->x_axis, "Item");
   chart_axis_set_name(bars->y_axis, "Mean rank (1 = highest priority)");
   worksheet_insert_chart(sheet.raw(), 1, static_cast<lxw_col_t>(chart_col), bars);
@@ -135,6 +166,22 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
     lxw_chart* scatter = workbook_add_chart(book.raw(), LXW_CHART_SCATTER);
     lxw_chart_series* s = chart_add_series(scatter, range(name, 1, ca, k, ca).c_str(), range(name, 1, cb, k, cb).c_str());
     chart_series_set_name(s, "items");
+    // Each point labelled with its item id (column A).
+    std::vector<std::string> refs;
+    for (int j = 0; j < k; ++j) refs.push_back(range(name, j + 1, 0, j + 1, 0));
+    std::vector<lxw_chart_data_label> labels(static_cast<std::size_t>(k));
+    std::vector<lxw_chart_data_label*> label_ptrs;
+    for (int j = 0; j < k; ++j) {
+      std::string& ref = refs[static_cast<std::size_t>(j)];
+      ref = ref.substr(0, ref.find(':'));  // a single cell: ='Sheet'!$A$2
+      labels[static_cast<std::size_t>(j)] = {};
+      labels[static_cast<std::size_t>(j)].value = const_cast<char*>(ref.c_str());
+      label_ptrs.push_back(&labels[static_cast<std::size_t>(j)]);
+    }
+    label_ptrs.push_back(nullptr);
+    chart_series_set_labels(s);
+    chart_series_set_labels_custom(s, label_ptrs.data());  // copies the strings
+    chart_series_set_labels_position(s, LXW_CHART_LABEL_POSITION_RIGHT);
     chart_title_set_name(scatter, (q.comparison->a + " vs " + q.comparison->b + " mean rank").c_str());
     chart_axis_set_name(scatter->x_axis, (q.comparison->a + " mean rank").c_str());
     chart_axis_set_name(scatter->y_axis, (q.comparison->b + " mean rank").c_str());
@@ -148,6 +195,7 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
 void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy& t) {
   const auto& m = *q.model;
   auto& sheet = book.add_sheet(q.question + " model");
+  sheet.print_title(question_title(q) + " (Plackett-Luce model)");
   lxw_format* four = workbook_add_format(book.raw());
   format_set_num_format(four, "0.0000");
   std::vector<const ModelEstimates*> fits;
@@ -193,7 +241,7 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
     sheet.write_number(row, 1, m.lr_test->df, book.format(xlsx::CellStyle::integer));
     ++row;
     sheet.write_text(row, 0, "LR test p");
-    sheet.write_number(row, 1, m.lr_test->p, four);
+    sheet.write_p(row, 1, m.lr_test->p);
   }
   if (!m.item_differences.empty()) {
     row += 2;
@@ -205,8 +253,8 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
       sheet.write_text(row, 1, t.find(d.item) ? t.find(d.item)->name : "");
       sheet.write_number(row, 2, d.difference, four);
       sheet.write_number(row, 3, d.se, four);
-      sheet.write_number(row, 4, d.p, four);
-      sheet.write_number(row, 5, d.p_holm, four);
+      sheet.write_p(row, 4, d.p);
+      sheet.write_p(row, 5, d.p_holm);
     }
   }
 }

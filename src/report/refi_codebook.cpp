@@ -1,6 +1,6 @@
 // The REFI-QDA codebook (.qdc) and the Code elements shared with the project export. Every node becomes a
-// Code (issue types and themes too, since transcripts code them directly); colours come from a fixed
-// palette, one per issue type, inherited by its themes, so the same taxonomy always gives the same bytes.
+// Code (inner nodes too, since transcripts code them directly); colours come from a fixed palette, one per
+// root, inherited by its descendants, so the same taxonomy always gives the same bytes.
 #include <sstream>
 
 #include "qualrank/model/refi.h"

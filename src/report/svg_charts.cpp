@@ -3,6 +3,7 @@
 #include "qualrank/report/svg_charts.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -146,14 +147,19 @@ std::string diverging_bar_chart(const std::string& title, const std::string& neg
   const double zero = (plot_l + plot_r) / 2, half = (plot_r - plot_l) / 2;
   std::ostringstream s;
   s << open_svg(width, height, title);
-  s << "<text x=\"" << num(zero - 8) << "\" y=\"22\" text-anchor=\"end\" class=\"axis\">← " << escape(negative_label) << "</text>";
-  s << "<text x=\"" << num(zero + 8) << "\" y=\"22\" class=\"axis\">" << escape(positive_label) << " →</text>";
+  // The legend is the axis: each side's label next to a swatch of its bar colour; the outline marks flagged bars.
+  s << "<g class=\"gap-legend\"><rect x=\"" << num(zero - 22) << "\" y=\"11\" width=\"14\" height=\"14\" fill=\"" << kOrange
+    << "\" data-side=\"negative\"/><text x=\"" << num(zero - 28) << "\" y=\"22\" text-anchor=\"end\" class=\"axis\">← "
+    << escape(negative_label) << "</text>";
+  s << "<rect x=\"" << num(zero + 8) << "\" y=\"11\" width=\"14\" height=\"14\" fill=\"" << kBlue
+    << "\" data-side=\"positive\"/><text x=\"" << num(zero + 28) << "\" y=\"22\" class=\"axis\">" << escape(positive_label)
+    << " →</text></g>";
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const auto& b = bars[i];
     double y0 = top + row * static_cast<double>(i);
     double len = std::isnan(b.value) ? 0 : std::fabs(b.value) / max_abs * half;
     double x = b.value < 0 ? zero - len : zero;
-    const char* colour = b.value < 0 ? kOrange : kBlue;
+    const char* colour = b.value < 0 ? kOrange : kBlue;  // the colour of its side's legend swatch
     s << "<g class=\"bar" << (b.highlighted ? " highlighted" : "") << "\">";
     s << "<text x=\"" << num(label_w) << "\" y=\"" << num(y0 + row / 2 + 4) << "\" text-anchor=\"end\""
       << (b.highlighted ? " font-weight=\"bold\"" : "") << ">" << escape(b.id) << ' ' << escape(shorten(b.name, 26))
@@ -170,45 +176,117 @@ std::string diverging_bar_chart(const std::string& title, const std::string& neg
   return s.str();
 }
 
+namespace {
+
+// The sequential blue scale of the heatmap: lightness falls linearly with the share t in [0, 1] (#f7fbff at 0,
+// #08519c at 1).
+std::array<int, 3> heat_rgb(double t) {
+  t = std::clamp(t, 0.0, 1.0);
+  return {static_cast<int>(std::lround(247 - t * (247 - 8))), static_cast<int>(std::lround(251 - t * (251 - 81))),
+          static_cast<int>(std::lround(255 - t * (255 - 156)))};
+}
+
+std::string hex(const std::array<int, 3>& rgb) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+  return buf;
+}
+
+// WCAG 2.1 relative luminance of an sRGB colour, and the text colour (black or white) with the larger contrast
+// ratio against it. Black rather than the page's near-black ink: with black and white one of the two reaches
+// at least 4.58:1 on any fill (WCAG AA for normal text asks 4.5:1); with #1a1a1a mid-blue fills reach 4.1.
+const char* text_colour_on(const std::array<int, 3>& rgb) {
+  auto lin = [](int c) {
+    double v = c / 255.0;
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  double l = 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2]);
+  double on_white = 1.05 / (l + 0.05), on_black = (l + 0.05) / 0.05;
+  return on_white > on_black ? "#ffffff" : "#000000";
+}
+
+// Splits a label into lines of at most `width` code points at spaces (a longer word keeps its own line).
+std::vector<std::string> wrap_words(const std::string& label, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  auto length = [](const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  std::size_t start = 0;
+  while (start <= label.size()) {
+    auto sp = label.find(' ', start);
+    std::string word = label.substr(start, sp == std::string::npos ? std::string::npos : sp - start);
+    if (!word.empty()) {
+      if (!line.empty() && length(line) + 1 + length(word) > width) {
+        lines.push_back(line);
+        line.clear();
+      }
+      line += (line.empty() ? "" : " ") + word;
+    }
+    if (sp == std::string::npos) break;
+    start = sp + 1;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
 std::string heatmap(const Heatmap& h) {
-  const double cell_w = 92, cell_h = 24, label_w = 360, top = 96;
-  const double width = label_w + cell_w * static_cast<double>(h.column_labels.size()) + 20;
-  const double height = top + cell_h * static_cast<double>(h.row_labels.size()) + 10;
+  const double cell_w = 120, cell_h = 26, label_w = 420, line_h = 15, legend_h = 44;
+  const std::size_t wrap = 13;  // code points per header line: bold 13 px text stays inside a 120-unit column
+  std::vector<std::vector<std::string>> headers;
+  std::size_t header_lines = 1;
+  for (const auto& label : h.column_labels) {
+    headers.push_back(wrap_words(label, wrap));
+    header_lines = std::max(header_lines, headers.back().size());
+  }
+  const double top = 12 + line_h * static_cast<double>(header_lines);
+  const double width = std::max(label_w + cell_w * static_cast<double>(h.column_labels.size()) + 20, label_w + 360);
+  const double grid_bottom = top + cell_h * static_cast<double>(h.row_labels.size());
+  const double height = grid_bottom + 16 + legend_h;
   std::ostringstream s;
   s << open_svg(width, height, h.title);
-  for (std::size_t c = 0; c < h.column_labels.size(); ++c) {
+  // Column headers: horizontal, wrapped at spaces, bottom-aligned above their column; never cut.
+  for (std::size_t c = 0; c < headers.size(); ++c) {
     double x = label_w + cell_w * (static_cast<double>(c) + 0.5);
-    s << "<text transform=\"translate(" << num(x) << ' ' << num(top - 8) << ") rotate(-35)\" class=\"axis\">"
-      << escape(shorten(h.column_labels[c], 24)) << "</text>";
+    double y = top - 6 - line_h * static_cast<double>(headers[c].size() - 1);
+    s << "<text class=\"axis heat-column\" text-anchor=\"middle\" x=\"" << num(x) << "\" y=\"" << num(y) << "\">";
+    for (std::size_t i = 0; i < headers[c].size(); ++i)
+      s << "<tspan x=\"" << num(x) << "\"" << (i ? " dy=\"" + num(line_h) + "\"" : "") << ">" << escape(headers[c][i]) << "</tspan>";
+    s << "</text>";
   }
   for (std::size_t r = 0; r < h.row_labels.size(); ++r) {
     double y = top + cell_h * static_cast<double>(r);
-    s << "<text x=\"" << num(label_w - 8) << "\" y=\"" << num(y + cell_h / 2 + 4) << "\" text-anchor=\"end\">"
-      << escape(shorten(h.row_labels[r], 48)) << "</text>";
+    s << "<text x=\"" << num(label_w - 8) << "\" y=\"" << num(y + cell_h / 2 + 4) << "\" text-anchor=\"end\" class=\"heat-row\">"
+      << escape(shorten(h.row_labels[r], 64)) << "</text>";
     for (std::size_t c = 0; c < h.column_labels.size(); ++c) {
       double v = r < h.values.size() && c < h.values[r].size() ? h.values[r][c] : std::nan("");
-      // Sequential blue scale: lightness falls with the value; text switches to white on dark cells.
-      std::string fill = "#f2f2f2";
-      bool dark = false;
-      if (!std::isnan(v)) {
-        double t = std::clamp(v, 0.0, 1.0);
-        int rr = static_cast<int>(std::lround(247 - t * (247 - 8)));
-        int gg = static_cast<int>(std::lround(251 - t * (251 - 81)));
-        int bb = static_cast<int>(std::lround(255 - t * (255 - 156)));
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "#%02x%02x%02x", rr, gg, bb);
-        fill = buf;
-        dark = t > 0.55;
-      }
+      std::array<int, 3> rgb{242, 242, 242};  // no share (an empty group): light grey
+      if (!std::isnan(v)) rgb = heat_rgb(v);
       double x = label_w + cell_w * static_cast<double>(c);
       s << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(y + 1) << "\" width=\"" << num(cell_w - 2) << "\" height=\""
-        << num(cell_h - 2) << "\" fill=\"" << fill << "\"/>";
+        << num(cell_h - 2) << "\" fill=\"" << hex(rgb) << "\"/>";
       std::string label = r < h.cell_text.size() && c < h.cell_text[r].size() ? h.cell_text[r][c] : "";
-      s << "<text x=\"" << num(x + cell_w / 2) << "\" y=\"" << num(y + cell_h / 2 + 4) << "\" text-anchor=\"middle\" class=\"value\""
-        << (dark ? " fill=\"#fff\"" : "") << ">" << escape(label) << "</text>";
+      // The colour as a style: the page's `svg.chart text { fill }` rule would override a fill attribute.
+      s << "<text x=\"" << num(x + cell_w / 2) << "\" y=\"" << num(y + cell_h / 2 + 4) << "\" text-anchor=\"middle\" class=\"value heat-value\""
+        << " style=\"fill:" << text_colour_on(rgb) << "\">" << escape(label) << "</text>";
     }
   }
-  s << "</svg>";
+  // Legend: the scale at 0, 25, 50, 75 and 100% of the group.
+  double ly = grid_bottom + 16;
+  s << "<g class=\"heat-legend\"><text x=\"" << num(label_w - 8) << "\" y=\"" << num(ly + 17) << "\" text-anchor=\"end\" class=\"axis\">"
+    << escape(h.legend_label.empty() ? "share of the group" : h.legend_label) << "</text>";
+  for (int i = 0; i <= 4; ++i) {
+    double t = i / 4.0, x = label_w + 68.0 * i;
+    auto rgb = heat_rgb(t);
+    s << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(ly) << "\" width=\"66\" height=\"24\" fill=\"" << hex(rgb)
+      << "\" stroke=\"#d0d0d0\"/><text x=\"" << num(x + 34) << "\" y=\"" << num(ly + 16) << "\" text-anchor=\"middle\" style=\"fill:"
+      << text_colour_on(rgb) << "\">" << i * 25 << "%</text>";
+  }
+  s << "</g></svg>";
   return s.str();
 }
 

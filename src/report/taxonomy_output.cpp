@@ -14,11 +14,18 @@ namespace {
 ordered_json counts_json(const TaxonomyVersionSummary& s) {
   ordered_json c = ordered_json::object();
   for (std::size_t i = 0; i < s.per_level.size(); ++i) {
-    std::string key = i == 0 ? "types" : i == 1 ? "themes" : i == 2 ? "sub_themes" : "level_" + std::to_string(i + 1);
-    c[key] = s.per_level[i];
+    c["level_" + std::to_string(i + 1)] = s.per_level[i];
   }
   c["deprecated"] = s.deprecated;
   return c;
+}
+
+// The name of every level down to the deepest (Taxonomy::level_name: the file's `levels:`, else "Level N").
+ordered_json levels_json(const Taxonomy& taxonomy, const TaxonomyVersionSummary& s) {
+  ordered_json out = ordered_json::array();
+  int depth = std::max(taxonomy.max_level(), static_cast<int>(s.per_level.size()));
+  for (int level = 1; level <= depth; ++level) out.push_back(taxonomy.level_name(level));
+  return out;
 }
 
 std::string version_title(const TaxonomyVersionSummary& s) {
@@ -49,6 +56,7 @@ ordered_json taxonomy_version_json(const Taxonomy& taxonomy, const TaxonomyVersi
   out["taxonomy"] = taxonomy.name;
   out["version"] = summary.number;
   out["version_name"] = summary.name;
+  out["levels"] = levels_json(taxonomy, summary);
   out["counts"] = counts_json(summary);
   out["nodes"] = ordered_json::array();
   for (const auto& id : taxonomy.order()) {
@@ -212,6 +220,7 @@ ordered_json taxonomy_diff_json(const TaxonomyDiff& diff) {
     ordered_json v;
     v["version"] = s.number;
     v["name"] = s.name;
+    v["levels"] = s.level_names;
     v["counts"] = counts_json(s);
     return v;
   };

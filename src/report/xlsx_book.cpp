@@ -211,8 +211,32 @@ void Sheet::freeze(int rows, int cols) {
   if (sheet_) worksheet_freeze_panes(sheet_, static_cast<lxw_row_t>(rows), static_cast<lxw_col_t>(cols));
 }
 
+void Sheet::write_p(int row, int col, double p) { write_number(row, col, p, book_.p_value_format(p)); }
+
+void Sheet::print_title(const std::string& text) {
+  // Excel allows 255 characters for the whole header string; stop at a character boundary before that.
+  std::string escaped = "&L";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    bool starts_char = (c & 0xC0) != 0x80;
+    if (starts_char && escaped.size() > 240) {
+      escaped += "...";
+      break;
+    }
+    if (c == '&') escaped += '&';
+    escaped += static_cast<char>(c);
+  }
+  header_text_ = escaped;
+}
+
 void Sheet::finish() {
   if (!sheet_) return;
+  // Print settings: landscape, one page wide, header row repeated, page numbers.
+  worksheet_set_landscape(sheet_);
+  worksheet_fit_to_pages(sheet_, 1, 0);
+  if (has_header_) book_.check(worksheet_repeat_rows(sheet_, 0, 0), "cannot set the print titles of sheet '" + name_ + "'");
+  if (!header_text_.empty()) book_.check(worksheet_set_header(sheet_, header_text_.c_str()), "cannot set the page header of sheet '" + name_ + "'");
+  book_.check(worksheet_set_footer(sheet_, "&CPage &P of &N"), "cannot set the page footer of sheet '" + name_ + "'");
   if (has_header_ && !columns_.empty())
     book_.check(worksheet_autofilter(sheet_, 0, 0, static_cast<lxw_row_t>(std::max(last_row_, 0)),
                                      static_cast<lxw_col_t>(columns_.size() - 1)),
@@ -256,7 +280,7 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
   format_set_bold(bold_);
   format_set_align(bold_, LXW_ALIGN_VERTICAL_TOP);
   for (CellStyle style : {CellStyle::text, CellStyle::wrapped_text, CellStyle::integer, CellStyle::decimal,
-                          CellStyle::percent}) {
+                          CellStyle::percent, CellStyle::one_decimal, CellStyle::three_decimals, CellStyle::scientific}) {
     lxw_format* f = workbook_add_format(workbook_);
     format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
     switch (style) {
@@ -265,6 +289,9 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
       case CellStyle::integer: format_set_num_format(f, "0"); break;
       case CellStyle::decimal: format_set_num_format(f, "0.00"); break;
       case CellStyle::percent: format_set_num_format(f, "0.0%"); break;
+      case CellStyle::one_decimal: format_set_num_format(f, "0.0"); break;
+      case CellStyle::three_decimals: format_set_num_format(f, "0.000"); break;
+      case CellStyle::scientific: format_set_num_format(f, "0.00E+00"); break;
     }
     style_formats_.push_back(f);
   }
@@ -278,6 +305,10 @@ Book::~Book() {
 lxw_format* Book::format(CellStyle style) const {
   auto i = static_cast<std::size_t>(style);
   return i < style_formats_.size() ? style_formats_[i] : nullptr;
+}
+
+lxw_format* Book::p_value_format(double p) const {
+  return format(p != 0 && std::fabs(p) < 0.001 ? CellStyle::scientific : CellStyle::three_decimals);
 }
 
 void Book::fail(std::string message) {

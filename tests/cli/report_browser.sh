@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders the bundled study's index.html in headless Chromium (Debian's chromium, installed by `make test`):
-# the DOM holds the expected SVG charts and the screenshot is not blank. With QUALRANK_UPDATE_SCREENSHOT=1
+# the DOM holds the expected SVG charts, the heatmap's numbers, colours and headers match report.json, the gap
+# charts' legend swatches match their bars, and the screenshot is not blank. With QUALRANK_UPDATE_SCREENSHOT=1
 # the screenshot is saved as docs/report-screenshot.png (the one README shows).
 set -euo pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
@@ -21,6 +22,57 @@ grep -q 'class="slope highlighted"' "$tmp/dom.html" || fail "no misaligned item 
 grep -q 'class="forest-point"' "$tmp/dom.html" || fail "no forest plot point in the rendered DOM"
 grep -q 'class="badge">new in v2' "$tmp/dom.html" || fail "taxonomy tree does not mark interview-proposed additions"
 grep -q 'id="agreement"' "$tmp/dom.html" || fail "no agreement section"
+
+# The heatmap as rendered: every cell's "count (percent%)" against report.json (level-2 rows, in order), full
+# column headers, a fill that darkens with the share, text that contrasts with its fill (WCAG ratio >= 4.5),
+# and a legend; the gap charts' swatches in the colours of their bars.
+/usr/bin/python3 - "$tmp/dom.html" "$tmp/out/report.json" <<'EOF' || fail "heatmap (see above)"
+import json, re, sys
+from html import unescape
+dom = open(sys.argv[1]).read()
+report = json.load(open(sys.argv[2]))
+m = report["codebook"]["matrix"]
+svg = re.search(r'<h2 id="matrix">[^<]*</h2>.*?(<svg class="chart".*?</svg>)', dom, re.S).group(1)
+texts = re.findall(r'<text[^>]*class="value heat-value"[^>]*style="fill:\s*(#[0-9a-f]{6})[^"]*"[^>]*>([^<]*)</text>', svg)
+fills = re.findall(r'<rect[^>]*fill="(#[0-9a-f]{6})"\s*(?:/>|></rect>)<text[^>]*heat-value', svg)
+rows = [r for r in m["rows"] if r["level"] == 2]
+expected = [(count, pct) for r in rows for count, pct in zip(r["counts"], r["percents"])]
+assert len(texts) == len(expected) == len(fills), (len(texts), len(expected), len(fills))
+def lum(h):
+    c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    c = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+by_share = {}
+for (colour, shown), (count, pct), fill in zip(texts, expected, fills):
+    want = "%d (%.0f%%)" % (count, pct) if pct is not None else "%d" % count
+    assert unescape(shown) == want, (shown, want)
+    assert pct is None or 0 <= pct <= 100, pct
+    hi, lo = sorted((lum(colour), lum(fill)), reverse=True)
+    assert (hi + 0.05) / (lo + 0.05) >= 4.5, (shown, colour, fill)
+    if pct is not None: by_share.setdefault(pct, set()).add(fill)
+shares = sorted(by_share)
+assert len(shares) >= 3, shares                      # the scale shows values, not one shade for all non-zero
+assert all(len(by_share[s]) == 1 for s in shares), by_share
+for a, b in zip(shares, shares[1:]):                  # a larger share is darker
+    assert lum(next(iter(by_share[a]))) > lum(next(iter(by_share[b]))), (a, b)
+heads = [" ".join(unescape(t) for t in re.findall(r'<tspan[^>]*>([^<]*)</tspan>', h))
+         for h in re.findall(r'<text class="axis heat-column".*?</text>', svg, re.S)]
+want_heads = ["%s (n=%d)" % (g["label"], g["participants"]) for g in m["groups"]]
+assert heads == want_heads, (heads, want_heads)      # not cut
+legend = re.search(r'<g class="heat-legend">(.*?)</g>', svg, re.S).group(1)
+assert re.findall(r'>(\d+)%<', legend) == ["0", "25", "50", "75", "100"], legend
+# Gap charts: the negative side's swatch is the colour of the negative bars, the positive side's of the others.
+gaps = re.findall(r'<svg class="chart"[^>]*aria-label="[^"]*priority gap.*?</svg>', dom, re.S)
+assert gaps
+for chart in gaps:
+    neg = re.search(r'fill="(#[0-9A-Fa-f]{6})" data-side="negative"', chart).group(1)
+    pos = re.search(r'fill="(#[0-9A-Fa-f]{6})" data-side="positive"', chart).group(1)
+    bars = re.findall(r'<rect x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" fill="(#[0-9A-Fa-f]{6})"[^>]*?(?:/>|></rect>)<text[^>]*class="value">([^<]*)<', chart)
+    assert bars
+    for fill, value in bars:
+        if value != "n/a": assert fill == (neg if value.startswith("-") else pos), (value, fill, neg, pos)
+print("heatmap: %d cells checked against report.json" % len(texts))
+EOF
 
 timeout 120 "$browser" "${flags[@]}" --user-data-dir="$tmp/profile2" --window-size=1280,2400 \
   --screenshot="$tmp/report.png" "file://$tmp/out/index.html" >/dev/null 2>&1 || fail "chromium --screenshot failed"

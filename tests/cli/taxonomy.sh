@@ -10,7 +10,7 @@ Q=$QUALRANK
 export QUALRANK_AUTHOR=tester SOURCE_DATE_EPOCH=1746000000   # 2025-04-30
 
 # --- The bundled study -------------------------------------------------------------------------------------
-"$Q" -C "$SOURCE_DIR" taxonomy show --at 1 | sed -n 1p | grep -qx 'llm-frameworks version 1: 3 types, 18 themes, 69 sub-themes' \
+"$Q" -C "$SOURCE_DIR" taxonomy show --at 1 | sed -n 1p | grep -qx 'llm-frameworks version 1: Issue type 3, Theme 18, Sub-theme 69' \
   || fail "show --at 1: $("$Q" -C "$SOURCE_DIR" taxonomy show --at 1 | sed -n 1p)"
 "$Q" -C "$SOURCE_DIR" taxonomy show --at 1 --format json >"$tmp/v1.json"
 [[ $(grep -c '"level": 1,' "$tmp/v1.json") -eq 3 && $(grep -c '"level": 2,' "$tmp/v1.json") -eq 18 &&
@@ -23,14 +23,14 @@ done
 grep -q '"id": "A.5"' "$tmp/v2.json" && fail "the rejected A.5 is in version 2"
 grep -A3 '"id": "C.11"' "$tmp/v2.json" | grep -q '"level": 2' || fail "C.11 is a theme"
 "$Q" -C "$SOURCE_DIR" taxonomy show --at "after interviews" | sed -n 1p |
-  grep -qx 'llm-frameworks version 2 (after interviews): 3 types, 20 themes, 83 sub-themes' || fail "show by version name"
+  grep -qx 'llm-frameworks version 2 (after interviews): Issue type 3, Theme 20, Sub-theme 83' || fail "show by version name"
 "$Q" -C "$SOURCE_DIR" taxonomy show | cmp -s - <("$Q" -C "$SOURCE_DIR" taxonomy show --at 2) || fail "latest is version 2"
 "$Q" -C "$SOURCE_DIR" validate 2>/dev/null || fail "bundled study at version 2 does not validate"
 "$Q" -C "$SOURCE_DIR" validate --at 1 2>/dev/null || fail "bundled study at version 1 does not validate"
 
 # diff 1 2: every change listed with its edit and provenance (a transcript FILE:LINE that exists)
 "$Q" -C "$SOURCE_DIR" taxonomy diff 1 2 >"$tmp/diff.md"
-grep -qx -- '- version 2 (after interviews): 3 types, 20 themes, 83 sub-themes' "$tmp/diff.md" || fail "diff header"
+grep -qx -- '- version 2 (after interviews): Issue type 3, Theme 20, Sub-theme 83' "$tmp/diff.md" || fail "diff header"
 rows=$(grep -c '^| [ABC][.0-9ivx]* | added ' "$tmp/diff.md")
 [[ $rows -eq 16 ]] || fail "expected 16 added rows, got $rows"
 while IFS= read -r row; do

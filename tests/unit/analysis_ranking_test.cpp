@@ -180,3 +180,42 @@ TEST_CASE("analysis::read_ranking_table reports invalid UTF-8 located, in any fi
     CHECK(format_diagnostic(d.items()[0]) == where + ": error: invalid UTF-8");
   }
 }
+
+TEST_CASE("analysis::analyse_rankings cuts the consensus into tiers of equal mean rank, shown with =", "[analysis][ranking]") {
+  RankingQuestionInput q;
+  q.question = "Q";
+  q.items = {"X", "Y", "Z", "W"};
+  // Mean ranks: X 1.5, Y 1.5, Z 3, W 4 (two raters swap X and Y).
+  q.answers = {answer("m1", "manager", {{"X"}, {"Y"}, {"Z"}, {"W"}}), answer("m2", "manager", {{"Y"}, {"X"}, {"Z"}, {"W"}})};
+  for (int i = 0; i < 2; ++i) q.answers.push_back(answer("e" + std::to_string(i), "employee", {{"W"}, {"Z"}, {"Y"}, {"X"}}));
+  Diagnostics d;
+  RankingOptions opts;
+  opts.resamples = 100;
+  auto a = analyse_rankings({q}, {"manager", "employee"}, opts, d);
+  const auto& managers = a.questions[0].groups[0];
+  CHECK(managers.consensus == std::vector<std::string>{"X", "Y", "Z", "W"});
+  CHECK(managers.consensus_tiers == std::vector<std::vector<std::string>>{{"X", "Y"}, {"Z"}, {"W"}});
+  CHECK(consensus_text(managers.consensus_tiers) == "X = Y > Z > W");
+  CHECK(consensus_text(a.questions[0].groups[1].consensus_tiers) == "W > Z > Y > X");
+  const auto text = rankings_table(a, Taxonomy{});
+  INFO(text);
+  CHECK(text.find("manager (n=2, W=") != std::string::npos);
+  CHECK(text.find("X (1.50) = Y (1.50) > Z (3.00) > W (4.00)") != std::string::npos);
+  const auto md = rankings_markdown(a, Taxonomy{});
+  INFO(md);
+  CHECK(md.find("- manager: X = Y > Z > W") != std::string::npos);
+  auto json = rankings_json(a);
+  CHECK(json["questions"][0]["groups"]["manager"]["consensus_tiers"].dump() == R"([["X","Y"],["Z"],["W"]])");
+  CHECK(json["questions"][0]["groups"]["manager"]["consensus"].dump() == R"(["X","Y","Z","W"])");  // unchanged key
+}
+
+TEST_CASE("report::question_heading shows the words, or marks a question worded per role", "[analysis][ranking]") {
+  QuestionRankAnalysis q;
+  q.question = "III.R";
+  q.text = "Rank these.";
+  CHECK(question_heading(q) == "III.R: Rank these.");
+  q.wording = {{{"manager", "employee"}, "Rank these."}};
+  CHECK(question_heading(q) == "III.R: Rank these.");
+  q.wording = {{{"manager"}, "Rank these."}, {{"employee", "contractor"}, "Which two matter?"}};
+  CHECK(question_heading(q) == "III.R (worded per role)");
+}

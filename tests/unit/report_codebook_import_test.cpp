@@ -101,12 +101,44 @@ TEST_CASE("report::import_coded_table requires the Participant and node columns"
   CHECK(format_diagnostic(diags.items()[0]).rfind("t.csv:1: error: the table has no 'Linked Taxonomy Node(s)' column", 0) == 0);
 }
 
-TEST_CASE("report::framework_context prefers the named attribute, else frameworks, else framework", "[codebook]") {
-  std::map<std::string, std::string> both = {{"frameworks", "PyTorch, JAX"}, {"framework", "JAX"}, {"stack", "TPU"}};
-  CHECK(framework_context(both, {}) == "PyTorch, JAX");
-  CHECK(framework_context({{"framework", "JAX"}}, {}) == "JAX");
+TEST_CASE("report::codebook_context takes --context-attr, else the guideline's codebook_context, else none", "[codebook]") {
+  Guideline g;
   CodebookOptions o;
-  o.context_attribute = "stack";
-  CHECK(framework_context(both, o) == "TPU");
-  CHECK(framework_context({{"frameworks", "x"}}, o).empty());
+  CHECK_FALSE(codebook_context(o, g).enabled());  // no default attribute
+  g.codebook_context = CodebookContextSetting{"country", "Country of residence", {}};
+  auto c = codebook_context(o, g);
+  CHECK(c.attribute == "country");
+  CHECK(c.label == "Country of residence");
+  o.context_attribute = "team_size";  // another attribute: headed by its own name
+  c = codebook_context(o, g);
+  CHECK(c.attribute == "team_size");
+  CHECK(c.label == "team_size");
+  o.context_attribute = "country";  // the guideline's attribute: the guideline's label
+  CHECK(codebook_context(o, g).label == "Country of residence");
+}
+
+TEST_CASE("report::import_coded_table reads the context column under the study's label or the attribute's name", "[codebook]") {
+  auto d = tiny_design();
+  d.ws.guideline.codebook_context = CodebookContextSetting{"country", "Country of residence", {}};
+  Diagnostics diags;
+  auto labelled = import_coded_table("Participant,Linked Taxonomy Node(s),Country of residence\nP1,A.1,DE\n", "t.csv", *d.version,
+                                     d.ws.guideline, {}, diags);
+  REQUIRE(labelled);
+  CHECK(labelled->context.label == "Country of residence");
+  REQUIRE(labelled->participants.size() == 1);
+  CHECK(labelled->participants[0].attributes.at("country") == "DE");
+  REQUIRE(labelled->segments.size() == 1);
+  CHECK(labelled->segments[0].context == "DE");
+  auto by_name = import_coded_table("Participant,Linked Taxonomy Node(s),country\nP1,A.1,FR\n", "t.csv", *d.version,
+                                    d.ws.guideline, {}, diags);
+  REQUIRE(by_name);
+  CHECK(by_name->participants[0].attributes.at("country") == "FR");
+  // Without a context setting, no column is read as context (no default attribute).
+  d.ws.guideline.codebook_context.reset();
+  auto none = import_coded_table("Participant,Linked Taxonomy Node(s),Country of residence\nP1,A.1,DE\n", "t.csv", *d.version,
+                                 d.ws.guideline, {}, diags);
+  REQUIRE(none);
+  CHECK_FALSE(none->context.enabled());
+  CHECK(none->participants[0].attributes.count("country") == 0);
+  CHECK(diags.error_count() == 0);
 }

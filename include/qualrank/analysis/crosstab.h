@@ -7,7 +7,7 @@
 // A.1 and once for A; a segment coded both A.1 and A.1.i still counts once for A.1. A participant "mentioned"
 // a node when at least one of their segments counts for it.
 //
-// Co-occurrence works at one taxonomy level (2 = themes by default): each code rolls up to its ancestor at
+// Co-occurrence works at one taxonomy level (2 by default): each code rolls up to its ancestor at
 // that level, and two level-N nodes co-occur in a segment when both are among the segment's rolled-up nodes.
 // Codes on nodes above the level (e.g. a bare "A" at level 2) have no level-N node and are left out.
 #pragma once

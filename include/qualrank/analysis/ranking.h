@@ -3,6 +3,7 @@
 // Holm, Cliff's delta). Input: participants' (possibly partial, tied) rankings; see ranking_input.h.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -16,20 +17,34 @@
 
 namespace qualrank {
 
+// One wording of a question and the roles asked it in these words.
+struct QuestionWording {
+  std::vector<std::string> roles;
+  std::string text;
+};
+
 struct RankingQuestionInput {
   std::string question;
   std::string text;                         // question text, for reports ("" for table input)
+  std::vector<QuestionWording> wording;     // per role, roles with equal words together ({} for table input)
   std::vector<std::string> items;           // the item set, taxonomy order
   std::vector<ParticipantRanking> answers;
 };
 
 struct GroupRankStats {
-  std::string level;                        // the attribute value (e.g. "user")
+  std::string level;                        // the attribute value (e.g. "manager")
   int n = 0;
   std::vector<double> mean_rank, median_rank, borda;  // per item, in the question's item order
   std::vector<std::string> consensus;       // items by mean rank, ties broken by Borda (desc) then item order
+  // The consensus cut where the mean rank changes: items of one tier have the same mean rank (within 1e-9).
+  std::vector<std::vector<std::string>> consensus_tiers;
   double kendall_w = 0, kendall_w_chi2 = 0, kendall_w_p = 0;
 };
+
+// A consensus order as text: tiers joined with " > ", tied items within a tier with " = " ("A.1 = A.3 > A.2");
+// `label` turns an item id into what is shown (default: the id).
+std::string consensus_text(const std::vector<std::vector<std::string>>& tiers,
+                           const std::function<std::string(const std::string&)>& label = {});
 
 struct GroupComparison {
   std::string a, b;
@@ -52,6 +67,7 @@ struct ItemGap {
 struct QuestionRankAnalysis {
   std::string question;
   std::string text;
+  std::vector<QuestionWording> wording;     // as RankingQuestionInput::wording
   std::vector<std::string> items;
   std::vector<GroupRankStats> groups;       // every level present, in level order
   std::optional<GroupComparison> comparison;

@@ -52,6 +52,14 @@ struct ExperienceScheme {
   std::string level_for(double value) const;
 };
 
+// The participant attribute the codebook's context column shows (`codebook_context:` in the guideline), and
+// the column's header (default: the attribute's name).
+struct CodebookContextSetting {
+  std::string attribute;
+  std::string label;
+  Location where;
+};
+
 struct Guideline {
   std::string name;
   std::string title;
@@ -59,6 +67,7 @@ struct Guideline {
   std::string file;
   std::vector<std::string> roles;
   std::optional<ExperienceScheme> experience;
+  std::optional<CodebookContextSetting> codebook_context;
   std::vector<GuidelinePart> parts;
   std::vector<Question> questions;           // all questions, in guideline order
 

@@ -130,7 +130,7 @@ std::string today_utc();
 
 // Records a proposal: takes an exclusive lock on `<history>.lock`, re-reads the history under it, checks the
 // edit against the latest version (replay + the edit; an unknown node or a broken invariant is an error; nodes
-// that pending `add` proposals introduce count as present, so a theme and its sub-themes can be proposed
+// that pending `add` proposals introduce count as present, so a node and its children can be proposed
 // together, and are required again at acceptance) and its provenance (inside the workspace, an existing line, the transcript's participant), assigns the next
 // edit id, appends the entry and writes the file atomically. `edit.id` and `edit.status` are ignored; an
 // empty `edit.date` becomes today_utc(). Returns the new edit id, or nullopt with errors in `diags`.
@@ -266,6 +266,7 @@ struct TaxonomyVersionSummary {
   int number = 1;
   std::string name;
   std::vector<int> per_level;  // active nodes per level (index 0 = level 1)
+  std::vector<std::string> level_names;  // the taxonomy's name of each of those levels (Taxonomy::level_name)
   int deprecated = 0;
 };
 
@@ -306,7 +307,8 @@ std::optional<TaxonomyDiff> workspace_taxonomy_diff(const Workspace& ws, Diagnos
 
 // Active node counts per level, e.g. {3, 18, 69}, and the deprecated count.
 TaxonomyVersionSummary summarize_version(const Taxonomy& taxonomy, int number, const std::string& name);
-// "3 types, 18 themes, 69 sub-themes" (+ ", N level-4 nodes", + ", N deprecated").
+// The count of each level under the taxonomy's own level names, "Area 3, Practice 9, Habit 20" ("Level 1 3,
+// Level 2 18" when the file names no levels), + ", N deprecated"; "no nodes" when empty.
 std::string describe_counts(const TaxonomyVersionSummary& summary);
 
 // ---------------------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ struct CodebookDifference {
   std::string parent;     // added, moved: the (new) parent ("" = a root)
   std::string name;       // added, renamed: the new name
   std::string old_name;   // renamed
+  std::string top_level_name;  // added: the taxonomy's name of level 1 (Taxonomy::level_name), for summary()
   refi::DescriptionFields fields;  // added, redefined
   Location where;         // the Code in the codebook (removed: the codebook's root)
   std::string summary() const;     // one line, e.g. "rename A.1 'Install' -> 'Installation'"

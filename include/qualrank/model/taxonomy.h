@@ -1,5 +1,5 @@
-// The taxonomy (codebook): a forest of nodes (level 1 = issue type, 2 = theme, 3 = sub-theme, ...) held in a
-// Boost.Graph adjacency list (edges parent -> child), with an id index and a case-insensitive name/alias index.
+// The taxonomy (codebook): a forest of nodes (level 1 = the roots, 2 = their children, ...; the file may name
+// its levels, `levels: [...]`) held in a Boost.Graph adjacency list (edges parent -> child), with an id index and a case-insensitive name/alias index.
 #pragma once
 #include <boost/graph/adjacency_list.hpp>
 
@@ -22,7 +22,7 @@ struct TaxonomyNode {
   std::string exclusion;
   std::vector<std::string> aliases;
   std::vector<std::string> keywords;
-  std::string parent;  // empty for a root (issue type)
+  std::string parent;  // empty for a root (level 1)
   int level = 1;       // 1 for roots
   std::string status = "active";  // active | deprecated (history replays may set it)
   Location where;      // where the node is defined
@@ -36,6 +36,10 @@ class Taxonomy {
   std::string name;   // `taxonomy:` short name
   std::string title;
   std::string file;   // workspace-relative path it was loaded from
+  std::vector<std::string> level_names;  // `levels:` as written (may be shorter than the depth, or empty)
+
+  // The study's name for a level (1-based): `levels[level-1]` when the file gives it, else "Level N".
+  std::string level_name(int level) const;
 
   // Adds a node under `node.parent` (must already exist, or be empty for a root). Returns false if the id is
   // taken or the parent is missing. Levels are computed from the parent.
@@ -78,6 +82,9 @@ class Taxonomy {
   std::vector<std::string> order_;
   std::unordered_map<std::string, std::size_t> order_index_;
 };
+
+// "Level N": the neutral name of a level the taxonomy file does not name.
+std::string default_level_name(int level);
 
 // Loads a taxonomy YAML (nested `children` and/or flat `parent:` form; see docs/formats.md) and validates it:
 // unique ids, every parent resolves, no cycles, names and aliases unambiguous. `file` is the display path.

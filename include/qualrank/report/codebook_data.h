@@ -20,9 +20,21 @@ namespace qualrank {
 struct Study;
 
 struct CodebookOptions {
-  int level = 2;                  // taxonomy level of the co-occurrence table (2 = themes)
-  std::string context_attribute;  // Framework Context: this attribute; "" = the first of frameworks, framework
+  int level = 2;                  // taxonomy level of the co-occurrence table (1 = the roots)
+  std::string context_attribute;  // the context column shows this attribute; "" = the guideline's codebook_context
 };
+
+// The context column of the Coded segments sheet: which participant attribute it shows and its header. No
+// attribute = no column.
+struct CodebookContext {
+  std::string attribute;
+  std::string label;
+  bool enabled() const { return !attribute.empty(); }
+};
+
+// `options.context_attribute` when given (headed by the guideline's label when the guideline names the same
+// attribute, else by the attribute's name), else the guideline's `codebook_context`, else none.
+CodebookContext codebook_context(const CodebookOptions& options, const Guideline& guideline);
 
 // A row of the Participants sheet.
 struct CodebookParticipant {
@@ -38,8 +50,8 @@ struct CodebookParticipant {
 struct CodebookSegment {
   CodedSegment segment;
   std::string prompt;      // Prompt Category: "II.1 Which questions ...", or the part, or as imported
-  std::string context;     // Framework Context
-  Location context_where;  // where the Framework Context is written (the attribute, or the table row)
+  std::string context;     // the context attribute's value (CodebookData::context)
+  Location context_where;  // where that value is written (the attribute, or the table row)
   std::string experience;  // Experience Level
   std::string memo;        // Research Insight: the codes' memos, distinct, joined " | "
   std::string source;      // Source: "file:line"
@@ -53,6 +65,7 @@ struct CodebookData {
   std::string version_name;
   std::string origin;                          // "workspace" or the imported table's path
   std::string experience_attribute;            // "" when the guideline has no experience scheme
+  CodebookContext context;                     // the context column (none when !context.enabled())
   std::vector<CodebookParticipant> participants;
   std::vector<CodebookSegment> segments;       // coded segments only, in source order
   std::vector<CrosstabParticipant> crosstab_participants() const;
@@ -63,14 +76,8 @@ struct CodebookData {
 // codes (keyword suggestions alone do not make a segment coded).
 CodebookData codebook_data(const Study& study, const CodebookOptions& options);
 
-// The Framework Context of a participant's attributes: `options.context_attribute` when set, else the first
-// of "frameworks", "framework" that has a value.
-std::string framework_context(const std::map<std::string, std::string>& attributes, const CodebookOptions& options);
-// The name of the attribute framework_context() takes the value from ("" when none has a value).
-std::string framework_context_attribute(const std::map<std::string, std::string>& attributes,
-                                        const CodebookOptions& options);
 
-// Label of a group column: "Type: user", "Experience Level: beginner", "Experience Level: (not set)".
+// Label of a group column: "Type: manager", "Experience Level: junior", "Experience Level: (not set)".
 std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute);
 
 // The Matrix (node x group participant counts) and the Co-occurrence table of `data`, at `options.level`:

@@ -16,7 +16,8 @@ namespace qualrank {
 // skipped), header names matched case-insensitively. Each id in "Linked Taxonomy Node(s)" (comma-separated;
 // ids, names or aliases) is resolved with `version.resolve`; every id that does not resolve is reported as
 // `FILE:LINE: error: unknown taxonomy node 'ID'`. Participants are taken from the rows (the first row naming a
-// participant gives its Type, Experience Level and Framework Context; later disagreements are warnings).
+// participant gives its Type, Experience Level and context attribute,
+// codebook_context(options, guideline), read from the column headed by its label or by the attribute's name; later disagreements are warnings).
 // Returns nullopt when any error was reported. The result points into `version` and `guideline`.
 std::optional<CodebookData> import_coded_table(const std::string& text, const std::string& file,
                                                const TaxonomyVersion& version, const Guideline& guideline,

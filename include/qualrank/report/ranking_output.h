@@ -12,7 +12,8 @@
 
 namespace qualrank {
 
-// {"by","levels","resamples","seed","questions":[{"question","items":[...],"groups":{"<level>":{"n",
+// {"by","levels","resamples","seed","questions":[{"question","text","wording":[{"roles":[...],"text"}],
+//  "items":[...],"groups":{"<level>":{"n",
 //  "mean_rank":{item:x},"median_rank":{},"borda":{},"consensus":[...],"kendall_w","kendall_w_p"}},
 //  "comparison":{"groups":[a,b],"spearman_rho","spearman_p","kendall_tau_b","kendall_tau_p",
 //  "bootstrap_ci":{"level":0.95,"spearman_rho":[lo,hi]}},"gaps":[{"item","mean_rank":{a:x,b:y},"gap",
@@ -26,6 +27,10 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& analysis);
 
 // The likelihood-ratio test of a question's model in one sentence (for summaries).
 std::string model_summary_sentence(const QuestionModel& model);
+
+// A question's heading: "III.R: the words" when every role is asked in the same words, else
+// "III.R (worded per role)" (the callers list QuestionRankAnalysis::wording under it).
+std::string question_heading(const QuestionRankAnalysis& q);
 
 // Consensus orders side by side, the correlation with its CI, and the misaligned items in plain words.
 std::string rankings_markdown(const RankingAnalysis& analysis, const Taxonomy& taxonomy);

@@ -14,7 +14,7 @@
 namespace qualrank {
 
 // The codebook (urn:QDA-XML:codebook:1.0): one nested Code per node in taxonomy order, named "ID NAME",
-// GUID refi::code_guid(taxonomy.name, id), isCodable (false for deprecated nodes), a colour per issue type,
+// GUID refi::code_guid(taxonomy.name, id), isCodable (false for deprecated nodes), a colour per root,
 // Description = refi::code_description. Same taxonomy -> same bytes.
 std::string refi_codebook_xml(const Taxonomy& taxonomy);
 

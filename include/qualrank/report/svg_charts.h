@@ -37,7 +37,11 @@ struct Heatmap {
   std::vector<std::string> column_labels;
   std::vector<std::vector<double>> values;   // fractions in [0, 1] (NaN = empty)
   std::vector<std::vector<std::string>> cell_text;
+  std::string legend_label;                  // what the colour shows (default "share of the group")
 };
+// Rows x columns of cells on a sequential blue scale (lightness falls linearly with the fraction), each cell's
+// text in the colour (black or white) with the larger WCAG contrast against its fill (at least 4.58:1), column headers
+// wrapped at spaces (never cut), and a legend of the scale at 0, 25, 50, 75 and 100%.
 std::string heatmap(const Heatmap& h);
 
 struct ForestSeries {

@@ -12,11 +12,12 @@
 
 namespace qualrank {
 
-// {"version": N, "version_name": "...", "counts": {"types","themes","sub_themes",...,"deprecated"},
+// {"version": N, "version_name": "...", "levels": ["<level 1 name>", ...] (Taxonomy::level_name),
+//  "counts": {"level_1","level_2",...,"deprecated"} (active nodes per level),
 //  "nodes": [{"id","name","level","parent" (null for a root),"status"}]} in taxonomy order.
 nlohmann::ordered_json taxonomy_version_json(const Taxonomy& taxonomy, const TaxonomyVersionSummary& summary);
 
-// A header line ("llm-frameworks version 2 (after interviews): 3 types, 20 themes, ...") and one line per
+// A header line ("remote-work version 2 (after coding round 1): Area 3, Topic 9, ...") and one line per
 // node, indented by level, deprecated nodes marked.
 std::string taxonomy_tree_text(const Taxonomy& taxonomy, const TaxonomyVersionSummary& summary);
 

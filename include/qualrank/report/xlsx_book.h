@@ -15,6 +15,8 @@
 //   problem, so a participant attribute repeated on many rows warns once (naming its first cell).
 // - Sheets made with header() get a bold, frozen header row, an autofilter over the data written, and
 //   column widths that fit their content (capped per column) when the book is committed.
+// - Every sheet prints in landscape, one page wide (as many pages tall as needed), with "Page N of M" in the
+//   footer; a sheet made with header() repeats its header row on every printed page.
 //
 // Charts and anything else this layer lacks: use raw() on the Book or Sheet with the libxlsxwriter API
 // (chart.h); add chart data with write_number/write_text so it is checked like everything else.
@@ -53,6 +55,9 @@ enum class CellStyle {
   integer,       // a count: number format "0"
   decimal,       // a number with two decimals: "0.00"
   percent,       // a fraction shown as a percentage: "0.0%" (write 0.25 for 25%)
+  one_decimal,   // a statistic that is a whole or half number (Mann-Whitney U): "0.0"
+  three_decimals,  // a coefficient or a p-value >= 0.001: "0.000"
+  scientific,    // a p-value below 0.001: "0.00E+00" (three significant digits)
 };
 
 struct Column {
@@ -84,6 +89,12 @@ class Sheet {
   // Writes a number cell (NaN and infinities are written as empty cells).
   void write_number(int row, int col, double value, lxw_format* format = nullptr);
 
+  // A p-value with three significant digits: "0.000" from 0.001 up, "0.00E+00" below (NaN: an empty cell).
+  void write_p(int row, int col, double p);
+  // The page header printed on each page (e.g. the question the sheet answers); '&' is escaped, the text is
+  // cut to Excel's 255-character header limit.
+  void print_title(const std::string& text);
+
   // Freezes the first `rows` rows and `cols` columns (header() freezes row 0 already).
   void freeze(int rows, int cols);
   // The last row written (-1 if none), for callers that append.
@@ -104,6 +115,7 @@ class Sheet {
   std::vector<Column> columns_;
   std::vector<double> widths_;  // fitted width per column so far
   bool has_header_ = false;
+  std::string header_text_;  // print_title(), in Excel's header syntax
   int last_row_ = -1;
   int last_col_ = -1;
 };
@@ -129,6 +141,8 @@ class Book {
   // Shared formats: bold, and one per CellStyle (the style's number format or wrapping).
   lxw_format* bold() const { return bold_; }
   lxw_format* format(CellStyle style) const;
+  // three_decimals for p >= 0.001 (and 0), scientific below.
+  lxw_format* p_value_format(double p) const;
 
   // Finishes every sheet (autofilter, widths), writes the zip and renames it over the target. Returns false,
   // with error() set, on any failure (a write that failed earlier, a full disk, a rename); the target is then
