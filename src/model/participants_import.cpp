@@ -463,7 +463,9 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
       auto ci = match_ci(id, ids);
       if (!ci.empty()) t_it = by_id.find(ci);
       else {
-        diags.warning(id_at, "participant '" + id + "' has no transcript in transcripts/" + hint(id, ids) + "; row skipped");
+        auto near = text::closest(id, ids, 1);
+        diags.warning(id_at, "participant '" + id + "' has no transcript in transcripts/" +
+                                 (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; row skipped");
         plan.sheet_only.push_back(id);
         continue;
       }
