@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # qualrank init: a new workspace that validates and reports as written, with the roles asked for; never overwrites.
 set -euo pipefail
-: "${QUALRANK:?}" "${FIXTURES:?}"
+: "${QUALRANK:?}" "${FIXTURES:?}" "${SOURCE_DIR:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -70,5 +70,11 @@ grep -qF "role 'a b' may contain only" "$tmp/bad1.err" && grep -qF "role 'X' is 
 # No words of the bundled study in what init writes.
 if grep -riE 'issue type|framework|llm|novice|expert|sub-theme' "$ws/codebooks" "$ws/guidelines" "$ws/NEXT-STEPS.md" >"$tmp/words"; then
   cat "$tmp/words"; fail "bundled-study words"; fi
-"$QUALRANK" init --help | grep -qF -- '--roles' || fail "--help"
+"$QUALRANK" init --help >"$tmp/help"
+grep -qF -- '--roles' "$tmp/help" && grep -qF -- '--taxonomy' "$tmp/help" || fail "--help"
+"$QUALRANK" help >"$tmp/list"
+for c in init participants; do
+  line=$(grep -E "^  $c " "$tmp/list")
+  grep -qxF "$line" "$SOURCE_DIR/README.md" || fail "README's command list lacks: $line"
+done
 echo "init: ok"
