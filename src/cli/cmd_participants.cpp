@@ -7,6 +7,7 @@
 #include "qualrank/model/participants_import.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
+#include "qualrank/util/xlsx_read.h"
 
 namespace qualrank::cli {
 
@@ -66,6 +67,8 @@ int participants_import(Context& ctx, const std::vector<std::string>& args) {
   std::optional<ParticipantSheet> sheet;
   if (is_xlsx) {
     sheet = sheet_from_xlsx(file, file, vm.count("sheet") ? vm["sheet"].as<std::string>() : "", diags);
+  } else if (std::error_code ec; std::filesystem::file_size(file, ec) > xlsx::kMaxPartBytes && !ec) {
+    diags.error({file, 0, 0}, "larger than " + std::to_string(xlsx::kMaxPartBytes / (1024 * 1024)) + " MiB; qualrank reads smaller sheets");
   } else if (auto text = files::read(file)) {
     sheet = sheet_from_csv(*text, file, diags);
   } else {

@@ -69,6 +69,11 @@ std::optional<ParticipantSheet> sheet_from_csv(const std::string& text_in, const
   int before = diags.error_count();
   auto table = csv::parse(text_in, file, diags);
   if (diags.error_count() > before) return std::nullopt;
+  if (table.rows.size() > static_cast<std::size_t>(xlsx::kMaxRows)) {
+    diags.error({file, table.rows[static_cast<std::size_t>(xlsx::kMaxRows)].line, 1},
+                "more than " + std::to_string(xlsx::kMaxRows) + " rows; qualrank reads at most that many participants");
+    return std::nullopt;
+  }
   std::string_view text(text_in);
   std::vector<std::size_t> line_starts{0};
   if (text.substr(0, 3) == "\xEF\xBB\xBF") line_starts[0] = 3;
@@ -424,7 +429,13 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
     if (ci == id_col || attribute_of.count(ci)) continue;
     auto m = match_ci(sheet.header[c], known);
     if (!m.empty()) attribute_of[ci] = m;
-    else if (!text::trim(sheet.header[c]).empty()) plan.ignored_columns.push_back(sheet.header[c]);
+    else if (!text::trim(sheet.header[c]).empty()) {
+      plan.ignored_columns.push_back(sheet.header[c]);
+      auto near = text::closest(fold(sheet.header[c]), known);
+      if (!near.empty())
+        diags.warning(sheet.header_where[c], "column '" + sheet.header[c] + "' is ignored (did you mean '" + near +
+                                                 "'? --map \"" + sheet.header[c] + "=" + near + "\" imports it)");
+    }
   }
   std::map<std::string, int> column_for;
   for (const auto& [c, attr] : attribute_of) {

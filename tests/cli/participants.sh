@@ -31,6 +31,11 @@ grep -qE "transcripts/M02.md:[0-9]+:[0-9]+: warning: participant 'M02' has no ro
 # 6 months is C01's 0.5 and Contractor its role: unchanged, not listed.
 grep -q 'C01' "$tmp/dry" && fail "C01 has no change"
 
+# A header near a known attribute, not mapped: ignored, with a warning at its cell.
+"$QUALRANK" -C "$tmp/ws" participants import "$sheets/people.csv" --id-column participant --map "Years remote=tenure" --dry-run >"$tmp/nomap" 2>"$tmp/nomap.err"
+grep -qF "people.csv:1:39: warning: column 'Team size' is ignored (did you mean 'team_size'? --map \"Team size=team_size\" imports it)" "$tmp/nomap.err" || { cat "$tmp/nomap.err"; fail "near-miss header"; }
+grep -qF 'ignored columns (no attribute of that name; use --map COLUMN=ATTRIBUTE): Team size, Notes' "$tmp/nomap" || fail "Team size listed as ignored"
+
 # --- the import (CSV), with E01's attributes as a flow map ------------------------------------------------
 fresh
 sed -i 's/^attributes:$/attributes: {tenure: 1, team_size: 12, country: FR}/; /^  tenure: 1$/d; /^  team_size: 12$/d; /^  country: FR$/d' "$tmp/ws/transcripts/E01.md"
