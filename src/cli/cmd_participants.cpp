@@ -84,7 +84,12 @@ int participants_import(Context& ctx, const std::vector<std::string>& args) {
   auto& out = *ctx.out;
   std::vector<std::string> cols;
   for (const auto& [c, a] : plan->columns) cols.push_back(c == a ? c : c + " -> " + a);
-  out << sheet->source << ": " << plan->rows << " participant rows; id column '" << options.id_column << "'; imported columns: "
+  std::string id_header = options.id_column;
+  for (const auto& h : sheet->header)
+    if (text::fold_case(text::trim(h)) == text::fold_case(text::trim(options.id_column))) id_header = h;
+  auto count = [](std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+  out << sheet->source << ": " << count(static_cast<std::size_t>(plan->rows), "participant row", "participant rows")
+      << "; id column '" << id_header << "'; imported columns: "
       << (cols.empty() ? "none" : text::join(cols, ", ")) << '\n';
   if (!plan->ignored_columns.empty())
     out << "ignored columns (no attribute of that name; use --map COLUMN=ATTRIBUTE): " << text::join(plan->ignored_columns, ", ") << '\n';
@@ -98,8 +103,8 @@ int participants_import(Context& ctx, const std::vector<std::string>& args) {
     out << "in the sheet without a transcript: " << text::join(plan->sheet_only, ", ") << '\n';
   if (!plan->transcript_only.empty())
     out << "transcripts without a row in the sheet: " << text::join(plan->transcript_only, ", ") << '\n';
-  out << plan->changes.size() << " changes in " << plan->files.size() << " transcripts; " << plan->unchanged
-      << " values already as in the sheet\n";
+  out << count(plan->changes.size(), "change", "changes") << " in " << count(plan->files.size(), "transcript", "transcripts")
+      << "; " << count(static_cast<std::size_t>(plan->unchanged), "value", "values") << " already as in the sheet\n";
   if (vm.count("dry-run")) {
     out << "dry run: nothing written\n";
     return 0;
@@ -109,7 +114,7 @@ int participants_import(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << "qualrank participants import: error: " << err << '\n';
     return 1;
   }
-  if (!plan->files.empty()) out << "wrote " << plan->files.size() << " transcripts\n";
+  if (!plan->files.empty()) out << "wrote " << count(plan->files.size(), "transcript", "transcripts") << '\n';
   return 0;
 }
 

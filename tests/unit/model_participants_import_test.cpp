@@ -72,6 +72,14 @@ TEST_CASE("model::plan_participants_import splices front matter and keeps every 
   REQUIRE(write_participants_import(root, *plan, nullptr));
   CHECK(files::read(root / "transcripts/P1.md") == out);
 
+  // A value that would break YAML is quoted and reads back as written.
+  Diagnostics d2;
+  auto s3 = sheet_from_csv("id,site\nP1,\": x\n---\"\n", "s.csv", d2);
+  REQUIRE(s3);
+  auto plan2 = plan_participants_import(root, *s3, {"id", {}}, d2);
+  REQUIRE(plan2);
+  CHECK(plan2->files.at("transcripts/P1.md").find("  site: \": x\\n---\"\r\n") != std::string::npos);
+
   Diagnostics bad;
   auto s2 = sheet_from_csv("id,role,years\nP1,lid,about 2\n", "s.csv", bad);
   CHECK_FALSE(plan_participants_import(root, *s2, {"id", {}}, bad));
