@@ -63,6 +63,8 @@ std::string find_transcript(const std::filesystem::path& root, const std::string
 int report_diagnostics(Context& ctx, const Diagnostics& diags);
 
 // Handlers (one file each: cmd_<name>.cpp).
+int cmd_init(Context&, const std::vector<std::string>&);
+int cmd_participants(Context&, const std::vector<std::string>&);
 int cmd_validate(Context&, const std::vector<std::string>&);
 int cmd_code(Context&, const std::vector<std::string>&);
 int cmd_code_edit(Context&, const std::string& action, const std::vector<std::string>&);  // code add | remove

@@ -5,6 +5,7 @@ namespace qualrank::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"init", "write a new workspace with an example taxonomy and guideline to edit into your study", cmd_init},
       {"validate", "check the whole workspace; print every problem as FILE:LINE:COL: error: MESSAGE", cmd_validate},
       {"code", "print the coded segments (json, csv or table); code add / code remove apply or remove codes", cmd_code},
       {"query", "find coded segments by code, attribute, participant, question, coder or text; count them by group", cmd_query},
@@ -18,6 +19,7 @@ const std::vector<Command>& commands() {
       {"taxonomy", "the versioned taxonomy: show, log, propose, accept, reject, diff, export", cmd_taxonomy},
       {"export", "export the taxonomy or the project as REFI-QDA (.qdc, .qdpx)", cmd_export},
       {"import", "import a REFI-QDA project or codebook (.qdpx, .qdc)", cmd_import},
+      {"participants", "participants import: merge a spreadsheet of participant attributes into the transcripts", cmd_participants},
       {"import-transcript", "turn a WebVTT, SRT, Word or text transcript into a workspace transcript", cmd_import_transcript},
       {"report", "the main job: validate, then write every output into reports/", cmd_report},
   };

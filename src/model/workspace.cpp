@@ -69,9 +69,28 @@ void derive_experience(const Guideline& g, Transcript& t, Diagnostics& diags) {
   const auto& scheme = *g.experience;
   auto have = t.attributes.find(scheme.attribute);
   if (have != t.attributes.end() && !have->second.empty()) {
-    if (std::find(scheme.levels.begin(), scheme.levels.end(), have->second) == scheme.levels.end())
-      diags.error(t.attribute_where[scheme.attribute], "unknown " + scheme.attribute + " level '" + have->second +
-                                                          "' (the guideline's levels: " + text::join(scheme.levels, ", ") + ")");
+    if (std::find(scheme.levels.begin(), scheme.levels.end(), have->second) == scheme.levels.end()) {
+      auto hint = text::closest(have->second, scheme.levels);
+      diags.error(t.attribute_where[scheme.attribute], "unknown " + scheme.attribute + " level '" + have->second + "'" +
+                                                          (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                                                          " (the guideline's levels: " + text::join(scheme.levels, ", ") + ")");
+      return;
+    }
+    // A stated level and a number it is otherwise derived from should agree; the stated level is used.
+    if (scheme.from.empty()) return;
+    auto from = t.attributes.find(scheme.from);
+    if (from == t.attributes.end() || from->second.empty()) return;
+    char* end = nullptr;
+    double v = std::strtod(from->second.c_str(), &end);
+    if (end == from->second.c_str() || *end != '\0') return;
+    auto derived = scheme.level_for(v);
+    if (derived != have->second) {
+      const auto& fw = t.attribute_where[scheme.from];
+      diags.warning(t.attribute_where[scheme.attribute],
+                    scheme.attribute + " '" + have->second + "' is stated here, but " + scheme.from + " " + from->second +
+                        " (" + fw.file + ":" + std::to_string(fw.line) + ":" + std::to_string(fw.column) +
+                        ") puts the participant in '" + derived + "'; the stated level is used");
+    }
     return;
   }
   if (scheme.from.empty()) return;
