@@ -32,6 +32,8 @@ std::string taxonomy_yaml(const StarterOptions& o) {
          "# `qualrank taxonomy propose/accept`, which keeps their history (docs/taxonomy-history.md).\n"
       << "taxonomy: " << o.taxonomy << "\n"
       << "title: Everyday challenges and what helps (example; edit me)\n"
+         "# What each level of the tree is called in every output (the first level, the second ...).\n"
+         "levels: [Area, Topic]\n"
          "nodes:\n"
          "  - id: CH\n"
          "    name: Challenges\n"
