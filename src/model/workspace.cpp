@@ -64,14 +64,21 @@ std::optional<fs::path> find_single(const fs::path& root, const std::string& dir
   return found.front();
 }
 
+// " (did you mean 'x'?)" when one of `choices` is close to `given`, else " (the guideline's WHAT: a, b)".
+std::string choices_hint(const std::string& given, const std::vector<std::string>& choices, const char* what) {
+  auto hint = text::closest(given, choices);
+  if (!hint.empty()) return " (did you mean '" + hint + "'?)";
+  return std::string(" (the guideline's ") + what + ": " + text::join(choices, ", ") + ")";
+}
+
 void derive_experience(Workspace& ws, Transcript& t, Diagnostics& diags) {
   if (!ws.guideline.experience) return;
   const auto& scheme = *ws.guideline.experience;
   auto have = t.attributes.find(scheme.attribute);
   if (have != t.attributes.end() && !have->second.empty()) {
     if (std::find(scheme.levels.begin(), scheme.levels.end(), have->second) == scheme.levels.end())
-      diags.error(t.attribute_where[scheme.attribute], "unknown " + scheme.attribute + " level '" + have->second +
-                                                          "' (the guideline's levels: " + text::join(scheme.levels, ", ") + ")");
+      diags.error(t.attribute_where[scheme.attribute], "unknown " + scheme.attribute + " level '" + have->second + "'" +
+                                                          choices_hint(have->second, scheme.levels, "levels"));
     return;
   }
   if (scheme.from.empty()) return;
@@ -91,7 +98,7 @@ void derive_experience(Workspace& ws, Transcript& t, Diagnostics& diags) {
 void check_transcript(Workspace& ws, Transcript& t, Diagnostics& diags) {
   const auto& g = ws.guideline;
   if (!t.role.empty() && std::find(g.roles.begin(), g.roles.end(), t.role) == g.roles.end())
-    diags.error(t.role_where, "unknown role '" + t.role + "' (the guideline's roles: " + text::join(g.roles, ", ") + ")");
+    diags.error(t.role_where, "unknown role '" + t.role + "'" + choices_hint(t.role, g.roles, "roles"));
   std::map<std::string, Location> seen_sections;
   for (const auto& s : t.sections) {
     if (s.question.empty()) continue;
@@ -133,6 +140,30 @@ void check_transcript(Workspace& ws, Transcript& t, Diagnostics& diags) {
   for (const auto& turn : t.turns)
     if (!turn.interviewer && turn.text.empty() && turn.codes.empty())
       diags.warning({t.file, turn.line, 1}, "empty participant turn");
+}
+
+// Coder names compare case-insensitively ("Jonas" and "jonas" are one coder): every coding gets the form the
+// coder is first written in (transcripts in file order: the front matter's coder, then the codes in file
+// order, inline before standoff), and each other form is a warning at the first coding written in it.
+void unify_coder_names(Workspace& ws, Diagnostics& diags) {
+  std::map<std::string, std::string> display;  // folded -> first form
+  std::set<std::string> warned;
+  auto unify = [&](std::string& coder, const Location* where) {
+    auto [it, fresh] = display.emplace(text::fold_case(coder), coder);
+    if (fresh || it->second == coder) return;
+    if (where && warned.insert(coder).second)
+      diags.warning(*where, "coder '" + coder + "' is written '" + it->second + "' elsewhere; counted as one coder '" +
+                                it->second + "'");
+    coder = it->second;
+  };
+  for (auto& t : ws.transcripts) {
+    unify(t.coder, nullptr);  // the codings carry the locations
+    for (auto& turn : t.turns) {
+      for (auto& c : turn.codes) unify(c.coder, &c.where);
+      for (auto& span : turn.spans)
+        for (auto& c : span.codes) unify(c.coder, &c.where);
+    }
+  }
 }
 
 }  // namespace
@@ -211,6 +242,22 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     if (!fresh)
       diags.error(t.participant_where, "duplicate participant id '" + t.participant + "' (also in " + it->second->file + ")");
   }
+  // A transcript in which the participant says nothing (front matter only, or a skeleton not filled in yet)
+  // is not a participant: it would add a participant and an empty group to every count.
+  by_participant.clear();
+  auto says_nothing = [](const Transcript& t) {
+    return t.rankings.empty() && t.answers.empty() && std::none_of(t.turns.begin(), t.turns.end(), [](const Turn& turn) {
+             return !turn.interviewer && (!turn.text.empty() || !turn.codes.empty());
+           });
+  };
+  ws.transcripts.erase(std::remove_if(ws.transcripts.begin(), ws.transcripts.end(),
+                                      [&](const Transcript& t) {
+                                        if (!says_nothing(t)) return false;
+                                        diags.warning({t.file, 1, 1}, "the participant says nothing here (no turn with text); "
+                                                                      "not counted as a participant");
+                                        return true;
+                                      }),
+                       ws.transcripts.end());
   for (const auto& path : files::list_files(root / "transcripts", ".codes")) {
     auto display = files::display_path(path, root);
     auto content = files::read(path);
@@ -228,6 +275,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     }
     apply_standoff(*target, *s, diags);
   }
+  unify_coder_names(ws, diags);
   for (const auto& p : files::list_files(root / "codebooks" / "labels", ".csv"))
     ws.label_tables.push_back(files::display_path(p, root));
   return ws;
