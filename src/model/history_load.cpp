@@ -131,7 +131,12 @@ std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& di
       // A quoted source whose turn no longer holds the quote (the transcript was edited above it) follows
       // the quote when the participant's turns hold it once; the history file itself is never rewritten.
       if (auto moved = outside ? std::nullopt : history_detail::moved_quote(p, cache[p.file], count)) {
-        std::string quoted = p.quote.size() > 60 ? p.quote.substr(0, 57) + "..." : p.quote;
+        std::string quoted = p.quote;
+        if (quoted.size() > 60) {
+          std::size_t cut = 57;
+          while (cut > 0 && (static_cast<unsigned char>(quoted[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+          quoted = quoted.substr(0, cut) + "...";
+        }
         if (count != 1) {
           diags.warning(p.where, e.id + ": source '" + p.source + "' no longer points into the turn it quoted (\"" + quoted +
                                      "\"), and " + p.file + " holds the quote " +

@@ -47,7 +47,7 @@ run "$ws" 2 taxonomy export -o guidelines/taxonomy.yaml
 has_err "the workspace reads every .yaml file in guidelines/ as its guideline"
 run "$ws" 0 validate
 run "$ws" 0 taxonomy export -o reports/v2.yaml
-grep -q '^  - id: TOOL.4$' "$ws/reports/v2.yaml" || fail "export -o reports/v2.yaml: no TOOL.4"
+grep -q '^ *- id: TOOL.4$' "$ws/reports/v2.yaml" || fail "export -o reports/v2.yaml: no TOOL.4"
 run "$ws" 0 taxonomy export --at 1 -o codebooks/v1-copy.yaml --force
 [[ -s "$ws/codebooks/v1-copy.yaml" ]] || fail "--force did not write"
 run "$ws" 1 validate
@@ -83,27 +83,33 @@ has_out '- **II.2** (open) Which meetings would you drop?'
 grep -q 'Which meetings did you keep' "$tmp/out" && fail "guide --role employee shows the manager's wording"
 
 # --- 5. guide, new-transcript and codebook take --at and say which version they used ----------------------
+# version 3 renames TOOL.1 (Chat -> Team chat), an item of the ranking question III.R
+run "$ws" 0 taxonomy propose rename --node TOOL.1 --name "Team chat" --rationale "the name people use"
+run "$ws" 0 taxonomy accept E0003 --version-name "renamed chat"
 run "$ws" 0 guide --role manager
-has_out 'Taxonomy remote-work, version 2 (after coding round 1)'
-has_out '    - TOOL.4  Home office hardware'
+has_out 'Taxonomy remote-work, version 3 (renamed chat)'
+has_out '    - TOOL.1  Team chat'
 run "$ws" 0 guide --role manager --at 1
 has_out 'Taxonomy remote-work, version 1'
-grep -q 'TOOL.4' "$tmp/out" && fail "guide --at 1 shows TOOL.4, added in version 2"
+has_out '    - TOOL.1  Chat'
+run "$ws" 0 guide --format text --at "after coding round 1"
+has_out 'Taxonomy remote-work, version 2 (after coding round 1)'
+has_out '        TOOL.1  Chat'
 run "$ws" 1 guide --at 9
 run "$ws" 0 new-transcript --participant M03 --role manager --at 1
 has_err "wrote transcripts/M03.md (taxonomy remote-work, version 1)"
 grep -qx '<!-- taxonomy remote-work, version 1 -->' "$ws/transcripts/M03.md" || fail "skeleton names version 1"
-grep -q 'TOOL.4' "$ws/transcripts/M03.md" && fail "skeleton at version 1 lists TOOL.4"
+grep -q '^     TOOL.1  Chat$' "$ws/transcripts/M03.md" || fail "skeleton at version 1: $(cat "$ws/transcripts/M03.md")"
 run "$ws" 0 new-transcript --participant M04 --role manager
-grep -qx '<!-- taxonomy remote-work, version 2 (after coding round 1) -->' "$ws/transcripts/M04.md" || fail "skeleton names version 2"
-grep -q '^     TOOL.4  Home office hardware' "$ws/transcripts/M04.md" || fail "skeleton at version 2 lacks TOOL.4"
+grep -qx '<!-- taxonomy remote-work, version 3 (renamed chat) -->' "$ws/transcripts/M04.md" || fail "skeleton names version 3"
+grep -q '^     TOOL.1  Team chat$' "$ws/transcripts/M04.md" || fail "skeleton at version 3: $(cat "$ws/transcripts/M04.md")"
 run "$ws" 0 codebook --at 1 -o reports/v1.xlsx
 grep -q '^qualrank codebook: .* participants, taxonomy version 1$' "$tmp/out" || fail "codebook --at 1: $(cat "$tmp/out")"
 run "$ws" 0 codebook -o reports/v2.xlsx
-grep -q '^qualrank codebook: .* participants, taxonomy version 2 (after coding round 1)$' "$tmp/out" || fail "codebook: $(cat "$tmp/out")"
-python3 - "$ws/reports/v1.xlsx" "$ws/reports/v2.xlsx" <<'EOF' || fail "codebook workbooks do not name their versions"
+grep -q '^qualrank codebook: .* participants, taxonomy version 3 (renamed chat)$' "$tmp/out" || fail "codebook: $(cat "$tmp/out")"
+/usr/bin/python3 - "$ws/reports/v1.xlsx" "$ws/reports/v2.xlsx" <<'EOF' || fail "codebook workbooks do not name their versions"
 import sys, openpyxl
-for path, want in zip(sys.argv[1:], ["remote-work, version 1", "remote-work, version 2 (after coding round 1)"]):
+for path, want in zip(sys.argv[1:], ["remote-work, version 1", "remote-work, version 3 (renamed chat)"]):
     cells = [c.value for ws in openpyxl.load_workbook(path).worksheets for row in ws.iter_rows() for c in row]
     assert want in cells, (path, want)
 EOF
@@ -115,10 +121,21 @@ has_out 'E0003'
 has_err "E0003: TOOL.5 keeps the definition, inclusion, exclusion, aliases and keywords of TOOL.3 (with its codings and children); TOOL.6 gets only a name"
 run "$ws" 0 taxonomy accept E0003
 run "$ws" 0 taxonomy show --format json
-jq -e '[.. | objects | select(.id? == "TOOL.5")][0] | .definition == "VPN, single sign-on, laptops and permissions." and .aliases == ["vpn"] and .keywords == ["vpn", "password", "sign-on"]' "$tmp/out" >/dev/null ||
-  fail "TOOL.5 did not keep TOOL.3's text: $(jq -c '[.. | objects | select(.id? == "TOOL.5")]' "$tmp/out")"
-jq -e '[.. | objects | select(.id? == "TOOL.6")][0] | (.definition // "") == "" and ((.aliases // []) | length) == 0' "$tmp/out" >/dev/null ||
-  fail "TOOL.6 got TOOL.3's text: $(jq -c '[.. | objects | select(.id? == "TOOL.6")]' "$tmp/out")"
+run "$ws" 0 taxonomy export -o reports/latest.yaml
+/usr/bin/python3 - "$ws/reports/latest.yaml" <<'EOF' || fail "split: the successors' text"
+import sys, yaml
+nodes = {}
+def walk(ns):
+    for n in ns or []:
+        nodes[n["id"]] = n
+        walk(n.get("children"))
+walk(yaml.safe_load(open(sys.argv[1]))["nodes"])
+five, six = nodes["TOOL.5"], nodes["TOOL.6"]
+assert five.get("definition") == "VPN, single sign-on, laptops and permissions.", five
+assert five.get("aliases") == ["vpn"] and five.get("keywords") == ["vpn", "password", "sign-on"], five
+assert not six.get("definition") and not six.get("aliases") and not six.get("keywords"), six
+assert "TOOL.3" not in nodes
+EOF
 run "$ws" 0 code --format json
 run "$ws" 0 taxonomy propose split --node WELL.2 --into "WELL.3:Evenings,WELL.4:Weekends" --codings-to recode --rationale "two"
 has_err "E0004: the successors WELL.3, WELL.4 get only their names; the definition, inclusion, exclusion, aliases and keywords of WELL.2 retire with it"
@@ -135,7 +152,9 @@ has_err "qualrank rank: error: --where: no participant has role = 'managr' (did 
 run "$ws" 2 rank --where experiance=junior
 has_err "--where: no participant has an attribute 'experiance' (did you mean 'experience'?)"
 run "$ws" 0 rank --by experience --where role=employee --resamples 0 --format json
-[[ $(jq -r '.levels | join(",")' "$tmp/out") == "junior,mid" ]] || fail "rank --by experience levels: $(jq -c .levels "$tmp/out")"
+# employees: E01 (tenure 1: junior) and E02 (tenure 6: senior), one answer each
+[[ $(jq -c '.questions[0].groups | map_values(.n)' "$tmp/out") == '{"junior":1,"senior":1}' ]] ||
+  fail "rank --by experience --where role=employee: $(jq -c '.questions[0].groups | map_values(.n)' "$tmp/out")"
 
 # --- 8. roles and experience levels with "did you mean" wherever they are given ----------------------------
 run "$ws" 2 guide --role managr
@@ -163,19 +182,22 @@ run "$ws" 0 agreement --transcripts --compare-level 3 --resamples 0 --format jso
 # --- 10. coder names compare case-insensitively, with one display form ----------------------------------------
 run "$ws" 0 agreement --transcripts --resamples 0 --format json; cp "$tmp/out" "$tmp/agree-ref.json"
 run "$ws" 0 code --format json; cp "$tmp/out" "$tmp/code-ref.json"
-sed -i 's/^coder: dana$/coder: Dana/' "$ws/transcripts/E01.md"
+sed -i 's/^coder: dana$/coder: DANA/' "$ws/transcripts/M01.md"
 mv "$ws/transcripts/E01.carol.codes" "$ws/transcripts/E01.CAROL.codes"
 cp "$ws/transcripts/E01.CAROL.codes" "$ws/transcripts/E02.carol.codes"
 sed -i 's/^t4 .*$//; s/^t6: .*$//' "$ws/transcripts/E02.carol.codes"
 run "$ws" 0 validate
-has_err "transcripts/E01.md:20:7: warning: coder 'Dana' is written 'dana' elsewhere; counted as one coder 'dana'"
+has_err "transcripts/M01.md:21:7: warning: coder 'DANA' is written 'dana' elsewhere; counted as one coder 'dana'"
+has_err "transcripts/E02.carol.codes:2:5: warning: coder 'carol' is written 'CAROL' elsewhere; counted as one coder 'CAROL'"
 run "$ws" 0 agreement --transcripts --resamples 0 --format json
-[[ $(jq -c '.coders' "$tmp/out") == '["dana","CAROL"]' ]] || fail "agreement coders: $(jq -c '.coders' "$tmp/out")"
+[[ $(jq -c '.coders' "$tmp/out") == '["dana","CAROL","eli"]' ]] || fail "agreement coders: $(jq -c '.coders' "$tmp/out")"
+coders() { jq -c '[.. | objects | .coder? // empty | strings] | unique' "$tmp/out"; }
+run "$ws" 0 query --coder CaRoL --format json; cp "$tmp/out" "$tmp/q1.json"
 run "$ws" 0 query --coder carol --format json
-[[ $(jq '[.segments[].codes[].coder] | unique' -c "$tmp/out") == '["CAROL"]' ]] || fail "query --coder carol: $(jq -c '[.segments[].codes[].coder] | unique' "$tmp/out")"
+cmp -s "$tmp/out" "$tmp/q1.json" || fail "query --coder depends on the case"
+[[ $(jq '.segments | length' "$tmp/out") -ge 4 ]] || fail "query --coder carol: $(jq '.segments | length' "$tmp/out") segments"
 run "$ws" 0 code --format json
-[[ $(jq -c '[.[].codes[]?.coder] | unique' "$tmp/out" 2>/dev/null || jq -c '[.. | .coder? // empty] | unique' "$tmp/out") == '["CAROL","dana"]' ]] ||
-  fail "code: coders $(jq -c '[.. | .coder? // empty] | unique' "$tmp/out")"
+[[ $(coders) == '["CAROL","dana","eli"]' ]] || fail "code: coders $(coders)"
 
 # --- 11. history provenance re-anchored by its quote when the transcript was edited above it ----------------
 ws=$(fresh prov)
@@ -189,12 +211,11 @@ Notes added later: the call was cut off twice.\
 Second line of notes.' "$ws/transcripts/E01.md"
 grep -n "None, honestly" "$ws/transcripts/E01.md" | grep -q '^28:' || fail "the quoted line did not move to line 28"
 run "$ws" 0 taxonomy log --format json
-[[ $(jq -r '.edits[] | select(.id == "E0003") | .provenance[0].source' "$tmp/out" 2>/dev/null ||
-     jq -r '[.. | objects | select(.participant? == "E01" and (.source? // "" | startswith("transcripts/E01.md:2")))][0].source' "$tmp/out") == "transcripts/E01.md:28" ]] ||
+[[ $(jq -r '[.. | objects | select(.participant? == "E01" and (.source? // "" | startswith("transcripts/E01.md:2")))] | map(.source) | join(" ")' "$tmp/out") == "transcripts/E01.md:28" ]] ||
   fail "source not re-anchored: $(jq -c '[.. | objects | select(.participant? == "E01")]' "$tmp/out")"
 has_err "note: E0003: source 'transcripts/E01.md:25' re-anchored to transcripts/E01.md:28 by its quote"
 sed -i 's/None, honestly. The calls are/Honestly none. The calls are/' "$ws/transcripts/E01.md"
 run "$ws" 0 validate
-has_err "warning: E0003: source 'transcripts/E01.md:25' no longer points into the turn it quoted (\"None, honestly. The calls are the only time I hear my coll...\"), and transcripts/E01.md holds the quote nowhere"
+has_err "warning: E0003: source 'transcripts/E01.md:25' no longer points into the turn it quoted (\"None, honestly. The calls are the only time I hear my col...\"), and transcripts/E01.md holds the quote nowhere"
 
 echo "edges: ok"

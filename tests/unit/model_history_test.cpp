@@ -157,6 +157,44 @@ TEST_CASE("model::history replays a merge and a split", "[model][history]") {
   CHECK(m.fates.at("B.1").to == "B.1.b");
 }
 
+TEST_CASE("model::history split keeps the node's text and labels on the successor of its codings", "[model][history]") {
+  TaxonomyReplay r(base());
+  auto redefine = edit("E0001", EditOp::redefine, 20);
+  redefine.node = "B.1";
+  redefine.definition = "Running out of memory.";
+  redefine.inclusion = "Allocation failures.";
+  redefine.aliases = std::vector<std::string>{"oom", "device"};
+  redefine.keywords = std::vector<std::string>{"out of memory"};
+  apply(r, redefine);
+  auto split = edit("E0002", EditOp::split, 21);
+  split.node = "B.1";
+  split.parts = {{"B.1.a", "Host memory"}, {"B.1.b", "Device"}};  // "Device" takes the alias 'device' as its name
+  split.codings_to = "B.1.a";
+  apply(r, split);
+  auto t = r.finish();
+  const auto* a = t.find("B.1.a");
+  const auto* b = t.find("B.1.b");
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(a->definition == "Running out of memory.");
+  CHECK(a->inclusion == "Allocation failures.");
+  CHECK(a->aliases == std::vector<std::string>{"oom"});  // 'device' is the other successor's name now
+  CHECK(a->keywords == std::vector<std::string>{"out of memory"});
+  CHECK(b->definition.empty());
+  CHECK(b->aliases.empty());
+  CHECK(b->keywords.empty());
+
+  TaxonomyReplay recode(base());
+  auto split2 = edit("E0001", EditOp::split, 21);
+  split2.node = "B.1";
+  split2.parts = {{"B.1.a", "Host memory"}, {"B.1.b", "Device memory"}};
+  split2.codings_to = "recode";
+  apply(recode, split2);
+  auto t2 = recode.finish();
+  CHECK(t2.find("B.1.a")->aliases.empty());  // with recode no successor continues the node
+  CHECK(t2.find("B.1.b")->aliases.empty());
+}
+
 TEST_CASE("model::history rejects invalid edits with located messages", "[model][history]") {
   TaxonomyReplay r(base());
   CHECK(rejected(r, add("E0005", "A.3", "Z", "x")) ==
