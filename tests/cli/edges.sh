@@ -35,6 +35,10 @@ for args in "rank --format json --resamples 50" "rank --by experience --format j
 done
 grep -q '"E03"\|not set' "$tmp/out" && fail "codebook lists the empty transcript"
 [[ $(jq '.participants' "$tmp/out") == 6 ]] || fail "codebook: $(jq '.participants' "$tmp/out") participants, expected 6"
+run "$ref" 0 report -o out --resamples 100
+run "$ws" 0 report -o out --resamples 100
+cmp -s "$ref/out/report.json" "$ws/out/report.json" || fail "report.json changed by the empty transcript: $(diff "$ref/out/report.json" "$ws/out/report.json" | head)"
+cmp -s "$ref/out/rankings.md" "$ws/out/rankings.md" || fail "rankings.md changed by the empty transcript"
 
 # --- 2. taxonomy export refuses a path that makes the workspace invalid, unless --force --------------------
 ws=$(fresh export)
