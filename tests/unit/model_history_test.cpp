@@ -320,7 +320,7 @@ TEST_CASE("model::history hash chain detects an entry edited in the middle", "[m
   auto e1 = add("", "A.3", "A", "Notebooks");
   e1.rationale = "one";
   e1.date = "2025-04-01";
-  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, {}}};
+  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, "", {}}};
   REQUIRE(append_proposal(ws.root, e1, d) == std::optional<std::string>("E0001"));
   auto e2 = add("", "B.3", "B", "Crashes");
   e2.rationale = "two";
@@ -380,7 +380,7 @@ TEST_CASE("model::history reports a truncated entry (a key with no value) locate
   auto e1 = add("", "A.3", "A", "Notebooks");
   e1.rationale = "one";
   e1.date = "2025-04-01";
-  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, {}}};
+  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, "", {}}};
   REQUIRE(append_proposal(ws.root, e1, d) == std::optional<std::string>("E0001"));
   REQUIRE_FALSE(d.has_errors());
   const auto text = *files::read(ws.root / "codebooks/mini.history.yaml");
@@ -414,14 +414,14 @@ TEST_CASE("model::history append refuses invalid proposals and decisions", "[mod
   Diagnostics d2;
   auto outside = add("", "A.3", "A", "x");
   outside.rationale = "r";
-  outside.provenance = {{"P1", "../secret.md:1", "", 0, {}}};
+  outside.provenance = {{"P1", "../secret.md:1", "", 0, "", {}}};
   CHECK_FALSE(append_proposal(ws.root, outside, d2));
   CHECK(d2.items().at(0).message.find("outside the workspace") != std::string::npos);
 
   Diagnostics d3;
   auto wrong_line = add("", "A.3", "A", "x");
   wrong_line.rationale = "r";
-  wrong_line.provenance = {{"P1", "transcripts/P1.md:13", "", 0, {}}};  // the interviewer's turn
+  wrong_line.provenance = {{"P1", "transcripts/P1.md:13", "", 0, "", {}}};  // the interviewer's turn
   CHECK_FALSE(append_proposal(ws.root, wrong_line, d3));
   CHECK(d3.items().at(0).message.find("is not in a turn of P1") != std::string::npos);
   CHECK_FALSE(fs::exists(ws.root / "codebooks/mini.history.yaml"));
@@ -453,7 +453,7 @@ TEST_CASE("model::history diff lists net changes with edits and segment counts",
   merge.from = {"B.2"};
   merge.into = "B.1";
   auto added = add("E0003", "B.4", "B", "Races");
-  added.provenance = {{"P1", "transcripts/P1.md:21", "transcripts/P1.md", 21, {}}};
+  added.provenance = {{"P1", "transcripts/P1.md:21", "transcripts/P1.md", 21, "", {}}};
   auto move = edit("E0004", EditOp::move, 8);
   move.node = "A.2.i";
   move.parent = "A.5";
