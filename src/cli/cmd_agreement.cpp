@@ -140,6 +140,9 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
         return usage_error("no label tables in " + (ctx.workspace / "codebooks" / "labels").string() +
                            "; name them with --labels FILE.csv, or use --transcripts");
     }
+    if (version && vm.count("group-by-level") && label_options.group_by_level > version->taxonomy.max_level())
+      return usage_error("--group-by-level " + std::to_string(label_options.group_by_level) + " is deeper than the taxonomy (" +
+                         std::to_string(version->taxonomy.max_level()) + " levels)");
     LabelVocabulary vocabulary;
     if (version) vocabulary = {&version->taxonomy, &version->resolve, version->number};
     LabelTable table = read_label_files(paths, ctx.workspace, columns, vocabulary, diags);
@@ -158,6 +161,9 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       report_diagnostics(ctx, diags);
       return 1;
     }
+    if (const int depth = study->taxonomy().max_level(); transcript_options.compare_level > depth)
+      return usage_error("--compare-level " + std::to_string(transcript_options.compare_level) + " is deeper than the taxonomy (" +
+                         std::to_string(depth) + (depth == 1 ? " level" : " levels") + ")");
     transcripts = transcript_agreement(study->segments, study->taxonomy(), transcript_options);
     timer.lap("transcript agreement");
   }

@@ -42,7 +42,8 @@ int emit(Context& ctx, const CodebookData& data, const CodebookOptions& options,
   if (!ok) return 1;
   if (!ctx.quiet)
     *ctx.out << "qualrank codebook: " << data.segments.size() << " coded segments, " << data.participants.size()
-             << " participants\n  " << out.string() << '\n';
+             << " participants, taxonomy version " << data.version
+             << (data.version_name.empty() ? "" : " (" + data.version_name + ")") << "\n  " << out.string() << '\n';
   return 0;
 }
 

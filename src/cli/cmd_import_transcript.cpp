@@ -18,7 +18,7 @@ int cmd_import_transcript(Context& ctx, const std::vector<std::string>& args) {
       ("participant", po::value<std::string>()->required(), "participant id (also the file name: transcripts/ID.md)")
       ("role", po::value<std::string>(), "the participant's role (default: the guideline's only role)")
       ("attr", po::value<std::vector<std::string>>()->composing(), "an attribute, key=value (repeatable)")
-      ("interviewer", po::value<std::vector<std::string>>()->composing(), "a speaker name that is the interviewer (repeatable); becomes I")
+      ("interviewer", po::value<std::vector<std::string>>()->composing(), "another speaker name that is the interviewer (repeatable; Interviewer and I always are); becomes I")
       ("section", po::value<std::string>(), "put every turn under this guideline question's section (default: no section)")
       ("output,o", po::value<std::string>(), "write here instead of transcripts/ID.md (inside the workspace)")
       ("force", "replace the output file if it exists");
@@ -45,8 +45,9 @@ int cmd_import_transcript(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("role")) options.role = vm["role"].as<std::string>();
   else if (roles.size() == 1) options.role = roles.front();
   if (std::find(roles.begin(), roles.end(), options.role) == roles.end()) {
+    auto hint = options.role.empty() ? std::string() : text::closest(options.role, roles);
     *ctx.err << name << (options.role.empty() ? "give the participant's role with --role" : "unknown role '" + options.role + "'")
-             << " (the guideline's roles: " << text::join(roles, ", ") << ")\n";
+             << (hint.empty() ? " (the guideline's roles: " + text::join(roles, ", ") + ")" : " (did you mean '" + hint + "'?)") << '\n';
     return 2;
   }
   if (vm.count("attr"))

@@ -1,9 +1,11 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/protocol.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::cli {
 
@@ -13,10 +15,11 @@ int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
       ("participant", po::value<std::string>()->required(), "participant id (also the file name: transcripts/ID.md)")
       ("role", po::value<std::string>()->required(), "the participant's role (one of the guideline's roles)")
       ("attr", po::value<std::vector<std::string>>()->composing(), "an attribute, key=value (repeatable)")
+      ("at", po::value<std::string>(), "taxonomy version of the ranking items (default: the latest)")
       ("output,o", po::value<std::string>(), "write here instead of transcripts/ID.md (inside the workspace)");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "new-transcript", "--participant ID --role ROLE [--attr k=v ...] [-o FILE]", desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "new-transcript", "--participant ID --role ROLE [--attr k=v ...] [--at VERSION] [-o FILE]", desc, args, vm, rc)) return rc;
   Diagnostics diags;
   auto ws = load_workspace_design(ctx.workspace, diags);
   if (!ws) return report_diagnostics(ctx, diags) ? 1 : 1;
@@ -28,9 +31,10 @@ int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
   }
   const auto& roles = ws->guideline.roles;
   if (std::find(roles.begin(), roles.end(), role) == roles.end()) {
-    *ctx.err << "qualrank new-transcript: error: unknown role '" << role << "' (the guideline's roles:";
-    for (const auto& r : roles) *ctx.err << ' ' << r;
-    *ctx.err << ")\n";
+    auto hint = text::closest(role, roles);
+    *ctx.err << "qualrank new-transcript: error: unknown role '" << role << "'"
+             << (hint.empty() ? " (the guideline's roles: " + text::join(roles, ", ") + ")" : " (did you mean '" + hint + "'?)")
+             << '\n';
     return 2;
   }
   std::map<std::string, std::string> attrs;
@@ -55,12 +59,17 @@ int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << rel << ": error: the file exists already; not overwritten\n";
     return 1;
   }
+  auto version = taxonomy_at(*ws, vm.count("at") ? std::optional(vm["at"].as<std::string>()) : std::nullopt, diags);
+  if (!version) return report_diagnostics(ctx, diags) ? 1 : 1;
+  migrate_guideline(ws->guideline, *version, diags);
+  diags.print(*ctx.err);  // warnings: items with no node at the version
+  std::string label = std::to_string(version->number) + (version->name.empty() ? "" : " (" + version->name + ")");
   std::string err;
-  if (!files::write_atomic(*path, transcript_skeleton(ws->guideline, ws->taxonomy, participant, role, attrs), &err)) {
+  if (!files::write_atomic(*path, transcript_skeleton(ws->guideline, version->taxonomy, participant, role, attrs, label), &err)) {
     *ctx.err << "qualrank new-transcript: error: " << err << '\n';
     return 1;
   }
-  if (!ctx.quiet) *ctx.err << "wrote " << rel << '\n';
+  if (!ctx.quiet) *ctx.err << "wrote " << rel << " (taxonomy " << version->taxonomy.name << ", version " << label << ")\n";
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "cli.h"
 #include "qualrank/analysis/ranking.h"
@@ -10,6 +11,46 @@
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
+
+namespace {
+
+// --by and every --where name an attribute some answer has, and --where a value some answer has; otherwise
+// prints "qualrank rank: error: ..." with the closest name ("did you mean") or the values, and returns false.
+bool check_attributes(Context& ctx, const std::vector<RankingQuestionInput>& inputs, const RankingOptions& opts) {
+  std::vector<std::string> names;
+  std::map<std::string, std::vector<std::string>> values;
+  for (const auto& q : inputs)
+    for (const auto& a : q.answers)
+      for (const auto& [k, v] : a.attributes) {
+        if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+        auto& vs = values[k];
+        if (!v.empty() && std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
+      }
+  if (names.empty()) return true;  // no answers: nothing to group
+  auto known = [&](const char* option, const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) != names.end()) return true;
+    auto hint = text::closest(name, names);
+    *ctx.err << "qualrank rank: error: " << option << ": no participant has an attribute '" << name << "'"
+             << (hint.empty() ? " (attributes: " + text::join(names, ", ") + ")" : " (did you mean '" + hint + "'?)") << '\n';
+    return false;
+  };
+  bool ok = known("--by", opts.by);
+  for (const auto& [attr, value] : opts.where) {
+    if (!known("--where", attr)) {
+      ok = false;
+      continue;
+    }
+    const auto& vs = values[attr];
+    if (std::find(vs.begin(), vs.end(), value) != vs.end()) continue;
+    auto hint = text::closest(value, vs);
+    *ctx.err << "qualrank rank: error: --where: no participant has " << attr << " = '" << value << "'"
+             << (hint.empty() ? " (values: " + text::join(vs, ", ") + ")" : " (did you mean '" + hint + "'?)") << '\n';
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
 
 int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("rank options");
@@ -113,6 +154,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
     }
     inputs = std::move(kept);
   }
+  if (!check_attributes(ctx, inputs, opts)) return 2;
   Diagnostics notes;
   auto analysis = analyse_rankings(inputs, levels, opts, notes);
   if (opts.compare) {

@@ -171,6 +171,19 @@ int taxonomy_propose(Context& ctx, const std::vector<std::string>& args) {
   diags.print(*ctx.err);
   if (!id) return 1;
   *ctx.out << *id << '\n';
+  if (*op == EditOp::split && !ctx.quiet) {  // what each successor gets (docs/taxonomy-history.md, "split")
+    std::vector<std::string> others;
+    for (const auto& p : e.parts)
+      if (p.id != e.codings_to) others.push_back(p.id);
+    if (e.codings_to == kRecode)
+      *ctx.err << "qualrank taxonomy propose: " << *id << ": the successors " << text::join(others, ", ")
+               << " get only their names; the definition, inclusion, exclusion, aliases and keywords of " << e.node
+               << " retire with it\n";
+    else
+      *ctx.err << "qualrank taxonomy propose: " << *id << ": " << e.codings_to << " keeps the definition, inclusion, exclusion, "
+               << "aliases and keywords of " << e.node << " (with its codings and children); " << text::join(others, ", ")
+               << (others.size() == 1 ? " gets" : " get") << " only a name (give a definition with 'taxonomy propose redefine')\n";
+  }
   return 0;
 }
 

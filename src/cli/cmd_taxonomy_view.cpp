@@ -16,6 +16,29 @@ std::unique_ptr<TaxonomyVersion> load_version(Context& ctx, const std::optional<
   return taxonomy_at(*ws, at, diags);
 }
 
+// Why writing a taxonomy file to `out` would make the workspace at `root` invalid ("" when it would not): the
+// loader reads every .yaml/.yml file in codebooks/ as the taxonomy (or its history) and every one in
+// guidelines/ as the guideline, and a workspace has exactly one of each.
+std::string breaks_workspace(const std::filesystem::path& root, const std::filesystem::path& out) {
+  std::error_code ec;
+  auto ext = out.extension().string();
+  if (ext != ".yaml" && ext != ".yml") return "";
+  auto dir = std::filesystem::weakly_canonical(out, ec).parent_path();
+  if (ec) return "";
+  auto in = [&](const char* sub) {
+    std::error_code e;
+    auto d = std::filesystem::weakly_canonical(root / sub, e);
+    return !e && d == dir;
+  };
+  if (in("codebooks"))
+    return "the workspace reads every .yaml file in codebooks/ as its taxonomy or its history; a second one there "
+           "makes every command fail with 'more than one taxonomy' (write it elsewhere, e.g. reports/)";
+  if (in("guidelines"))
+    return "the workspace reads every .yaml file in guidelines/ as its guideline; a taxonomy there makes every "
+           "command fail (write it elsewhere, e.g. reports/)";
+  return "";
+}
+
 }  // namespace
 
 int taxonomy_show(Context& ctx, const std::vector<std::string>& args) {
@@ -67,10 +90,18 @@ int taxonomy_export(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("taxonomy export options");
   desc.add_options()
       ("at", po::value<std::string>(), "the version (number or name; default: the latest)")
-      ("output,o", po::value<std::string>()->required(), "the taxonomy file to write (relative to the workspace)");
+      ("output,o", po::value<std::string>()->required(), "the taxonomy file to write (relative to the workspace)")
+      ("force", "write even into codebooks/ or guidelines/, where a second .yaml file makes the workspace invalid");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "taxonomy export", "[--at VERSION] -o FILE.yaml", desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "taxonomy export", "[--at VERSION] -o FILE.yaml [--force]", desc, args, vm, rc)) return rc;
+  std::filesystem::path out = vm["output"].as<std::string>();
+  if (out.is_relative()) out = ctx.workspace / out;
+  if (auto why = breaks_workspace(ctx.workspace, out); !why.empty() && !vm.count("force")) {
+    *ctx.err << "qualrank taxonomy export: error: not writing " << vm["output"].as<std::string>() << ": " << why
+             << "; --force writes it anyway\n";
+    return 2;
+  }
   Diagnostics diags;
   std::optional<std::string> at;
   if (vm.count("at")) at = vm["at"].as<std::string>();
@@ -80,8 +111,6 @@ int taxonomy_export(Context& ctx, const std::vector<std::string>& args) {
   std::string comment = version->taxonomy.file + " at version " + std::to_string(version->number) +
                         (version->name.empty() ? "" : " (" + version->name + ")") +
                         ", exported by `qualrank taxonomy export`.";
-  std::filesystem::path out = vm["output"].as<std::string>();
-  if (out.is_relative()) out = ctx.workspace / out;
   std::string err;
   if (!files::write_atomic(out, taxonomy_to_yaml(version->taxonomy, comment), &err)) {
     *ctx.err << "qualrank taxonomy export: error: " << err << '\n';

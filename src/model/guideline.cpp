@@ -87,9 +87,13 @@ struct Loader {
   }
 
   void check_roles(const std::vector<std::string>& roles, const YAML::Node& at) {
-    for (const auto& r : roles)
-      if (std::find(g.roles.begin(), g.roles.end(), r) == g.roles.end())
-        diags.error(yaml::where(at, file), "unknown role '" + r + "' (the guideline's roles: " + text::join(g.roles, ", ") + ")");
+    for (const auto& r : roles) {
+      if (std::find(g.roles.begin(), g.roles.end(), r) != g.roles.end()) continue;
+      auto hint = text::closest(r, g.roles);
+      diags.error(yaml::where(at, file), "unknown role '" + r + "'" +
+                                             (hint.empty() ? " (the guideline's roles: " + text::join(g.roles, ", ") + ")"
+                                                           : " (did you mean '" + hint + "'?)"));
+    }
   }
 
   // top: N | all | {role: N|all}

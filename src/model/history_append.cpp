@@ -76,6 +76,7 @@ json proposal_entry(const TaxonomyEdit& e) {
     for (const auto& p : e.provenance) {
       json item = {{"participant", p.participant}};
       if (!p.source.empty()) item["source"] = p.source;
+      if (!p.quote.empty()) item["quote"] = p.quote;
       entry["provenance"].push_back(item);
     }
   }
@@ -106,7 +107,7 @@ const std::vector<std::string>& key_order() {
   static const std::vector<std::string> order = {
       "propose", "accept", "reject", "op", "version", "version_name", "reason", "args", "id", "node", "new_id",
       "parent", "name", "definition", "inclusion", "exclusion", "aliases", "keywords", "from", "into",
-      "codings_to", "rationale", "provenance", "participant", "source", "author", "date", "hash"};
+      "codings_to", "rationale", "provenance", "participant", "source", "quote", "author", "date", "hash"};
   return order;
 }
 
@@ -276,6 +277,7 @@ std::optional<std::string> append_proposal(const std::filesystem::path& ws_root,
     bool outside = false;
     auto problem = history_detail::provenance_problem(ws->root, p, outside, cache);
     if (!problem.empty()) diags.error(outside ? edit.where : Location{p.file, p.line, 0}, "--source: " + problem);
+    else p.quote = history_detail::quote_at(cache[p.file], p.line);  // re-anchors the source if lines move
   }
   TaxonomyReplay replay(ws->taxonomy);
   if (!replay_latest(*ws, h, replay, diags)) return std::nullopt;

@@ -214,6 +214,7 @@ bool read_proposal(EntryReader& r, const YAML::Node& entry, const std::string& f
         Provenance p;
         p.participant = pr.text("participant", true);
         p.source = pr.text("source", false);
+        p.quote = pr.text("quote", false);
         p.where = pr.where("source");
         pr.check_unknown_keys("a provenance");
         if (!p.source.empty() && !parse_source(p.source, p.file, p.line))

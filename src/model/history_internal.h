@@ -34,4 +34,13 @@ using SourceCache = std::map<std::string, SourceFile>;
 std::string provenance_problem(const std::filesystem::path& root, const Provenance& p, bool& outside,
                                SourceCache& cache);
 
+// The participant's words on `line` of the transcript in `f` (markup removed, at most 200 bytes, cut at a
+// character boundary); "" when the line is not in a participant turn or `f` is not a transcript.
+std::string quote_at(const SourceFile& f, int line);
+
+// Where `p.quote` is now: nullopt when the turn at p.line still holds it (or p has no quote, or its file is
+// not a transcript). Otherwise `count` is how many times the participant turns hold it, and the line of the
+// only one when count == 1.
+std::optional<int> moved_quote(const Provenance& p, const SourceFile& f, int& count);
+
 }  // namespace qualrank::history_detail

@@ -5,6 +5,7 @@
 #include "history_internal.h"
 #include "qualrank/model/history.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank {
 
@@ -50,6 +51,54 @@ std::string provenance_problem(const std::filesystem::path& root, const Provenan
   return "";
 }
 
+namespace {
+
+const Turn* turn_at(const Transcript& t, int line) {
+  const Turn* turn = nullptr;
+  for (const auto& candidate : t.turns)
+    if (candidate.line <= line) turn = &candidate;
+  return turn && !turn->interviewer && line <= turn->text_end_line ? turn : nullptr;
+}
+
+}  // namespace
+
+std::string quote_at(const SourceFile& f, int line) {
+  if (!f.transcript) return "";
+  const Turn* turn = turn_at(*f.transcript, line);
+  if (!turn) return "";
+  std::size_t begin = 0;
+  while (begin <= turn->text.size()) {
+    auto end = std::min(turn->text.find('\n', begin), turn->text.size());
+    if (end > begin && turn->line_of(begin) == line) {
+      std::string quote(text::trim(std::string_view(turn->text).substr(begin, end - begin)));
+      if (quote.size() > 200) {
+        std::size_t cut = 200;
+        while (cut > 0 && (static_cast<unsigned char>(quote[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+        quote.resize(cut);
+      }
+      return quote;
+    }
+    begin = end + 1;
+  }
+  return "";
+}
+
+std::optional<int> moved_quote(const Provenance& p, const SourceFile& f, int& count) {
+  count = 0;
+  if (p.quote.empty() || !f.transcript) return std::nullopt;
+  const Turn* here = turn_at(*f.transcript, p.line);
+  if (here && here->text.find(p.quote) != std::string::npos) return std::nullopt;
+  int line = 0;
+  for (const auto& turn : f.transcript->turns) {
+    if (turn.interviewer) continue;
+    for (auto pos = turn.text.find(p.quote); pos != std::string::npos; pos = turn.text.find(p.quote, pos + 1)) {
+      ++count;
+      line = turn.line_of(pos);
+    }
+  }
+  return line;
+}
+
 }  // namespace history_detail
 
 std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& diags) {
@@ -74,10 +123,33 @@ std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& di
     diags.error({ws.history_path, 1, 1}, "the history is of taxonomy '" + h->taxonomy + "', but " + ws.taxonomy_path +
                                              " is '" + ws.taxonomy.name + "'");
   history_detail::SourceCache cache;
-  for (const auto& e : h->edits) {
-    for (const auto& p : e.provenance) {
+  for (auto& e : h->edits) {
+    for (auto& p : e.provenance) {
       bool outside = false;
       auto problem = history_detail::provenance_problem(ws.root, p, outside, cache);
+      int count = 0;
+      // A quoted source whose turn no longer holds the quote (the transcript was edited above it) follows
+      // the quote when the participant's turns hold it once; the history file itself is never rewritten.
+      if (auto moved = outside ? std::nullopt : history_detail::moved_quote(p, cache[p.file], count)) {
+        std::string quoted = p.quote;
+        if (quoted.size() > 60) {
+          std::size_t cut = 57;
+          while (cut > 0 && (static_cast<unsigned char>(quoted[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+          quoted = quoted.substr(0, cut) + "...";
+        }
+        if (count != 1) {
+          diags.warning(p.where, e.id + ": source '" + p.source + "' no longer points into the turn it quoted (\"" + quoted +
+                                     "\"), and " + p.file + " holds the quote " +
+                                     (count == 0 ? std::string("nowhere") : std::to_string(count) + " times") +
+                                     "; correct the line in a new proposal");
+          continue;
+        }
+        std::string was = p.source;
+        p.line = *moved;
+        p.source = p.file + ":" + std::to_string(p.line);
+        diags.note(p.where, e.id + ": source '" + was + "' re-anchored to " + p.source + " by its quote (\"" + quoted + "\")");
+        problem = history_detail::provenance_problem(ws.root, p, outside, cache);
+      }
       if (problem.empty()) continue;
       if (outside) diags.error(p.where, e.id + ": " + problem);
       else diags.warning(p.where, e.id + ": " + problem);

@@ -336,6 +336,7 @@ bool TaxonomyReplay::split(const TaxonomyEdit& e, int version, Diagnostics& diag
     return false;
   }
   TaxonomyNode& n = *taxonomy_.find_mutable(e.node);
+  const TaxonomyNode old = n;  // a copy: add() below may move the vertex storage
   std::string parent = n.parent;
   unregister_labels(n, true);
   std::vector<std::string> successors;
@@ -345,6 +346,14 @@ bool TaxonomyReplay::split(const TaxonomyEdit& e, int version, Diagnostics& diag
     s.name = p.name;
     s.parent = parent;
     s.where = e.where;
+    if (p.id == e.codings_to) {  // the successor the codings go to continues the node: its text and labels
+      s.definition = old.definition;
+      s.inclusion = old.inclusion;
+      s.exclusion = old.exclusion;
+      s.keywords = old.keywords;
+      for (const auto& a : old.aliases)  // less an alias that is now a successor's id or name
+        if (!has(names, fold(a))) s.aliases.push_back(a);
+    }
     taxonomy_.add(s);
     ever_.insert(s.id);
     register_labels(s);

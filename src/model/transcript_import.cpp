@@ -145,7 +145,8 @@ std::optional<std::vector<Utterance>> read_transcript_source(const std::filesyst
 
 std::string write_imported_transcript(const std::vector<Utterance>& utterances, const TranscriptImportOptions& options,
                                       const std::string& file, Diagnostics& diags) {
-  std::set<std::string> interviewers;
+  // The notation's own interviewer labels are always the interviewer; --interviewer names more.
+  std::set<std::string> interviewers = {text::fold_case("Interviewer"), text::fold_case("I")};
   for (const auto& name : options.interviewers) interviewers.insert(text::fold_case(text::trim(name)));
   bool any_speaker = std::any_of(utterances.begin(), utterances.end(), [](const Utterance& u) { return !u.speaker.empty(); });
   if (!any_speaker)

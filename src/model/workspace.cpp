@@ -64,16 +64,21 @@ std::optional<fs::path> find_single(const fs::path& root, const std::string& dir
   return found.front();
 }
 
+// " (did you mean 'x'?)" when one of `choices` is close to `given`, else " (the guideline's WHAT: a, b)".
+std::string choices_hint(const std::string& given, const std::vector<std::string>& choices, const char* what) {
+  auto hint = text::closest(given, choices);
+  if (!hint.empty()) return " (did you mean '" + hint + "'?)";
+  return std::string(" (the guideline's ") + what + ": " + text::join(choices, ", ") + ")";
+}
+
 void derive_experience(const Guideline& g, Transcript& t, Diagnostics& diags) {
   if (!g.experience) return;
   const auto& scheme = *g.experience;
   auto have = t.attributes.find(scheme.attribute);
   if (have != t.attributes.end() && !have->second.empty()) {
     if (std::find(scheme.levels.begin(), scheme.levels.end(), have->second) == scheme.levels.end()) {
-      auto hint = text::closest(have->second, scheme.levels);
       diags.error(t.attribute_where[scheme.attribute], "unknown " + scheme.attribute + " level '" + have->second + "'" +
-                                                          (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                                          " (the guideline's levels: " + text::join(scheme.levels, ", ") + ")");
+                                                          choices_hint(have->second, scheme.levels, "levels"));
       return;
     }
     // A stated level and a number it is otherwise derived from should agree; the stated level is used.
@@ -109,7 +114,7 @@ void derive_experience(const Guideline& g, Transcript& t, Diagnostics& diags) {
 
 void check_transcript(const Guideline& g, Transcript& t, Diagnostics& diags) {
   if (!t.role.empty() && std::find(g.roles.begin(), g.roles.end(), t.role) == g.roles.end())
-    diags.error(t.role_where, "unknown role '" + t.role + "' (the guideline's roles: " + text::join(g.roles, ", ") + ")");
+    diags.error(t.role_where, "unknown role '" + t.role + "'" + choices_hint(t.role, g.roles, "roles"));
   std::map<std::string, Location> seen_sections;
   for (const auto& s : t.sections) {
     if (s.question.empty()) continue;
@@ -151,6 +156,30 @@ void check_transcript(const Guideline& g, Transcript& t, Diagnostics& diags) {
   for (const auto& turn : t.turns)
     if (!turn.interviewer && turn.text.empty() && turn.codes.empty())
       diags.warning({t.file, turn.line, 1}, "empty participant turn");
+}
+
+// Coder names compare case-insensitively ("Jonas" and "jonas" are one coder): every coding gets the form the
+// coder is first written in (transcripts in file order: the front matter's coder, then the codes in file
+// order, inline before standoff), and each other form is a warning at the first coding written in it.
+void unify_coder_names(Workspace& ws, Diagnostics& diags) {
+  std::map<std::string, std::string> display;  // folded -> first form
+  std::set<std::string> warned;
+  auto unify = [&](std::string& coder, const Location* where) {
+    auto [it, fresh] = display.emplace(text::fold_case(coder), coder);
+    if (fresh || it->second == coder) return;
+    if (where && warned.insert(coder).second)
+      diags.warning(*where, "coder '" + coder + "' is written '" + it->second + "' elsewhere; counted as one coder '" +
+                                it->second + "'");
+    coder = it->second;
+  };
+  for (auto& t : ws.transcripts) {
+    unify(t.coder, nullptr);  // the codings carry the locations
+    for (auto& turn : t.turns) {
+      for (auto& c : turn.codes) unify(c.coder, &c.where);
+      for (auto& span : turn.spans)
+        for (auto& c : span.codes) unify(c.coder, &c.where);
+    }
+  }
 }
 
 }  // namespace
@@ -224,6 +253,12 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   const Guideline& guideline = ws.guideline;
   std::vector<std::optional<Transcript>> parsed(paths.size());
   std::vector<Diagnostics> parse_diags(paths.size());
+  std::vector<char> silent_of(paths.size(), 0);
+  auto says_nothing = [](const Transcript& t) {
+    return t.rankings.empty() && t.answers.empty() && std::none_of(t.turns.begin(), t.turns.end(), [](const Turn& turn) {
+             return !turn.interviewer && (!turn.text.empty() || !turn.codes.empty());
+           });
+  };
   parallel_for(paths.size(), [&](std::size_t i) {
     Diagnostics& d = parse_diags[i];
     auto display = files::display_path(paths[i], root);
@@ -240,12 +275,16 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
       // A transcript that failed to parse has been reported already.
       if (s && parsed[i]) apply_standoff(*parsed[i], *s, d);
     }
+    if (parsed[i]) silent_of[i] = says_nothing(*parsed[i]);
     if (parsed[i] && options.trim) options.trim(guideline, *parsed[i]);
   });
   ws.transcripts.reserve(paths.size());
+  std::vector<char> silent;  // per transcript kept
   for (std::size_t i = 0; i < paths.size(); ++i) {
     diags.append(parse_diags[i]);
-    if (parsed[i]) ws.transcripts.push_back(std::move(*parsed[i]));
+    if (!parsed[i]) continue;
+    ws.transcripts.push_back(std::move(*parsed[i]));
+    silent.push_back(silent_of[i]);
   }
   std::map<std::string, const Transcript*> by_participant;
   for (auto& t : ws.transcripts) {
@@ -254,6 +293,21 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     if (!fresh)
       diags.error(t.participant_where, "duplicate participant id '" + t.participant + "' (also in " + it->second->file + ")");
   }
+  // A transcript in which the participant says nothing (front matter only, or a skeleton not filled in yet)
+  // is not a participant: it would add a participant and an empty group to every count. (Worked out on the
+  // loading thread, before `options.trim`.)
+  by_participant.clear();
+  {
+    std::size_t k = 0;
+    ws.transcripts.erase(std::remove_if(ws.transcripts.begin(), ws.transcripts.end(),
+                                        [&](const Transcript& t) {
+                                          if (!silent[k++]) return false;
+                                          diags.warning({t.file, 1, 1}, "the participant says nothing here (no turn with text); "
+                                                                        "not counted as a participant");
+                                          return true;
+                                        }),
+                         ws.transcripts.end());
+  }
   for (const auto& path : orphans) {
     auto display = files::display_path(path, root);
     auto content = files::read(path);
@@ -261,6 +315,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     auto s = parse_standoff(*content, display, diags);
     if (s) diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
   }
+  unify_coder_names(ws, diags);
   for (const auto& p : files::list_files(root / "codebooks" / "labels", ".csv"))
     ws.label_tables.push_back(files::display_path(p, root));
   return ws;

@@ -26,12 +26,14 @@ std::string yaml_scalar(const std::string& v) {
 
 }  // namespace
 
-std::string interview_protocol(const Guideline& g, const Taxonomy& t, const std::string& role, ProtocolFormat format) {
+std::string interview_protocol(const Guideline& g, const Taxonomy& t, const std::string& role, ProtocolFormat format,
+                               const std::string& taxonomy_version) {
   std::ostringstream out;
   bool md = format == ProtocolFormat::markdown;
   std::string title = g.title.empty() ? g.name : g.title;
   if (md) out << "# " << title << (role.empty() ? "" : " (" + role + ")") << "\n\n";
   else out << title << (role.empty() ? "" : " (" + role + ")") << "\n" << std::string(text::count_code_points(title) + (role.empty() ? 0 : role.size() + 3), '=') << "\n\n";
+  if (!taxonomy_version.empty()) out << "Taxonomy " << t.name << ", version " << taxonomy_version << "\n\n";
   for (const auto& part : g.parts) {
     std::vector<const Question*> qs;
     for (const auto& id : part.question_ids) {
@@ -42,9 +44,14 @@ std::string interview_protocol(const Guideline& g, const Taxonomy& t, const std:
     if (md) out << "## Part " << part.id << ": " << part.title << "\n\n";
     else out << "Part " << part.id << ": " << part.title << "\n\n";
     for (const auto* q : qs) {
-      std::string text_ = role.empty() ? q->text : q->text_for(role);
-      if (md) out << "- **" << q->id << "** (" << to_string(q->kind) << ") " << text_ << '\n';
-      else out << "  " << q->id << " [" << to_string(q->kind) << "] " << text_ << '\n';
+      // Without a role, a question worded per role lists every role's wording (as text_for gives it).
+      const bool per_role = role.empty() && !q->text_by_role.empty();
+      std::string text_ = per_role ? "" : role.empty() ? q->text : q->text_for(role);
+      if (md) out << "- **" << q->id << "** (" << to_string(q->kind) << ")" << (text_.empty() ? "" : " " + text_) << '\n';
+      else out << "  " << q->id << " [" << to_string(q->kind) << "]" << (text_.empty() ? "" : " " + text_) << '\n';
+      if (per_role)
+        for (const auto& r : g.roles)
+          if (q->asked_to(r)) out << (md ? "  - " : "      ") << r << ": " << q->text_for(r) << '\n';
       if (role.empty() && !q->roles.empty())
         out << (md ? "  - asked to: " : "      asked to: ") << text::join(q->roles, ", ") << '\n';
       if (q->kind == QuestionKind::ranking) {
@@ -70,7 +77,8 @@ std::string interview_protocol(const Guideline& g, const Taxonomy& t, const std:
 }
 
 std::string transcript_skeleton(const Guideline& g, const Taxonomy& t, const std::string& participant,
-                                const std::string& role, const std::map<std::string, std::string>& attributes) {
+                                const std::string& role, const std::map<std::string, std::string>& attributes,
+                                const std::string& taxonomy_version) {
   std::ostringstream out;
   out << "---\nparticipant: " << yaml_scalar(participant) << "\nrole: " << yaml_scalar(role)
       << "\ncoder: coder\ninterviewer: I\n";
@@ -82,7 +90,9 @@ std::string transcript_skeleton(const Guideline& g, const Taxonomy& t, const std
     out << "attributes:\n";
     for (const auto& [k, v] : attrs) out << "  " << k << ": " << (v.empty() ? "" : yaml_scalar(v)) << '\n';
   }
-  out << "---\n\n# Interview with " << participant << " (" << role << ")\n";
+  out << "---\n";
+  if (!taxonomy_version.empty()) out << "<!-- taxonomy " << t.name << ", version " << taxonomy_version << " -->\n";
+  out << "\n# Interview with " << participant << " (" << role << ")\n";
   for (const auto& part : g.parts) {
     bool header = false;
     for (const auto& id : part.question_ids) {

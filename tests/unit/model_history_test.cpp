@@ -157,6 +157,44 @@ TEST_CASE("model::history replays a merge and a split", "[model][history]") {
   CHECK(m.fates.at("B.1").to == "B.1.b");
 }
 
+TEST_CASE("model::history split keeps the node's text and labels on the successor of its codings", "[model][history]") {
+  TaxonomyReplay r(base());
+  auto redefine = edit("E0001", EditOp::redefine, 20);
+  redefine.node = "B.1";
+  redefine.definition = "Running out of memory.";
+  redefine.inclusion = "Allocation failures.";
+  redefine.aliases = std::vector<std::string>{"oom", "device"};
+  redefine.keywords = std::vector<std::string>{"out of memory"};
+  apply(r, redefine);
+  auto split = edit("E0002", EditOp::split, 21);
+  split.node = "B.1";
+  split.parts = {{"B.1.a", "Host memory"}, {"B.1.b", "Device"}};  // "Device" takes the alias 'device' as its name
+  split.codings_to = "B.1.a";
+  apply(r, split);
+  auto t = r.finish();
+  const auto* a = t.find("B.1.a");
+  const auto* b = t.find("B.1.b");
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(a->definition == "Running out of memory.");
+  CHECK(a->inclusion == "Allocation failures.");
+  CHECK(a->aliases == std::vector<std::string>{"oom"});  // 'device' is the other successor's name now
+  CHECK(a->keywords == std::vector<std::string>{"out of memory"});
+  CHECK(b->definition.empty());
+  CHECK(b->aliases.empty());
+  CHECK(b->keywords.empty());
+
+  TaxonomyReplay recode(base());
+  auto split2 = edit("E0001", EditOp::split, 21);
+  split2.node = "B.1";
+  split2.parts = {{"B.1.a", "Host memory"}, {"B.1.b", "Device memory"}};
+  split2.codings_to = "recode";
+  apply(recode, split2);
+  auto t2 = recode.finish();
+  CHECK(t2.find("B.1.a")->aliases.empty());  // with recode no successor continues the node
+  CHECK(t2.find("B.1.b")->aliases.empty());
+}
+
 TEST_CASE("model::history rejects invalid edits with located messages", "[model][history]") {
   TaxonomyReplay r(base());
   CHECK(rejected(r, add("E0005", "A.3", "Z", "x")) ==
@@ -282,7 +320,7 @@ TEST_CASE("model::history hash chain detects an entry edited in the middle", "[m
   auto e1 = add("", "A.3", "A", "Notebooks");
   e1.rationale = "one";
   e1.date = "2025-04-01";
-  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, {}}};
+  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, "", {}}};
   REQUIRE(append_proposal(ws.root, e1, d) == std::optional<std::string>("E0001"));
   auto e2 = add("", "B.3", "B", "Crashes");
   e2.rationale = "two";
@@ -342,7 +380,7 @@ TEST_CASE("model::history reports a truncated entry (a key with no value) locate
   auto e1 = add("", "A.3", "A", "Notebooks");
   e1.rationale = "one";
   e1.date = "2025-04-01";
-  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, {}}};
+  e1.provenance = {{"P1", "transcripts/P1.md:21", "", 0, "", {}}};
   REQUIRE(append_proposal(ws.root, e1, d) == std::optional<std::string>("E0001"));
   REQUIRE_FALSE(d.has_errors());
   const auto text = *files::read(ws.root / "codebooks/mini.history.yaml");
@@ -376,14 +414,14 @@ TEST_CASE("model::history append refuses invalid proposals and decisions", "[mod
   Diagnostics d2;
   auto outside = add("", "A.3", "A", "x");
   outside.rationale = "r";
-  outside.provenance = {{"P1", "../secret.md:1", "", 0, {}}};
+  outside.provenance = {{"P1", "../secret.md:1", "", 0, "", {}}};
   CHECK_FALSE(append_proposal(ws.root, outside, d2));
   CHECK(d2.items().at(0).message.find("outside the workspace") != std::string::npos);
 
   Diagnostics d3;
   auto wrong_line = add("", "A.3", "A", "x");
   wrong_line.rationale = "r";
-  wrong_line.provenance = {{"P1", "transcripts/P1.md:13", "", 0, {}}};  // the interviewer's turn
+  wrong_line.provenance = {{"P1", "transcripts/P1.md:13", "", 0, "", {}}};  // the interviewer's turn
   CHECK_FALSE(append_proposal(ws.root, wrong_line, d3));
   CHECK(d3.items().at(0).message.find("is not in a turn of P1") != std::string::npos);
   CHECK_FALSE(fs::exists(ws.root / "codebooks/mini.history.yaml"));
@@ -415,7 +453,7 @@ TEST_CASE("model::history diff lists net changes with edits and segment counts",
   merge.from = {"B.2"};
   merge.into = "B.1";
   auto added = add("E0003", "B.4", "B", "Races");
-  added.provenance = {{"P1", "transcripts/P1.md:21", "transcripts/P1.md", 21, {}}};
+  added.provenance = {{"P1", "transcripts/P1.md:21", "transcripts/P1.md", 21, "", {}}};
   auto move = edit("E0004", EditOp::move, 8);
   move.node = "A.2.i";
   move.parent = "A.5";

@@ -91,3 +91,25 @@ TEST_CASE("model::write_imported_transcript without speaker names makes a turn p
   REQUIRE(t->turns.size() == 2);
   CHECK(t->turns[1].text == "Second thought,\nwrapped.");
 }
+
+TEST_CASE("model::write_imported_transcript takes Interviewer: and I: as the interviewer without --interviewer", "[model][import]") {
+  Diagnostics d;
+  auto u = read_plain_text("Interviewer: First question?\n\nSam: First answer.\n\nI: Second question?\n\nSam: Second answer.\n",
+                           "t.txt", d);
+  REQUIRE(u);
+  TranscriptImportOptions o;
+  o.participant = "P3";
+  o.role = "user";
+  auto md = write_imported_transcript(*u, o, "t.txt", d);
+  Diagnostics p;
+  auto t = parse_transcript(md, "transcripts/P3.md", p);
+  REQUIRE(t);
+  REQUIRE(t->turns.size() == 4);
+  CHECK(t->turns[0].interviewer);
+  CHECK(t->turns[0].text == "First question?");
+  CHECK_FALSE(t->turns[1].interviewer);
+  CHECK(t->turns[2].interviewer);
+  CHECK(t->turns[2].text == "Second question?");
+  CHECK(t->turns[3].text == "Second answer.");
+  CHECK(d.items().empty());  // one participant speaker: no warning
+}

@@ -34,6 +34,8 @@ struct Provenance {
   std::string source;  // as written: FILE:LINE
   std::string file;    // parsed from `source`
   int line = 0;
+  std::string quote;   // the participant's words on that line when proposed (markup removed); "" in older
+                       // entries. When the transcript is edited above it, loading re-anchors `line` by it.
   Location where;      // where `source` is written in the history file
 };
 // Parses "FILE:LINE" (LINE >= 1). Returns false when it has no line number.

@@ -48,12 +48,13 @@ std::optional<std::vector<Utterance>> read_transcript_source(const std::filesyst
 struct TranscriptImportOptions {
   std::string participant, role;
   std::vector<std::pair<std::string, std::string>> attributes;
-  std::vector<std::string> interviewers;  // speaker names (case-insensitive) that become `I`
+  std::vector<std::string> interviewers;  // more speaker names (case-insensitive) that become `I`
   std::string section;                    // a guideline question id for a "## ID" heading; "" = no section
   std::string source_name;                // named in the comment at the top
 };
 
-// The transcript text. Speakers named in `interviewers` become `I`, every other speaker the participant;
+// The transcript text. Speakers named `Interviewer` or `I` (the notation's labels) and those named in
+// `interviewers` (case-insensitive) become `I`, every other speaker the participant;
 // utterances without a speaker continue the previous speaker's turn (or, when the input names no speaker
 // at all, each becomes a participant turn). Warns (located in `file`) when several speakers become the
 // participant, when an --interviewer name never speaks, and when text had to be changed so it does not
