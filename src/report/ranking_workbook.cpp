@@ -38,6 +38,86 @@ std::string range(const std::string& sheet, int r0, int c0, int r1, int c1) {
   return out;
 }
 
+// Rows of the statistics of one pairwise comparison, its small-sample warnings and its gap table (with the
+// basis of every flag), from `row`; returns the last row written.
+int comparison_rows(xlsx::Book& book, xlsx::Sheet& sheet, const PairAnalysis& pa, const Taxonomy& t, int row) {
+  const auto& c = pa.comparison;
+  sheet.write_text(row, 0, "Comparison", {}, book.bold());
+  sheet.write_text(row, 1, c.a + " vs " + c.b, {}, book.bold());
+  auto stat = [&](const std::string& label, double v, lxw_format* f = nullptr) {
+    ++row;
+    sheet.write_text(row, 0, label);
+    sheet.write_number(row, 1, v, f);
+  };
+  stat(c.a + " participants", c.n_a, book.format(xlsx::CellStyle::integer));
+  stat(c.b + " participants", c.n_b, book.format(xlsx::CellStyle::integer));
+  stat("Spearman's rho", c.spearman_rho);
+  stat("Spearman p", c.spearman_p);
+  stat("Kendall's tau-b", c.kendall_tau_b);
+  stat("Kendall p", c.kendall_tau_p);
+  stat("rho CI low (" + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap)", c.rho_ci.first);
+  stat("rho CI high", c.rho_ci.second);
+  stat("bootstrap resamples", c.resamples);
+  stat("smallest reachable Mann-Whitney p", c.min_p);
+  for (const auto& w : c.warnings) {
+    ++row;
+    sheet.write_text(row, 0, "Warning", {}, book.bold());
+    sheet.write_text(row, 1, w);
+  }
+  row += 2;
+  std::vector<std::string> heads{"Item", "Name", c.a + " mean rank", c.b + " mean rank", "Gap (b - a)", "Mann-Whitney U", "p",
+                                 "Holm p", "Cliff's delta", "Misaligned", "Flag basis"};
+  for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+  for (const auto& g : pa.gaps) {
+    ++row;
+    sheet.write_text(row, 0, g.item);
+    sheet.write_text(row, 1, t.find(g.item) ? t.find(g.item)->name : "");
+    sheet.write_number(row, 2, g.mean_a, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 3, g.mean_b, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 4, g.gap, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 5, g.mann_whitney_u);
+    sheet.write_number(row, 6, g.p);
+    sheet.write_number(row, 7, g.p_holm);
+    sheet.write_number(row, 8, g.cliffs_delta, book.format(xlsx::CellStyle::decimal));
+    sheet.write_text(row, 9, g.misaligned ? "yes" : "no");
+    if (g.misaligned) sheet.write_text(row, 10, g.basis);
+  }
+  return row;
+}
+
+// Every pairwise comparison of a question, the groups left out of them, and the k-group test; from `row`,
+// returns the last row written.
+int comparisons_block(xlsx::Book& book, xlsx::Sheet& sheet, const QuestionRankAnalysis& q, const Taxonomy& t, int row) {
+  for (std::size_t i = 0; i < q.comparisons.size(); ++i) {
+    if (i) row += 2;
+    row = comparison_rows(book, sheet, q.comparisons[i], t, row);
+  }
+  if (!q.not_compared.empty()) {
+    row += 2;
+    sheet.write_text(row, 0, "Not compared", {}, book.bold());
+    sheet.write_text(row, 1, text::join(q.not_compared, ", ") + " (in no pairwise comparison; see the all-groups test)");
+  }
+  if (q.k_groups) {
+    const auto& k = *q.k_groups;
+    row += 2;
+    sheet.write_text(row, 0, "All groups", {}, book.bold());
+    sheet.write_text(row, 1, text::join(k.groups, ", ") + ": Kruskal-Wallis per item, Holm across items, epsilon-squared", {}, book.bold());
+    ++row;
+    std::vector<std::string> heads{"Item", "Name", "Kruskal-Wallis H", "p", "Holm p", "epsilon-squared"};
+    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+    for (const auto& i : k.items) {
+      ++row;
+      sheet.write_text(row, 0, i.item);
+      sheet.write_text(row, 1, t.find(i.item) ? t.find(i.item)->name : "");
+      sheet.write_number(row, 2, i.kruskal_h, book.format(xlsx::CellStyle::decimal));
+      sheet.write_number(row, 3, i.p);
+      sheet.write_number(row, 4, i.p_holm);
+      sheet.write_number(row, 5, i.epsilon_squared, book.format(xlsx::CellStyle::decimal));
+    }
+  }
+  return row;
+}
+
 void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy& t) {
   auto& sheet = book.add_sheet(q.question);
   const auto& name = sheet.name();
@@ -79,40 +159,7 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
     sheet.write_number(row, 4, g.kendall_w_p);
   }
   row += 2;
-  if (q.comparison) {
-    const auto& c = *q.comparison;
-    sheet.write_text(row, 0, "Comparison", {}, book.bold());
-    sheet.write_text(row, 1, c.a + " vs " + c.b, {}, book.bold());
-    auto stat = [&](const std::string& label, double v) {
-      ++row;
-      sheet.write_text(row, 0, label);
-      sheet.write_number(row, 1, v);
-    };
-    stat("Spearman's rho", c.spearman_rho);
-    stat("Spearman p", c.spearman_p);
-    stat("Kendall's tau-b", c.kendall_tau_b);
-    stat("Kendall p", c.kendall_tau_p);
-    stat("rho CI low (" + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap)", c.rho_ci.first);
-    stat("rho CI high", c.rho_ci.second);
-    stat("bootstrap resamples", c.resamples);
-    row += 2;
-    std::vector<std::string> heads{"Item", "Name", c.a + " mean rank", c.b + " mean rank", "Gap (b - a)", "Mann-Whitney U", "p",
-                                   "Holm p", "Cliff's delta", "Misaligned"};
-    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
-    for (const auto& g : q.gaps) {
-      ++row;
-      sheet.write_text(row, 0, g.item);
-      sheet.write_text(row, 1, t.find(g.item) ? t.find(g.item)->name : "");
-      sheet.write_number(row, 2, g.mean_a, book.format(xlsx::CellStyle::decimal));
-      sheet.write_number(row, 3, g.mean_b, book.format(xlsx::CellStyle::decimal));
-      sheet.write_number(row, 4, g.gap, book.format(xlsx::CellStyle::decimal));
-      sheet.write_number(row, 5, g.mann_whitney_u);
-      sheet.write_number(row, 6, g.p);
-      sheet.write_number(row, 7, g.p_holm);
-      sheet.write_number(row, 8, g.cliffs_delta, book.format(xlsx::CellStyle::decimal));
-      sheet.write_text(row, 9, g.misaligned ? "yes" : "no");
-    }
-  }
+  row = comparisons_block(book, sheet, q, t, row);
   if (q.groups.empty()) return;
   // Charts: anchored to the right of the tables.
   const int chart_col = static_cast<int>(cols.size()) + 1;
@@ -215,6 +262,11 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
 
 bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target,
                              Diagnostics& diags) {
+  return write_rankings_workbook(a, t, target, diags, {});
+}
+
+bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target, Diagnostics& diags,
+                             const std::vector<TitledRankingAnalysis>& extra) {
   xlsx::Book book(target, {"Priority rankings", "qualrank rank", "qualrank", "Rankings by " + a.by}, diags);
   if (!book.ok()) {
     diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
@@ -223,6 +275,26 @@ bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const 
   for (const auto& q : a.questions) {
     question_sheet(book, q, t);
     if (q.model) model_sheet(book, q, t);
+  }
+  if (!extra.empty()) {
+    // One sheet for the extra analyses (the experience comparisons): per analysis and question, its
+    // comparisons and k-group test.
+    auto& sheet = book.add_sheet("Experience");
+    sheet.header({{"Comparison", xlsx::CellStyle::text, 28}, {"Detail", xlsx::CellStyle::text, 48}}, 0);
+    int row = 0;
+    for (const auto& e : extra) {
+      for (const auto& q : e.analysis->questions) {
+        row += 2;
+        sheet.write_text(row, 0, e.title, {}, book.bold());
+        sheet.write_text(row, 1, q.question + (q.text.empty() ? "" : ": " + q.text), {}, book.bold());
+        ++row;
+        if (q.comparisons.empty() && !q.k_groups) {
+          sheet.write_text(row, 0, "No comparison between groups.");
+          continue;
+        }
+        row = comparisons_block(book, sheet, q, t, row);
+      }
+    }
   }
   auto& raw = book.add_sheet("Raw rankings");
   std::vector<std::string> attrs;
