@@ -21,7 +21,7 @@ fw="$FIXTURES/fieldwork"
 #    2.333333333333333 0.31140322391459774 0.4666666666666666
 #    0.5833333333333333 0.7470175003104327 0.11666666666666665
 # Holm: /usr/bin/python3 -c 'from statsmodels.stats.multitest import multipletests as m; print(list(m([0.8824969025845968,0.31140322391459774,0.7470175003104327],method="holm")[1]))'
-# -> [0.9341035010690981, 0.9342096717437932, 0.9341035010690981]
+# -> [1.0, 0.9342096717437932, 1.0]
 $py - "$tmp/roles.json" <<'EOF' || fail "k_groups from the transcripts"
 import json, sys
 q = json.load(open(sys.argv[1]))["questions"][0]
@@ -31,9 +31,9 @@ assert q["groups"]["manager"]["mean_rank"] == {"TOOL.1": 2.5, "TOOL.2": 1.0, "TO
 assert q["groups"]["contractor"]["mean_rank"] == {"TOOL.1": 2.0, "TOOL.2": 2.0, "TOOL.3": 2.0}, q["groups"]["contractor"]
 k = q["k_groups"]
 assert k["groups"] == ["manager", "employee", "contractor"], k["groups"]
-exp = {"TOOL.1": (0.24999999999999703, 0.8824969025845968, 0.9341035010690981, 0.049999999999999406),
+exp = {"TOOL.1": (0.24999999999999703, 0.8824969025845968, 1.0, 0.049999999999999406),
        "TOOL.2": (2.333333333333333, 0.31140322391459774, 0.9342096717437932, 0.4666666666666666),
-       "TOOL.3": (0.5833333333333333, 0.7470175003104327, 0.9341035010690981, 0.11666666666666665)}
+       "TOOL.3": (0.5833333333333333, 0.7470175003104327, 1.0, 0.11666666666666665)}
 assert [i["item"] for i in k["items"]] == ["TOOL.1", "TOOL.2", "TOOL.3"]
 for i in k["items"]:
     assert set(i) == {"item", "kruskal_h", "p", "p_holm", "epsilon_squared"}, i
@@ -49,10 +49,12 @@ c = q["comparison"]
 assert abs(c["min_p"] - 0.1939308522824107) < 1e-12, c["min_p"]
 assert c["can_reach_significance"] is False and c["flags_allowed"] is False
 assert any(w.startswith("with 2 and 2 participants no item can reach p < 0.05 after Holm's correction") for w in c["warnings"]), c["warnings"]
-assert any("fewer than 5 participants" in w and "bootstrap CI" in w for w in c["warnings"]), c["warnings"]
-# groups below 3 participants are reported, not flagged (TOOL.1 has |delta| = 0.5 >= 0.474 here)
-g1 = [g for g in q["gaps"] if g["item"] == "TOOL.1"][0]
-assert abs(abs(g1["cliffs_delta"]) - 0.5) < 1e-12 and g1["misaligned"] is False and g1["basis"] is None, g1
+# the employees give every item mean rank 2: rho is undefined, so there is no interval (and no CI warning)
+assert c["spearman_rho"] is None and c["bootstrap_ci"]["spearman_rho"] == [None, None], c
+assert not any("bootstrap CI" in w for w in c["warnings"]), c["warnings"]
+# groups below 3 participants are reported, not flagged (TOOL.2: managers [1, 1], employees [2, 2], delta 1)
+g2 = [g for g in q["gaps"] if g["item"] == "TOOL.2"][0]
+assert g2["cliffs_delta"] == 1.0 and g2["misaligned"] is False and g2["basis"] is None, g2
 EOF
 "$QUALRANK" -C "$fw" rank --resamples 200 >"$tmp/roles.txt"
 grep -qF "all groups (manager, employee, contractor), Kruskal-Wallis per item:" "$tmp/roles.txt" || fail "text: k groups"
@@ -96,6 +98,9 @@ assert gaps["TOOL.1"]["misaligned"] and gaps["TOOL.1"]["basis"] == "effect size"
 assert gaps["TOOL.3"]["misaligned"] and gaps["TOOL.3"]["basis"] == "effect size", gaps["TOOL.3"]
 assert not gaps["TOOL.2"]["misaligned"] and gaps["TOOL.2"]["basis"] is None
 assert q["not_compared"] == ["contractor"]
+# a CI from 3 and 4 participants carries a warning
+assert c["bootstrap_ci"]["spearman_rho"][0] is not None
+assert any("bootstrap CI of rho resamples fewer than 5 participants in a group (manager 3, employee 4)" in w for w in c["warnings"]), c["warnings"]
 EOF
 "$QUALRANK" -C "$fw" rank --table "$FIXTURES/rank/fieldwork-groups.csv" --format md --resamples 200 >"$tmp/table.md"
 grep -qF "> Note: with 3 and 4 participants no item can reach p < 0.05 after Holm's correction; flags rest on effect size alone" "$tmp/table.md" || fail "md: no-significance sentence"
@@ -138,14 +143,15 @@ grep -qE "remote-work-interview.yaml:$line:[0-9]+: error: unknown group 'manger'
 [[ ! -s "$tmp/out" ]] || fail "output despite the error"
 
 # 4. report: the experience comparison of every role with two or more levels (manager: mid 3 y, senior 8 y;
-# employee: junior 1 y, senior 6 y; contractor C02 has no tenure, so one level: no comparison).
+# employee: junior 1 y, senior 6 y; contractor: junior 0.5 y, C02 mid from the tenure answer).
 ws2="$tmp/fw2"; cp -r "$fw" "$ws2"
 "$QUALRANK" -C "$ws2" report --resamples 200 -o "$tmp/rep" >/dev/null 2>"$tmp/report.err" || { cat "$tmp/report.err"; fail "report"; }
 $py - "$tmp/rep/report.json" <<'EOF' || fail "report.json experience comparisons"
 import json, sys
 r = json.load(open(sys.argv[1]))
 e = r["experience_comparisons"]
-assert [(x["role"], x["title"]) for x in e] == [("manager", "manager: mid vs senior"), ("employee", "employee: junior vs senior")], e
+assert [(x["role"], x["title"]) for x in e] == [("manager", "manager: mid vs senior"), ("employee", "employee: junior vs senior"),
+                                               ("contractor", "contractor: junior vs mid")], [(x["role"], x["title"]) for x in e]
 assert e[0]["where"] == {"role": "manager"} and e[0]["by"] == "experience"
 q = e[1]["questions"][0]
 assert q["comparison"]["groups"] == ["junior", "senior"] and q["comparison"]["n"] == {"junior": 1, "senior": 1}
@@ -172,7 +178,7 @@ wb = openpyxl.load_workbook(sys.argv[1])
 assert "Experience" in wb.sheetnames, wb.sheetnames
 vals = [[c for c in row] for row in wb["Experience"].iter_rows(values_only=True)]
 titles = [r[0] for r in vals if r[0] and ": " in str(r[0]) and " vs " in str(r[0])]
-assert titles == ["manager: mid vs senior", "employee: junior vs senior"], titles
+assert titles == ["manager: mid vs senior", "employee: junior vs senior", "contractor: junior vs mid"], titles
 q = wb["III.R"]
 rows = [r for r in q.iter_rows(values_only=True)]
 warn = [r[1] for r in rows if r[0] == "Warning"]
