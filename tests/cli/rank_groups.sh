@@ -187,4 +187,26 @@ kg = [r for r in rows if r[0] == "TOOL.2" and isinstance(r[2], float) and abs(r[
 assert kg and abs(kg[0][3] - 0.31140322391459774) < 1e-9, kg
 EOF
 fi
+# 5. Agreement CIs from fewer than 5 units carry a warning (fieldwork: E01 coded by eli and carol, 4 turns).
+"$QUALRANK" -C "$fw" agreement --transcripts --resamples 200 >"$tmp/agr.txt"
+grep -qF "warning: the 95% CIs resample only 4 turns; with fewer than 5 they are unstable and too narrow" "$tmp/agr.txt" || fail "agreement text warning"
+"$QUALRANK" -C "$fw" agreement --transcripts --resamples 200 --format json >"$tmp/agr.json"
+$py - "$tmp/agr.json" "$tmp/rep/report.json" <<'EOF' || fail "agreement json warning"
+import json, sys
+want = "the 95% CIs resample only 4 turns; with fewer than 5 they are unstable and too narrow"
+a = json.load(open(sys.argv[1]))
+conf = a["confidence"]
+assert conf["warning"] == want, conf
+r = json.load(open(sys.argv[2]))
+assert r["agreement"]["transcripts"]["confidence"]["warning"] == want, r["agreement"]["transcripts"]["confidence"]
+EOF
+grep -qF "⚠ the 95% CIs resample only 4 turns" "$html" || fail "html: agreement CI warning"
+if $py -c 'import openpyxl' 2>/dev/null; then
+  $py - "$tmp/rep/agreement.xlsx" <<'EOF' || fail "agreement.xlsx warning"
+import openpyxl, sys
+wb = openpyxl.load_workbook(sys.argv[1])
+rows = [r for ws in wb.worksheets for r in ws.iter_rows(values_only=True) if r and r[0] == "Warning"]
+assert rows and rows[0][1].startswith("the 95% CIs resample only 4 turns"), rows
+EOF
+fi
 echo "rank_groups: ok"
