@@ -253,7 +253,7 @@ void comparison_markdown(std::ostringstream& md, const PairAnalysis& pa, const T
                                           fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "], " +
                                           std::to_string(c.resamples) + " resamples")
      << "); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (p " << fmt_p(c.kendall_tau_p) << ").\n\n";
-  for (const auto& w : c.warnings) md << "> Note: " << w << ".\n>\n";
+  for (std::size_t i = 0; i < c.warnings.size(); ++i) md << (i ? ">\n" : "") << "> Note: " << c.warnings[i] << ".\n";
   if (!c.warnings.empty()) md << '\n';
   std::vector<const ItemGap*> mis;
   for (const auto& g : pa.gaps)
