@@ -108,6 +108,10 @@ grep -qF "flagged on effect size alone" "$tmp/table.md" || fail "md: flag basis"
 grep -qF "Not compared pairwise: contractor (n = 2)" "$tmp/table.md" || fail "md: not compared"
 grep -qF "| TOOL.1 Chat | 3.11 | 0.211 | 0.633 | 0.39 |" "$tmp/table.md" || fail "md: k-group row"
 
+"$QUALRANK" -C "$fw" rank --table "$FIXTURES/rank/fieldwork-groups.csv" --resamples 200 >"$tmp/table.txt"
+grep -qE '^    ! TOOL.1  gap 1.17  p_holm 0.277  delta 0.83  \[effect size\]  Chat$' "$tmp/table.txt" || fail "text: flag basis"
+grep -qF "    warning: with 3 and 4 participants no item can reach p < 0.05 after Holm's correction; flags rest on effect size alone" "$tmp/table.txt" || fail "text: 3 and 4 sentence"
+
 # --compare still chooses one pair; a group of 2 is reported, not flagged
 "$QUALRANK" -C "$fw" rank --table "$FIXTURES/rank/fieldwork-groups.csv" --compare manager,contractor --format json --resamples 0 >"$tmp/mc.json"
 $py - "$tmp/mc.json" <<'EOF' || fail "--compare manager,contractor"
