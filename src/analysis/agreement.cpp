@@ -198,6 +198,7 @@ LabelAgreement label_agreement(const LabelTable& table, const Taxonomy* taxonomy
     const auto ci = stats::bootstrap_agreement(t, options.resamples, options.seed, options.level);
     out.fleiss_ci = ci.fleiss_kappa;
     out.alpha_ci = ci.krippendorff_alpha;
+    out.ci_warning = stats::small_sample_ci_warning(t.units, "units", options.level);
   }
 
   for (std::size_t s = 0; s < table.sources.size(); ++s) out.sources.push_back({table.sources[s], 0, {}});

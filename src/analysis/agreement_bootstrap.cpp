@@ -30,6 +30,7 @@
 #include "qualrank/analysis/agreement_bootstrap.h"
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <limits>
 #include <map>
@@ -489,6 +490,12 @@ AgreementIntervals bootstrap_agreement(const RatingTable& table, int resamples, 
   scratch[0].run(job, next, resamples);
   for (auto& h : helpers) h.join();
   return {bootstrap_percentile_ci(fleiss, level), bootstrap_percentile_ci(alpha, level)};
+}
+
+std::string small_sample_ci_warning(std::int64_t resampled, const std::string& what, double level, std::int64_t minimum) {
+  if (resampled >= minimum) return "";
+  return "the " + std::to_string(static_cast<int>(std::lround(level * 100))) + "% CIs resample only " + std::to_string(resampled) + " " + what +
+         "; with fewer than " + std::to_string(minimum) + " they are unstable and too narrow";
 }
 
 }  // namespace qualrank::stats

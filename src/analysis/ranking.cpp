@@ -7,11 +7,18 @@
 // scipy.stats.spearmanr/kendalltau; a percentile bootstrap CI for rho resampling participants within each
 // group (stats::bootstrap_spearman, seeded). Per item: the gap (mean rank b - a), the Mann-Whitney U test
 // of the two groups' ranks for that item (scipy.stats.mannwhitneyu defaults), Holm-adjusted p-values
-// across the question's items, and Cliff's delta (positive: b ranks the item lower).
+// across the question's items, and Cliff's delta (positive: b ranks the item lower). A "misaligned" flag
+// records its basis: "test" (Holm p < alpha) or "effect size" (|delta| >= threshold only); groups below the
+// minimum size get no flags. Small samples are said: the smallest p the Mann-Whitney test can reach with
+// the two group sizes (stats::mann_whitney_min_p) times the item count tells whether any item can pass Holm.
+// Comparisons: `--compare`, the guideline's `compare` pairs, or the first two groups; with more than two
+// groups each item also gets a Kruskal-Wallis test (scipy.stats.kruskal) over all groups, Holm across
+// items, and epsilon-squared (Tomczak & Tomczak 2014).
 #include "qualrank/analysis/ranking.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <set>
 
@@ -83,6 +90,92 @@ std::vector<std::vector<std::string>> tiers_of(const GroupRankStats& g, const st
   return tiers;
 }
 
+const GroupRankStats* find_group(const std::vector<GroupRankStats>& groups, const std::string& name) {
+  for (const auto& g : groups)
+    if (g.level == name) return &g;
+  return nullptr;
+}
+
+std::string format_p(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, p < 0.001 ? "%.2g" : "%.3f", p);
+  return buf;
+}
+
+// Group a vs group b: correlation of mean ranks with its bootstrap CI, per-item Mann-Whitney, Holm, Cliff's
+// delta and the flags, with the small-sample facts (smallest reachable p, minimum group size, CI size).
+PairAnalysis compare_groups(const GroupRankStats& ga, const GroupRankStats& gb, const std::vector<std::vector<double>>& ra,
+                            const std::vector<std::vector<double>>& rb, const std::vector<std::string>& items,
+                            const RankingOptions& options) {
+  const std::size_t k = items.size();
+  PairAnalysis out;
+  GroupComparison& c = out.comparison;
+  c.a = ga.level;
+  c.b = gb.level;
+  c.n_a = ga.n;
+  c.n_b = gb.n;
+  auto rho = stats::spearman(ga.mean_rank, gb.mean_rank);
+  auto tau = stats::kendall_tau_b(ga.mean_rank, gb.mean_rank);
+  c.spearman_rho = rho.statistic;
+  c.spearman_p = rho.pvalue;
+  c.kendall_tau_b = tau.statistic;
+  c.kendall_tau_p = tau.pvalue;
+  c.resamples = options.resamples;
+  // No interval for an undefined rho (a group's mean ranks are all equal): resamples may still give
+  // values, and [-1, 1] around "n/a" would read as an estimate.
+  if (options.resamples > 0 && k >= 2 && !std::isnan(rho.statistic)) {
+    auto boot = stats::bootstrap_spearman(ra, rb, options.resamples, options.seed);
+    c.rho_ci = stats::bootstrap_percentile_ci(boot, c.ci_level);
+  } else {
+    c.rho_ci = {std::nan(""), std::nan("")};
+  }
+  c.min_p = stats::mann_whitney_min_p(c.n_a, c.n_b);
+  c.can_reach_significance = c.min_p * static_cast<double>(k) < options.misaligned_p;
+  c.flags_allowed = c.n_a >= options.min_group_size && c.n_b >= options.min_group_size;
+  const std::string sizes = c.a + " " + std::to_string(c.n_a) + ", " + c.b + " " + std::to_string(c.n_b);
+  if (!c.can_reach_significance) c.warnings.push_back(unreachable_sentence(c, options.misaligned_p));
+  if (!c.flags_allowed)
+    c.warnings.push_back("a group has fewer than " + std::to_string(options.min_group_size) + " participants (" + sizes +
+                         "): its gaps are reported, not flagged" +
+                         (c.n_a == 1 || c.n_b == 1 ? " (one participant stands for a whole group)" : ""));
+  if (!std::isnan(c.rho_ci.first) && std::min(c.n_a, c.n_b) < options.min_ci_participants)
+    c.warnings.push_back("the bootstrap CI of rho resamples fewer than " + std::to_string(options.min_ci_participants) +
+                         " participants in a group (" + sizes + "); it is unstable and too narrow");
+  std::vector<double> ps;
+  for (std::size_t j = 0; j < k; ++j) {
+    std::vector<double> xa, xb;
+    for (const auto& r : ra) xa.push_back(r[j]);
+    for (const auto& r : rb) xb.push_back(r[j]);
+    ItemGap gap;
+    gap.item = items[j];
+    gap.mean_a = ga.mean_rank[j];
+    gap.mean_b = gb.mean_rank[j];
+    gap.gap = gap.mean_b - gap.mean_a;
+    auto mw = stats::mann_whitney_u(xa, xb);
+    gap.mann_whitney_u = mw.u;
+    gap.p = mw.pvalue;
+    gap.cliffs_delta = stats::cliffs_delta(xb, xa);
+    ps.push_back(gap.p);
+    out.gaps.push_back(gap);
+  }
+  auto adjusted = stats::holm(ps);
+  for (std::size_t j = 0; j < k; ++j) {
+    auto& gap = out.gaps[j];
+    gap.p_holm = adjusted[j];
+    const bool by_test = gap.p_holm < options.misaligned_p;
+    const bool by_effect = std::fabs(gap.cliffs_delta) >= options.misaligned_delta;
+    gap.misaligned = c.flags_allowed && (by_test || by_effect);
+    gap.basis = !gap.misaligned ? "" : by_test ? "test" : "effect size";
+  }
+  std::stable_sort(out.gaps.begin(), out.gaps.end(), [](const ItemGap& x, const ItemGap& y) {
+    double ax = std::fabs(x.gap), ay = std::fabs(y.gap);
+    if (std::isnan(ax)) return false;
+    if (std::isnan(ay)) return true;
+    return ax > ay;
+  });
+  return out;
+}
+
 }  // namespace
 
 std::string consensus_text(const std::vector<std::vector<std::string>>& tiers,
@@ -93,6 +186,14 @@ std::string consensus_text(const std::vector<std::vector<std::string>>& tiers,
     for (std::size_t i = 0; i < tiers[t].size(); ++i) out += (i ? " = " : "") + (label ? label(tiers[t][i]) : tiers[t][i]);
   }
   return out;
+}
+
+std::string unreachable_sentence(const GroupComparison& c, double alpha) {
+  char a[32];
+  std::snprintf(a, sizeof a, "%g", alpha);
+  return "with " + std::to_string(c.n_a) + " and " + std::to_string(c.n_b) + " participants no item can reach p < " + a +
+         " after Holm's correction; " + (c.flags_allowed ? "flags rest on effect size alone" : "no item is flagged") +
+         " (the smallest p the Mann-Whitney test can give with these group sizes is " + format_p(c.min_p) + ")";
 }
 
 RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questions, const std::vector<std::string>& levels_in,
@@ -140,75 +241,55 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       g.consensus_tiers = tiers_of(g, q.items);
       qa.groups.push_back(std::move(g));
     }
-    std::string a_name, b_name;
-    if (options.compare) {
-      a_name = options.compare->first;
-      b_name = options.compare->second;
-    } else if (qa.groups.size() >= 2) {
-      a_name = qa.groups[0].level;
-      b_name = qa.groups[1].level;
-    }
-    auto find_group = [&](const std::string& name) -> const GroupRankStats* {
-      for (const auto& g : qa.groups)
-        if (g.level == name) return &g;
-      return nullptr;
-    };
-    const GroupRankStats* ga = find_group(a_name);
-    const GroupRankStats* gb = find_group(b_name);
-    if (!ga || !gb || a_name == b_name) {
-      diags.note({}, "question " + q.question + ": no comparison (" +
-                         (a_name.empty() ? std::string("fewer than two groups") : "group '" + (ga ? b_name : a_name) + "' has no rankings") + ")");
-    } else {
-      const auto& ra = by_level[a_name];
-      const auto& rb = by_level[b_name];
-      GroupComparison c;
-      c.a = a_name;
-      c.b = b_name;
-      auto rho = stats::spearman(ga->mean_rank, gb->mean_rank);
-      auto tau = stats::kendall_tau_b(ga->mean_rank, gb->mean_rank);
-      c.spearman_rho = rho.statistic;
-      c.spearman_p = rho.pvalue;
-      c.kendall_tau_b = tau.statistic;
-      c.kendall_tau_p = tau.pvalue;
-      c.resamples = options.resamples;
-      // No interval for an undefined rho (a group's mean ranks are all equal): resamples may still give
-      // values, and [-1, 1] around "n/a" would read as an estimate.
-      if (options.resamples > 0 && k >= 2 && !std::isnan(rho.statistic)) {
-        auto boot = stats::bootstrap_spearman(ra, rb, options.resamples, options.seed);
-        c.rho_ci = stats::bootstrap_percentile_ci(boot, c.ci_level);
-      } else {
-        c.rho_ci = {std::nan(""), std::nan("")};
+    std::vector<std::pair<std::string, std::string>> pairs;
+    if (options.compare) pairs.push_back(*options.compare);
+    else if (!options.comparisons.empty()) pairs = options.comparisons;
+    else if (qa.groups.size() >= 2) pairs.emplace_back(qa.groups[0].level, qa.groups[1].level);
+    if (pairs.empty()) diags.note({}, "question " + q.question + ": no comparison (fewer than two groups)");
+    std::set<std::string> compared;
+    for (const auto& [a_name, b_name] : pairs) {
+      const GroupRankStats* ga = find_group(qa.groups, a_name);
+      const GroupRankStats* gb = find_group(qa.groups, b_name);
+      if (!ga || !gb || a_name == b_name) {
+        diags.note({}, "question " + q.question + ": no comparison of " + a_name + " and " + b_name + " (group '" +
+                           (ga ? b_name : a_name) + "' has no rankings)");
+        continue;
       }
-      qa.comparison = c;
+      compared.insert(a_name);
+      compared.insert(b_name);
+      qa.comparisons.push_back(compare_groups(*ga, *gb, by_level[a_name], by_level[b_name], q.items, options));
+    }
+    if (!qa.comparisons.empty()) {
+      qa.comparison = qa.comparisons.front().comparison;
+      qa.gaps = qa.comparisons.front().gaps;
+      for (const auto& g : qa.groups)
+        if (!compared.count(g.level)) qa.not_compared.push_back(g.level);
+    }
+    if (qa.groups.size() > 2) {
+      KGroupAnalysis kg;
+      for (const auto& g : qa.groups) kg.groups.push_back(g.level);
       std::vector<double> ps;
       for (std::size_t j = 0; j < k; ++j) {
-        std::vector<double> xa, xb;
-        for (const auto& r : ra) xa.push_back(r[j]);
-        for (const auto& r : rb) xb.push_back(r[j]);
-        ItemGap gap;
-        gap.item = q.items[j];
-        gap.mean_a = ga->mean_rank[j];
-        gap.mean_b = gb->mean_rank[j];
-        gap.gap = gap.mean_b - gap.mean_a;
-        auto mw = stats::mann_whitney_u(xa, xb);
-        gap.mann_whitney_u = mw.u;
-        gap.p = mw.pvalue;
-        gap.cliffs_delta = stats::cliffs_delta(xb, xa);
-        ps.push_back(gap.p);
-        qa.gaps.push_back(gap);
+        std::vector<std::vector<double>> samples;
+        std::int64_t n = 0;
+        for (const auto& g : qa.groups) {
+          std::vector<double> col;
+          for (const auto& r : by_level[g.level]) col.push_back(r[j]);
+          n += static_cast<std::int64_t>(col.size());
+          samples.push_back(std::move(col));
+        }
+        auto kw = stats::kruskal_wallis(samples);
+        KGroupItem item;
+        item.item = q.items[j];
+        item.kruskal_h = kw.h;
+        item.p = kw.pvalue;
+        item.epsilon_squared = stats::epsilon_squared(kw.h, n);
+        ps.push_back(kw.pvalue);
+        kg.items.push_back(item);
       }
       auto adjusted = stats::holm(ps);
-      for (std::size_t j = 0; j < k; ++j) {
-        auto& gap = qa.gaps[j];
-        gap.p_holm = adjusted[j];
-        gap.misaligned = (gap.p_holm < options.misaligned_p) || (std::fabs(gap.cliffs_delta) >= options.misaligned_delta);
-      }
-      std::stable_sort(qa.gaps.begin(), qa.gaps.end(), [](const ItemGap& x, const ItemGap& y) {
-        double ax = std::fabs(x.gap), ay = std::fabs(y.gap);
-        if (std::isnan(ax)) return false;
-        if (std::isnan(ay)) return true;
-        return ax > ay;
-      });
+      for (std::size_t j = 0; j < k; ++j) kg.items[j].p_holm = adjusted[j];
+      qa.k_groups = std::move(kg);
     }
     if (options.model.enabled) {
       std::vector<std::pair<std::string, std::vector<const ParticipantRanking*>>> groups;

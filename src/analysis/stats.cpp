@@ -16,6 +16,9 @@
 //  * mann_whitney_u  = scipy.stats.mannwhitneyu: exact null distribution of U (Loeffler 1982,
 //                      the recursion of SciPy's _MWU class) or the normal approximation with tie
 //                      and continuity correction;
+//  * mann_whitney_min_p: the extreme U under each of mann_whitney_u's two methods (see stats.h);
+//  * kruskal_wallis  = scipy.stats.kruskal (Kruskal & Wallis 1952, tie-corrected H, chi-square p);
+//  * epsilon_squared = Tomczak & Tomczak (2014), E^2 = H / ((n^2 - 1) / (n + 1));
 //  * holm            = statsmodels multipletests(method='holm');
 //  * kendall_w       = Kendall & Babington Smith (1939) with the tie correction (Siegel &
 //                      Castellan 1988, eq. 9.16); chi2 = m(n-1)W equals Friedman's tie-corrected
@@ -340,6 +343,65 @@ MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<doubl
     p = std::erfc(z / std::sqrt(2.0));     // 2 * norm.sf(z)
   }
   return {u1, std::clamp(p, 0.0, 1.0)};
+}
+
+double mann_whitney_min_p(std::int64_t n1, std::int64_t n2) {
+  if (n1 < 1 || n2 < 1) throw std::invalid_argument("mann_whitney_min_p: empty sample");
+  double best = 1.0;
+  if (n1 <= 8 || n2 <= 8) {
+    // 2 / C(n1 + n2, n1) = 2 * P(U = n1 n2) under the exact null distribution.
+    best = std::min(best, 2.0 * detail::mann_whitney_exact_sf(n1 * n2, n1, n2));
+  }
+  const double a = static_cast<double>(n1), b = static_cast<double>(n2), nn = a + b;
+  const double tie_term = (a * a * a - a) + (b * b * b - b);
+  const double var = a * b / 12.0 * ((nn + 1.0) - tie_term / (nn * (nn - 1.0)));
+  if (var > 0.0) {
+    const double z = (a * b / 2.0 - 0.5) / std::sqrt(var);
+    best = std::min(best, std::erfc(z / std::sqrt(2.0)));
+  }
+  return std::clamp(best, 0.0, 1.0);
+}
+
+KruskalWallis kruskal_wallis(const std::vector<std::vector<double>>& groups) {
+  if (groups.size() < 2) throw std::invalid_argument("kruskal_wallis: needs at least two groups");
+  std::vector<double> pooled;
+  for (const auto& g : groups) {
+    if (g.empty()) throw std::invalid_argument("kruskal_wallis: empty group");
+    if (any_nan(g)) return {kNaN, kNaN};
+    pooled.insert(pooled.end(), g.begin(), g.end());
+  }
+  const std::vector<double> ranks = average_ranks(pooled);
+  const double n = static_cast<double>(pooled.size());
+  double h = 0.0;
+  std::size_t at = 0;
+  for (const auto& g : groups) {
+    const double r = std::accumulate(ranks.begin() + static_cast<std::ptrdiff_t>(at),
+                                     ranks.begin() + static_cast<std::ptrdiff_t>(at + g.size()), 0.0);
+    h += r * r / static_cast<double>(g.size());
+    at += g.size();
+  }
+  h = 12.0 / (n * (n + 1.0)) * h - 3.0 * (n + 1.0);
+  std::sort(pooled.begin(), pooled.end());
+  double tie_term = 0.0;
+  for (std::size_t start = 0; start < pooled.size();) {
+    std::size_t end = start + 1;
+    while (end < pooled.size() && pooled[end] == pooled[start]) ++end;
+    const double t = static_cast<double>(end - start);
+    tie_term += t * t * t - t;
+    start = end;
+  }
+  const double correction = 1.0 - tie_term / (n * n * n - n);
+  if (!(correction > 0.0)) return {kNaN, kNaN};
+  h /= correction;
+  const boost::math::chi_squared dist(static_cast<double>(groups.size()) - 1.0);
+  const double p = h <= 0.0 ? 1.0 : boost::math::cdf(boost::math::complement(dist, h));
+  return {h, p};
+}
+
+double epsilon_squared(double h, std::int64_t n) {
+  if (n < 2 || std::isnan(h)) return kNaN;
+  const double nd = static_cast<double>(n);
+  return h / ((nd * nd - 1.0) / (nd + 1.0));
 }
 
 std::vector<double> holm(const std::vector<double>& p) {

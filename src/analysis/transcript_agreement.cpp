@@ -165,6 +165,8 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
     const auto ci = stats::bootstrap_agreement(pooled, options.resamples, options.seed, options.level, offsets);
     out.fleiss_ci = ci.fleiss_kappa;
     out.alpha_ci = ci.krippendorff_alpha;
+    out.ci_warning = stats::small_sample_ci_warning(static_cast<std::int64_t>(units.size()),
+                                                    options.unit == TranscriptUnit::turn ? "turns" : "segments", options.level);
   }
 
   std::stable_sort(out.disagreements.begin(), out.disagreements.end(),

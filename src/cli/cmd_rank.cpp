@@ -56,7 +56,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("rank options");
   desc.add_options()
       ("by", po::value<std::string>()->default_value("role"), "group participants by this attribute (role, experience, ...)")
-      ("compare", po::value<std::string>(), "the two groups to compare, A,B (default: the first two levels in the guideline's order)")
+      ("compare", po::value<std::string>(), "the two groups to compare, A,B (default: the guideline's `compare` pairs when grouping by role, else the first two levels in the guideline's order)")
       ("where", po::value<std::vector<std::string>>()->composing(), "keep only participants with attribute=value (repeatable)")
       ("question", po::value<std::vector<std::string>>()->composing(), "only this ranking question (repeatable)")
       ("table", po::value<std::string>(), "read rankings from a CSV (participant, question, ranking, attribute columns) instead of the transcripts")
@@ -155,6 +155,8 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
     inputs = std::move(kept);
   }
   if (!check_attributes(ctx, inputs, opts)) return 2;
+  // The guideline's `compare` pairs name roles: they apply when grouping by role.
+  if (!opts.compare && opts.by == "role") opts.comparisons = study->workspace.guideline.compare;
   Diagnostics notes;
   auto analysis = analyse_rankings(inputs, levels, opts, notes);
   if (opts.compare) {

@@ -185,6 +185,37 @@ struct Loader {
     g.questions.push_back(std::move(q));
   }
 
+  // compare: [[a, b], ...], each a pair of two different roles.
+  void compare(const YAML::Node& c) {
+    if (!c.IsSequence()) {
+      diags.error(yaml::where(c, file), "'compare' is a list of pairs of roles, e.g. [[" +
+                                            (g.roles.size() >= 2 ? g.roles[0] + ", " + g.roles[1] : std::string("a, b")) + "]]");
+      return;
+    }
+    for (const auto& pair : c) {
+      if (!pair.IsSequence() || pair.size() != 2 || !pair[0].IsScalar() || !pair[1].IsScalar()) {
+        diags.error(yaml::where(pair, file), "each 'compare' entry is a pair of two roles, [a, b]");
+        continue;
+      }
+      bool ok = true;
+      for (const auto& member : pair) {
+        const std::string& r = member.Scalar();
+        if (std::find(g.roles.begin(), g.roles.end(), r) != g.roles.end()) continue;
+        auto near = text::closest(r, g.roles);
+        diags.error(yaml::where(member, file), "unknown group '" + r + "' in 'compare'" +
+                                                   (near.empty() ? std::string() : " (did you mean '" + near + "'?)") +
+                                                   "; the guideline's roles: " + text::join(g.roles, ", "));
+        ok = false;
+      }
+      if (!ok) continue;
+      if (pair[0].Scalar() == pair[1].Scalar()) {
+        diags.error(yaml::where(pair, file), "'compare' pairs two different roles, not '" + pair[0].Scalar() + "' with itself");
+        continue;
+      }
+      g.compare.emplace_back(pair[0].Scalar(), pair[1].Scalar());
+    }
+  }
+
   void experience(const YAML::Node& e) {
     ExperienceScheme s;
     if (!e.IsMap()) {
@@ -262,6 +293,7 @@ std::optional<Guideline> load_guideline(const std::string& text_in, const std::s
   if (g.roles.empty()) diags.error({file, 1, 1}, "missing 'roles'");
   if (auto e = (*root)["experience"]) L.experience(e);
   if (auto c = (*root)["codebook_context"]) L.codebook_context(c);
+  if (auto c = (*root)["compare"]) L.compare(c);
   auto parts = (*root)["parts"];
   if (!parts || !parts.IsSequence()) {
     diags.error({file, 1, 1}, "missing 'parts' (a list)");

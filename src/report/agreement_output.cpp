@@ -19,12 +19,13 @@ json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 json pair_json(const std::pair<double, double>& p) { return json::array({number(p.first), number(p.second)}); }
 
 json confidence_json(const std::pair<double, double>& fleiss, const std::pair<double, double>& alpha, double level,
-                     int resamples, std::uint64_t seed) {
+                     int resamples, std::uint64_t seed, const std::string& warning) {
   return {{"fleiss_kappa", pair_json(fleiss)},
           {"krippendorff_alpha", pair_json(alpha)},
           {"level", level},
           {"resamples", resamples},
-          {"seed", seed}};
+          {"seed", seed},
+          {"warning", warning.empty() ? json(nullptr) : json(warning)}};
 }
 
 json pairs_json(const std::vector<CoderPairKappa>& pairs) {
@@ -92,7 +93,7 @@ nlohmann::ordered_json label_agreement_json(const LabelAgreement& a) {
   for (const auto& c : a.coder_vs_final)
     vs[c.coder] = {{"agreement", number(c.agreement)}, {"cohen_kappa", number(c.cohen_kappa)}, {"units", c.units}};
   out["coder_vs_final"] = vs;
-  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed);
+  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed, a.ci_warning);
   json groups = json::object();
   for (const auto& g : a.groups)
     groups[g.group] = {{"units", g.figures.units},
@@ -149,7 +150,7 @@ nlohmann::ordered_json transcript_agreement_json(const TranscriptAgreement& a) {
                         {"krippendorff_alpha", number(n.figures.krippendorff_alpha)},
                         {"percent_agreement", number(n.figures.percent_agreement)}};
   out["per_node"] = per_node;
-  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed);
+  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed, a.ci_warning);
   json disputed = json::array();
   for (const auto& d : a.disagreements) {
     json by_coder = json::object();
@@ -176,6 +177,7 @@ std::string label_agreement_table(const LabelAgreement& a) {
   out << "Agreement on label tables: " << a.overall.units << " units, " << a.coders.size() << " coders, "
       << a.categories.size() << (a.categories.size() == 1 ? " category, " : " categories, ") << a.sources.size() << (a.sources.size() == 1 ? " source\n" : " sources\n");
   out << figures_block(a.overall, a.fleiss_ci, a.alpha_ci, a.level, a.resamples);
+  if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
   out << "  (Fleiss' kappa over the " << a.overall.units - a.overall.dropped_units << " units rated by every coder; "
       << a.overall.dropped_units << " left out)\n";
 
@@ -237,6 +239,7 @@ std::string transcript_agreement_table(const TranscriptAgreement& a) {
   if (a.transcripts.empty()) return out.str() + "  no transcript has codes from two coders\n";
   out << "Pooled over every (unit, node), present/absent:\n";
   out << figures_block(a.pooled, a.fleiss_ci, a.alpha_ci, a.level, a.resamples);
+  if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
   out << columns({{"Identical code sets", num(a.exact_agreement) + " of units"}});
 
   out << "\nCohen's kappa per coder pair (pooled)\n";

@@ -1,6 +1,7 @@
 // HTML rendering of report.json. Sections: summary, rankings by role (per question: consensus table, the
 // Plackett-Luce test with its forest plot and item differences, slope chart with misaligned items highlighted,
-// gap chart, statistics), the experience comparison, the node x group heatmap, what is coded (codes applied,
+// gap chart, statistics; every pairwise comparison with its small-sample warnings and flag bases; the k-group
+// test with more than two groups), the experience comparison of every role, the node x group heatmap, what is coded (codes applied,
 // participants per role, exemplar quotes), the taxonomy tree at the latest version with interview-proposed
 // additions marked and each node's exemplar quotes, and the agreement tables. Numbers are formatted here only
 // for display; they all come from the JSON.
@@ -52,6 +53,7 @@ table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .93rem; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f6f9; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.flag td { background: #fff1e6; font-weight: 600; }
+p.note { border-left: 4px solid var(--orange); padding: 2px 10px; background: #fffaf0; }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 1rem 0; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 150px; }
 .card b { display: block; font-size: 1.5rem; }
@@ -168,6 +170,85 @@ void question_heading(std::ostringstream& h, const Json& q, const std::string& a
   }
 }
 
+// The k-group test of a question (more than two groups): Kruskal-Wallis per item, Holm, epsilon-squared.
+void k_groups_block(std::ostringstream& h, const Json& report, const Json& q) {
+  if (!q.contains("k_groups") || !q["k_groups"].is_object()) return;
+  const auto& k = q["k_groups"];
+  std::string names;
+  for (const auto& g : k["groups"]) names += (names.empty() ? "" : ", ") + g.get<std::string>();
+  h << "<p><b>All " << k["groups"].size() << " groups</b> (" << escape(names) << "): Kruskal–Wallis test per item (tie-corrected H, χ² p with "
+    << k["groups"].size() - 1 << " df, Holm across items; ε² = H / (n − 1)).</p>\n";
+  h << "<table><tr><th>Item</th><th>H</th><th>p</th><th>Holm p</th><th>ε²</th></tr>";
+  for (const auto& i : k["items"]) {
+    std::string id = str(i, "item");
+    h << "<tr><td>" << escape(id) << " " << escape(item_name(report, id)) << "</td><td class=\"num\">" << fmt(i["kruskal_h"]) << "</td><td class=\"num\">"
+      << fmt_p(i["p"]) << "</td><td class=\"num\">" << fmt_p(i["p_holm"]) << "</td><td class=\"num\">" << fmt(i["epsilon_squared"]) << "</td></tr>";
+  }
+  h << "</table>\n";
+}
+
+// One pairwise comparison of a question: its statistics, small-sample warnings, slope and gap charts and the
+// gap table with each flag's basis.
+void comparison_block(std::ostringstream& h, const Json& report, const Json& q, const Json& c, const Json& gaps) {
+  std::string qid = str(q, "question");
+  const auto& groups = q["groups"];
+  std::string a = c["groups"][0], b = c["groups"][1];
+  const auto& ci = c["bootstrap_ci"];
+  h << "<p><b>" << escape(a) << " vs " << escape(b) << ":</b> Spearman's ρ = " << fmt(c["spearman_rho"]) << " (p " << fmt_p(c["spearman_p"])
+    << ", " << fmt(ci["level"].get<double>() * 100, 0) << "% bootstrap CI [" << fmt(ci["spearman_rho"][0]) << ", " << fmt(ci["spearman_rho"][1])
+    << "]); Kendall's τ<sub>b</sub> = " << fmt(c["kendall_tau_b"]) << " (p " << fmt_p(c["kendall_tau_p"]) << ").</p>\n";
+  if (c.contains("warnings"))
+    for (const auto& w : c["warnings"]) h << "<p class=\"note\">⚠ " << escape(w.get<std::string>()) << ".</p>\n";
+  // Slope chart: consensus positions.
+  std::vector<svg::SlopeItem> slope;
+  std::map<std::string, bool> flagged;
+  for (const auto& g : gaps) flagged[str(g, "item")] = g["misaligned"].get<bool>();
+  for (const auto& id_json : q["items"]) {
+    std::string id = id_json;
+    svg::SlopeItem s;
+    s.id = id;
+    s.name = item_name(report, id);
+    const auto& ca = groups[a]["consensus"];
+    const auto& cb = groups[b]["consensus"];
+    for (std::size_t p = 0; p < ca.size(); ++p)
+      if (ca[p] == id) s.position_a = static_cast<int>(p) + 1;
+    for (std::size_t p = 0; p < cb.size(); ++p)
+      if (cb[p] == id) s.position_b = static_cast<int>(p) + 1;
+    s.highlighted = flagged[id];
+    slope.push_back(s);
+  }
+  h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--blue)\"></i>aligned</span>"
+       "<span><i class=\"sw\" style=\"background:var(--verm);height:5px\"></i>misaligned ⚑ (Holm p &lt; 0.05 or |Cliff's δ| ≥ 0.474), dashed and bold</span></p>";
+  h << svg::slope_chart(qid + ": consensus position, " + a + " vs " + b, a, b, slope) << "\n";
+  std::vector<svg::Bar> bars;
+  for (const auto& g : gaps) {
+    svg::Bar bar;
+    bar.id = str(g, "item");
+    bar.name = item_name(report, bar.id);
+    bar.value = g["gap"].is_number() ? g["gap"].get<double>() : std::nan("");
+    bar.highlighted = g["misaligned"].get<bool>();
+    bars.push_back(bar);
+  }
+  h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--orange);height:10px\"></i>" << escape(b)
+    << " gives higher priority</span><span><i class=\"sw\" style=\"background:var(--blue);height:10px\"></i>" << escape(a)
+    << " gives higher priority</span><span>black outline and ⚑: misaligned</span></p>";
+  h << svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")", b + " gives higher priority",
+                                a + " gives higher priority", bars)
+    << "\n";
+  h << "<table><tr><th>Item</th><th>" << escape(a) << " mean rank</th><th>" << escape(b)
+    << " mean rank</th><th>Gap</th><th>U</th><th>p</th><th>Holm p</th><th>Cliff's δ</th><th>Flag basis</th></tr>";
+  for (const auto& g : gaps) {
+    bool m = g["misaligned"].get<bool>();
+    std::string id = str(g, "item");
+    h << "<tr" << (m ? " class=\"flag\"" : "") << "><td>" << escape(id) << " " << escape(item_name(report, id)) << (m ? " ⚑" : "")
+      << "</td><td class=\"num\">" << fmt(g["mean_rank"][a]) << "</td><td class=\"num\">" << fmt(g["mean_rank"][b]) << "</td><td class=\"num\">"
+      << fmt(g["gap"]) << "</td><td class=\"num\">" << fmt(g["mann_whitney_u"], 1) << "</td><td class=\"num\">" << fmt_p(g["p"])
+      << "</td><td class=\"num\">" << fmt_p(g["p_holm"]) << "</td><td class=\"num\">" << fmt(g["cliffs_delta"]) << "</td><td>" << (m && g.contains("basis") && g["basis"].is_string() ? escape(g["basis"].get<std::string>()) : std::string())
+      << "</td></tr>";
+  }
+  h << "</table>\n";
+}
+
 void ranking_section(std::ostringstream& h, const Json& report, const Json& rankings, const std::string& anchor) {
   if (!rankings.is_object() || !rankings.contains("questions")) return;
   for (const auto& q : rankings["questions"]) {
@@ -209,63 +290,38 @@ void ranking_section(std::ostringstream& h, const Json& report, const Json& rank
     }
     h << "</ul>\n";
     model_block(h, report, q);
-    if (!q.contains("comparison") || q["comparison"].is_null()) {
+    k_groups_block(h, report, q);
+    const Json* list = q.contains("comparisons") && q["comparisons"].is_array() ? &q["comparisons"] : nullptr;
+    if (!list || list->empty()) {
       h << "<p class=\"muted\">No comparison between groups.</p>";
       continue;
     }
-    const auto& c = q["comparison"];
-    std::string a = c["groups"][0], b = c["groups"][1];
-    const auto& ci = c["bootstrap_ci"];
-    h << "<p><b>" << escape(a) << " vs " << escape(b) << ":</b> Spearman's ρ = " << fmt(c["spearman_rho"]) << " (p " << fmt_p(c["spearman_p"])
-      << ", " << fmt(ci["level"].get<double>() * 100, 0) << "% bootstrap CI [" << fmt(ci["spearman_rho"][0]) << ", " << fmt(ci["spearman_rho"][1])
-      << "]); Kendall's τ<sub>b</sub> = " << fmt(c["kendall_tau_b"]) << " (p " << fmt_p(c["kendall_tau_p"]) << ").</p>\n";
-    // Slope chart: consensus positions.
-    std::vector<svg::SlopeItem> slope;
-    std::map<std::string, bool> flagged;
-    for (const auto& g : q["gaps"]) flagged[str(g, "item")] = g["misaligned"].get<bool>();
-    for (const auto& id_json : q["items"]) {
-      std::string id = id_json;
-      svg::SlopeItem s;
-      s.id = id;
-      s.name = item_name(report, id);
-      const auto& ca = groups[a]["consensus"];
-      const auto& cb = groups[b]["consensus"];
-      for (std::size_t p = 0; p < ca.size(); ++p)
-        if (ca[p] == id) s.position_a = static_cast<int>(p) + 1;
-      for (std::size_t p = 0; p < cb.size(); ++p)
-        if (cb[p] == id) s.position_b = static_cast<int>(p) + 1;
-      s.highlighted = flagged[id];
-      slope.push_back(s);
+    for (const auto& c : *list) comparison_block(h, report, q, c, c["gaps"]);
+    if (q.contains("not_compared") && !q["not_compared"].empty()) {
+      std::string names, pairs;
+      for (const auto& n : q["not_compared"]) {
+        std::string level = n.get<std::string>();
+        names += (names.empty() ? "" : ", ") + level + " (n = " + std::to_string(groups[level]["n"].get<int>()) + ")";
+      }
+      for (const auto& c : *list) pairs += (pairs.empty() ? "" : "; ") + c["groups"][0].get<std::string>() + " vs " + c["groups"][1].get<std::string>();
+      h << "<p class=\"note\">Not compared pairwise: " << escape(names) << " (the comparisons made: " << escape(pairs)
+        << "; name others with <code>compare:</code> in the guideline).</p>\n";
     }
-    h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--blue)\"></i>aligned</span>"
-         "<span><i class=\"sw\" style=\"background:var(--verm);height:5px\"></i>misaligned ⚑ (Holm p &lt; 0.05 or |Cliff's δ| ≥ 0.474), dashed and bold</span></p>";
-    h << svg::slope_chart(qid + ": consensus position, " + a + " vs " + b, a, b, slope) << "\n";
-    std::vector<svg::Bar> bars;
-    for (const auto& g : q["gaps"]) {
-      svg::Bar bar;
-      bar.id = str(g, "item");
-      bar.name = item_name(report, bar.id);
-      bar.value = g["gap"].is_number() ? g["gap"].get<double>() : std::nan("");
-      bar.highlighted = g["misaligned"].get<bool>();
-      bars.push_back(bar);
-    }
-    h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--orange);height:10px\"></i>" << escape(b)
-      << " gives higher priority</span><span><i class=\"sw\" style=\"background:var(--blue);height:10px\"></i>" << escape(a)
-      << " gives higher priority</span><span>black outline and ⚑: misaligned</span></p>";
-    h << svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")", b + " gives higher priority",
-                                  a + " gives higher priority", bars)
-      << "\n";
-    h << "<table><tr><th>Item</th><th>" << escape(a) << " mean rank</th><th>" << escape(b)
-      << " mean rank</th><th>Gap</th><th>U</th><th>p</th><th>Holm p</th><th>Cliff's δ</th></tr>";
-    for (const auto& g : q["gaps"]) {
-      bool m = g["misaligned"].get<bool>();
-      std::string id = str(g, "item");
-      h << "<tr" << (m ? " class=\"flag\"" : "") << "><td>" << escape(id) << " " << escape(item_name(report, id)) << (m ? " ⚑" : "")
-        << "</td><td class=\"num\">" << fmt(g["mean_rank"][a]) << "</td><td class=\"num\">" << fmt(g["mean_rank"][b]) << "</td><td class=\"num\">"
-        << fmt(g["gap"]) << "</td><td class=\"num\">" << fmt(g["mann_whitney_u"], 1) << "</td><td class=\"num\">" << fmt_p(g["p"])
-        << "</td><td class=\"num\">" << fmt_p(g["p_holm"]) << "</td><td class=\"num\">" << fmt(g["cliffs_delta"]) << "</td></tr>";
-    }
-    h << "</table>\n";
+  }
+}
+
+// The experience comparison of every role with at least two experience levels, titled in the study's own
+// level names ("<role>: <level> vs <level>").
+void experience_section(std::ostringstream& h, const Json& report) {
+  h << "<h2 id=\"experience\">Experience comparison</h2>";
+  if (!report.contains("experience_comparisons") || report["experience_comparisons"].empty()) {
+    h << "<p class=\"muted\">No role has participants at two or more experience levels.</p>\n";
+    return;
+  }
+  std::size_t i = 0;
+  for (const auto& e : report["experience_comparisons"]) {
+    h << "<h3 class=\"exp-title\">" << escape(str(e, "title")) << "</h3>\n";
+    ranking_section(h, report, e, "exp" + std::to_string(++i));
   }
 }
 
@@ -383,6 +439,8 @@ void agreement_table(std::ostringstream& h, const Json& a, const std::string& ti
     return std::string("n/a");
   };
   h << "<td>" << ci("fleiss_kappa") << "</td><td>" << ci("krippendorff_alpha") << "</td></tr></table>";
+  if (a.contains("confidence") && a["confidence"].contains("warning") && a["confidence"]["warning"].is_string())
+    h << "<p class=\"note\">⚠ " << escape(a["confidence"]["warning"].get<std::string>()) << ".</p>";
   if (a.contains("groups") && a["groups"].is_object() && !a["groups"].empty()) {
     h << "<table><tr><th>Group</th><th>Units</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th></tr>";
     for (auto it = a["groups"].begin(); it != a["groups"].end(); ++it)
@@ -417,7 +475,7 @@ std::string render_html_report(const Json& report) {
     << "<title>" << escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
-  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Novice vs expert</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
+  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
        "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#agreement\">Agreement</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
@@ -429,14 +487,7 @@ std::string render_html_report(const Json& report) {
   h << "</div>\n";
   h << "<h2 id=\"rankings\">Priority rankings by " << escape(str(report["rankings"], "by")) << "</h2>";
   ranking_section(h, report, report["rankings"], "rank");
-  if (report.contains("rankings_by_experience") && !report["rankings_by_experience"].is_null()) {
-    const auto& e = report["rankings_by_experience"];
-    h << "<h2 id=\"experience\">Novice vs expert";
-    if (e.contains("where"))
-      for (auto it = e["where"].begin(); it != e["where"].end(); ++it) h << " (" << escape(it.key()) << " = " << escape(it.value().get<std::string>()) << ")";
-    h << "</h2>";
-    ranking_section(h, report, e, "exp");
-  }
+  experience_section(h, report);
   heatmap_section(h, report);
   coded_section(h, report);
   tree_section(h, report);

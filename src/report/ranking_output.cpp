@@ -85,6 +85,63 @@ std::string lr_sentence(const QuestionModel& m) {
   return "No evidence that the groups (" + groups + ") weigh the items differently (" + stats + ").";
 }
 
+// "Not compared: contractor (n = 2); the comparisons are manager vs employee."
+std::string not_compared_sentence(const QuestionRankAnalysis& q) {
+  std::vector<std::string> names;
+  for (const auto& level : q.not_compared)
+    for (const auto& g : q.groups)
+      if (g.level == level) names.push_back(level + " (n = " + std::to_string(g.n) + ")");
+  std::vector<std::string> pairs;
+  for (const auto& pa : q.comparisons) pairs.push_back(pa.comparison.a + " vs " + pa.comparison.b);
+  return "Not compared pairwise: " + text::join(names, ", ") + " (the comparisons made: " + text::join(pairs, "; ") +
+         "; name others with `compare:` in the guideline or --compare).";
+}
+
+nlohmann::ordered_json comparison_json(const GroupComparison& c) {
+  nlohmann::ordered_json jc;
+  jc["groups"] = {c.a, c.b};
+  jc["n"] = {{c.a, c.n_a}, {c.b, c.n_b}};
+  jc["spearman_rho"] = num(c.spearman_rho);
+  jc["spearman_p"] = num(c.spearman_p);
+  jc["kendall_tau_b"] = num(c.kendall_tau_b);
+  jc["kendall_tau_p"] = num(c.kendall_tau_p);
+  jc["bootstrap_ci"] = {{"level", c.ci_level}, {"spearman_rho", {num(c.rho_ci.first), num(c.rho_ci.second)}}};
+  jc["min_p"] = num(c.min_p);
+  jc["can_reach_significance"] = c.can_reach_significance;
+  jc["flags_allowed"] = c.flags_allowed;
+  jc["warnings"] = c.warnings;
+  return jc;
+}
+
+nlohmann::ordered_json gaps_json(const PairAnalysis& pa) {
+  const auto& c = pa.comparison;
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& g : pa.gaps) {
+    nlohmann::ordered_json jg;
+    jg["item"] = g.item;
+    jg["mean_rank"] = {{c.a, num(g.mean_a)}, {c.b, num(g.mean_b)}};
+    jg["gap"] = num(g.gap);
+    jg["mann_whitney_u"] = num(g.mann_whitney_u);
+    jg["p"] = num(g.p);
+    jg["p_holm"] = num(g.p_holm);
+    jg["cliffs_delta"] = num(g.cliffs_delta);
+    jg["misaligned"] = g.misaligned;
+    jg["basis"] = g.basis.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.basis);
+    out.push_back(jg);
+  }
+  return out;
+}
+
+nlohmann::ordered_json k_groups_json(const KGroupAnalysis& k) {
+  nlohmann::ordered_json j;
+  j["groups"] = k.groups;
+  j["items"] = nlohmann::ordered_json::array();
+  for (const auto& i : k.items)
+    j["items"].push_back({{"item", i.item}, {"kruskal_h", num(i.kruskal_h)}, {"p", num(i.p)}, {"p_holm", num(i.p_holm)},
+                          {"epsilon_squared", num(i.epsilon_squared)}});
+  return j;
+}
+
 }  // namespace
 
 std::string model_summary_sentence(const QuestionModel& m) { return lr_sentence(m); }
@@ -127,33 +184,21 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
       jg["kendall_w_p"] = num(g.kendall_w_p);
       jq["groups"][g.level] = jg;
     }
-    if (q.comparison) {
-      const auto& c = *q.comparison;
-      nlohmann::ordered_json jc;
-      jc["groups"] = {c.a, c.b};
-      jc["spearman_rho"] = num(c.spearman_rho);
-      jc["spearman_p"] = num(c.spearman_p);
-      jc["kendall_tau_b"] = num(c.kendall_tau_b);
-      jc["kendall_tau_p"] = num(c.kendall_tau_p);
-      jc["bootstrap_ci"] = {{"level", c.ci_level}, {"spearman_rho", {num(c.rho_ci.first), num(c.rho_ci.second)}}};
-      jq["comparison"] = jc;
-      jq["gaps"] = nlohmann::ordered_json::array();
-      for (const auto& g : q.gaps) {
-        nlohmann::ordered_json jg;
-        jg["item"] = g.item;
-        jg["mean_rank"] = {{c.a, num(g.mean_a)}, {c.b, num(g.mean_b)}};
-        jg["gap"] = num(g.gap);
-        jg["mann_whitney_u"] = num(g.mann_whitney_u);
-        jg["p"] = num(g.p);
-        jg["p_holm"] = num(g.p_holm);
-        jg["cliffs_delta"] = num(g.cliffs_delta);
-        jg["misaligned"] = g.misaligned;
-        jq["gaps"].push_back(jg);
-      }
+    if (!q.comparisons.empty()) {
+      jq["comparison"] = comparison_json(q.comparisons.front().comparison);
+      jq["gaps"] = gaps_json(q.comparisons.front());
     } else {
       jq["comparison"] = nullptr;
       jq["gaps"] = nlohmann::ordered_json::array();
     }
+    jq["comparisons"] = nlohmann::ordered_json::array();
+    for (const auto& pa : q.comparisons) {
+      auto jc = comparison_json(pa.comparison);
+      jc["gaps"] = gaps_json(pa);
+      jq["comparisons"].push_back(jc);
+    }
+    jq["not_compared"] = q.not_compared;
+    jq["k_groups"] = q.k_groups ? k_groups_json(*q.k_groups) : nlohmann::ordered_json(nullptr);
     if (a.options.model.enabled) jq["model"] = q.model ? model_json(*q.model, q.items) : nlohmann::ordered_json(nullptr);
     out["questions"].push_back(jq);
   }
@@ -184,6 +229,57 @@ void model_markdown(std::ostringstream& md, const QuestionModel& m, const std::v
   md << "\nWorths sum to 1 within each column (the chance of being chosen first from all items). Difference: centred "
         "log-worth (log-worth minus the items' mean), positive when "
      << (m.item_differences.empty() ? std::string("the second group") : m.b) << " gives the item more weight.\n\n";
+}
+
+std::string flag_rule(const RankingOptions& o) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "Holm-adjusted p < %g or |Cliff's delta| >= %g", o.misaligned_p, o.misaligned_delta);
+  return buf;
+}
+
+void k_groups_markdown(std::ostringstream& md, const KGroupAnalysis& k, const Taxonomy& t) {
+  md << "**All " << k.groups.size() << " groups** (" << text::join(k.groups, ", ")
+     << "): Kruskal-Wallis test per item (tie-corrected H, chi-square p with " << k.groups.size() - 1
+     << " df, Holm across items; epsilon-squared = H / (n - 1)).\n\n";
+  md << "| Item | H | p | Holm p | epsilon-squared |\n|---|---|---|---|---|\n";
+  for (const auto& i : k.items)
+    md << "| " << item_label(t, i.item) << " | " << fmt(i.kruskal_h) << " | " << fmt_p(i.p) << " | " << fmt_p(i.p_holm) << " | "
+       << fmt(i.epsilon_squared) << " |\n";
+  md << '\n';
+}
+
+void comparison_markdown(std::ostringstream& md, const PairAnalysis& pa, const Taxonomy& t, const RankingOptions& o) {
+  const auto& c = pa.comparison;
+  md << "**" << c.a << " vs " << c.b << "** (n = " << c.n_a << " and " << c.n_b << "): Spearman's rho = " << fmt(c.spearman_rho)
+     << " (p " << fmt_p(c.spearman_p)
+     << (std::isnan(c.rho_ci.first) ? ""
+                                    : ", " + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap CI [" +
+                                          fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "], " +
+                                          std::to_string(c.resamples) + " resamples")
+     << "); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (p " << fmt_p(c.kendall_tau_p) << ").\n\n";
+  for (std::size_t i = 0; i < c.warnings.size(); ++i) md << (i ? ">\n" : "") << "> Note: " << c.warnings[i] << ".\n";
+  if (!c.warnings.empty()) md << '\n';
+  std::vector<const ItemGap*> mis;
+  for (const auto& g : pa.gaps)
+    if (g.misaligned) mis.push_back(&g);
+  if (mis.empty()) {
+    md << "No item is misaligned (" << flag_rule(o) << ").\n\n";
+  } else {
+    md << "Misaligned items (" << flag_rule(o) << "):\n\n";
+    for (const auto* g : mis) {
+      md << "- **" << item_label(t, g->item) << "**: " << c.a << " rank it " << fmt(g->mean_a) << " on average, " << c.b << ' '
+         << fmt(g->mean_b) << " — " << (g->gap > 0 ? c.a : c.b) << " give it higher priority (gap " << fmt(g->gap)
+         << ", Cliff's delta " << fmt(g->cliffs_delta) << ", Holm p " << fmt_p(g->p_holm) << "; flagged on " << g->basis
+         << (g->basis == "test" ? "" : " alone") << ").\n";
+    }
+    md << '\n';
+  }
+  md << "| Item | " << c.a << " | " << c.b << " | Gap | U | p | Holm p | Cliff's delta | Flag |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& g : pa.gaps)
+    md << "| " << item_label(t, g.item) << (g.misaligned ? " ⚑" : "") << " | " << fmt(g.mean_a) << " | " << fmt(g.mean_b) << " | "
+       << fmt(g.gap) << " | " << fmt(g.mann_whitney_u, 1) << " | " << fmt_p(g.p) << " | " << fmt_p(g.p_holm) << " | "
+       << fmt(g.cliffs_delta) << " | " << (g.misaligned ? g.basis : std::string()) << " |\n";
+  md << '\n';
 }
 
 }  // namespace
@@ -233,37 +329,13 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     for (const auto& g : q.groups) md << ' ' << g.level << ' ' << fmt(g.kendall_w) << " (p " << fmt_p(g.kendall_w_p) << ");";
     md << "\n\n";
     if (q.model) model_markdown(md, *q.model, q.items, t);
-    if (!q.comparison) {
+    if (q.k_groups) k_groups_markdown(md, *q.k_groups, t);
+    if (q.comparisons.empty()) {
       md << "No comparison between groups.\n\n";
       continue;
     }
-    const auto& c = *q.comparison;
-    md << "**" << c.a << " vs " << c.b << "**: Spearman's rho = " << fmt(c.spearman_rho) << " (p " << fmt_p(c.spearman_p)
-       << (std::isnan(c.rho_ci.first) ? ""
-                                      : ", " + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap CI [" +
-                                            fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "], " +
-                                            std::to_string(c.resamples) + " resamples")
-       << "); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (p " << fmt_p(c.kendall_tau_p) << ").\n\n";
-    std::vector<const ItemGap*> mis;
-    for (const auto& g : q.gaps)
-      if (g.misaligned) mis.push_back(&g);
-    if (mis.empty()) {
-      md << "No item is misaligned (Holm-adjusted p < 0.05 or |Cliff's delta| >= 0.474).\n\n";
-    } else {
-      md << "Misaligned items (Holm-adjusted p < 0.05 or |Cliff's delta| >= 0.474):\n\n";
-      for (const auto* g : mis) {
-        md << "- **" << item_label(t, g->item) << "**: " << c.a << " rank it " << fmt(g->mean_a) << " on average, " << c.b << ' '
-           << fmt(g->mean_b) << " — " << (g->gap > 0 ? c.a : c.b) << " give it higher priority (gap " << fmt(g->gap)
-           << ", Cliff's delta " << fmt(g->cliffs_delta) << ", Holm p " << fmt_p(g->p_holm) << ").\n";
-      }
-      md << '\n';
-    }
-    md << "| Item | " << c.a << " | " << c.b << " | Gap | U | p | Holm p | Cliff's delta |\n|---|---|---|---|---|---|---|---|\n";
-    for (const auto& g : q.gaps)
-      md << "| " << item_label(t, g.item) << (g.misaligned ? " ⚑" : "") << " | " << fmt(g.mean_a) << " | " << fmt(g.mean_b) << " | "
-         << fmt(g.gap) << " | " << fmt(g.mann_whitney_u, 1) << " | " << fmt_p(g.p) << " | " << fmt_p(g.p_holm) << " | "
-         << fmt(g.cliffs_delta) << " |\n";
-    md << '\n';
+    for (const auto& pa : q.comparisons) comparison_markdown(md, pa, t, a.options);
+    if (!q.not_compared.empty()) md << not_compared_sentence(q) << "\n\n";
   }
   return md.str();
 }
@@ -281,16 +353,25 @@ std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
         return id + " (" + fmt(g.mean_rank[j]) + ")";
       }) << '\n';
     }
-    if (q.comparison) {
-      const auto& c = *q.comparison;
+    if (q.k_groups) {
+      out << "  all groups (" << text::join(q.k_groups->groups, ", ") << "), Kruskal-Wallis per item:\n";
+      for (const auto& i : q.k_groups->items)
+        out << "      " << i.item << "  H " << fmt(i.kruskal_h) << "  p " << fmt_p(i.p) << "  p_holm " << fmt_p(i.p_holm)
+            << "  epsilon2 " << fmt(i.epsilon_squared) << '\n';
+    }
+    for (const auto& pa : q.comparisons) {
+      const auto& c = pa.comparison;
       out << "  " << c.a << " vs " << c.b << ": rho=" << fmt(c.spearman_rho, 3)
           << (std::isnan(c.rho_ci.first) ? "" : " [" + fmt(c.rho_ci.first, 3) + ", " + fmt(c.rho_ci.second, 3) + "]")
           << " p=" << fmt_p(c.spearman_p) << ", tau-b=" << fmt(c.kendall_tau_b, 3)
           << " p=" << fmt_p(c.kendall_tau_p) << '\n';
-      for (const auto& g : q.gaps)
+      for (const auto& w : c.warnings) out << "    warning: " << w << '\n';
+      for (const auto& g : pa.gaps)
         out << "    " << (g.misaligned ? "! " : "  ") << g.item << "  gap " << fmt(g.gap) << "  p_holm " << fmt_p(g.p_holm)
-            << "  delta " << fmt(g.cliffs_delta) << "  " << (t.find(g.item) ? t.find(g.item)->name : "") << '\n';
+            << "  delta " << fmt(g.cliffs_delta) << (g.misaligned ? "  [" + g.basis + "]" : std::string()) << "  "
+            << (t.find(g.item) ? t.find(g.item)->name : "") << '\n';
     }
+    if (!q.not_compared.empty()) out << "  " << not_compared_sentence(q) << '\n';
     if (q.model) {
       const auto& m = *q.model;
       for (const auto& g : m.groups) {

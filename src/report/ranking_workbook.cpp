@@ -58,6 +58,87 @@ std::string question_title(const QuestionRankAnalysis& q) {
   return q.question + ": " + text::join(parts, "; ");
 }
 
+// Rows of the statistics of one pairwise comparison, its small-sample warnings and its gap table (with the
+// basis of every flag), from `row`; returns the last row written.
+int comparison_rows(xlsx::Book& book, xlsx::Sheet& sheet, const PairAnalysis& pa, const Taxonomy& t, int row) {
+  const auto& c = pa.comparison;
+  sheet.write_text(row, 0, "Comparison", {}, book.bold());
+  sheet.write_text(row, 1, c.a + " vs " + c.b, {}, book.bold());
+  // Coefficients to three decimals, p-values to three significant digits, counts as integers.
+  auto stat = [&](const std::string& label, double v, lxw_format* f) {
+    ++row;
+    sheet.write_text(row, 0, label);
+    sheet.write_number(row, 1, v, f);
+  };
+  stat(c.a + " participants", c.n_a, book.format(xlsx::CellStyle::integer));
+  stat(c.b + " participants", c.n_b, book.format(xlsx::CellStyle::integer));
+  stat("Spearman's rho", c.spearman_rho, book.format(xlsx::CellStyle::three_decimals));
+  stat("Spearman p", c.spearman_p, book.p_value_format(c.spearman_p));
+  stat("Kendall's tau-b", c.kendall_tau_b, book.format(xlsx::CellStyle::three_decimals));
+  stat("Kendall p", c.kendall_tau_p, book.p_value_format(c.kendall_tau_p));
+  stat("rho CI low (" + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap)", c.rho_ci.first, book.format(xlsx::CellStyle::three_decimals));
+  stat("rho CI high", c.rho_ci.second, book.format(xlsx::CellStyle::three_decimals));
+  stat("bootstrap resamples", c.resamples, book.format(xlsx::CellStyle::integer));
+  stat("smallest reachable Mann-Whitney p", c.min_p, book.p_value_format(c.min_p));
+  for (const auto& w : c.warnings) {
+    ++row;
+    sheet.write_text(row, 0, "Warning", {}, book.bold());
+    sheet.write_text(row, 1, w);
+  }
+  row += 2;
+  std::vector<std::string> heads{"Item", "Name", c.a + " mean rank", c.b + " mean rank", "Gap (b - a)", "Mann-Whitney U", "p",
+                                 "Holm p", "Cliff's delta", "Misaligned", "Flag basis"};
+  for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+  for (const auto& g : pa.gaps) {
+    ++row;
+    sheet.write_text(row, 0, g.item);
+    sheet.write_text(row, 1, t.find(g.item) ? t.find(g.item)->name : "");
+    sheet.write_number(row, 2, g.mean_a, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 3, g.mean_b, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 4, g.gap, book.format(xlsx::CellStyle::decimal));
+    sheet.write_number(row, 5, g.mann_whitney_u, book.format(xlsx::CellStyle::one_decimal));
+    sheet.write_p(row, 6, g.p);
+    sheet.write_p(row, 7, g.p_holm);
+    sheet.write_number(row, 8, g.cliffs_delta, book.format(xlsx::CellStyle::three_decimals));
+    sheet.write_text(row, 9, g.misaligned ? "yes" : "no");
+    if (g.misaligned) sheet.write_text(row, 10, g.basis);
+  }
+  return row;
+}
+
+// Every pairwise comparison of a question, the groups left out of them, and the k-group test; from `row`,
+// returns the last row written.
+int comparisons_block(xlsx::Book& book, xlsx::Sheet& sheet, const QuestionRankAnalysis& q, const Taxonomy& t, int row) {
+  for (std::size_t i = 0; i < q.comparisons.size(); ++i) {
+    if (i) row += 2;
+    row = comparison_rows(book, sheet, q.comparisons[i], t, row);
+  }
+  if (!q.not_compared.empty()) {
+    row += 2;
+    sheet.write_text(row, 0, "Not compared", {}, book.bold());
+    sheet.write_text(row, 1, text::join(q.not_compared, ", ") + " (in no pairwise comparison; see the all-groups test)");
+  }
+  if (q.k_groups) {
+    const auto& k = *q.k_groups;
+    row += 2;
+    sheet.write_text(row, 0, "All groups", {}, book.bold());
+    sheet.write_text(row, 1, text::join(k.groups, ", ") + ": Kruskal-Wallis per item, Holm across items, epsilon-squared", {}, book.bold());
+    ++row;
+    std::vector<std::string> heads{"Item", "Name", "Kruskal-Wallis H", "p", "Holm p", "epsilon-squared"};
+    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+    for (const auto& i : k.items) {
+      ++row;
+      sheet.write_text(row, 0, i.item);
+      sheet.write_text(row, 1, t.find(i.item) ? t.find(i.item)->name : "");
+      sheet.write_number(row, 2, i.kruskal_h, book.format(xlsx::CellStyle::three_decimals));
+      sheet.write_p(row, 3, i.p);
+      sheet.write_p(row, 4, i.p_holm);
+      sheet.write_number(row, 5, i.epsilon_squared, book.format(xlsx::CellStyle::three_decimals));
+    }
+  }
+  return row;
+}
+
 void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy& t) {
   auto& sheet = book.add_sheet(q.question);
   sheet.print_title(question_title(q));
@@ -99,42 +180,7 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
     sheet.write_p(row, 4, g.kendall_w_p);
   }
   row += 2;
-  if (q.comparison) {
-    const auto& c = *q.comparison;
-    sheet.write_text(row, 0, "Comparison", {}, book.bold());
-    sheet.write_text(row, 1, c.a + " vs " + c.b, {}, book.bold());
-    // Coefficients to three decimals, p-values to three significant digits, counts as integers.
-    auto stat = [&](const std::string& label, double v, lxw_format* format) {
-      ++row;
-      sheet.write_text(row, 0, label);
-      sheet.write_number(row, 1, v, format);
-    };
-    lxw_format* three = book.format(xlsx::CellStyle::three_decimals);
-    stat("Spearman's rho", c.spearman_rho, three);
-    stat("Spearman p", c.spearman_p, book.p_value_format(c.spearman_p));
-    stat("Kendall's tau-b", c.kendall_tau_b, three);
-    stat("Kendall p", c.kendall_tau_p, book.p_value_format(c.kendall_tau_p));
-    stat("rho CI low (" + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap)", c.rho_ci.first, three);
-    stat("rho CI high", c.rho_ci.second, three);
-    stat("bootstrap resamples", c.resamples, book.format(xlsx::CellStyle::integer));
-    row += 2;
-    std::vector<std::string> heads{"Item", "Name", c.a + " mean rank", c.b + " mean rank", "Gap (b - a)", "Mann-Whitney U", "p",
-                                   "Holm p", "Cliff's delta", "Misaligned"};
-    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
-    for (const auto& g : q.gaps) {
-      ++row;
-      sheet.write_text(row, 0, g.item);
-      sheet.write_text(row, 1, t.find(g.item) ? t.find(g.item)->name : "");
-      sheet.write_number(row, 2, g.mean_a, book.format(xlsx::CellStyle::decimal));
-      sheet.write_number(row, 3, g.mean_b, book.format(xlsx::CellStyle::decimal));
-      sheet.write_number(row, 4, g.gap, book.format(xlsx::CellStyle::decimal));
-      sheet.write_number(row, 5, g.mann_whitney_u, book.format(xlsx::CellStyle::one_decimal));
-      sheet.write_p(row, 6, g.p);
-      sheet.write_p(row, 7, g.p_holm);
-      sheet.write_number(row, 8, g.cliffs_delta, book.format(xlsx::CellStyle::three_decimals));
-      sheet.write_text(row, 9, g.misaligned ? "yes" : "no");
-    }
-  }
+  row = comparisons_block(book, sheet, q, t, row);
   // The question as asked, under the tables: one row per wording ("roles: words") when the roles are asked
   // differently, else the words.
   row += 2;
@@ -263,6 +309,11 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
 
 bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target,
                              Diagnostics& diags) {
+  return write_rankings_workbook(a, t, target, diags, {});
+}
+
+bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target, Diagnostics& diags,
+                             const std::vector<TitledRankingAnalysis>& extra) {
   xlsx::Book book(target, {"Priority rankings", "qualrank rank", "qualrank", "Rankings by " + a.by}, diags);
   if (!book.ok()) {
     diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
@@ -271,6 +322,26 @@ bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const 
   for (const auto& q : a.questions) {
     question_sheet(book, q, t);
     if (q.model) model_sheet(book, q, t);
+  }
+  if (!extra.empty()) {
+    // One sheet for the extra analyses (the experience comparisons): per analysis and question, its
+    // comparisons and k-group test.
+    auto& sheet = book.add_sheet("Experience");
+    sheet.header({{"Comparison", xlsx::CellStyle::text, 28}, {"Detail", xlsx::CellStyle::text, 48}}, 0);
+    int row = 0;
+    for (const auto& e : extra) {
+      for (const auto& q : e.analysis->questions) {
+        row += 2;
+        sheet.write_text(row, 0, e.title, {}, book.bold());
+        sheet.write_text(row, 1, q.question + (q.text.empty() ? "" : ": " + q.text), {}, book.bold());
+        ++row;
+        if (q.comparisons.empty() && !q.k_groups) {
+          sheet.write_text(row, 0, "No comparison between groups.");
+          continue;
+        }
+        row = comparisons_block(book, sheet, q, t, row);
+      }
+    }
   }
   auto& raw = book.add_sheet("Raw rankings");
   std::vector<std::string> attrs;

@@ -60,6 +60,14 @@ std::string fmt(double x, int digits = 2) {
   return buf;
 }
 
+struct ExperienceComparison {
+  std::string role;
+  std::string title;  // "<role>: <first level> vs <last level>", in the study's own level names
+  RankingAnalysis analysis;
+};
+
+std::string experience_markdown_heading(const std::string& title) { return "# Experience comparison, " + title + "\n\n"; }
+
 void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::vector<std::string>& out) {
   for (const auto& q : a.questions) {
     if (!q.comparison) continue;
@@ -127,28 +135,45 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     o.resamples = options.resamples;
     o.seed = options.seed;
     o.model.enabled = true;
+    o.comparisons = ws.guideline.compare;  // empty: the first two roles
     Diagnostics notes;
     auto r = analyse_rankings(ranking_inputs(ws, study->rankings), ws.attribute_levels("role"), o, notes);
     if (notes.has_errors()) diags.append(notes);
     return r;
   });
-  std::optional<RankingAnalysis> by_experience;
-  if (ws.guideline.experience && !ws.guideline.roles.empty()) {
-    by_experience = steps.run("rank by experience" + counts, [&] {
-      const auto& scheme = *ws.guideline.experience;
-      RankingOptions o;
-      o.by = scheme.attribute;
-      o.resamples = options.resamples;
-      o.seed = options.seed;
-      o.where = {{"role", ws.guideline.roles.front()}};
-      auto levels = ws.attribute_levels(scheme.attribute);
-      if (levels.size() >= 2) o.compare = std::pair{levels.front(), levels.back()};
-      o.model.enabled = true;
-      Diagnostics notes;
-      auto r = analyse_rankings(ranking_inputs(ws, study->rankings), levels, o, notes);
-      if (notes.has_errors()) diags.append(notes);
-      return r;
-    });
+  // The experience comparison of every role with at least two experience levels among its participants:
+  // grouped by the experience attribute, the least and the most experienced level present compared pairwise,
+  // every level in the k-group test.
+  std::vector<ExperienceComparison> by_experience;
+  if (ws.guideline.experience) {
+    const auto& scheme = *ws.guideline.experience;
+    auto levels = ws.attribute_levels(scheme.attribute);
+    for (const auto& role : ws.guideline.roles) {
+      std::vector<std::string> present;
+      for (const auto& l : levels)
+        for (const auto& r : study->rankings) {
+          auto ra = r.attributes.find("role"), rl = r.attributes.find(scheme.attribute);
+          if (ra != r.attributes.end() && ra->second == role && rl != r.attributes.end() && rl->second == l) {
+            present.push_back(l);
+            break;
+          }
+        }
+      if (present.size() < 2) continue;
+      auto analysis = steps.run("rank " + role + " by " + scheme.attribute + counts, [&] {
+        RankingOptions o;
+        o.by = scheme.attribute;
+        o.resamples = options.resamples;
+        o.seed = options.seed;
+        o.where = {{"role", role}};
+        o.compare = std::pair{present.front(), present.back()};
+        o.model.enabled = true;
+        Diagnostics notes;
+        auto r = analyse_rankings(ranking_inputs(ws, study->rankings), levels, o, notes);
+        if (notes.has_errors()) diags.append(notes);
+        return r;
+      });
+      by_experience.push_back({role, role + ": " + present.front() + " vs " + present.back(), std::move(analysis)});
+    }
   }
   CodebookOptions cb_options;
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
@@ -189,7 +214,15 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   report["taxonomy_diff"] = diff && !diff->changes.empty() ? taxonomy_diff_json(*diff) : Json(nullptr);
   mark_additions(report["taxonomy"], report["taxonomy_diff"]);
   report["rankings"] = rankings_json(by_role);
-  report["rankings_by_experience"] = by_experience ? rankings_json(*by_experience) : Json(nullptr);
+  // "rankings_by_experience": the first role's (as before); "experience_comparisons": every role's.
+  report["rankings_by_experience"] = by_experience.empty() ? Json(nullptr) : rankings_json(by_experience.front().analysis);
+  report["experience_comparisons"] = Json::array();
+  for (const auto& e : by_experience) {
+    Json j = rankings_json(e.analysis);
+    j["role"] = e.role;
+    j["title"] = e.title;
+    report["experience_comparisons"].push_back(j);
+  }
   report["codebook"] = codebook_tables_json(cb_data, cb_options);
   report["coded"] = what_is_coded_json(*study);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
@@ -212,12 +245,15 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     return r;
   });
   ok = ok && steps.run("write rankings.xlsx and rankings.md", [&] {
-    if (!write_rankings_workbook(by_role, tax, out / "rankings.xlsx", diags)) return false;
+    std::vector<TitledRankingAnalysis> extra;
+    for (const auto& e : by_experience) extra.push_back({e.title, &e.analysis});
+    if (!write_rankings_workbook(by_role, tax, out / "rankings.xlsx", diags, extra)) return false;
     names.push_back("rankings.xlsx");
     std::string md = rankings_markdown(by_role, tax);
-    if (by_experience) {
+    for (const auto& e : by_experience) {
       md += "\n";
-      md += rankings_markdown(*by_experience, tax);
+      md += experience_markdown_heading(e.title);
+      md += rankings_markdown(e.analysis, tax);
     }
     return text_file("rankings.md", md);
   });
@@ -242,7 +278,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   }
   for (const auto& n : names) summary.files.push_back((out / n).string());
   ranking_headlines(by_role, "", summary.headlines);
-  if (by_experience) ranking_headlines(*by_experience, "(" + by_experience->by + ") ", summary.headlines);
+  for (const auto& e : by_experience) ranking_headlines(e.analysis, "(" + e.title + ") ", summary.headlines);
   if (agreement.labels) {
     auto j = label_agreement_json(*agreement.labels);
     summary.headlines.push_back("label tables: Fleiss' kappa = " + (j["fleiss_kappa"].is_number() ? fmt(j["fleiss_kappa"].get<double>(), 3) : "n/a") +

@@ -26,7 +26,7 @@ for key in '"spearman_rho"' '"kendall_tau_b"' '"bootstrap_ci"' '"mann_whitney_u"
   grep -q "$key" "$tmp/roles.json" || fail "key $key missing"
 done
 
-# novice vs expert among users
+# experience comparison among users
 "$QUALRANK" -C "$SOURCE_DIR" rank --by experience --compare beginner,advanced --where role=user --format json --resamples 500 >"$tmp/exp.json"
 [[ "$(consensus "$tmp/exp.json" III.R beginner)" == C.1\>C.6\>C.10* ]] || fail "beginners' bug themes: $(consensus III.R beginner)"
 [[ "$(consensus "$tmp/exp.json" III.R advanced)" == C.2\>* ]] || fail "advanced users' bug themes: $(consensus III.R advanced)"

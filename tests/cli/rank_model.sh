@@ -64,7 +64,7 @@ forest_check() { # dir
     | sed -E 's/.*data-item="([^"]*)" data-group="([^"]*)" data-estimate="([^"]*)" data-lo="([^"]*)" data-hi="([^"]*)"><line x1="([^"]*)".*/\1 \2 \3 \4 \5/' >"$tmp/points"
   [[ -s "$tmp/points" ]] || fail "no forest-plot points in $dir/index.html"
   # the JSON's numbers for the same points, all ranking analyses of the report in page order
-  jq -r '[.rankings, .rankings_by_experience] | map(select(. != null)) | .[].questions[] | select(.model != null) | .model as $m
+  jq -r '([.rankings] + (.experience_comparisons // [])) | .[].questions[] | select(.model != null) | .model as $m
          | ($m.overall.items | to_entries | to_entries | sort_by(-.value.value.worth, .key) | map(.value.key)) as $order
          | $order[] as $item | $m.groups | to_entries[] | "\($item) \(.key) \(.value.items[$item].log_worth) \(.value.items[$item].quasi_se)"' \
     "$dir/report.json" >"$tmp/expected"

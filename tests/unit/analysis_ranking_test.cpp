@@ -219,3 +219,66 @@ TEST_CASE("report::question_heading shows the words, or marks a question worded 
   q.wording = {{{"manager"}, "Rank these."}, {{"employee", "contractor"}, "Which two matter?"}};
   CHECK(question_heading(q) == "III.R (worded per role)");
 }
+
+namespace {
+
+// Three groups over items T.1..T.3 (full rankings): the fieldwork-groups table of tests/fixtures/rank.
+RankingQuestionInput three_groups() {
+  auto a = [](const std::string& who, const std::string& role, std::vector<std::vector<std::string>> tiers) {
+    ParticipantRanking r;
+    r.participant = who;
+    r.question = "Q";
+    r.attributes["role"] = role;
+    r.tiers = std::move(tiers);
+    return r;
+  };
+  RankingQuestionInput q;
+  q.question = "Q";
+  q.items = {"T.1", "T.2", "T.3"};
+  q.answers = {a("m1", "manager", {{"T.1"}, {"T.2"}, {"T.3"}}),  a("m2", "manager", {{"T.1"}, {"T.3"}, {"T.2"}}),
+               a("m3", "manager", {{"T.2"}, {"T.1"}, {"T.3"}}),  a("e1", "employee", {{"T.3"}, {"T.2"}, {"T.1"}}),
+               a("e2", "employee", {{"T.2"}, {"T.3"}, {"T.1"}}), a("e3", "employee", {{"T.3"}, {"T.1"}, {"T.2"}}),
+               a("e4", "employee", {{"T.2"}, {"T.1"}, {"T.3"}}), a("c1", "contractor", {{"T.1"}, {"T.2"}, {"T.3"}}),
+               a("c2", "contractor", {{"T.3"}, {"T.2"}, {"T.1"}})};
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("analysis::analyse_rankings tests k groups and says what small samples cannot show", "[ranking]") {
+  RankingOptions o;
+  o.resamples = 100;
+  Diagnostics d;
+  auto a = analyse_rankings({three_groups()}, {"manager", "employee", "contractor"}, o, d);
+  const auto& q = a.questions.at(0);
+  // /usr/bin/python3 -c 'from scipy.stats import kruskal; print(repr(kruskal([1,1,2],[3,3,2,2],[1,3]).statistic), repr(kruskal([1,1,2],[3,3,2,2],[1,3]).pvalue))'
+  // -> 3.111111111111108 0.21107208779109052; epsilon-squared 3.111111111111108 / 8 = 0.3888888888888885
+  // Holm: /usr/bin/python3 -c 'from statsmodels.stats.multitest import multipletests as m; print(m([0.21107208779109052,0.8696342659522598,0.43667265903363073],method="holm")[1])'
+  // -> [0.63321626 0.87334532 0.87334532]
+  REQUIRE(q.k_groups);
+  CHECK(q.k_groups->groups == std::vector<std::string>{"manager", "employee", "contractor"});
+  CHECK_THAT(q.k_groups->items[0].kruskal_h, WithinAbs(3.111111111111108, 1e-9));
+  CHECK_THAT(q.k_groups->items[0].p, WithinAbs(0.21107208779109052, 1e-9));
+  CHECK_THAT(q.k_groups->items[0].p_holm, WithinAbs(0.6332162633732715, 1e-9));
+  CHECK_THAT(q.k_groups->items[0].epsilon_squared, WithinAbs(0.3888888888888885, 1e-9));
+  CHECK_THAT(q.k_groups->items[2].p_holm, WithinAbs(0.8733453180672615, 1e-9));
+  // default pair: the first two groups; the third is named, not dropped silently
+  REQUIRE(q.comparisons.size() == 1);
+  CHECK(q.comparison->a == "manager");
+  CHECK(q.not_compared == std::vector<std::string>{"contractor"});
+  // 3 and 4: min p 0.024744672046398936 (scipy: mannwhitneyu([1,1,1],[2,2,2,2])) x 3 items >= 0.05
+  CHECK_THAT(q.comparison->min_p, WithinAbs(0.024744672046398936, 1e-12));
+  CHECK_FALSE(q.comparison->can_reach_significance);
+  CHECK(q.comparison->warnings.at(0).rfind("with 3 and 4 participants no item can reach p < 0.05 after Holm's correction; flags rest on effect size alone", 0) == 0);
+  for (const auto& g : q.gaps) CHECK(g.basis == (g.misaligned ? "effect size" : ""));
+  // the guideline's pairs: both analysed, nothing left out; a pair with a group of 2 is reported, not flagged
+  o.comparisons = {{"manager", "contractor"}, {"employee", "contractor"}};
+  a = analyse_rankings({three_groups()}, {"manager", "employee", "contractor"}, o, d);
+  const auto& q2 = a.questions.at(0);
+  REQUIRE(q2.comparisons.size() == 2);
+  CHECK(q2.comparisons[1].comparison.a == "employee");
+  CHECK(q2.not_compared.empty());
+  CHECK_FALSE(q2.comparisons[0].comparison.flags_allowed);
+  for (const auto& pa : q2.comparisons)
+    for (const auto& g : pa.gaps) CHECK_FALSE(g.misaligned);
+}

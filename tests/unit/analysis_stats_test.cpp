@@ -517,3 +517,57 @@ TEST_CASE("stats::bootstrap_spearman degenerate inputs", "[stats]") {
   CHECK_THROWS_AS(qs::bootstrap_spearman({{1, 2}}, {{1, 2, 3}}, 1, 1), std::invalid_argument);
   CHECK_THROWS_AS(qs::bootstrap_spearman({{1, 2}}, {{1, 2}}, -1, 1), std::invalid_argument);
 }
+
+TEST_CASE("stats::mann_whitney_min_p is the smallest p mann_whitney_u can return for the group sizes", "[stats]") {
+  // Exact branch bound 2 / C(n1 + n2, n1) vs the asymptotic bound at complete separation with each group tied
+  // within itself; the smaller one is reachable, as scipy shows:
+  // /usr/bin/python3 -c "from scipy.stats import mannwhitneyu as f; print(repr(f([1,1,1],[2,2,2,2]).pvalue), repr(f([1,2,3],[4,5,6,7]).pvalue))"
+  // -> 0.024744672046398936 0.05714285714285714   (3 vs 4: the tied extreme is smaller than 2/35)
+  CHECK(qs::mann_whitney_min_p(3, 4) == near(0.024744672046398936));
+  CHECK(qs::mann_whitney_min_p(4, 3) == near(0.024744672046398936));
+  // /usr/bin/python3 -c "from scipy.stats import mannwhitneyu as f; print(repr(f([1,1],[2,2]).pvalue))"  -> 0.1939308522824107
+  CHECK(qs::mann_whitney_min_p(2, 2) == near(0.1939308522824107));
+  // /usr/bin/python3 -c "from scipy.stats import mannwhitneyu as f; print(repr(f([1]*9,[2]*10).pvalue))"  -> 2.722700042960588e-05
+  CHECK(qs::mann_whitney_min_p(9, 10) == rel(2.722700042960588e-05));
+  CHECK(qs::mann_whitney_min_p(1, 1) == 1.0);
+  // Brute force over every pair of samples with values 1..4 (n1, n2 <= 4) finds no smaller p:
+  // /usr/bin/python3 -c "import itertools as I; from scipy.stats import mannwhitneyu as f; print(min(f(a,b).pvalue for a in I.combinations_with_replacement(range(1,5),3) for b in I.combinations_with_replacement(range(1,5),3)))"
+  // -> 0.04685417760387376
+  CHECK(qs::mann_whitney_min_p(3, 3) == near(0.04685417760387376));
+  // A real sample never goes below the bound.
+  CHECK(qs::mann_whitney_u({1, 2, 3}, {4, 5, 6, 7}).pvalue >= qs::mann_whitney_min_p(3, 4));
+  CHECK_THROWS_AS(qs::mann_whitney_min_p(0, 3), std::invalid_argument);
+}
+
+TEST_CASE("stats::kruskal_wallis matches scipy.stats.kruskal", "[stats]") {
+  // /usr/bin/python3 -c "from scipy.stats import kruskal; print(repr(kruskal([1.1,3.4,2.2],[4.5,6.7,5.1,0.3],[8.8,7.7,9.9])))"
+  // -> KruskalResult(statistic=6.299999999999997, pvalue=0.04285212686704024)
+  auto r = qs::kruskal_wallis({{1.1, 3.4, 2.2}, {4.5, 6.7, 5.1, 0.3}, {8.8, 7.7, 9.9}});
+  CHECK(r.h == near(6.299999999999997));
+  CHECK(r.pvalue == near(0.04285212686704024));
+  // ties (tie-corrected H)
+  // /usr/bin/python3 -c "from scipy.stats import kruskal; print(repr(kruskal([1,2,2,3],[2,3,3],[1,1,4,4,4])))"
+  // -> KruskalResult(statistic=1.1244444444444441, pvalue=0.5699411197221903)
+  r = qs::kruskal_wallis({{1, 2, 2, 3}, {2, 3, 3}, {1, 1, 4, 4, 4}});
+  CHECK(r.h == near(1.1244444444444441));
+  CHECK(r.pvalue == near(0.5699411197221903));
+  // two groups: df = 1
+  // /usr/bin/python3 -c "from scipy.stats import kruskal; print(repr(kruskal([1,2],[3,4])))"
+  // -> KruskalResult(statistic=2.3999999999999986, pvalue=0.12133525035848367)
+  r = qs::kruskal_wallis({{1, 2}, {3, 4}});
+  CHECK(r.h == near(2.3999999999999986));
+  CHECK(r.pvalue == near(0.12133525035848367));
+  // every value equal: SciPy raises "All numbers are identical"; here NaN
+  r = qs::kruskal_wallis({{2, 2}, {2}, {2, 2}});
+  CHECK(std::isnan(r.h));
+  CHECK(std::isnan(r.pvalue));
+  CHECK_THROWS_AS(qs::kruskal_wallis({{1, 2}}), std::invalid_argument);
+  CHECK_THROWS_AS(qs::kruskal_wallis({{1, 2}, {}}), std::invalid_argument);
+}
+
+TEST_CASE("stats::epsilon_squared is H / ((n^2 - 1) / (n + 1))", "[stats]") {
+  // Tomczak & Tomczak (2014): /usr/bin/python3 -c "h=6.299999999999997; n=10; print(repr(h/((n*n-1)/(n+1))))" -> 0.6999999999999997
+  CHECK(qs::epsilon_squared(6.299999999999997, 10) == near(0.6999999999999997));
+  CHECK(std::isnan(qs::epsilon_squared(1.0, 1)));
+  CHECK(std::isnan(qs::epsilon_squared(std::nan(""), 10)));
+}

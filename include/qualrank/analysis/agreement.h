@@ -82,6 +82,7 @@ struct LabelAgreement {
   std::uint64_t seed = 0;
   double level = 0.95;
   std::pair<double, double> fleiss_ci, alpha_ci;
+  std::string ci_warning;                      // "" or why the intervals are not to be trusted (< 5 units)
   int group_level = 0;                         // 0 = no grouping
   std::vector<GroupAgreement> groups;          // groups with at least one unit, taxonomy order
   std::int64_t ungrouped_units = 0;            // no consensus, or a consensus above the grouping level

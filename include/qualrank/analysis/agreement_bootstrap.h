@@ -2,6 +2,7 @@
 // set of resamples and fast enough for a million units: see src/analysis/agreement_bootstrap.cpp.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct AgreementIntervals {
 // Cost: one pass to group identical rows (and identical clusters), then per replicate one 64-bit random
 // number per drawn unit (or cluster) plus a pass over the distinct rows; memory O(units + distinct rows x
 // coders), nothing per replicate beyond the two result vectors.
+// The warning a bootstrap interval carries when it resamples fewer than `minimum` units (or clusters):
+// e.g. "the 95% CIs resample only 3 units; with fewer than 5 they are unstable and too narrow"; "" otherwise.
+std::string small_sample_ci_warning(std::int64_t resampled, const std::string& what, double level = 0.95, std::int64_t minimum = 5);
+
 AgreementIntervals bootstrap_agreement(const RatingTable& table, int resamples, std::uint64_t seed,
                                        double level = 0.95, const std::vector<std::int64_t>& cluster_offsets = {},
                                        int threads = 0);

@@ -52,6 +52,14 @@ struct GroupComparison {
   double ci_level = 0.95;
   std::pair<double, double> rho_ci{0, 0};  // NaN, NaN without resamples or when rho is undefined (NaN)
   int resamples = 0;
+  int n_a = 0, n_b = 0;                    // participants in the two groups
+  // Honest small samples: the smallest two-sided p the Mann-Whitney test can reach with n_a and n_b
+  // (stats::mann_whitney_min_p, the method mann_whitney_u uses), and whether min_p times the number of items
+  // (the smallest Holm-adjusted p possible) is below the flag's alpha.
+  double min_p = 1;
+  bool can_reach_significance = true;
+  bool flags_allowed = true;               // both groups have at least RankingOptions::min_group_size participants
+  std::vector<std::string> warnings;       // plain sentences on small samples, shown in every output
 };
 
 struct ItemGap {
@@ -61,7 +69,25 @@ struct ItemGap {
   double mann_whitney_u = 0;   // U of group a's ranks (scipy.stats.mannwhitneyu(a, b))
   double p = 0, p_holm = 0;
   double cliffs_delta = 0;     // positive when group b's ranks tend to be larger (lower priority)
-  bool misaligned = false;     // p_holm < 0.05 or |delta| >= 0.474
+  bool misaligned = false;     // p_holm < 0.05 or |delta| >= 0.474 (never when a group is below the minimum size)
+  std::string basis;           // why it is flagged: "test" (p_holm < alpha) or "effect size" (|delta| only); "" if not
+};
+
+// One pairwise comparison of a question: the correlation of the two groups' mean ranks and the item gaps.
+struct PairAnalysis {
+  GroupComparison comparison;
+  std::vector<ItemGap> gaps;                // sorted by |gap| descending, then item order
+};
+
+// The k-group analysis of one item (k > 2 groups): Kruskal-Wallis on the participants' ranks of the item.
+struct KGroupItem {
+  std::string item;
+  double kruskal_h = 0, p = 0, p_holm = 0, epsilon_squared = 0;
+};
+
+struct KGroupAnalysis {
+  std::vector<std::string> groups;          // the groups tested, in level order
+  std::vector<KGroupItem> items;            // in the question's item order; Holm across these items
 };
 
 struct QuestionRankAnalysis {
@@ -70,20 +96,27 @@ struct QuestionRankAnalysis {
   std::vector<QuestionWording> wording;     // as RankingQuestionInput::wording
   std::vector<std::string> items;
   std::vector<GroupRankStats> groups;       // every level present, in level order
-  std::optional<GroupComparison> comparison;
-  std::vector<ItemGap> gaps;                // sorted by |gap| descending, then item order
+  std::optional<GroupComparison> comparison;  // the first of `comparisons` (kept for existing callers)
+  std::vector<ItemGap> gaps;                // the first comparison's gaps, sorted by |gap| descending, then item order
+  std::vector<PairAnalysis> comparisons;    // every comparison made, in the order asked for
+  std::vector<std::string> not_compared;    // groups present in no comparison (said in every output)
+  std::optional<KGroupAnalysis> k_groups;   // with more than two groups
   std::vector<ParticipantRanking> answers;  // the raw answers analysed
   std::optional<QuestionModel> model;       // Plackett-Luce (RankingOptions::model.enabled)
 };
 
 struct RankingOptions {
   std::string by = "role";
-  std::optional<std::pair<std::string, std::string>> compare;  // default: the first two levels
+  std::optional<std::pair<std::string, std::string>> compare;  // one comparison (rank --compare A,B)
+  std::vector<std::pair<std::string, std::string>> comparisons; // else these (the guideline's `compare`);
+                                                               // default: the first two levels
   std::vector<std::pair<std::string, std::string>> where;      // attribute filters (all must hold)
   int resamples = 10000;
   std::uint64_t seed = 20250101;
   double misaligned_p = 0.05;
   double misaligned_delta = 0.474;
+  int min_group_size = 3;                                      // smaller groups are reported, not flagged
+  int min_ci_participants = 5;                                 // a bootstrap CI from fewer carries a warning
   ModelOptions model;                                          // Plackett-Luce beside the mean ranks
 };
 
@@ -95,12 +128,21 @@ struct RankingAnalysis {
 };
 
 // Analyses every question. `levels` gives the order of the `by` attribute's values (e.g. the guideline's
-// roles); values not listed come after, sorted. A comparison needs both compared groups to have at least
-// one participant; otherwise it is left out and a note is added to `diags`. With `options.model.enabled`,
+// roles); values not listed come after, sorted. The comparisons are `options.compare`, else
+// `options.comparisons`, else the first two levels present; groups in none of them are listed in
+// `not_compared`. A comparison needs both compared groups to have at least one participant; otherwise it is
+// left out and a note is added to `diags`. With more than two groups, each item also gets a Kruskal-Wallis
+// test (k_groups). Small samples are said, not hidden: each comparison carries the smallest reachable
+// Mann-Whitney p, and warnings when no item can reach significance after Holm, when a group is below
+// `min_group_size` (no flags then) and when the bootstrap CI rests on fewer than `min_ci_participants`. With `options.model.enabled`,
 // each question also gets a Plackett-Luce model (ranking_model.h); a model without an estimate is an error
 // in `diags` (the question's `model` is then empty).
 RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questions, const std::vector<std::string>& levels,
                                  const RankingOptions& options, Diagnostics& diags);
+
+// The plain sentence for a comparison in which no item can reach significance, e.g. "with 3 and 4
+// participants no item can reach p < 0.05 after Holm's correction; flags rest on effect size alone".
+std::string unreachable_sentence(const GroupComparison& c, double alpha);
 
 // The inputs of a workspace: its ranking questions with the resolved answers of `rankings`.
 std::vector<RankingQuestionInput> ranking_inputs(const Workspace& ws, const std::vector<ParticipantRanking>& rankings);

@@ -56,6 +56,34 @@ struct MannWhitney {
 //  * every pooled value tied -> pvalue 1 (zero variance: z = -inf), as SciPy.
 MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
 
+// The smallest two-sided p-value mann_whitney_u can return for samples of sizes n1 and n2, whatever the
+// data: the minimum over the two methods mann_whitney_u uses. Exact (when min(n1, n2) <= 8 and the pooled
+// sample has no ties): complete separation, U = n1 n2, p = 2 / C(n1 + n2, n1), capped at 1. Normal
+// approximation (every other case): complete separation with each sample tied within itself (one value for
+// all of a, another for all of b), which has the largest |U - n1 n2 / 2| and the smallest tie-corrected
+// variance, so the largest z: sd = sqrt(n1 n2 / 12 ((N + 1) - ((n1^3 - n1) + (n2^3 - n2)) / (N (N - 1)))),
+// z = (n1 n2 / 2 - 0.5) / sd, p = 2 norm.sf(z). Both values are reachable by rankings (every member of one
+// group puts the item first, every member of the other puts it last), so the smaller one is the bound.
+//  * n1 < 1 or n2 < 1 -> std::invalid_argument.
+double mann_whitney_min_p(std::int64_t n1, std::int64_t n2);
+
+struct KruskalWallis {
+  double h;       // tie-corrected H
+  double pvalue;  // chi-square survival function with k - 1 degrees of freedom
+};
+
+// Kruskal-Wallis H test as scipy.stats.kruskal(*groups) (SciPy 1.10; Kruskal & Wallis 1952): average
+// ranks of the pooled sample, H = 12 / (N (N + 1)) sum_i R_i^2 / n_i - 3 (N + 1), divided by the tie
+// correction 1 - sum(t^3 - t) / (N^3 - N); p = chi2.sf(H, k - 1).
+//  * fewer than two groups or an empty group -> std::invalid_argument (SciPy raises too);
+//  * any NaN, or every pooled value equal (SciPy raises "All numbers are identical") -> {NaN, NaN}.
+KruskalWallis kruskal_wallis(const std::vector<std::vector<double>>& groups);
+
+// Epsilon-squared effect size of the Kruskal-Wallis test (Tomczak & Tomczak 2014, "The need to report
+// effect size estimates revisited", Trends in Sport Sciences 21(1), eq. 11): E^2 = H / ((n^2 - 1) / (n + 1)),
+// i.e. H / (n - 1), n = total observations. n < 2 or H NaN -> NaN.
+double epsilon_squared(double h, std::int64_t n);
+
 // Holm step-down adjusted p-values, in the input order, as
 // statsmodels.stats.multitest.multipletests(p, method='holm')[1]. Values are capped at 1.
 // NaN entries count as tests (they sort last) and come back as NaN, as statsmodels.

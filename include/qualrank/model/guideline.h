@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qualrank/model/taxonomy.h"
@@ -68,6 +69,9 @@ struct Guideline {
   std::vector<std::string> roles;
   std::optional<ExperienceScheme> experience;
   std::optional<CodebookContextSetting> codebook_context;
+  // The pairwise group comparisons of the ranking analysis (`compare: [[a, b], ...]`, roles); empty = the
+  // first two roles.
+  std::vector<std::pair<std::string, std::string>> compare;
   std::vector<GuidelinePart> parts;
   std::vector<Question> questions;           // all questions, in guideline order
 
@@ -79,7 +83,8 @@ struct Guideline {
 
 // Loads and validates a guideline against `taxonomy`: unique question ids, known kinds and roles, `about`
 // and item ids that resolve, ranking questions with an item set and a valid `top`, experience bins that
-// ascend and match the levels. Returns nullopt on errors (all reported).
+// ascend and match the levels, `compare` pairs of two different roles (an unknown one with "did you mean").
+// Returns nullopt on errors (all reported).
 std::optional<Guideline> load_guideline(const std::string& text, const std::string& file, const Taxonomy& taxonomy,
                                         Diagnostics& diags);
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/model/taxonomy.h"
@@ -16,9 +17,12 @@ namespace qualrank {
 //  "items":[...],"groups":{"<level>":{"n",
 //  "mean_rank":{item:x},"median_rank":{},"borda":{},"consensus":[...],"kendall_w","kendall_w_p"}},
 //  "comparison":{"groups":[a,b],"spearman_rho","spearman_p","kendall_tau_b","kendall_tau_p",
-//  "bootstrap_ci":{"level":0.95,"spearman_rho":[lo,hi]}},"gaps":[{"item","mean_rank":{a:x,b:y},"gap",
-//  "mann_whitney_u","p","p_holm","cliffs_delta","misaligned"}],"model"?:{...}}]}. Undefined numbers (NaN) are
-// null. "model" is there when the options ask for it (null when the model has no estimate): {"method",
+//  "bootstrap_ci":{"level":0.95,"spearman_rho":[lo,hi]},"n":{a:n,b:n},"min_p","can_reach_significance",
+//  "flags_allowed","warnings":[...]},"gaps":[{"item","mean_rank":{a:x,b:y},"gap","mann_whitney_u","p","p_holm",
+//  "cliffs_delta","misaligned","basis":"test"|"effect size"|null}],"comparisons":[{...as "comparison",
+//  "gaps":[...]}],"not_compared":[level...],"k_groups":{"groups":[...],"items":[{"item","kruskal_h","p",
+//  "p_holm","epsilon_squared"}]}|null,"model"?:{...}}]}. "comparison"/"gaps" are the first of "comparisons".
+// Undefined numbers (NaN) are null. "model" is there when the options ask for it (null when the model has no estimate): {"method",
 // "ties","partial","pseudo_rankings","reference","log_likelihood","iterations","groups":{"<level>":{"n",
 // "log_likelihood","iterations","items":{id:{"worth","log_worth","se","quasi_se"}}}},"overall":{...},
 // "lr_test":{"groups","statistic","df","p"}|null,"comparison_groups":[a,b]|null,
@@ -40,7 +44,19 @@ std::string rankings_table(const RankingAnalysis& analysis, const Taxonomy& taxo
 
 // A sheet per question (per-group table, comparison statistics, gap table) with a bar chart (mean rank by
 // group per item) and a scatter chart (group a vs group b mean rank), plus a sheet of every raw ranking.
+// Every comparison's small-sample warnings and every flag's basis are written beside its numbers; with k > 2
+// groups, a Kruskal-Wallis table follows.
 bool write_rankings_workbook(const RankingAnalysis& analysis, const Taxonomy& taxonomy,
                              const std::filesystem::path& target, Diagnostics& diags);
+
+// An analysis with its title, e.g. an experience comparison "manager: junior vs senior".
+struct TitledRankingAnalysis {
+  std::string title;
+  const RankingAnalysis* analysis = nullptr;
+};
+
+// As above, plus an "Experience" sheet with the comparisons and k-group tests of each of `extra`.
+bool write_rankings_workbook(const RankingAnalysis& analysis, const Taxonomy& taxonomy, const std::filesystem::path& target,
+                             Diagnostics& diags, const std::vector<TitledRankingAnalysis>& extra);
 
 }  // namespace qualrank
