@@ -80,8 +80,7 @@ int taxonomy_export(Context& ctx, const std::vector<std::string>& args) {
   std::string comment = version->taxonomy.file + " at version " + std::to_string(version->number) +
                         (version->name.empty() ? "" : " (" + version->name + ")") +
                         ", exported by `qualrank taxonomy export`.";
-  std::filesystem::path out = vm["output"].as<std::string>();
-  if (out.is_relative()) out = ctx.workspace / out;
+  std::filesystem::path out = given_path(ctx, vm["output"].as<std::string>());
   std::string err;
   if (!files::write_atomic(out, taxonomy_to_yaml(version->taxonomy, comment), &err)) {
     *ctx.err << "qualrank taxonomy export: error: " << err << '\n';
