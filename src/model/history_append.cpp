@@ -261,10 +261,14 @@ std::optional<std::vector<std::string>> append_proposals(const std::filesystem::
                                                         bool check_only, const RefusalHandler& on_refused) {
   auto ws = load_workspace_design(ws_root, diags);
   if (!ws) return std::nullopt;
-  files::FileLock lock(ws->path(ws->history_path + ".lock"));
-  if (!lock.locked()) {
-    diags.error({ws->history_path + ".lock", 0, 0}, "cannot lock the history");
-    return std::nullopt;
+  // A check writes nothing, not even the lock file (the write that follows takes the lock and checks again).
+  std::optional<files::FileLock> lock;
+  if (!check_only) {
+    lock.emplace(ws->path(ws->history_path + ".lock"));
+    if (!lock->locked()) {
+      diags.error({ws->history_path + ".lock", 0, 0}, "cannot lock the history");
+      return std::nullopt;
+    }
   }
   auto locked = reread(*ws, diags);
   if (!locked) return std::nullopt;

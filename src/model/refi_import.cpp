@@ -205,10 +205,10 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
     if (!created) return std::nullopt;
     // The guideline's questions name node ids; they must keep meaning what they meant, never be rebound to
     // whatever code happens to sit at that position of another tool's codebook.
-    std::vector<std::pair<std::string, Location>> by_position;
+    std::vector<std::pair<std::string, Location>> by_position;  // named ids that are positional or missing
     for (const auto& ref : guide.node_refs)
-      if (created->positional.count(ref.first)) by_position.push_back(ref);
-    if (!by_position.empty()) {
+      if (created->positional.count(ref.first) || !created->taxonomy.find(ref.first)) by_position.push_back(ref);
+    if (!by_position.empty() && !created->positional.empty()) {
       const auto& [id, at] = by_position.front();
       diags.error(at, "the guideline names node '" + id + "'" +
                           (by_position.size() > 1 ? " (and " + std::to_string(by_position.size() - 1) + " more)" : "") +

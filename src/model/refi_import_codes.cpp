@@ -325,7 +325,10 @@ std::vector<CodebookDifference> codebook_differences(const refi::Project& projec
     const TaxonomyNode* n = taxonomy.find(it->second);
     mapped_nodes.insert(n->id);
     std::string name = name_without_id(c.name, n->id);
-    if (!name.empty() && name != n->name) {
+    // A code named by one of the node's aliases (matched by it) is that node under another label, not a rename.
+    bool an_alias = std::any_of(n->aliases.begin(), n->aliases.end(),
+                                [&](const std::string& a) { return text::fold_case(a) == text::fold_case(name); });
+    if (!name.empty() && name != n->name && !an_alias) {
       CodebookDifference d;
       d.kind = Kind::renamed;
       d.node = n->id;

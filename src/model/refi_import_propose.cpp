@@ -91,8 +91,14 @@ std::optional<std::vector<std::string>> propose_codebook_differences(const std::
   if (edits.empty()) return std::vector<std::string>{};
   // Each refusal is located at its code in the codebook.
   auto located = [&](std::size_t k, const Diagnostics& problems) {
-    for (const auto& item : problems.items())
-      diags.add({item.severity, of_edit[k]->where, "cannot propose '" + of_edit[k]->summary() + "': " + item.message});
+    for (const auto& item : problems.items()) {
+      // "E0003: cannot rename: ..." -> "cannot rename: ...": no id is recorded for a refused batch
+      std::string message = item.message;
+      if (auto colon = message.find(": "); colon != std::string::npos && message[0] == 'E' &&
+                                           message.find_first_not_of("0123456789", 1) == colon)
+        message.erase(0, colon + 2);
+      diags.add({item.severity, of_edit[k]->where, "cannot propose '" + of_edit[k]->summary() + "': " + message});
+    }
   };
   return append_proposals(root, std::move(edits), diags, plan.files, check_only, located);
 }
