@@ -39,12 +39,23 @@ std::vector<std::string> Workspace::attribute_levels(const std::string& attribut
 
 namespace {
 
+// files::list_files, less the files that lead outside the workspace through a symlink (a cloned repository can
+// carry "transcripts/U99.md -> /etc/passwd"): each of those is an error, and never read.
+std::vector<fs::path> list_inside(const fs::path& root, const fs::path& dir, std::string_view suffix, Diagnostics& diags) {
+  std::vector<fs::path> out;
+  for (auto& p : files::list_files(dir, suffix)) {
+    if (files::resolved_inside(root, p)) out.push_back(std::move(p));
+    else diags.error({p.lexically_relative(root).generic_string(), 0, 0}, "leads outside the workspace through a symlink; not read");
+  }
+  return out;
+}
+
 // Finds exactly one file with `suffix` in `dir`, skipping names that end in any of `skip`.
 std::optional<fs::path> find_single(const fs::path& root, const std::string& dir, const std::string& what,
                                     const std::vector<std::string>& skip, Diagnostics& diags) {
   std::vector<fs::path> found;
   for (auto ext : {".yaml", ".yml"})
-    for (auto& p : files::list_files(root / dir, ext)) {
+    for (auto& p : list_inside(root, root / dir, ext, diags)) {
       auto name = p.filename().string();
       bool skipped = std::any_of(skip.begin(), skip.end(), [&](const std::string& s) {
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
@@ -189,7 +200,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   std::map<std::string, const Transcript*> by_participant;
   // Transcripts are read and parsed on several threads (parse_transcript is reentrant), each into its own
   // slot; they and their diagnostics are then taken in file order, as one thread would have produced them.
-  const auto paths = files::list_files(root / "transcripts", ".md");
+  const auto paths = list_inside(root, root / "transcripts", ".md", diags);
   std::vector<std::optional<Transcript>> parsed(paths.size());
   std::vector<Diagnostics> parse_diags(paths.size());
   parallel_for(paths.size(), [&](std::size_t i) {
@@ -211,7 +222,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     if (!fresh)
       diags.error(t.participant_where, "duplicate participant id '" + t.participant + "' (also in " + it->second->file + ")");
   }
-  for (const auto& path : files::list_files(root / "transcripts", ".codes")) {
+  for (const auto& path : list_inside(root, root / "transcripts", ".codes", diags)) {
     auto display = files::display_path(path, root);
     auto content = files::read(path);
     if (!content) continue;
@@ -228,7 +239,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     }
     apply_standoff(*target, *s, diags);
   }
-  for (const auto& p : files::list_files(root / "codebooks" / "labels", ".csv"))
+  for (const auto& p : list_inside(root, root / "codebooks" / "labels", ".csv", diags))
     ws.label_tables.push_back(files::display_path(p, root));
   return ws;
 }

@@ -58,4 +58,10 @@ set +e; Q -C "$ws2" taxonomy propose add --id WELL.4 --parent WELL --name "Pets"
 [[ $rc -eq 1 ]] || fail "propose with a provenance through a symlink: exit $rc"
 has "codebooks/remote-work.history.yaml: error: --source: source 'escape/hostname:1' is outside the workspace" "$tmp/err"
 cmp -s "$ws2/codebooks/remote-work.history.yaml" "$FIXTURES/fieldwork/codebooks/remote-work.history.yaml" || fail "a refused proposal changed the history"
+# --- a workspace file that is a symlink leading out is an error and never read ---------------------------
+ws3="$tmp/ws3"; cp -r "$FIXTURES/fieldwork" "$ws3"; ln -s /etc/passwd "$ws3/transcripts/Z99.md"
+set +e; Q -C "$ws3" validate >"$tmp/out" 2>"$tmp/err"; rc=$?; set -e
+[[ $rc -eq 1 ]] || fail "a transcript symlinked to /etc/passwd: exit $rc, not 1"
+has "transcripts/Z99.md: error: leads outside the workspace through a symlink; not read" "$tmp/err"
+grep -q "root" "$tmp/err" && fail "the file behind the symlink was read: $(cat "$tmp/err")"
 echo "paths: ok"
