@@ -30,7 +30,7 @@ int cmd_import(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("import options");
   desc.add_options()
       ("file", po::value<std::string>()->required(), "the .qdpx project or .qdc codebook (relative to the current folder)")
-      ("map", po::value<std::string>(), "YAML mapping: the other tool's code name or GUID -> taxonomy node id")
+      ("map", po::value<std::string>(), "YAML mapping: the other tool's code name or GUID -> taxonomy node id (no taxonomy yet: the id the new node gets)")
       ("role", po::value<std::string>(), "role of participants whose case has no 'role' variable")
       ("interviewer", po::value<std::vector<std::string>>()->composing(), "a speaker name in the sources that is the interviewer (repeatable); becomes I")
       ("force", "replace transcripts and codings files that exist")
