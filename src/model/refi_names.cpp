@@ -33,9 +33,10 @@ bool all_upper(std::string_view s) {
   return !s.empty();
 }
 
-// One-segment ids: upper-case letters ("A", "TOOL"; at most 8), letters then digits ("B2", "Q12"), or digits ("7").
+// One-segment ids: a single upper-case letter ("A"), letters then digits ("B2", "Q12"), or digits ("7"). Not
+// "GPU" or "TOOL": an acronym starting a name ("GPU memory") is not an id.
 bool single_segment_id(std::string_view s) {
-  if (all_upper(s)) return true;
+  if (s.size() == 1 && std::isupper(static_cast<unsigned char>(s[0]))) return true;
   std::size_t letters = 0;
   while (letters < s.size() && std::isalpha(static_cast<unsigned char>(s[letters]))) ++letters;
   if (letters > 3 || letters == s.size()) return false;
