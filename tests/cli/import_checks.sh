@@ -86,6 +86,7 @@ Q -q -C "$tmp/fw" export --qdpx -o "$tmp/fw.qdpx"
 state >"$tmp/before"
 set +e; Q -C "$tmp/ws" import "$tmp/fw.qdpx" >"$tmp/out" 2>"$tmp/err"; rc=$?; set -e
 [[ $rc -eq 1 ]] || fail "import leaving an invalid workspace: exit $rc, not 1: $(cat "$tmp/err")"
+has "guidelines/remote-work-interview.yaml:4:11: error: the guideline is written for taxonomy 'remote-work-v2' but the workspace's is 'remote-work'" "$tmp/err"
 has "qualrank import: nothing imported: the workspace would not validate afterwards (above)" "$tmp/err"
 state | cmp -s - "$tmp/before" || fail "an import that would not validate wrote files"
 
