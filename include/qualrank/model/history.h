@@ -132,7 +132,7 @@ std::string today_utc();
 
 // Records a proposal: takes an exclusive lock on `<history>.lock`, re-reads the history under it, checks the
 // edit against the latest version (replay + the edit; an unknown node or a broken invariant is an error; nodes
-// that pending `add` proposals introduce count as present, so a theme and its sub-themes can be proposed
+// that pending `add` proposals introduce count as present, so a node and its children can be proposed
 // together, and are required again at acceptance) and its provenance (inside the workspace, an existing line, the transcript's participant), assigns the next
 // edit id, appends the entry and writes the file atomically. `edit.id` and `edit.status` are ignored; an
 // empty `edit.date` becomes today_utc(). Returns the new edit id, or nullopt with errors in `diags`.
