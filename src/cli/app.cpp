@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli.h"
+#include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
@@ -98,6 +99,27 @@ bool parse_where(Context& ctx, const std::string& command, const po::variables_m
     out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
   }
   return true;
+}
+
+std::filesystem::path given_path(const Context& ctx, const std::string& given) {
+  std::filesystem::path p(given);
+  return p.is_relative() ? ctx.workspace / p : p;
+}
+
+std::optional<std::filesystem::path> default_output(Context& ctx, const std::string& command,
+                                                    const std::string& default_relative) {
+  if (auto p = files::resolve_inside(ctx.workspace, default_relative)) return p;
+  *ctx.err << "qualrank " << command << ": error: the default output " << default_relative
+           << " leads outside the workspace (through a symlink); give -o to write there on purpose\n";
+  return std::nullopt;
+}
+
+std::optional<std::filesystem::path> output_path(Context& ctx, const std::string& command,
+                                                 const po::variables_map& vm, const char* option) {
+  const auto& v = vm[option];
+  if (v.empty()) return std::nullopt;
+  if (v.defaulted()) return default_output(ctx, command, v.as<std::string>());
+  return given_path(ctx, v.as<std::string>());
 }
 
 int report_diagnostics(Context& ctx, const Diagnostics& diags) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,19 @@ bool parse_where(Context& ctx, const std::string& command, const po::variables_m
 // A transcript named on the command line: a path inside the workspace, or a name in transcripts/ ("U01.md",
 // "U01"); returned workspace-relative, or as given when nothing matches (the caller reports it).
 std::string find_transcript(const std::filesystem::path& root, const std::string& given);
+
+// Where an output goes. A path given on the command line (-o, --labels, --table) is the user's choice, the same
+// for every command: relative paths are taken from the workspace, and it may lead anywhere (an absolute path,
+// "..", a symlink). A default location (the option not given: reports/, reports/codebook.xlsx,
+// transcripts/ID.md) must stay inside the workspace once symlinks are resolved (files::resolve_inside);
+// otherwise "qualrank COMMAND: error: the default output DEFAULT leads outside the workspace (through a
+// symlink); give -o to write there on purpose" is printed and nullopt returned (the caller exits 1).
+std::filesystem::path given_path(const Context& ctx, const std::string& given);
+std::optional<std::filesystem::path> default_output(Context& ctx, const std::string& command,
+                                                    const std::string& default_relative);
+// `option`'s path: given_path when the user gave it, default_output of its default value otherwise.
+std::optional<std::filesystem::path> output_path(Context& ctx, const std::string& command,
+                                                 const po::variables_map& vm, const char* option);
 
 // Prints diagnostics to ctx.err; returns 1 if any is an error, else 0.
 int report_diagnostics(Context& ctx, const Diagnostics& diags);

@@ -53,7 +53,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("agreement options");
   desc.add_options()
       ("labels", po::value<std::vector<std::string>>()->multitoken(),
-       "label tables (CSV; relative paths: inside the workspace); default: codebooks/labels/*.csv")
+       "label tables (CSV; relative to the workspace); default: codebooks/labels/*.csv")
       ("transcripts", "compare the coders of multi-coder transcripts (with --labels too: both)")
       ("unit-col", po::value<std::string>(), "the unit id column (default: the first column)")
       ("coder-cols", po::value<std::string>(), "the coder columns, comma-separated (default: headers starting with Label or coder)")
@@ -68,7 +68,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed")
       ("disagreements", po::value<int>()->default_value(0), "list the N units the coders disagreed on most")
       ("format", po::value<std::string>(), "json or table (default: table)")
-      ("output,o", po::value<std::string>(), "also write the tables to this workbook (.xlsx; relative: inside the workspace)");
+      ("output,o", po::value<std::string>(), "also write the tables to this workbook (.xlsx; relative to the workspace)");
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "agreement", kUsage, desc, args, vm, rc)) return rc;
@@ -131,8 +131,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     std::vector<fs::path> paths;
     if (vm.count("labels")) {
       for (const auto& p : vm["labels"].as<std::vector<std::string>>()) {
-        fs::path path = p;
-        paths.push_back(path.is_relative() ? ctx.workspace / path : path);
+        paths.push_back(given_path(ctx, p));
       }
     } else {
       paths = files::list_files(ctx.workspace / "codebooks" / "labels", ".csv");
@@ -171,8 +170,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
 
   const Taxonomy* taxonomy = study ? &study->taxonomy() : version ? &version->taxonomy : nullptr;
   if (vm.count("output")) {
-    fs::path out = vm["output"].as<std::string>();
-    if (out.is_relative()) out = ctx.workspace / out;
+    fs::path out = given_path(ctx, vm["output"].as<std::string>());
     Diagnostics write_diags;
     const bool ok = write_agreement_workbook(labels ? &*labels : nullptr, transcripts ? &*transcripts : nullptr, taxonomy,
                                              out, write_diags);

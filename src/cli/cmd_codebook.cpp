@@ -53,11 +53,11 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("codebook options");
   desc.add_options()
       ("output,o", po::value<std::string>()->default_value("reports/codebook.xlsx"),
-       "the workbook to write (a relative path is inside the workspace)")
+       "the workbook to write (relative to the workspace)")
       ("at", po::value<std::string>(), "use this taxonomy version (default: the latest)")
       ("level", po::value<int>()->default_value(2), "taxonomy level of the co-occurrence table (1 = the roots)")
       ("format", po::value<std::string>(), "json or csv: print the matrix and co-occurrence tables instead")
-      ("import-table", po::value<std::string>(), "build the workbook from this coded-quote CSV table")
+      ("import-table", po::value<std::string>(), "build the workbook from this coded-quote CSV table (relative to the workspace)")
       ("context-attr", po::value<std::string>(),
        "participant attribute the context column of Coded segments shows (default: the guideline's codebook_context; "
        "none: no column)");
@@ -76,12 +76,13 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("context-attr")) options.context_attribute = vm["context-attr"].as<std::string>();
   std::optional<std::string> at;
   if (vm.count("at")) at = vm["at"].as<std::string>();
-  std::filesystem::path out = vm["output"].as<std::string>();
-  if (out.is_relative()) out = ctx.workspace / out;
+  auto output = output_path(ctx, "codebook", vm, "output");
+  if (!output) return 1;
+  std::filesystem::path out = *output;
 
   Diagnostics diags;
   if (vm.count("import-table")) {
-    std::string table_path = vm["import-table"].as<std::string>();
+    std::string table_path = given_path(ctx, vm["import-table"].as<std::string>()).string();
     auto ws = load_workspace_design(ctx.workspace, diags);
     auto version = ws ? taxonomy_at(*ws, at, diags) : nullptr;
     if (!version || diags.has_errors()) {

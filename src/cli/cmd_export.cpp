@@ -14,7 +14,7 @@ int cmd_export(Context& ctx, const std::vector<std::string>& args) {
   desc.add_options()
       ("qdc", "the taxonomy as a REFI-QDA codebook (.qdc)")
       ("qdpx", "the project as a REFI-QDA project (.qdpx): codebook, transcripts, codings, memos, cases")
-      ("output,o", po::value<std::string>()->required(), "the file to write (relative paths: inside the workspace)")
+      ("output,o", po::value<std::string>()->required(), "the file to write (relative to the workspace)")
       ("at", po::value<std::string>(), "taxonomy version (number or name; default: the latest)");
   po::variables_map vm;
   int rc = 0;
@@ -24,8 +24,7 @@ int cmd_export(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << "qualrank export: error: say what to export: --qdc or --qdpx\n";
     return 2;
   }
-  std::filesystem::path out = vm["output"].as<std::string>();
-  if (out.is_relative()) out = ctx.workspace / out;
+  std::filesystem::path out = given_path(ctx, vm["output"].as<std::string>());
   std::optional<std::string> at;
   if (vm.count("at")) at = vm["at"].as<std::string>();
   const long long epoch = files::source_date_epoch(1735689600);  // fallback 2025-01-01T00:00:00Z

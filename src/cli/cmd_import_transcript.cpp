@@ -20,7 +20,7 @@ int cmd_import_transcript(Context& ctx, const std::vector<std::string>& args) {
       ("attr", po::value<std::vector<std::string>>()->composing(), "an attribute, key=value (repeatable)")
       ("interviewer", po::value<std::vector<std::string>>()->composing(), "another speaker name that is the interviewer (repeatable; Interviewer and I always are); becomes I")
       ("section", po::value<std::string>(), "put every turn under this guideline question's section (default: no section)")
-      ("output,o", po::value<std::string>(), "write here instead of transcripts/ID.md (inside the workspace)")
+      ("output,o", po::value<std::string>(), "write here instead of transcripts/ID.md (relative to the workspace)")
       ("force", "replace the output file if it exists");
   po::positional_options_description pos;
   pos.add("file", 1);
@@ -71,11 +71,8 @@ int cmd_import_transcript(Context& ctx, const std::vector<std::string>& args) {
   std::filesystem::path input = vm["file"].as<std::string>();
   options.source_name = input.filename().string();
   std::string rel = vm.count("output") ? vm["output"].as<std::string>() : "transcripts/" + options.participant + ".md";
-  auto out = files::resolve_inside(ctx.workspace, rel);
-  if (!out) {
-    *ctx.err << name << "'" << rel << "' is outside the workspace\n";
-    return 2;
-  }
+  auto out = vm.count("output") ? std::optional(given_path(ctx, rel)) : default_output(ctx, "import-transcript", rel);
+  if (!out) return 1;
 
   auto utterances = read_transcript_source(input, input.string(), diags);
   if (!utterances) return report_diagnostics(ctx, diags);

@@ -16,7 +16,7 @@ int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
       ("role", po::value<std::string>()->required(), "the participant's role (one of the guideline's roles)")
       ("attr", po::value<std::vector<std::string>>()->composing(), "an attribute, key=value (repeatable)")
       ("at", po::value<std::string>(), "taxonomy version of the ranking items (default: the latest)")
-      ("output,o", po::value<std::string>(), "write here instead of transcripts/ID.md (inside the workspace)");
+      ("output,o", po::value<std::string>(), "write here instead of transcripts/ID.md (relative to the workspace)");
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "new-transcript", "--participant ID --role ROLE [--attr k=v ...] [--at VERSION] [-o FILE]", desc, args, vm, rc)) return rc;
@@ -49,11 +49,8 @@ int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
     }
   }
   std::string rel = vm.count("output") ? vm["output"].as<std::string>() : "transcripts/" + participant + ".md";
-  auto path = files::resolve_inside(ctx.workspace, rel);
-  if (!path) {
-    *ctx.err << "qualrank new-transcript: error: '" << rel << "' is outside the workspace\n";
-    return 2;
-  }
+  auto path = vm.count("output") ? std::optional(given_path(ctx, rel)) : default_output(ctx, "new-transcript", rel);
+  if (!path) return 1;
   std::error_code ec;
   if (std::filesystem::exists(*path, ec)) {
     *ctx.err << rel << ": error: the file exists already; not overwritten\n";

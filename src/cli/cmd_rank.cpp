@@ -59,7 +59,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
       ("compare", po::value<std::string>(), "the two groups to compare, A,B (default: the guideline's `compare` pairs when grouping by role, else the first two levels in the guideline's order)")
       ("where", po::value<std::vector<std::string>>()->composing(), "keep only participants with attribute=value (repeatable)")
       ("question", po::value<std::vector<std::string>>()->composing(), "only this ranking question (repeatable)")
-      ("table", po::value<std::string>(), "read rankings from a CSV (participant, question, ranking, attribute columns) instead of the transcripts")
+      ("table", po::value<std::string>(), "read rankings from a CSV, relative to the workspace (participant, question, ranking, attribute columns) instead of the transcripts")
       ("items", po::value<std::string>(), "with --table: the item set, ID,ID,... (default: every item named in the question's rankings)")
       ("model", po::value<std::string>(), "also fit a ranking model: plackett-luce (worths per group, a likelihood-ratio test of shared priorities)")
       ("pseudo-rankings", po::value<double>()->default_value(0.5), "with --model: pseudo-rankings per item against a hypothetical item, so every worth is finite (0 = plain maximum likelihood)")
@@ -114,7 +114,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   std::vector<RankingQuestionInput> inputs;
   std::vector<std::string> levels = study->workspace.attribute_levels(opts.by);
   if (vm.count("table")) {
-    auto rel = vm["table"].as<std::string>();
+    auto rel = given_path(ctx, vm["table"].as<std::string>()).string();
     auto content = files::read(rel);
     if (!content) {
       *ctx.err << rel << ": error: cannot read the file\n";
@@ -175,8 +175,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   if (ctx.verbose) notes.print(*ctx.err);
   if (vm.count("output")) {
     for (const auto& out : vm["output"].as<std::vector<std::string>>()) {
-      std::filesystem::path path = out;
-      if (path.is_relative()) path = ctx.workspace / path;
+      std::filesystem::path path = given_path(ctx, out);
       auto ext = path.extension().string();
       Diagnostics wdiags;
       bool ok = true;

@@ -18,8 +18,9 @@ int cmd_report(Context& ctx, const std::vector<std::string>& args) {
   int rc = 0;
   if (!parse_options(ctx, "report", "[-o DIR] [--resamples N] [--seed S]   (global: -C DIR, --quiet, --verbose)", desc, args, vm, rc)) return rc;
   StudyReportOptions opts;
-  opts.output_dir = vm["output"].as<std::string>();
-  if (opts.output_dir.is_relative()) opts.output_dir = ctx.workspace / opts.output_dir;
+  auto output = output_path(ctx, "report", vm, "output");
+  if (!output) return 1;
+  opts.output_dir = *output;
   opts.resamples = vm["resamples"].as<int>();
   opts.seed = vm["seed"].as<std::uint64_t>();
   if (opts.resamples < 0) {

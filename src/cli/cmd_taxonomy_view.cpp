@@ -95,8 +95,7 @@ int taxonomy_export(Context& ctx, const std::vector<std::string>& args) {
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "taxonomy export", "[--at VERSION] -o FILE.yaml [--force]", desc, args, vm, rc)) return rc;
-  std::filesystem::path out = vm["output"].as<std::string>();
-  if (out.is_relative()) out = ctx.workspace / out;
+  std::filesystem::path out = given_path(ctx, vm["output"].as<std::string>());
   if (auto why = breaks_workspace(ctx.workspace, out); !why.empty() && !vm.count("force")) {
     *ctx.err << "qualrank taxonomy export: error: not writing " << vm["output"].as<std::string>() << ": " << why
              << "; --force writes it anyway\n";

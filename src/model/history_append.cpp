@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "history_internal.h"
 #include "qualrank/model/history.h"
@@ -212,20 +213,25 @@ std::optional<LockedHistory> reread(const Workspace& ws, Diagnostics& diags) {
   return out;
 }
 
-// Appends `entry` (its hash set here) and writes the file atomically after parsing the result once more.
-bool write_entry(LockedHistory& locked, nlohmann::json entry, Diagnostics& diags) {
+// Appends `entries` (their hashes set here, chained) and writes the file atomically after parsing the result
+// once more: all of them or, on any failure, none.
+bool write_entries(LockedHistory& locked, std::vector<nlohmann::json> entries, Diagnostics& diags) {
   const Workspace& ws = locked.ws;
   std::string text = locked.path_text;
   if (text.empty()) text = history_detail::file_header(ws.taxonomy.name, ws.taxonomy_path);
   if (text.back() != '\n') text += '\n';
-  entry.erase("hash");
-  entry["hash"] = history_entry_hash(entry.dump(), locked.history.last_hash);
-  text += history_detail::render_entry(entry);
+  std::string previous = locked.history.last_hash;
+  for (auto& entry : entries) {
+    entry.erase("hash");
+    entry["hash"] = history_entry_hash(entry.dump(), previous);
+    previous = entry["hash"].get<std::string>();
+    text += history_detail::render_entry(entry);
+  }
   Diagnostics check;
   auto reparsed = parse_history(text, ws.history_path, check);
-  if (!reparsed || reparsed->entries != locked.history.entries + 1) {
+  if (!reparsed || reparsed->entries != locked.history.entries + static_cast<int>(entries.size())) {
     diags.append(check);
-    diags.error({ws.history_path, 0, 0}, "internal error: the appended entry does not read back; nothing written");
+    diags.error({ws.history_path, 0, 0}, "internal error: the appended entries do not read back; nothing written");
     return false;
   }
   std::string err;
@@ -234,6 +240,10 @@ bool write_entry(LockedHistory& locked, nlohmann::json entry, Diagnostics& diags
     return false;
   }
   return true;
+}
+
+bool write_entry(LockedHistory& locked, nlohmann::json entry, Diagnostics& diags) {
+  return write_entries(locked, {std::move(entry)}, diags);
 }
 
 // The latest version's replay, ready to check one more edit.
@@ -246,66 +256,116 @@ bool replay_latest(const Workspace& ws, const TaxonomyHistory& h, TaxonomyReplay
 
 }  // namespace
 
-std::optional<std::string> append_proposal(const std::filesystem::path& ws_root, TaxonomyEdit edit,
-                                           Diagnostics& diags) {
+std::optional<std::vector<std::string>> append_proposals(const std::filesystem::path& ws_root,
+                                                        std::vector<TaxonomyEdit> edits, Diagnostics& diags,
+                                                        const std::map<std::string, std::string>& planned_files,
+                                                        bool check_only, const RefusalHandler& on_refused) {
   auto ws = load_workspace_design(ws_root, diags);
   if (!ws) return std::nullopt;
-  files::FileLock lock(ws->path(ws->history_path + ".lock"));
-  if (!lock.locked()) {
-    diags.error({ws->history_path + ".lock", 0, 0}, "cannot lock the history");
-    return std::nullopt;
+  // A check writes nothing, not even the lock file (the write that follows takes the lock and checks again).
+  std::optional<files::FileLock> lock;
+  if (!check_only) {
+    lock.emplace(ws->path(ws->history_path + ".lock"));
+    if (!lock->locked()) {
+      diags.error({ws->history_path + ".lock", 0, 0}, "cannot lock the history");
+      return std::nullopt;
+    }
   }
   auto locked = reread(*ws, diags);
   if (!locked) return std::nullopt;
   const TaxonomyHistory& h = locked->history;
-  edit.id = h.next_edit_id();
-  edit.status = EditStatus::proposed;
-  edit.version = 0;
-  edit.where = {ws->history_path, 0, 0};
-  if (edit.date.empty()) edit.date = today_utc();
-  int errors_before = diags.error_count();
-  if (text::trim(edit.rationale).empty()) diags.error(edit.where, "a proposal needs a rationale");
-  history_detail::SourceCache cache;
-  for (auto& p : edit.provenance) {
-    p.where = edit.where;
-    if (text::trim(p.participant).empty()) diags.error(edit.where, "a provenance needs a participant id");
-    if (p.source.empty()) continue;
-    if (!parse_source(p.source, p.file, p.line)) {
-      diags.error(edit.where, "source '" + p.source + "' is not FILE:LINE");
-      continue;
-    }
-    bool outside = false;
-    auto problem = history_detail::provenance_problem(ws->root, p, outside, cache);
-    if (!problem.empty()) diags.error(outside ? edit.where : Location{p.file, p.line, 0}, "--source: " + problem);
-    else p.quote = history_detail::quote_at(cache[p.file], p.line);  // re-anchors the source if lines move
-  }
   TaxonomyReplay replay(ws->taxonomy);
   if (!replay_latest(*ws, h, replay, diags)) return std::nullopt;
-  // Checked against the latest version; when it does not apply there, nodes added by pending proposals count
-  // too, so that a new node and its children can be proposed together (each is checked again, alone, when
-  // it is accepted). Pending proposals only ever help: a proposal valid at the latest version is recorded.
-  TaxonomyReplay with_pending = replay;
-  Diagnostics check;
-  if (!replay.apply(edit, h.latest_version() + 1, check)) {
-    bool applies = false;
-    if (edit.op == EditOp::add || edit.op == EditOp::move || edit.op == EditOp::merge) {
-      for (const auto& other : h.edits) {
-        Diagnostics ignored;
-        if (other.status == EditStatus::proposed && other.op == EditOp::add)
-          with_pending.apply(other, h.latest_version() + 1, ignored);
-      }
-      Diagnostics ignored;
-      applies = with_pending.apply(edit, h.latest_version() + 1, ignored);
+  // Files the caller writes together with these entries count as present for their provenance.
+  history_detail::SourceCache cache;
+  for (const auto& [rel, content] : planned_files) {
+    history_detail::SourceFile f;
+    f.exists = true;
+    f.lines = static_cast<int>(std::count(content.begin(), content.end(), '\n')) +
+              (content.empty() || content.back() == '\n' ? 0 : 1);
+    if (rel.size() > 3 && rel.compare(rel.size() - 3, 3, ".md") == 0) {
+      Diagnostics scratch;
+      f.transcript = parse_transcript(content, rel, scratch);  // for the quote a provenance keeps
     }
-    if (!applies)
-      for (auto d : check.items()) {
-        d.message += " (at version " + h.version_label(h.latest_version()) + ")";
-        diags.add(d);
-      }
+    cache[rel] = std::move(f);
   }
-  if (diags.error_count() > errors_before) return std::nullopt;
-  if (!write_entry(*locked, history_detail::proposal_entry(edit), diags)) return std::nullopt;
-  return edit.id;
+  // Nodes that pending `add` proposals introduce (those of this batch included) may be named by another
+  // proposal, so that a new node and its children can be proposed together, and a batch may deprecate a node
+  // after its children; each is checked again, alone, when it is accepted. Pending proposals only ever help: a proposal valid at the latest version is recorded.
+  TaxonomyReplay with_pending = replay;
+  for (const auto& other : h.edits) {
+    Diagnostics ignored;
+    if (other.status == EditStatus::proposed && other.op == EditOp::add)
+      with_pending.apply(other, h.latest_version() + 1, ignored);
+  }
+  bool refused = false;
+  std::vector<std::string> ids;
+  std::vector<nlohmann::json> entries;
+  std::size_t index = 0;
+  long long number = std::stoll(h.next_edit_id().substr(1));
+  for (auto& edit : edits) {
+    Diagnostics own;
+    Diagnostics& diags_of_edit = on_refused ? own : diags;
+    int errors_before = diags_of_edit.error_count();
+    char id[32];
+    std::snprintf(id, sizeof id, "E%04lld", number++);
+    edit.id = id;
+    edit.status = EditStatus::proposed;
+    edit.version = 0;
+    edit.where = {ws->history_path, 0, 0};
+    if (edit.date.empty()) edit.date = today_utc();
+    if (text::trim(edit.rationale).empty()) diags_of_edit.error(edit.where, "a proposal needs a rationale");
+    for (auto& p : edit.provenance) {
+      p.where = edit.where;
+      if (text::trim(p.participant).empty()) diags_of_edit.error(edit.where, "a provenance needs a participant id");
+      if (p.source.empty()) continue;
+      if (!parse_source(p.source, p.file, p.line)) {
+        diags_of_edit.error(edit.where, "source '" + p.source + "' is not FILE:LINE");
+        continue;
+      }
+      bool outside = false;
+      auto problem = history_detail::provenance_problem(ws->root, p, outside, cache);
+      if (!problem.empty()) diags_of_edit.error(outside ? edit.where : Location{p.file, p.line, 0}, "--source: " + problem);
+      else p.quote = history_detail::quote_at(cache[p.file], p.line);  // re-anchors the source if lines move
+    }
+    Diagnostics check;
+    TaxonomyReplay alone = replay;
+    if (!alone.apply(edit, h.latest_version() + 1, check)) {
+      bool applies = false;
+      if (edit.op == EditOp::add || edit.op == EditOp::move || edit.op == EditOp::merge || edit.op == EditOp::deprecate) {
+        TaxonomyReplay pending = with_pending;
+        Diagnostics ignored;
+        applies = pending.apply(edit, h.latest_version() + 1, ignored);
+      }
+      if (!applies)
+        for (auto d : check.items()) {
+          d.message += " (at version " + h.version_label(h.latest_version()) + ")";
+          diags_of_edit.add(d);
+        }
+    }
+    if (edit.op == EditOp::add || edit.op == EditOp::deprecate) {  // the batch's own: children deprecated first
+      Diagnostics ignored;
+      with_pending.apply(edit, h.latest_version() + 1, ignored);
+    }
+    if (diags_of_edit.error_count() > errors_before) {
+      refused = true;
+      if (on_refused) on_refused(index, own);
+    }
+    ++index;
+    ids.push_back(edit.id);
+    entries.push_back(history_detail::proposal_entry(edit));
+  }
+  if (refused) return std::nullopt;
+  if (check_only || entries.empty()) return ids;
+  if (!write_entries(*locked, std::move(entries), diags)) return std::nullopt;
+  return ids;
+}
+
+std::optional<std::string> append_proposal(const std::filesystem::path& ws_root, TaxonomyEdit edit,
+                                           Diagnostics& diags) {
+  auto ids = append_proposals(ws_root, {std::move(edit)}, diags);
+  if (!ids || ids->empty()) return std::nullopt;
+  return ids->front();
 }
 
 bool append_decision(const std::filesystem::path& ws_root, const std::string& edit_id, const HistoryDecision& d,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "qualrank/model/history.h"
 #include "qualrank/model/refi_import.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
@@ -32,17 +33,42 @@ struct GuidelineInfo {
   bool found = false;
   std::string taxonomy;
   std::vector<std::string> roles;
+  std::vector<std::pair<std::string, Location>> node_refs;  // node ids in `about`, `items`, `children_of`
 };
 
-// The guideline's taxonomy name and roles, read without a taxonomy (load_guideline needs one).
-GuidelineInfo guideline_info(const std::string& text_) {
+// Collects the node ids a guideline names (`about: [..]`, `items: [..]`, `items: {children_of: ..}`), with
+// their locations, walking the parsed YAML to a bounded depth.
+void collect_node_refs(const YAML::Node& n, const std::string& file, int depth, GuidelineInfo& g) {
+  if (depth > 16) return;
+  if (n.IsMap()) {
+    for (const auto& kv : n) {
+      if (!kv.first.IsScalar()) continue;
+      const std::string key = kv.first.Scalar();
+      const YAML::Node& v = kv.second;
+      if ((key == "about" || key == "items") && v.IsSequence()) {
+        for (const auto& item : v)
+          if (item.IsScalar()) g.node_refs.emplace_back(item.Scalar(), yaml::where(item, file));
+      } else if (key == "children_of" && v.IsScalar()) {
+        g.node_refs.emplace_back(v.Scalar(), yaml::where(v, file));
+      } else {
+        collect_node_refs(v, file, depth + 1, g);
+      }
+    }
+  } else if (n.IsSequence()) {
+    for (const auto& item : n) collect_node_refs(item, file, depth + 1, g);
+  }
+}
+
+// The guideline's taxonomy name, roles and node references, read without a taxonomy (load_guideline needs one).
+GuidelineInfo guideline_info(const std::string& text_, const std::string& file) {
   GuidelineInfo g;
   Diagnostics ignore;
-  auto node = yaml::parse(text_, "", ignore);
+  auto node = yaml::parse(text_, file, ignore);
   if (!node || !node->IsMap()) return g;
   g.found = true;
   if ((*node)["taxonomy"] && (*node)["taxonomy"].IsScalar()) g.taxonomy = (*node)["taxonomy"].Scalar();
   g.roles = yaml::get_string_list(*node, "roles", "", ignore);
+  collect_node_refs(*node, file, 0, g);
   return g;
 }
 
@@ -52,7 +78,7 @@ GuidelineInfo read_guideline_info(const fs::path& root, bool& exists) {
   exists = !found.empty();
   if (found.size() != 1) return {};
   auto text_ = files::read(found.front());
-  return text_ ? guideline_info(*text_) : GuidelineInfo{};
+  return text_ ? guideline_info(*text_, "guidelines/" + found.front().filename().string()) : GuidelineInfo{};
 }
 
 // Restores the taxonomy (with its history) and, when the workspace has none, the guideline from the design
@@ -60,15 +86,22 @@ GuidelineInfo read_guideline_info(const fs::path& root, bool& exists) {
 bool restore_design(const refi::Project& project, bool has_guideline, const std::set<std::string>& used,
                     GuidelineInfo& guide, RefiImportPlan& plan, CodeMap& map, Diagnostics& diags) {
   std::string tax_file, tax_name;
+  std::set<std::string> ids;  // every node id the carried taxonomy and its history ever name
   for (const auto& [rel, bytes] : project.workspace_files) {
     if (rel.rfind("guidelines/", 0) == 0) {
       if (has_guideline) continue;
       plan.files[rel] = bytes;
-      guide = guideline_info(bytes);
+      guide = guideline_info(bytes, rel);
       continue;
     }
     plan.files[rel] = bytes;
-    if (rel.find(".history.") != std::string::npos) continue;
+    if (rel.find(".history.") != std::string::npos) {
+      Diagnostics ignore;  // the history is checked with the whole planned workspace
+      if (auto h = parse_history(bytes, rel, ignore))
+        for (const auto& e : h->edits)
+          for (const auto& id : e.nodes_mentioned()) ids.insert(id);
+      continue;
+    }
     tax_file = rel;
     Diagnostics check;
     auto t = load_taxonomy(bytes, rel, check);
@@ -77,12 +110,15 @@ bool restore_design(const refi::Project& project, bool has_guideline, const std:
       return false;
     }
     tax_name = t->name;
+    for (const auto& id : t->order()) ids.insert(id);
   }
   plan.taxonomy_file = tax_file;
+  // Codes are the carried taxonomy's nodes by qualrank's GUID (name-based on the taxonomy and the node id), at
+  // whatever version the project was exported: every id the taxonomy or its history names is a candidate.
+  std::map<std::string, std::string> id_of_guid;
+  for (const auto& id : ids) id_of_guid[norm_guid(refi::code_guid(tax_name, id))] = id;
   for (const auto& f : flatten(project.codes)) {
-    auto pre = refi::split_id_prefix(f.code->name);
-    std::string id = pre ? pre->first : std::string(text::trim(f.code->name));
-    if (norm_guid(refi::code_guid(tax_name, id)) == f.guid) map.node_of[f.guid] = id;
+    if (auto it = id_of_guid.find(f.guid); it != id_of_guid.end()) map.node_of[f.guid] = it->second;
     else if (used.count(f.guid)) diags.error({project.xml_file, f.code->line, 0}, "code '" + f.code->name + "' is not a node of the carried taxonomy");
   }
   return true;
@@ -145,6 +181,10 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
 
   RefiImportPlan plan;
   auto flat = flatten(project->codes);
+  if (project->is_codebook && flat.empty()) {
+    diags.error({xml, 0, 0}, "the codebook has no codes; nothing to import");
+    return std::nullopt;
+  }
   plan.codes = static_cast<int>(flat.size());
   std::string stem = safe_name(input.stem().string());
   std::string tax_name = !guide.taxonomy.empty() ? guide.taxonomy : description_taxonomy_name(project->description);
@@ -161,8 +201,25 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
     if (!restore_design(*project, has_guideline, used, guide, plan, map, diags)) return std::nullopt;
   } else if (!version) {
     std::string file = "codebooks/" + safe_name(tax_name) + ".yaml";
-    created = taxonomy_from_codebook(*project, tax_name, title, file, diags);
+    created = taxonomy_from_codebook(*project, tax_name, title, file, explicit_map, diags);
     if (!created) return std::nullopt;
+    // The guideline's questions name node ids; they must keep meaning what they meant, never be rebound to
+    // whatever code happens to sit at that position of another tool's codebook.
+    std::vector<std::pair<std::string, Location>> by_position;  // named ids that are positional or missing
+    for (const auto& ref : guide.node_refs)
+      if (created->positional.count(ref.first) || !created->taxonomy.find(ref.first)) by_position.push_back(ref);
+    if (!by_position.empty() && !created->positional.empty()) {
+      const auto& [id, at] = by_position.front();
+      diags.error(at, "the guideline names node '" + id + "'" +
+                          (by_position.size() > 1 ? " (and " + std::to_string(by_position.size() - 1) + " more)" : "") +
+                          ", but " + display + "'s codes carry no ids: ids given by position would point the guideline's "
+                          "questions at unrelated codes; give each code its id in a --map file (code name: node id)");
+      return std::nullopt;
+    }
+    for (const auto& [id, at] : guide.node_refs)
+      if (!created->taxonomy.find(id))
+        diags.error(at, "the guideline names node '" + id + "', which the codebook of " + display + " lacks");
+    if (diags.has_errors()) return std::nullopt;
     plan.files[file] = created->yaml;
     plan.taxonomy_file = file;
     map = created->map;
@@ -170,10 +227,13 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
   } else {
     taxonomy = &version->taxonomy;
     map = map_codes(*project, *taxonomy, explicit_map, used, !project->is_codebook, diags);
+    plan.unmatched = map.unmatched;
+    plan.second_codes = static_cast<int>(map.second_to_node.size());
   }
+  plan.is_codebook = project->is_codebook;
   if (project->is_codebook) {
     if (version) {
-      plan.differences = codebook_differences(*project, *taxonomy, map);
+      plan.differences = codebook_differences(*project, *taxonomy, map, diags);
       if (!plan.differences.empty()) {
         // Kept as the proposals' provenance: never overwrite an earlier copy that differs.
         auto bytes = files::read(input).value_or("");
@@ -300,11 +360,14 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
     if (diags.error_count() > errors_before) continue;
     auto built = build_transcript(s, spec, placed, diags);
     if (!built) continue;
-    auto check_new = [&](const std::string& rel) {
-      if (!options.force && fs::exists(root / rel)) diags.error(at, rel + " exists; not overwritten (use --force to replace it)");
+    // A file that already holds exactly the planned bytes (an import killed half-way, run again) is no clash.
+    auto check_new = [&](const std::string& rel, const std::string& content) {
+      if (options.force || !fs::exists(root / rel)) return;
+      if (files::read(root / rel) != std::optional<std::string>(content))
+        diags.error(at, rel + " exists; not overwritten (use --force to replace it)");
     };
     std::string md = "transcripts/" + spec.stem + ".md";
-    check_new(md);
+    check_new(md, built->markdown);
     if (ws)
       for (const auto& t : ws->transcripts)
         if (t.participant == spec.participant && t.file != md)
@@ -312,7 +375,7 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
     plan.files[md] = built->markdown;
     for (const auto& [coder, content] : built->standoff) {
       std::string rel = "transcripts/" + spec.stem + "." + coder + ".codes";
-      check_new(rel);
+      check_new(rel, content);
       plan.files[rel] = content;
     }
     if (options.force)

@@ -121,7 +121,7 @@ std::optional<std::vector<MapEntry>> read_map_file(const std::filesystem::path& 
 
 std::optional<CreatedTaxonomy> taxonomy_from_codebook(const refi::Project& project, const std::string& name,
                                                       const std::string& title, const std::string& file,
-                                                      Diagnostics& diags) {
+                                                      const std::vector<MapEntry>& explicit_map, Diagnostics& diags) {
   auto flat = flatten(project.codes);
   Location codebook{project.xml_file, 0, 0};
   if (flat.empty()) {
@@ -134,7 +134,18 @@ std::optional<CreatedTaxonomy> taxonomy_from_codebook(const refi::Project& proje
     auto pre = refi::split_id_prefix(f.code->name);
     if (!pre || !prefixes.insert(text::fold_case(pre->first)).second) use_prefix = false;
   }
-  if (!use_prefix && !prefixes.empty())
+  // A mapping file names the id of the codes it lists (the other tool's name or GUID -> the new node's id).
+  std::map<std::string, std::string> mapped_id;  // code guid -> id
+  std::set<std::size_t> entries_used;
+  for (const auto& f : flat)
+    for (std::size_t k = 0; k < explicit_map.size(); ++k)
+      if (explicit_map[k].key == f.code->name || norm_guid(explicit_map[k].key) == f.guid) {
+        mapped_id.emplace(f.guid, std::string(text::trim(explicit_map[k].value)));
+        entries_used.insert(k);
+      }
+  for (std::size_t k = 0; k < explicit_map.size(); ++k)
+    if (!entries_used.count(k)) diags.warning(explicit_map[k].where, "'" + explicit_map[k].key + "' matches no code of the project");
+  if (!use_prefix && !prefixes.empty() && mapped_id.size() < flat.size())
     diags.note(codebook, "not every code name starts with a distinct id; node ids are assigned by position (A, A.1, A.1.i, ...)");
 
   CreatedTaxonomy out;
@@ -148,13 +159,18 @@ std::optional<CreatedTaxonomy> taxonomy_from_codebook(const refi::Project& proje
   for (const auto& f : flat) {
     TaxonomyNode n;
     std::string parent_id = f.parent_guid.empty() ? "" : id_of[f.parent_guid];
-    if (use_prefix) {
+    if (auto m = mapped_id.find(f.guid); m != mapped_id.end()) {
+      n.id = m->second;
+      auto pre = refi::split_id_prefix(f.code->name);
+      n.name = pre && pre->first == n.id ? pre->second : std::string(text::trim(f.code->name));
+    } else if (use_prefix) {
       auto pre = refi::split_id_prefix(f.code->name);
       n.id = pre->first;
       n.name = pre->second;
     } else {
       n.id = positional_id(parent_id, f.depth, child_count[f.parent_guid]);
       n.name = std::string(text::trim(f.code->name));
+      out.positional.insert(n.id);
     }
     ++child_count[f.parent_guid];
     if (n.name.empty()) n.name = n.id;
@@ -212,14 +228,17 @@ CodeMap map_codes(const refi::Project& project, const Taxonomy& taxonomy, const 
     if (r && text::fold_case(*r) == text::fold_case(text::trim(token))) return r;
     return std::nullopt;
   };
+  std::map<std::string, std::pair<std::string, int>> first_code;  // node id -> the first code on it (name, line)
   for (const auto& f : flat) {
     const auto& c = *f.code;
     Location at{project.xml_file, c.line, 0};
     std::optional<std::string> node;
+    bool by_map = false;
     for (std::size_t k = 0; k < explicit_map.size() && !node; ++k) {
       const auto& e = explicit_map[k];
       if (e.key != c.name && norm_guid(e.key) != f.guid) continue;
       entries_used.insert(k);
+      by_map = true;
       node = taxonomy.resolve(e.value);
       if (!node) diags.error(e.where, "'" + e.value + "' is not a node of the taxonomy");
     }
@@ -232,6 +251,15 @@ CodeMap map_codes(const refi::Project& project, const Taxonomy& taxonomy, const 
     if (!node && pre) node = taxonomy.resolve(pre->second);
     if (node) {
       out.node_of[f.guid] = *node;
+      // Two codes on one node: both code it, but only the first is compared with it (a .qdc's differences).
+      auto [first, fresh] = first_code.emplace(*node, std::make_pair(c.name, c.line));
+      if (!fresh) {
+        out.second_to_node.insert(f.guid);
+        if (!by_map)
+          diags.warning(at, "codes '" + first->second.first + "' (line " + std::to_string(first->second.second) +
+                                ") and '" + c.name + "' both map to node " + *node + "; this one is compared as the same node "
+                                "(name it in a --map file to map it elsewhere)");
+      }
       if (pre) {
         auto by_name = taxonomy.resolve(pre->second);
         if (by_name && *by_name != *node)
@@ -241,6 +269,7 @@ CodeMap map_codes(const refi::Project& project, const Taxonomy& taxonomy, const 
     }
     std::string why = "code '" + c.name + "' does not map to a taxonomy node (no id prefix, name or alias matches; "
                       "name it in a --map file)";
+    ++out.unmatched;
     if (used.count(f.guid)) diags.error(at, why);
     else if (report_unused) diags.warning(at, why + "; no coding uses it");
   }
@@ -250,7 +279,8 @@ CodeMap map_codes(const refi::Project& project, const Taxonomy& taxonomy, const 
 }
 
 std::vector<CodebookDifference> codebook_differences(const refi::Project& project, const Taxonomy& taxonomy,
-                                                     const CodeMap& map) {
+                                                     const CodeMap& map, Diagnostics& diags) {
+  std::vector<std::string> flat_but_nested;  // top-level codes on nested nodes: no move proposed
   using Kind = CodebookDifference::Kind;
   std::vector<CodebookDifference> out;
   std::map<std::string, std::string> new_ids;  // guid of a new code -> its id
@@ -292,10 +322,14 @@ std::vector<CodebookDifference> codebook_differences(const refi::Project& projec
       out.push_back(std::move(d));
       continue;
     }
+    if (map.second_to_node.count(f.guid)) continue;  // compared once, as the first code on its node
     const TaxonomyNode* n = taxonomy.find(it->second);
     mapped_nodes.insert(n->id);
     std::string name = name_without_id(c.name, n->id);
-    if (!name.empty() && name != n->name) {
+    // A code named by one of the node's aliases (matched by it) is that node under another label, not a rename.
+    bool an_alias = std::any_of(n->aliases.begin(), n->aliases.end(),
+                                [&](const std::string& a) { return text::fold_case(a) == text::fold_case(name); });
+    if (!name.empty() && name != n->name && !an_alias) {
       CodebookDifference d;
       d.kind = Kind::renamed;
       d.node = n->id;
@@ -305,7 +339,11 @@ std::vector<CodebookDifference> codebook_differences(const refi::Project& projec
       out.push_back(std::move(d));
     }
     bool parent_known = f.parent_guid.empty() || map.node_of.count(f.parent_guid);
-    if (parent_known && parent != n->parent) {
+    if (parent_known && parent.empty() && !n->parent.empty()) {
+      // The history moves a node only under another node; a code at the codebook's top level (a flat
+      // codebook's every code) says nothing about where its node belongs.
+      flat_but_nested.push_back(n->id);
+    } else if (parent_known && parent != n->parent) {
       CodebookDifference d;
       d.kind = Kind::moved;
       d.node = n->id;
@@ -336,15 +374,35 @@ std::vector<CodebookDifference> codebook_differences(const refi::Project& projec
       out.push_back(std::move(d));
     }
   }
-  for (const auto& id : taxonomy.order()) {
-    const TaxonomyNode* n = taxonomy.find(id);
-    if (mapped_nodes.count(id) || n->status == "deprecated") continue;
+  if (!flat_but_nested.empty())
+    diags.note({project.xml_file, 0, 0}, std::to_string(flat_but_nested.size()) + " codes at the top level of the codebook map to nested nodes (" +
+                                             text::join(flat_but_nested, ", ") + "); they are not proposed as moves");
+  // Nodes not in the codebook are deprecated, children before their parent (a node is deprecated only when
+  // its children are); a node whose subtree keeps a node of the codebook stays.
+  std::set<std::string> keeps;  // nodes with a mapped node at or below them
+  for (const auto& id : mapped_nodes)
+    for (const TaxonomyNode* n = taxonomy.find(id); n; n = n->parent.empty() ? nullptr : taxonomy.find(n->parent))
+      keeps.insert(n->id);
+  std::vector<std::string> kept_parents;
+  const auto& order = taxonomy.order();
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const TaxonomyNode* n = taxonomy.find(*it);
+    if (mapped_nodes.count(*it) || n->status == "deprecated") continue;
+    if (keeps.count(*it)) {
+      kept_parents.push_back(*it);
+      continue;
+    }
     CodebookDifference d;
     d.kind = Kind::removed;
-    d.node = id;
+    d.node = *it;
     d.old_name = n->name;
     d.where = {project.xml_file, 1, 0};
     out.push_back(std::move(d));
+  }
+  if (!kept_parents.empty()) {
+    std::reverse(kept_parents.begin(), kept_parents.end());
+    diags.note({project.xml_file, 0, 0}, std::to_string(kept_parents.size()) + " nodes are not in the codebook but nodes under them are (" +
+                                             text::join(kept_parents, ", ") + "); they are not proposed for deprecation");
   }
   return out;
 }

@@ -28,6 +28,8 @@ std::string norm_guid(const std::string& guid);
 // Which taxonomy node each code stands for.
 struct CodeMap {
   std::map<std::string, std::string> node_of;  // normalised code GUID -> node id
+  std::set<std::string> second_to_node;        // codes mapped to a node an earlier code maps to (GUIDs)
+  int unmatched = 0;                           // codes that map to no node
 };
 
 // An explicit mapping file entry: the other tool's code name or GUID -> a node id, name or alias.
@@ -40,13 +42,15 @@ std::optional<std::vector<MapEntry>> read_map_file(const std::filesystem::path& 
 // A taxonomy made from the project's codebook (the workspace has none): ids from the codes' id prefixes when
 // every code has a distinct one, else assigned by position (A, A.1, A.1.i, ...). `yaml` is the file text.
 struct CreatedTaxonomy {
+  std::set<std::string> positional;  // ids given by position (no mapping entry, no distinct id prefixes)
   std::string yaml;
   Taxonomy taxonomy;
   CodeMap map;
 };
+// A mapping file's entries give the ids of the codes they name.
 std::optional<CreatedTaxonomy> taxonomy_from_codebook(const refi::Project& project, const std::string& name,
                                                       const std::string& title, const std::string& file,
-                                                      Diagnostics& diags);
+                                                      const std::vector<MapEntry>& explicit_map, Diagnostics& diags);
 
 // Maps codes onto an existing taxonomy (mapping file, qualrank GUID, id prefix, name or alias). A code that
 // does not map is an error when `used` holds its GUID (codings need it), else a warning (unless
@@ -55,8 +59,10 @@ CodeMap map_codes(const refi::Project& project, const Taxonomy& taxonomy, const 
                   const std::set<std::string>& used, bool report_unused, Diagnostics& diags);
 
 // The differences between a codebook and the taxonomy, given the mapping (codes that did not map are new).
+// Codes at the codebook's top level on nested nodes are not moves, and a node whose subtree keeps a mapped node
+// is not deprecated (one note each); removals come children first.
 std::vector<CodebookDifference> codebook_differences(const refi::Project& project, const Taxonomy& taxonomy,
-                                                     const CodeMap& map);
+                                                     const CodeMap& map, Diagnostics& diags);
 
 // One coding to place in a transcript: code-point offsets into the source text.
 struct PlacedCoding {

@@ -61,10 +61,13 @@ bool same_pending(const TaxonomyEdit& a, const TaxonomyEdit& b) {
 
 }  // namespace
 
-std::vector<std::string> propose_codebook_differences(const std::filesystem::path& root, const RefiImportPlan& plan,
-                                                      const std::string& author, Diagnostics& diags) {
-  std::vector<std::string> ids;
-  if (plan.differences.empty()) return ids;
+std::optional<std::vector<std::string>> propose_codebook_differences(const std::filesystem::path& root,
+                                                                    const RefiImportPlan& plan,
+                                                                    const std::string& author, Diagnostics& diags,
+                                                                    bool check_only) {
+  std::vector<TaxonomyEdit> edits;
+  std::vector<const CodebookDifference*> of_edit;
+  if (plan.differences.empty()) return std::vector<std::string>{};
   std::optional<TaxonomyHistory> history;
   {
     Diagnostics ignore;
@@ -73,7 +76,7 @@ std::vector<std::string> propose_codebook_differences(const std::filesystem::pat
   for (const auto& d : plan.differences) {
     TaxonomyEdit e = edit_for(d);
     if (history && std::any_of(history->edits.begin(), history->edits.end(), [&](const TaxonomyEdit& x) { return same_pending(x, e); })) {
-      diags.note(d.where, "already proposed: " + d.summary());
+      if (!check_only) diags.note(d.where, "already proposed: " + d.summary());
       continue;
     }
     e.author = author;
@@ -82,16 +85,22 @@ std::vector<std::string> propose_codebook_differences(const std::filesystem::pat
     p.participant = "codebook";
     p.source = plan.codebook_copy + ":" + std::to_string(d.where.line > 0 ? d.where.line : 1);
     e.provenance.push_back(p);
-    Diagnostics one;
-    auto id = append_proposal(root, e, one);
-    if (id) {
-      ids.push_back(*id);
-      continue;
-    }
-    for (const auto& item : one.items())
-      diags.add({item.severity, d.where, "cannot propose '" + d.summary() + "': " + item.message});
+    edits.push_back(std::move(e));
+    of_edit.push_back(&d);
   }
-  return ids;
+  if (edits.empty()) return std::vector<std::string>{};
+  // Each refusal is located at its code in the codebook.
+  auto located = [&](std::size_t k, const Diagnostics& problems) {
+    for (const auto& item : problems.items()) {
+      // "E0003: cannot rename: ..." -> "cannot rename: ...": no id is recorded for a refused batch
+      std::string message = item.message;
+      if (auto colon = message.find(": "); colon != std::string::npos && message[0] == 'E' &&
+                                           message.find_first_not_of("0123456789", 1) == colon)
+        message.erase(0, colon + 2);
+      diags.add({item.severity, of_edit[k]->where, "cannot propose '" + of_edit[k]->summary() + "': " + message});
+    }
+  };
+  return append_proposals(root, std::move(edits), diags, plan.files, check_only, located);
 }
 
 }  // namespace qualrank

@@ -27,7 +27,14 @@ bool all_alnum(std::string_view s) {
   return true;
 }
 
-// One-segment ids: a single upper-case letter ("A"), letters then digits ("B2", "Q12"), or digits ("7").
+bool all_upper(std::string_view s) {
+  for (char c : s)
+    if (!std::isupper(static_cast<unsigned char>(c))) return false;
+  return !s.empty();
+}
+
+// One-segment ids: a single upper-case letter ("A"), letters then digits ("B2", "Q12"), or digits ("7"). Not
+// "GPU" or "TOOL": an acronym starting a name ("GPU memory") is not an id.
 bool single_segment_id(std::string_view s) {
   if (s.size() == 1 && std::isupper(static_cast<unsigned char>(s[0]))) return true;
   std::size_t letters = 0;
@@ -99,7 +106,7 @@ std::optional<std::pair<std::string, std::string>> split_id_prefix(const std::st
   auto parts = text::split(id, '.');
   for (const auto& p : parts)
     if (!all_alnum(p)) return std::nullopt;
-  if (parts.size() == 1 ? !single_segment_id(parts[0]) : parts[0].size() > 3) return std::nullopt;
+  if (parts.size() == 1 ? !single_segment_id(parts[0]) : parts[0].size() > 3 && !all_upper(parts[0])) return std::nullopt;
   return std::make_pair(std::string(id), std::string(rest));
 }
 

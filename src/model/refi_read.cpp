@@ -217,7 +217,10 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
   auto decoded = encoding::decode_to_utf8(xml, xml_file, diags);
   if (!decoded) return std::nullopt;
   pugi::xml_document doc;
-  auto result = doc.load_buffer(decoded->data(), decoded->size(), pugi::parse_default, pugi::encoding_utf8);
+  // parse_doctype keeps a DOCTYPE as a node so that it can be reported: pugixml never reads a DTD, so its
+  // entity declarations are not expanded (no "billion laughs") and a reference to one stays as written.
+  auto result = doc.load_buffer(decoded->data(), decoded->size(), pugi::parse_default | pugi::parse_doctype,
+                                pugi::encoding_utf8);
   Reader r{*decoded, xml_file, diags, read_source, {0}};
   for (std::size_t i = 0; i < decoded->size(); ++i)
     if ((*decoded)[i] == '\n') r.line_starts.push_back(i + 1);
@@ -229,6 +232,13 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
     diags.error({xml_file, line, col}, std::string("XML syntax error: ") + result.description());
     return std::nullopt;
   }
+  for (auto n : doc.children())
+    if (n.type() == pugi::node_doctype) {
+      std::string_view decl = n.value();
+      bool entities = decl.find("<!ENTITY") != std::string_view::npos;
+      diags.warning(r.at(n), std::string("a DOCTYPE") + (entities ? " with entity declarations" : "") +
+                                 " is ignored: no DTD is read" + (entities ? " and entities are not expanded" : ""));
+    }
   auto root = doc.document_element();
   Project p;
   p.xml_file = xml_file;

@@ -39,12 +39,23 @@ std::vector<std::string> Workspace::attribute_levels(const std::string& attribut
 
 namespace {
 
+// files::list_files, less the files that lead outside the workspace through a symlink (a cloned repository can
+// carry "transcripts/U99.md -> /etc/passwd"): each of those is an error, and never read.
+std::vector<fs::path> list_inside(const fs::path& root, const fs::path& dir, std::string_view suffix, Diagnostics& diags) {
+  std::vector<fs::path> out;
+  for (auto& p : files::list_files(dir, suffix)) {
+    if (files::resolved_inside(root, p)) out.push_back(std::move(p));
+    else diags.error({p.lexically_relative(root).generic_string(), 0, 0}, "leads outside the workspace through a symlink; not read");
+  }
+  return out;
+}
+
 // Finds exactly one file with `suffix` in `dir`, skipping names that end in any of `skip`.
 std::optional<fs::path> find_single(const fs::path& root, const std::string& dir, const std::string& what,
                                     const std::vector<std::string>& skip, Diagnostics& diags) {
   std::vector<fs::path> found;
   for (auto ext : {".yaml", ".yml"})
-    for (auto& p : files::list_files(root / dir, ext)) {
+    for (auto& p : list_inside(root, root / dir, ext, diags)) {
       auto name = p.filename().string();
       bool skipped = std::any_of(skip.begin(), skip.end(), [&](const std::string& s) {
         return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
@@ -236,8 +247,8 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   // Transcripts are read, parsed and checked on several threads (every step is reentrant and reads only the
   // guideline), each with its `.codes` files, into its own slot; they and their diagnostics are then taken in
   // file order, as one thread would have produced them.
-  const auto paths = files::list_files(root / "transcripts", ".md");
-  const auto standoff_paths = files::list_files(root / "transcripts", ".codes");
+  const auto paths = list_inside(root, root / "transcripts", ".md", diags);
+  const auto standoff_paths = list_inside(root, root / "transcripts", ".codes", diags);
   std::map<std::string, std::size_t> transcript_of_stem;  // the transcript a `.codes` file belongs to
   for (std::size_t i = 0; i < paths.size(); ++i) transcript_of_stem[paths[i].stem().string()] = i;
   std::vector<std::vector<fs::path>> standoff_of(paths.size());
@@ -316,7 +327,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     if (s) diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
   }
   unify_coder_names(ws, diags);
-  for (const auto& p : files::list_files(root / "codebooks" / "labels", ".csv"))
+  for (const auto& p : list_inside(root, root / "codebooks" / "labels", ".csv", diags))
     ws.label_tables.push_back(files::display_path(p, root));
   return ws;
 }

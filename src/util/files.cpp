@@ -138,6 +138,22 @@ FileLock::~FileLock() {
   }
 }
 
+std::optional<fs::path> resolved_inside(const fs::path& workspace, const fs::path& path) {
+  // weakly_canonical resolves every symlink along the part of the path that exists (and normalises the rest),
+  // so "reports -> /elsewhere" or "escape -> /etc" leads where the operating system would go.
+  std::error_code ec;
+  fs::path root = fs::weakly_canonical(workspace, ec);
+  if (ec) return std::nullopt;
+  fs::path real = fs::weakly_canonical(path.is_absolute() ? path : workspace / path, ec);
+  if (ec) return std::nullopt;
+  auto r = real.begin();
+  for (auto w = root.begin(); w != root.end(); ++w, ++r) {
+    if (w->empty()) continue;  // a trailing separator
+    if (r == real.end() || *r != *w) return std::nullopt;
+  }
+  return real;
+}
+
 std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_view relative) {
   fs::path rel(relative);
   if (relative.empty() || rel.is_absolute() || rel.has_root_name()) return std::nullopt;
@@ -145,6 +161,7 @@ std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_vi
   if (norm.empty() || *norm.begin() == "..") return std::nullopt;
   for (const auto& part : norm)
     if (part == "..") return std::nullopt;
+  if (!resolved_inside(workspace, norm)) return std::nullopt;
   return workspace / norm;
 }
 

@@ -22,8 +22,16 @@ before=$(md5sum "$tmp/ws/transcripts/P3.md")
 if "$QUALRANK" -C "$tmp/ws" new-transcript --participant P3 --role developer 2>"$tmp/err"; then fail "overwrote an existing transcript"; fi
 grep -q "exists already" "$tmp/err" || fail "no message on refusing to overwrite"
 [[ "$(md5sum "$tmp/ws/transcripts/P3.md")" == "$before" ]] || fail "existing file changed"
-if "$QUALRANK" -C "$tmp/ws" new-transcript --participant P4 --role user -o ../escape.md 2>/dev/null; then fail "path escaped the workspace"; fi
-[[ ! -e "$tmp/escape.md" ]] || fail "wrote outside the workspace"
+# -o is the user's choice (relative to the workspace, like every command's -o): "../P4.md" is beside it
+"$QUALRANK" -C "$tmp/ws" new-transcript --participant P4 --role developer -o ../P4.md 2>"$tmp/err" || fail "-o ../P4.md: $(cat "$tmp/err")"
+grep -q '^participant: P4$' "$tmp/P4.md" || fail "-o ../P4.md was not written beside the workspace"
+# the default location must stay inside the workspace, symlinks resolved
+mkdir "$tmp/elsewhere"; mv "$tmp/ws/transcripts" "$tmp/ws/transcripts.real"; ln -s "$tmp/elsewhere" "$tmp/ws/transcripts"
+set +e; "$QUALRANK" -C "$tmp/ws" new-transcript --participant P5 --role developer >/dev/null 2>"$tmp/err"; rc=$?; set -e
+[[ $rc -eq 1 ]] || fail "default output through a symlink: exit $rc, not 1"
+grep -qxF "qualrank new-transcript: error: the default output transcripts/P5.md leads outside the workspace (through a symlink); give -o to write there on purpose" "$tmp/err" || fail "symlinked default: $(cat "$tmp/err")"
+[[ -z $(ls -A "$tmp/elsewhere") ]] || fail "wrote through the symlink: $(ls -A "$tmp/elsewhere")"
+rm "$tmp/ws/transcripts"; mv "$tmp/ws/transcripts.real" "$tmp/ws/transcripts"
 "$QUALRANK" --version | grep -q '^qualrank [0-9]' || fail "--version"
 "$QUALRANK" help | grep -q 'new-transcript' || fail "help lists commands"
 "$QUALRANK" new-transcript --help | grep -q -- '--participant' || fail "command --help"

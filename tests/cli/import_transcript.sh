@@ -72,5 +72,13 @@ grep -q "warning: speakers Dana Interviewer, Sam Lee all become participant P5 (
   fail "speaker warning: $(cat "$tmp/err")"
 imp "$in/teams.vtt" --participant P11 --role nobody 2>/dev/null && fail "unknown role accepted"
 imp "$in/teams.vtt" --participant P11 --role user --section II.2 2>/dev/null && fail "section not asked to the role accepted"
-imp "$in/teams.vtt" --participant P11 --role user -o ../outside.md 2>/dev/null && fail "output outside the workspace"
+# -o is the user's choice, relative to the workspace as for every command; the default must stay inside
+imp "$in/teams.vtt" --participant P11 --role user -o ../outside.md 2>"$tmp/err" || fail "-o ../outside.md: $(cat "$tmp/err")"
+grep -q '^participant: P11$' "$tmp/outside.md" || fail "-o ../outside.md not written beside the workspace"
+mkdir "$tmp/elsewhere"; mv "$ws/transcripts" "$ws/transcripts.real"; ln -s "$tmp/elsewhere" "$ws/transcripts"
+set +e; imp "$in/teams.vtt" --participant P12 --role user >/dev/null 2>"$tmp/err"; rc=$?; set -e
+[[ $rc -eq 1 ]] || fail "default output through a symlink: exit $rc, not 1"
+grep -qxF "qualrank import-transcript: error: the default output transcripts/P12.md leads outside the workspace (through a symlink); give -o to write there on purpose" "$tmp/err" || fail "symlinked default: $(cat "$tmp/err")"
+[[ -z $(ls -A "$tmp/elsewhere") ]] || fail "import-transcript wrote through the symlink"
+rm "$ws/transcripts"; mv "$ws/transcripts.real" "$ws/transcripts"
 echo "import-transcript: ok"

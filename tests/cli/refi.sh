@@ -76,7 +76,10 @@ fi
 # export -> import -> export: the same project, byte for byte
 Q -q -C "$fresh" export --qdpx -o "$tmp/reexport.qdpx" 2>/dev/null
 cmp -s "$tmp/study.qdpx" "$tmp/reexport.qdpx" || fail "export -> import -> export changed the project"
-# importing again does not overwrite transcripts without --force
+# importing again: files that hold exactly the planned bytes are no clash (an import killed half-way can be
+# run again); an edited transcript is not overwritten without --force
+Q -q -C "$fresh" import "$tmp/study.qdpx" >/dev/null 2>"$tmp/again.err" || fail "re-import of the same bytes: $(cat "$tmp/again.err")"
+echo "<!-- edited after the import -->" >>"$fresh/transcripts/U01.md"
 Q -C "$fresh" import "$tmp/study.qdpx" >/dev/null 2>"$tmp/again.err" && fail "re-import overwrote transcripts"
 grep -q 'study.qdpx:project.qde:[0-9]*: error: transcripts/U01.md exists; not overwritten (use --force' "$tmp/again.err" || fail "re-import message: $(head -3 "$tmp/again.err")"
 Q -q -C "$fresh" import --force "$tmp/study.qdpx" >/dev/null 2>&1 || fail "import --force"
@@ -124,11 +127,16 @@ grep -qF 'P4#t2[0:20],P4,developer,,B.1,"colin,maria"' "$tmp/qc.csv" || fail "tw
 grep -q '^ *years: 5$' "$qc/transcripts/P4.md" || fail "case variable as attribute"
 [[ -f $qc/transcripts/P4.maria.codes ]] || fail "second coder's codings file"
 Q -q -C "$qc" export --qdpx -o "$tmp/qc.qdpx" && valid_qdpx "$tmp/qc.qdpx"
-# the same project into a workspace with only a guideline: the taxonomy is made from the codebook
+# the same project into a workspace with only a guideline: its codes carry no ids, and the guideline names
+# node ids, so ids by position are refused; a --map file gives the codes their ids
 qe="$tmp/qe"; mkdir -p "$qe/guidelines"; cp "$FIXTURES"/mini/guidelines/*.yaml "$qe/guidelines/"
-Q -C "$qe" import "$FIXTURES/refi/qualcoder.qdpx" >/dev/null 2>&1 || fail "QualCoder project into an empty workspace"
+Q -C "$qe" import "$FIXTURES/refi/qualcoder.qdpx" >/dev/null 2>"$tmp/qe.err" && fail "QualCoder project bound by position"
+grep -q "error: the guideline names node 'A' (and 1 more), but .*qualcoder.qdpx's codes carry no ids" "$tmp/qe.err" || fail "positional refusal: $(cat "$tmp/qe.err")"
+[[ ! -e $qe/codebooks ]] || fail "a refused import wrote the taxonomy"
+printf 'Questions: A\nInstallation: A.1\nUsage: A.2\nBugs: B\nMemory problems: B.1\n' >"$tmp/qe-map.yaml"
+Q -C "$qe" import "$FIXTURES/refi/qualcoder.qdpx" --map "$tmp/qe-map.yaml" >/dev/null 2>"$tmp/qe.err" || fail "QualCoder project with ids from --map: $(cat "$tmp/qe.err")"
 grep -q '^taxonomy: mini$' "$qe/codebooks/mini.yaml" || fail "taxonomy name from the guideline"
-grep -q '^      - id: A.1$' "$qe/codebooks/mini.yaml" && grep -q '^        name: Installation$' "$qe/codebooks/mini.yaml" || fail "positional ids"
+grep -q '^      - id: A.1$' "$qe/codebooks/mini.yaml" && grep -q '^        name: Installation$' "$qe/codebooks/mini.yaml" || fail "ids from --map"
 Q -C "$qe" validate >/dev/null 2>&1 || fail "the created workspace does not validate"
 
 # other tools' speaker names: --interviewer maps one to I, a repeated other name becomes the participant

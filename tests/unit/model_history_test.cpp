@@ -545,3 +545,54 @@ TEST_CASE("model::taxonomy_at materialises a version of a workspace with a histo
   CHECK(format_diagnostic(bad.items()[0]) ==
         "codebooks/mini.history.yaml: error: unknown taxonomy version '3' (versions: 1, 2 (migrated))");
 }
+
+TEST_CASE("model::history append_proposals records all of a batch or none", "[model][history]") {
+  TempWorkspace ws;
+  const fs::path file = ws.root / "codebooks/mini.history.yaml";
+  auto with_rationale = [](TaxonomyEdit e) {
+    e.rationale = "r";
+    return e;
+  };
+  // one refused edit: nothing is written, the refusal goes to the handler with its index
+  Diagnostics d;
+  std::vector<std::size_t> refused;
+  std::vector<std::string> messages;
+  auto handler = [&](std::size_t k, const Diagnostics& problems) {
+    refused.push_back(k);
+    for (const auto& item : problems.items()) messages.push_back(item.message);
+  };
+  auto none = append_proposals(ws.root, {with_rationale(add("", "A.3", "A", "Notebooks")), with_rationale(add("", "Z.1", "Z", "x"))},
+                               d, {}, false, handler);
+  CHECK_FALSE(none);
+  CHECK(refused == std::vector<std::size_t>{1});
+  CHECK(messages == std::vector<std::string>{"E0002: cannot add: no node 'Z' in the taxonomy (at version 1)"});
+  CHECK(d.error_count() == 0);
+  CHECK_FALSE(fs::exists(file));
+
+  // a new node and its child, and a deprecation after its node's only child's: all recorded, in one write
+  TaxonomyEdit child_gone;
+  child_gone.op = EditOp::deprecate;
+  child_gone.node = "A.1.i";
+  TaxonomyEdit parent_gone = child_gone;
+  parent_gone.node = "A.1";
+  Diagnostics check;
+  std::vector<TaxonomyEdit> batch = {with_rationale(add("", "C", "", "Performance")), with_rationale(add("", "C.1", "C", "Latency")),
+                                     with_rationale(child_gone), with_rationale(parent_gone)};
+  CHECK(append_proposals(ws.root, batch, check, {}, true) == std::optional<std::vector<std::string>>({{"E0001", "E0002", "E0003", "E0004"}}));
+  CHECK_FALSE(fs::exists(file));  // check_only
+  Diagnostics d2;
+  auto ids = append_proposals(ws.root, batch, d2);
+  d2.print(std::cerr);
+  REQUIRE(ids);
+  CHECK(*ids == std::vector<std::string>{"E0001", "E0002", "E0003", "E0004"});
+  Diagnostics d3;
+  auto loaded = load_workspace_design(ws.root, d3);
+  REQUIRE(loaded);
+  auto h = load_history(*loaded, d3);
+  REQUIRE(h);
+  CHECK(h->entries == 4);
+  CHECK(h->edits.at(3).node == "A.1");
+  // the parent's deprecation alone, before its child's, is refused
+  Diagnostics d4;
+  CHECK_FALSE(append_proposals(ws.root, {with_rationale(parent_gone)}, d4));
+}

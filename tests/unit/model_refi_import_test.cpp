@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <iostream>
 #include <random>
 
@@ -78,8 +79,23 @@ TEST_CASE("model::plan_refi_import makes a taxonomy from a codebook without ids"
   TempCopy ws(kFixtures / "mini");
   fs::remove_all(ws.root / "codebooks");
   fs::remove_all(ws.root / "transcripts");
+  // The guideline names node ids (about: [A], items: {children_of: A}): ids by position are refused...
+  Diagnostics refused;
+  CHECK_FALSE(plan_refi_import(ws.root, kFixtures / "refi/qualcoder.qdpx", "q.qdpx", {}, refused));
+  REQUIRE(refused.error_count() == 1);
+  CHECK(format_diagnostic(refused.items().back()) ==
+        "guidelines/mini.yaml:19:13: error: the guideline names node 'A' (and 1 more), but q.qdpx's codes carry "
+        "no ids: ids given by position would point the guideline's questions at unrelated codes; give each code its id "
+        "in a --map file (code name: node id)");
+  // ...and a mapping file gives the codes their ids
+  {
+    std::ofstream map(ws.root / "ids.yaml");
+    map << "Questions: A\nInstallation: A.1\nUsage: A.2\nBugs: B\nMemory problems: B.1\n";
+  }
+  RefiImportOptions options;
+  options.map = ws.root / "ids.yaml";
   Diagnostics d;
-  auto plan = plan_refi_import(ws.root, kFixtures / "refi/qualcoder.qdpx", "q.qdpx", {}, d);
+  auto plan = plan_refi_import(ws.root, kFixtures / "refi/qualcoder.qdpx", "q.qdpx", options, d);
   d.print(std::cerr);
   REQUIRE(plan);
   CHECK(plan->taxonomy_file == "codebooks/mini.yaml");

@@ -95,3 +95,11 @@ TEST_CASE("model::refi::parse_xml reports syntax errors and wrong roots located"
   auto p = refi::parse_xml("<CodeBook xmlns=\"urn:QDA-XML:codebook:1.0\"><Codes><Code guid=\"x\"/></Codes></CodeBook>", "c.qdc", d3);
   CHECK(d3.has_errors());  // name and isCodable missing
 }
+
+TEST_CASE("model::refi::split_id_prefix takes upper-case multi-segment ids, not acronyms", "[model][refi]") {
+  CHECK(refi::split_id_prefix("TOOL.1 Chat")->first == "TOOL.1");
+  CHECK(refi::split_id_prefix("TOOL.2.a Finding things")->second == "Finding things");
+  CHECK_FALSE(refi::split_id_prefix("GPU memory"));
+  CHECK_FALSE(refi::split_id_prefix("TOOL Tooling"));
+  CHECK_FALSE(refi::split_id_prefix("Tool.1 Chat"));
+}

@@ -6,6 +6,8 @@
 // accepted edits (see migrating_resolver). docs/taxonomy-history.md describes the file and the commands.
 #pragma once
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -138,6 +140,19 @@ std::string today_utc();
 // empty `edit.date` becomes today_utc(). Returns the new edit id, or nullopt with errors in `diags`.
 std::optional<std::string> append_proposal(const std::filesystem::path& ws_root, TaxonomyEdit edit,
                                            Diagnostics& diags);
+
+// Records several proposals at once, all or none: each is checked as append_proposal checks one (nodes added by
+// earlier proposals of the batch count as pending), then every entry is appended in one atomic write. Files in
+// `planned_files` (workspace-relative path -> content, written by the caller next) count as present for the
+// provenance check. With `check_only` nothing is written. Returns the ids the edits get (E0007, E0008, ...),
+// or nullopt with every problem in `diags` and the history unchanged. When `on_refused` is set, the problems of
+// each refused edit go to it (with the edit's index) instead of `diags`, for callers that locate them.
+using RefusalHandler = std::function<void(std::size_t index, const Diagnostics& problems)>;
+std::optional<std::vector<std::string>> append_proposals(const std::filesystem::path& ws_root,
+                                                        std::vector<TaxonomyEdit> edits, Diagnostics& diags,
+                                                        const std::map<std::string, std::string>& planned_files = {},
+                                                        bool check_only = false,
+                                                        const RefusalHandler& on_refused = {});
 
 struct HistoryDecision {
   bool accept = true;

@@ -35,8 +35,10 @@ struct DescriptionFields {
 // Reads back what code_description wrote; other tools' descriptions become the definition.
 DescriptionFields parse_code_description(const std::string& description);
 
-// If `name` starts with something shaped like a taxonomy id ("A", "A.1", "C.10.iv", "B2") followed by a
-// space and more text, returns {id, rest}.
+// If `name` starts with something shaped like a taxonomy id ("A", "A.1", "C.10.iv", "B2", "TOOL.2.a": one
+// upper-case letter or letters then digits alone; else dot-separated segments of letters and digits, the first
+// of at most 3 characters or upper-case letters only) followed by a space and more text, returns {id, rest}.
+// "GPU memory" has no id.
 std::optional<std::pair<std::string, std::string>> split_id_prefix(const std::string& name);
 
 // ---------------------------------------------------------------------------------------------------------

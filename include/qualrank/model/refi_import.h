@@ -42,6 +42,9 @@ struct RefiImportPlan {
   std::vector<CodebookDifference> differences;   // .qdc into a workspace with a taxonomy
   std::string codebook_copy;                     // where the .qdc is kept as provenance (with differences)
   int transcripts = 0, codings = 0, codes = 0;
+  int unmatched = 0;     // codes that map to no node of an existing taxonomy
+  int second_codes = 0;  // codes mapped to a node an earlier code maps to
+  bool is_codebook = false;  // the input was a .qdc
 };
 
 // Plans importing `input` (a .qdpx or .qdc, named `display` in diagnostics) into the workspace at `root`.
@@ -60,11 +63,14 @@ std::optional<RefiImportPlan> plan_refi_import(const std::filesystem::path& root
 // Writes the plan's files (each atomically, creating folders). Returns false with `error` set on failure.
 bool write_refi_import(const std::filesystem::path& root, const RefiImportPlan& plan, std::string* error);
 
-// Records each of the plan's codebook differences as a proposed taxonomy edit (model/history.h
-// append_proposal) by `author`, with the kept copy of the codebook (plan.codebook_copy, written first by
-// write_refi_import) and the code's line as provenance. A difference already pending as a proposal is not
-// proposed again. Returns the new edit ids; proposals the history refuses are reported, the others kept.
-std::vector<std::string> propose_codebook_differences(const std::filesystem::path& root, const RefiImportPlan& plan,
-                                                      const std::string& author, Diagnostics& diags);
+// Records the plan's codebook differences as proposed taxonomy edits (model/history.h append_proposals) by
+// `author`, with the kept copy of the codebook (plan.codebook_copy) and the code's line as provenance; the copy
+// may still be only planned (plan.files). A difference already pending as a proposal is not proposed again
+// (a note). All or nothing: when the history refuses any proposal, each refusal is reported at its code and
+// nothing is appended (nullopt). With `check_only` nothing is appended either way. Returns the new edit ids.
+std::optional<std::vector<std::string>> propose_codebook_differences(const std::filesystem::path& root,
+                                                                    const RefiImportPlan& plan,
+                                                                    const std::string& author, Diagnostics& diags,
+                                                                    bool check_only = false);
 
 }  // namespace qualrank

@@ -50,9 +50,15 @@ class FileLock {
   int fd_ = -1;
 };
 
-// Resolves `relative` (a path written in an input file) against `workspace`. Returns nullopt when it is
-// absolute or, after normalisation, points outside the workspace ("../x", "a/../../x").
+// Resolves `relative` (a path written in an input file, or a default output location) against `workspace`.
+// Returns nullopt when it is absolute, points outside the workspace after normalisation ("../x", "a/../../x"),
+// or leads outside it through a symlink (resolved_inside). Returns `workspace / normalised`, not the target.
 std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_view relative);
+
+// `path` (relative paths taken from `workspace`) with every symlink of its existing part resolved
+// (std::filesystem::weakly_canonical), when that lies inside the workspace, itself resolved the same way;
+// nullopt when it leads outside (or cannot be resolved). The one symlink-aware containment check.
+std::optional<fs::path> resolved_inside(const fs::path& workspace, const fs::path& path);
 
 // `path` relative to `base` as a generic string when it lies below it, else `path` as given.
 std::string display_path(const fs::path& path, const fs::path& base);
