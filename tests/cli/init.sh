@@ -28,7 +28,12 @@ grep -qF -- '- **I.1** (background)' "$tmp/guide" || fail "background part"
 "$QUALRANK" -q -C "$ws" report >"$tmp/r0" 2>&1 || { cat "$tmp/r0"; fail "report on the new workspace"; }
 [[ -s "$ws/reports/report.json" ]] || fail "report.json"
 "$QUALRANK" -C "$ws" new-transcript --participant M01 --role manager --attr years=7 2>/dev/null
+# A skeleton not filled in yet is not a participant (a warning says so); once M01 says something, it is.
+"$QUALRANK" -C "$ws" validate >"$tmp/v1" 2>&1 || { cat "$tmp/v1"; fail "validate after new-transcript"; }
+grep -q "transcripts/M01.md:1:1: warning: the participant says nothing here" "$tmp/v1" || { cat "$tmp/v1"; fail "no warning for the empty skeleton"; }
+sed -i '0,/^M01: *$/s//M01: Deadlines, mostly. There is never enough time./' "$ws/transcripts/M01.md"
 "$QUALRANK" -C "$ws" validate >"$tmp/v2" 2>&1 || { cat "$tmp/v2"; fail "validate after new-transcript"; }
+grep -q "says nothing" "$tmp/v2" && { cat "$tmp/v2"; fail "M01 says something now"; }
 "$QUALRANK" -q -C "$ws" report >"$tmp/r1" 2>&1 || { cat "$tmp/r1"; fail "report after new-transcript"; }
 jq -e '.codebook.participants | length == 1' "$ws/reports/report.json" >/dev/null 2>&1 \
   || jq -e '[.. | objects | select(has("participant")) | .participant] | index("M01") != null' "$ws/reports/report.json" >/dev/null \
