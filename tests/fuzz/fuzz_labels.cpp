@@ -5,7 +5,8 @@
 QUALRANK_FUZZ_TARGET(labels) {
   using namespace qualrank;
   static const NodeResolver resolve = direct_resolver(fuzz::taxonomy());
-  std::string_view text(reinterpret_cast<const char*>(data), size);
+  // Through the file reader, as qualrank agreement reads --labels (it checks UTF-8 before parsing).
+  auto path = fuzz::temp_file(std::string_view(reinterpret_cast<const char*>(data), size), ".csv");
   for (int with_taxonomy = 0; with_taxonomy < 2; ++with_taxonomy) {
     LabelVocabulary vocab;
     if (with_taxonomy) {
@@ -13,7 +14,7 @@ QUALRANK_FUZZ_TARGET(labels) {
       vocab.resolve = &resolve;
     }
     Diagnostics diags;
-    auto table = read_label_tables({LabelInput{"labels/fuzz.csv", "fuzz", text}}, LabelColumns{}, vocab, diags);
+    auto table = read_label_files({path}, path.parent_path(), LabelColumns{}, vocab, diags);
     fuzz::check_located(diags);
     if (!diags.has_errors())
       for (std::int64_t u = 0; u < table.units(); ++u) fuzz::check_utf8(table.unit_id(u), "a unit id");

@@ -85,8 +85,12 @@ def main():
     put(out, "transcript", "turns-10M.md", FRONT + "---\n\n## I.1 Tenure\n" + turns)
     # Invalid UTF-8 where it once reached a workbook: a participant id and a role in a ranking table.
     put(out, "ranking", "invalid-utf8.csv", b"participant,question,ranking,role\np\xc0,Q,COM.1>WELL.1,r\xc0\n")
-    # A truncated history entry.
-    put(out, "history", "truncated-accept.yaml", "history: remote-work\nentries:\n  - accept:\n")
+    # A history cut off after "accept:" / "reject:" / "propose:" (once json type_error.302, an internal error).
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "fieldwork", "codebooks",
+                           "remote-work.history.yaml")
+    history = open(fixture).read()
+    for key in ("accept", "reject", "propose"):
+        put(out, "history", "truncated-%s.yaml" % key, history + "  - %s:\n" % key)
     if small:
         with open(stamp_path, "w") as f:
             f.write(stamp)
