@@ -159,6 +159,10 @@ Location where(const YAML::Node& node, const std::string& file, int first_line) 
 
 std::string get_string(const YAML::Node& map, const char* key, const std::string& file, Diagnostics& diags,
                        bool required, int first_line) {
+  if (map.IsScalar() || map.IsSequence()) {  // operator[] would throw on a scalar
+    if (required) diags.error(where(map, file, first_line), std::string("expected a map with '") + key + "'");
+    return {};
+  }
   auto v = map[key];
   if (!v) {
     if (required) diags.error(where(map, file, first_line), std::string("missing '") + key + "'");
@@ -174,6 +178,7 @@ std::string get_string(const YAML::Node& map, const char* key, const std::string
 std::vector<std::string> get_string_list(const YAML::Node& map, const char* key, const std::string& file,
                                          Diagnostics& diags, int first_line) {
   std::vector<std::string> out;
+  if (map.IsScalar() || map.IsSequence()) return out;  // operator[] would throw on a scalar
   auto v = map[key];
   if (!v || v.IsNull()) return out;
   if (v.IsScalar()) {

@@ -65,7 +65,7 @@ void check_located(const Diagnostics& diags) {
   for (const auto& d : diags.items()) {
     if (d.severity == Severity::note) continue;
     if (d.where.file.empty()) fail("diagnostic without a file: " + d.message);
-    if (d.message.size() > Diagnostics::kMessageBytes + 16) fail("diagnostic message not capped");
+    if (d.message.size() > Diagnostics::kMessageBytes + 32) fail("diagnostic message not capped");
   }
 }
 

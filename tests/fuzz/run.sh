@@ -10,7 +10,9 @@ dir=${1:?usage: run.sh FUZZ_DIR SECONDS TARGET...}
 seconds=${2:?usage: run.sh FUZZ_DIR SECONDS TARGET...}
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-"$here/seeds.sh" "$dir/seeds"
+seeds=$dir/seeds-$$  # per run, so that two runs can go on side by side
+trap 'rm -rf "$seeds"' EXIT
+"$here/seeds.sh" "$seeds"
 found=0
 for target in "$@"; do
   bin=$dir/tests/fuzz/fuzz_$target
@@ -18,7 +20,7 @@ for target in "$@"; do
   mkdir -p "$dir/corpus/$target" "$dir/findings/$target" "$here/regressions/$target"
   echo "== fuzz_$target: $seconds s" >&2
   # shellcheck disable=SC2086
-  "$bin" "$dir/corpus/$target" "$dir/seeds/$target" "$here/regressions/$target" \
+  "$bin" "$dir/corpus/$target" "$seeds/$target" "$here/regressions/$target" \
     -max_total_time="$seconds" -rss_limit_mb=512 -malloc_limit_mb=512 -timeout=2 -max_len="${FUZZ_MAX_LEN:-262144}" \
     -len_control=100 -artifact_prefix="$dir/findings/$target/" -print_final_stats=1 ${FUZZ_ARGS:-} \
     > "$dir/findings/$target.log" 2>&1
