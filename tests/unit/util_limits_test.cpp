@@ -43,7 +43,7 @@ TEST_CASE("yaml::parse refuses nested billion laughs before building anything", 
   CHECK(d.items()[0].where.line == 7);  // a6 names a5 (4 bytes x 10^5 = 400 KB) ten times: crosses 1 MiB
 }
 
-TEST_CASE("yaml::parse refuses nesting deeper than 64 and texts over 16 MiB", "[util][limits]") {
+TEST_CASE("yaml::parse refuses nesting deeper than 64 and texts over 4 MiB", "[util][limits]") {
   // The top-level map is level 1: 63 brackets inside it make 64 levels.
   Diagnostics ok;
   CHECK(yaml::parse("a: " + std::string(63, '[') + std::string(63, ']') + "\n", "t.yaml", ok).has_value());
@@ -56,7 +56,7 @@ TEST_CASE("yaml::parse refuses nesting deeper than 64 and texts over 16 MiB", "[
   Diagnostics big;
   CHECK_FALSE(yaml::parse(std::string(yaml::kMaxBytes + 1, '#'), "big.yaml", big).has_value());
   REQUIRE(big.items().size() == 1);
-  CHECK(format_diagnostic(big.items()[0]) == "big.yaml:1:1: error: YAML text of 16777217 bytes; the limit is 16 MiB");
+  CHECK(format_diagnostic(big.items()[0]) == "big.yaml:1:1: error: YAML text of 4194305 bytes; the limit is 4 MiB");
 }
 
 TEST_CASE("yaml::parse refuses an alias inside the node it names", "[util][limits]") {
