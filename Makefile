@@ -74,7 +74,7 @@ fuzz-replay: deps-test
 	  -DCMAKE_C_FLAGS_ASAN="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  -DCMAKE_CXX_FLAGS_ASAN="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 	cmake --build $(ASAN_DIR) -j $(JOBS) --target qualrank_fuzz_replay
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	REPLAY_LIMITS=0 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ./tests/fuzz/replay.sh $(ASAN_DIR)/tests/fuzz/qualrank_fuzz_replay $(ASAN_DIR)/tests/fuzz/hostile
 
 clean:
