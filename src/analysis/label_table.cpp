@@ -16,6 +16,7 @@
 
 #include "qualrank/util/csv.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -206,8 +207,10 @@ int Reader::category_of(std::string_view value) {
         // Not a node at all (rather than, say, deprecated): suggest a close id for a typo.
         std::size_t best = 3;
         std::string hint;
+        const std::string lower = value.size() <= 256 ? text::to_lower_ascii(value) : std::string();
         for (const auto& id : vocab_.taxonomy->order()) {
-          const auto d = text::edit_distance(text::to_lower_ascii(id), text::to_lower_ascii(value));
+          if (lower.empty()) break;  // far longer than any id: no suggestion
+          const auto d = text::edit_distance_at_most(text::to_lower_ascii(id), lower, 2);
           if (d < best) {
             best = d;
             hint = id;

@@ -9,6 +9,7 @@
 
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -109,7 +110,7 @@ std::optional<std::vector<std::string>> resolve_node_ids(const std::vector<std::
       const auto* n = taxonomy.find(id);
       for (const std::string& cand : {id, n ? n->name : std::string()}) {
         if (cand.empty()) continue;
-        auto d = text::edit_distance(fold(cand), fold(w));
+        auto d = text::edit_distance_at_most(fold(cand), fold(w), 2);
         if (d < best) {
           best = d;
           hint = " (did you mean '" + id + "'" + (cand == id ? "" : " (" + cand + ")") + "?)";

@@ -231,7 +231,7 @@ bool read_proposal(EntryReader& r, const YAML::Node& entry, const std::string& f
 
 }  // namespace
 
-std::optional<TaxonomyHistory> parse_history(const std::string& content, const std::string& file, Diagnostics& diags) {
+static std::optional<TaxonomyHistory> parse_history_unguarded(const std::string& content, const std::string& file, Diagnostics& diags) {
   int errors_before = diags.error_count();
   TaxonomyHistory h;
   h.file = file;
@@ -372,4 +372,17 @@ std::optional<TaxonomyHistory> parse_history(const std::string& content, const s
   return h;
 }
 
+// A node of an unexpected kind met by yaml-cpp's accessors (operator[] on a scalar, as<T> on a map) throws; it
+// becomes a located error instead of an internal error (found by tests/fuzz).
+std::optional<TaxonomyHistory> parse_history(const std::string& content, const std::string& file, Diagnostics& diags) {
+  try {
+    return parse_history_unguarded(content, file, diags);
+  } catch (const YAML::Exception& e) {
+    diags.error({file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.line >= 0 ? e.mark.column + 1 : 0},
+                "unexpected YAML structure here: " + e.msg);
+    return std::nullopt;
+  }
+}
+
 }  // namespace qualrank
+

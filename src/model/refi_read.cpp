@@ -114,8 +114,10 @@ struct Reader {
       return false;
     }
     std::string name = "sources/" + path.substr(scheme.size());
+    const int errors_before = diags.error_count();
     auto bytes = read_source(name);
     if (!bytes) {
+      if (diags.error_count() > errors_before) return false;  // read_source said why (a limit, damage)
       diags.error(at(n), "source text '" + path + "' is missing from the archive (" + name + ")");
       return false;
     }
@@ -287,11 +289,19 @@ std::optional<Project> read_file(const std::filesystem::path& path, const std::s
     }
     std::string qde = "project.qde";
     auto xml = zr.read(qde, true);
+    if (!xml && !zr.absent()) {
+      diags.error({display, 0, 0}, zr.error());
+      return std::nullopt;
+    }
     if (!xml) {
       for (const auto& n : zr.names())
         if (text::to_lower_ascii(n).size() > 4 && text::to_lower_ascii(n).ends_with(".qde")) {
           qde = n;
           xml = zr.read(n);
+          if (!xml) {
+            diags.error({display, 0, 0}, zr.error());
+            return std::nullopt;
+          }
           break;
         }
     }
@@ -301,7 +311,13 @@ std::optional<Project> read_file(const std::filesystem::path& path, const std::s
     }
     auto from_zip = [&](const std::string& name) -> std::optional<std::string> {
       if (auto s = zr.read(name)) return s;
-      return zr.read(name, true);
+      if (!zr.absent()) {  // present but refused (a limit) or damaged: say so, not "missing"
+        diags.error({display + ":" + name, 0, 0}, zr.error());
+        return std::nullopt;
+      }
+      auto s = zr.read(name, true);
+      if (!s && !zr.absent()) diags.error({display + ":" + name, 0, 0}, zr.error());
+      return s;
     };
     auto p = parse_xml(*xml, display + ":" + qde, diags, from_zip);
     if (p && p->is_codebook) diags.error({display + ":" + qde, 1, 1}, "a .qdpx holds a <Project>, not a <CodeBook>");
@@ -313,7 +329,10 @@ std::optional<Project> read_file(const std::filesystem::path& path, const std::s
           diags.warning({display + ":" + n, 0, 0}, "not a qualrank design file; ignored");
           continue;
         }
-        if (auto bytes = zr.read(n, false, 64u * 1024u * 1024u)) p->workspace_files[rel] = *bytes;
+        if (auto bytes = zr.read(n))
+          p->workspace_files[rel] = *bytes;
+        else
+          diags.error({display + ":" + n, 0, 0}, zr.error());
       }
     return p;
   }

@@ -237,7 +237,7 @@ void level_names(const YAML::Node& levels, const std::string& file, Diagnostics&
 
 }  // namespace
 
-std::optional<Taxonomy> load_taxonomy(const std::string& text_in, const std::string& file, Diagnostics& diags) {
+static std::optional<Taxonomy> load_taxonomy_unguarded(const std::string& text_in, const std::string& file, Diagnostics& diags) {
   int errors_before = diags.error_count();
   auto root = yaml::parse(text_in, file, diags);
   if (!root) return std::nullopt;
@@ -318,4 +318,17 @@ std::optional<Taxonomy> load_taxonomy(const std::string& text_in, const std::str
   return tax;
 }
 
+// A node of an unexpected kind met by yaml-cpp's accessors (operator[] on a scalar, as<T> on a map) throws; it
+// becomes a located error instead of an internal error (found by tests/fuzz).
+std::optional<Taxonomy> load_taxonomy(const std::string& text_in, const std::string& file, Diagnostics& diags) {
+  try {
+    return load_taxonomy_unguarded(text_in, file, diags);
+  } catch (const YAML::Exception& e) {
+    diags.error({file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.line >= 0 ? e.mark.column + 1 : 0},
+                "unexpected YAML structure here: " + e.msg);
+    return std::nullopt;
+  }
+}
+
 }  // namespace qualrank
+

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <iterator>
 
+#include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_source.h"
 #include "transcript_markup.h"
@@ -241,7 +242,7 @@ struct BodyParser {
       std::string_view label = bare.substr(0, colon);
       bool marked = label.find_first_of("[]{},@\\|") != std::string_view::npos;
       for (const std::string& known : speaker_labels())
-        if (label != known && (marked || (known.size() >= 2 && text::edit_distance(label, known) <= 1))) {
+        if (label != known && (marked || (known.size() >= 2 && text::edit_distance_at_most(label, known, 1) <= 1))) {
           diags.warning({file, lineno, 1}, "'" + std::string(label) + "' is not a speaker of this transcript (did you mean '" +
                                                known + "'?); the line is read as text, not as a turn");
           return;
@@ -334,7 +335,7 @@ struct BodyParser {
 
 }  // namespace
 
-std::optional<Transcript> parse_transcript(const std::string& content, const std::string& file, Diagnostics& diags) {
+static std::optional<Transcript> parse_transcript_unguarded(const std::string& content, const std::string& file, Diagnostics& diags) {
   if (auto bad = text::find_invalid_utf8(content)) {
     diags.error({file, bad->line, bad->column}, "invalid UTF-8 (byte offset " + std::to_string(bad->offset) + ")");
     return std::nullopt;
@@ -437,4 +438,17 @@ std::optional<Transcript> parse_transcript(const std::string& content, const std
   return t;
 }
 
+// A node of an unexpected kind met by yaml-cpp's accessors (operator[] on a scalar, as<T> on a map) throws; it
+// becomes a located error instead of an internal error (found by tests/fuzz).
+std::optional<Transcript> parse_transcript(const std::string& content, const std::string& file, Diagnostics& diags) {
+  try {
+    return parse_transcript_unguarded(content, file, diags);
+  } catch (const YAML::Exception& e) {
+    diags.error({file, e.mark.line >= 0 ? e.mark.line + 2 : 0, e.mark.line >= 0 ? e.mark.column + 1 : 0},
+                "unexpected YAML structure here: " + e.msg);
+    return std::nullopt;
+  }
+}
+
 }  // namespace qualrank
+

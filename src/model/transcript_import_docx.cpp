@@ -39,7 +39,8 @@ std::optional<std::vector<Utterance>> read_docx(const std::filesystem::path& pat
   }
   auto xml = zr.read("word/document.xml");
   if (!xml) {
-    diags.error({file, 0, 0}, "not a Word .docx file (no word/document.xml)");
+    diags.error({file, 0, 0}, zr.absent() ? std::string("not a Word .docx file (no word/document.xml)")
+                                          : "cannot read the document: " + zr.error());
     return std::nullopt;
   }
   pugi::xml_document doc;

@@ -6,6 +6,7 @@
 
 #include "qualrank/util/files.h"
 #include "qualrank/util/parallel.h"
+#include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -134,7 +135,7 @@ void check_transcript(const Guideline& g, Transcript& t, Diagnostics& diags) {
       std::string hint;
       std::size_t best = 3;
       for (const auto& cand : g.questions) {
-        auto d = text::edit_distance(cand.id, s.question);
+        auto d = text::edit_distance_at_most(cand.id, s.question, 2);
         if (d < best) { best = d; hint = " (did you mean '" + cand.id + "'?)"; }
       }
       diags.error(s.where, "section names question '" + s.question + "', which the guideline lacks" + hint);

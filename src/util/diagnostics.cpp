@@ -2,6 +2,59 @@
 
 namespace qualrank {
 
+namespace {
+
+// Backs `cut` up to the start of a UTF-8 character.
+std::size_t char_start(const std::string& s, std::size_t cut) {
+  while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return cut;
+}
+
+// Quoted values ('...' opened after a space, '(' or the start) longer than kQuoteBytes are cut to their first
+// kQuoteExcerpt bytes, "…", and their length, so a 2 MB cell is not echoed in full. One pass.
+std::string shorten_quotes(const std::string& m) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < m.size()) {
+    std::size_t open = m.find('\'', i);
+    if (open == std::string::npos) break;
+    bool opens = open == 0 || m[open - 1] == ' ' || m[open - 1] == '(';
+    std::size_t close = opens ? m.find('\'', open + 1) : std::string::npos;
+    if (close == std::string::npos || close - open - 1 <= Diagnostics::kQuoteBytes) {
+      std::size_t next = close == std::string::npos ? open + 1 : close + 1;
+      out.append(m, i, next - i);
+      i = next;
+      continue;
+    }
+    std::size_t keep = char_start(m, open + 1 + Diagnostics::kQuoteExcerpt);
+    out.append(m, i, keep - i);
+    out += "…' (" + std::to_string(close - open - 1) + " bytes";
+    out += ")";
+    i = close + 1;
+  }
+  out.append(m, i, std::string::npos);
+  return out;
+}
+
+// The kind of a message: its text with quoted values and numbers left out ("unknown node 'X' at 3" and
+// "unknown node 'Y' at 9" are one kind).
+std::string kind_of(const std::string& m) {
+  std::string k;
+  bool quoted = false;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    char c = m[i];
+    if (c == '\'' && (quoted || i == 0 || m[i - 1] == ' ' || m[i - 1] == '(')) {
+      quoted = !quoted;
+      k += c;
+    } else if (!quoted && !(c >= '0' && c <= '9')) {
+      k += c;
+    }
+  }
+  return k;
+}
+
+}  // namespace
+
 std::string format_diagnostic(const Diagnostic& d) {
   std::string s = d.where.file.empty() ? std::string("qualrank") : d.where.file;
   if (d.where.line > 0) {
@@ -32,10 +85,15 @@ void Diagnostics::add(Diagnostic d) {
     ++dropped_[key];
     return;
   }
+  d.message = shorten_quotes(d.message);
   if (d.message.size() > kMessageBytes) {
-    std::size_t cut = kMessageBytes;
-    while (cut > 0 && (static_cast<unsigned char>(d.message[cut]) & 0xC0) == 0x80) --cut;  // a whole character
+    std::size_t cut = char_start(d.message, kMessageBytes);  // a whole character
     d.message = d.message.substr(0, cut) + "… (message cut)";
+  }
+  if (d.severity != Severity::note && ++per_kind_[{d.where.file, d.severity, kind_of(d.message)}] > kPerKind) {
+    --per_file_[key];
+    ++dropped_[key];
+    return;
   }
   items_.push_back(std::move(d));
 }
@@ -57,12 +115,13 @@ void Diagnostics::print(std::ostream& out) const {
   for (const auto& [key, n] : dropped_)
     out << (key.first.empty() ? std::string("qualrank") : key.first) << ": note: " << n << " more "
         << (key.second == Severity::error ? "errors" : "warnings") << " in this file not shown (at most " << kPerFile
-        << " are listed)\n";
+        << " are listed, " << kPerKind << " of one kind)\n";
 }
 void Diagnostics::clear() {
   items_.clear();
   error_count_ = 0;
   per_file_.clear();
+  per_kind_.clear();
   dropped_.clear();
 }
 

@@ -1,3 +1,4 @@
+#include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
 
 #include <unicode/uchar.h>
@@ -225,12 +226,30 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+std::size_t edit_distance_at_most(std::string_view a, std::string_view b, std::size_t max) {
+  const std::size_t diff = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  if (diff > max) return max + 1;
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    std::size_t row_min = cur[0];
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row_min = std::min(row_min, cur[j]);
+    }
+    if (row_min > max) return max + 1;
+    std::swap(prev, cur);
+  }
+  return std::min(prev[b.size()], max + 1);
+}
+
 std::string closest(std::string_view word, const std::vector<std::string>& candidates, std::size_t max_distance) {
   const std::string lower = to_lower_ascii(word);
   std::string best;
   std::size_t best_distance = max_distance + 1;
   for (const auto& c : candidates) {
-    auto d = edit_distance(lower, to_lower_ascii(c));
+    auto d = edit_distance_at_most(lower, to_lower_ascii(c), max_distance);
     if (d < best_distance) {
       best_distance = d;
       best = c;

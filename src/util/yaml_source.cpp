@@ -1,5 +1,10 @@
 #include "qualrank/util/yaml_source.h"
 
+#include <yaml-cpp/eventhandler.h>
+
+#include <sstream>
+#include <unordered_map>
+
 #include "qualrank/util/text.h"
 
 namespace qualrank::yaml {
@@ -36,11 +41,105 @@ bool check_scalars_utf8(const YAML::Node& node, const std::string& file, Diagnos
   }
 }
 
+// A first pass over the parser's events, before any node is built: yaml-cpp shares an aliased node instead
+// of copying it, so a small file can still stand for a huge tree (`&s` on a 1 MB string, then `[*s, *s,
+// ...]`, or nested "billion laughs" anchors) that every consumer walking it expands. Counts what each anchored
+// node stands for (scalar bytes + 1 per node, its own aliases expanded) and refuses, at the alias that crosses
+// it, more than kMaxAliasExpansion in all; refuses an alias inside the node it names (a cycle) and nesting
+// deeper than kMaxDepth. Linear in the input.
+class LimitCheck : public YAML::EventHandler {
+ public:
+  LimitCheck(const std::string& file, int first_line, Diagnostics& diags)
+      : file_(file), first_line_(first_line), diags_(diags) {}
+  bool ok() const { return ok_; }
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { leaf(anchor, 1); }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    leaf(anchor, value.size() + 1);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (!ok_) return;
+    auto it = size_.find(anchor);
+    if (it == size_.end()) {  // the anchor's node is still open: the alias is inside it
+      fail(mark, "an alias inside the node it refers to (a cycle) is not supported");
+      return;
+    }
+    expanded_ += it->second;
+    if (expanded_ > kMaxAliasExpansion) {
+      fail(mark, "aliases expand to more than " + std::to_string(kMaxAliasExpansion / (1024 * 1024)) +
+                     " MiB in all (the limit on alias expansion; write the values out instead)");
+      return;
+    }
+    add(it->second);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Open {
+    YAML::anchor_t anchor;
+    std::size_t size;
+  };
+  void add(std::size_t n) {
+    if (!stack_.empty()) stack_.back().size += n;
+  }
+  void leaf(YAML::anchor_t anchor, std::size_t n) {
+    if (anchor != YAML::NullAnchor) size_[anchor] = n;
+    add(n);
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (ok_ && stack_.size() >= static_cast<std::size_t>(kMaxDepth))
+      fail(mark, "nested deeper than " + std::to_string(kMaxDepth) + " levels (the limit on YAML nesting)");
+    stack_.push_back({anchor, 1});
+  }
+  void close() {
+    if (stack_.empty()) return;
+    Open done = stack_.back();
+    stack_.pop_back();
+    if (done.anchor != YAML::NullAnchor) size_[done.anchor] = done.size;
+    add(done.size);
+  }
+  void fail(const YAML::Mark& mark, std::string message) {
+    ok_ = false;
+    diags_.error({file_, mark.line + first_line_, mark.column + 1}, std::move(message));
+  }
+
+  const std::string& file_;
+  int first_line_;
+  Diagnostics& diags_;
+  bool ok_ = true;
+  std::vector<Open> stack_;
+  std::unordered_map<YAML::anchor_t, std::size_t> size_;
+  std::size_t expanded_ = 0;
+};
+
 }  // namespace
 
 std::optional<YAML::Node> parse(const std::string& text, const std::string& file, Diagnostics& diags,
                                 int first_line) {
+  if (text.size() > kMaxBytes) {
+    diags.error({file, first_line, 1}, "YAML text of " + std::to_string(text.size()) + " bytes; the limit is " +
+                                           std::to_string(kMaxBytes / (1024 * 1024)) + " MiB");
+    return std::nullopt;
+  }
   try {
+    {
+      std::istringstream in(text);
+      YAML::Parser parser(in);
+      LimitCheck check(file, first_line, diags);
+      parser.HandleNextDocument(check);
+      if (!check.ok()) return std::nullopt;
+    }
     YAML::Node root = YAML::Load(text);
     if (!check_scalars_utf8(root, file, diags, first_line)) return std::nullopt;
     return root;
@@ -60,6 +159,10 @@ Location where(const YAML::Node& node, const std::string& file, int first_line) 
 
 std::string get_string(const YAML::Node& map, const char* key, const std::string& file, Diagnostics& diags,
                        bool required, int first_line) {
+  if (map.IsScalar() || map.IsSequence()) {  // operator[] would throw on a scalar
+    if (required) diags.error(where(map, file, first_line), std::string("expected a map with '") + key + "'");
+    return {};
+  }
   auto v = map[key];
   if (!v) {
     if (required) diags.error(where(map, file, first_line), std::string("missing '") + key + "'");
@@ -75,6 +178,7 @@ std::string get_string(const YAML::Node& map, const char* key, const std::string
 std::vector<std::string> get_string_list(const YAML::Node& map, const char* key, const std::string& file,
                                          Diagnostics& diags, int first_line) {
   std::vector<std::string> out;
+  if (map.IsScalar() || map.IsSequence()) return out;  // operator[] would throw on a scalar
   auto v = map[key];
   if (!v || v.IsNull()) return out;
   if (v.IsScalar()) {

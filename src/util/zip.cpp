@@ -70,6 +70,12 @@ Reader::Reader(const std::filesystem::path& path) {
     zip_error_fini(&e);
     return;
   }
+  zip_int64_t n = zip_get_num_entries(z, 0);
+  if (n < 0 || static_cast<zip_uint64_t>(n) > kMaxEntries) {
+    error_ = "the archive has " + std::to_string(n) + " entries; the limit is " + std::to_string(kMaxEntries);
+    zip_discard(z);
+    return;
+  }
   archive_ = z;
 }
 
@@ -88,11 +94,13 @@ std::vector<std::string> Reader::names() const {
 }
 
 std::optional<std::string> Reader::read(const std::string& name, bool ignore_case, std::size_t limit) {
+  absent_ = false;
   if (!archive_) return std::nullopt;
   auto* z = static_cast<zip_t*>(archive_);
   zip_int64_t index = zip_name_locate(z, name.c_str(), ignore_case ? ZIP_FL_NOCASE : 0);
   if (index < 0) {
     error_ = "no entry '" + name + "' in the archive";
+    absent_ = true;
     return std::nullopt;
   }
   zip_stat_t st;
@@ -101,8 +109,25 @@ std::optional<std::string> Reader::read(const std::string& name, bool ignore_cas
     error_ = "cannot read entry '" + name + "'";
     return std::nullopt;
   }
+  auto size_text = [](std::size_t bytes) {
+    return bytes % (1024u * 1024u) == 0 ? std::to_string(bytes / (1024u * 1024u)) + " MiB"
+                                        : std::to_string(bytes) + " bytes";
+  };
   if (st.size > limit) {
-    error_ = "entry '" + name + "' is larger than " + std::to_string(limit) + " bytes";
+    error_ = "entry '" + name + "' is " + std::to_string(st.size) + " bytes uncompressed; the limit is " +
+             size_text(limit);
+    return std::nullopt;
+  }
+  if (st.size > 1024u * 1024u && (st.valid & ZIP_STAT_COMP_SIZE) && st.comp_size > 0 &&
+      st.size / st.comp_size > kMaxRatio) {
+    error_ = "entry '" + name + "' expands " + std::to_string(st.size / st.comp_size) + " times (" +
+             std::to_string(st.comp_size) + " bytes to " + std::to_string(st.size) + "); the limit is " +
+             std::to_string(kMaxRatio) + " times (a zip bomb?)";
+    return std::nullopt;
+  }
+  if (total_read_ + st.size > kMaxTotalBytes) {
+    error_ = "entry '" + name + "' would bring what is read from the archive past " + size_text(kMaxTotalBytes) +
+             " uncompressed (the limit for one archive)";
     return std::nullopt;
   }
   zip_file_t* f = zip_fopen_index(z, static_cast<zip_uint64_t>(index), 0);
@@ -117,6 +142,7 @@ std::optional<std::string> Reader::read(const std::string& name, bool ignore_cas
     error_ = "entry '" + name + "' is damaged";
     return std::nullopt;
   }
+  total_read_ += out.size();
   return out;
 }
 

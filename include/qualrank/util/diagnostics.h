@@ -4,6 +4,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace qualrank {
@@ -25,12 +26,17 @@ struct Diagnostic {
 // Formats one diagnostic as "FILE:LINE:COL: error: MESSAGE".
 std::string format_diagnostic(const Diagnostic& d);
 
-// At most kPerFile errors and kPerFile warnings are kept for one file; the rest are counted, and print()
-// ends with one line per file saying how many were not shown. Messages are cut to kMessageBytes.
+// At most kPerFile errors and kPerFile warnings are kept for one file, and at most kPerKind of one kind (the
+// message with its quoted values and numbers left out); the rest are counted, and print() ends with one line
+// per file saying how many were not shown. Messages are cut to kMessageBytes, and a quoted value ('...') in a
+// message longer than kQuoteBytes to its first kQuoteExcerpt bytes, "…" and its length.
 class Diagnostics {
  public:
   static constexpr int kPerFile = 100;
+  static constexpr int kPerKind = 20;
   static constexpr std::size_t kMessageBytes = 1000;
+  static constexpr std::size_t kQuoteBytes = 120;
+  static constexpr std::size_t kQuoteExcerpt = 60;
 
   void error(Location where, std::string message);
   void warning(Location where, std::string message);
@@ -52,6 +58,7 @@ class Diagnostics {
   int error_count_ = 0;
   std::map<std::pair<std::string, Severity>, int> per_file_;  // kept so far per (file, severity)
   std::map<std::pair<std::string, Severity>, int> dropped_;   // not kept, per (file, severity)
+  std::map<std::tuple<std::string, Severity, std::string>, int> per_kind_;  // kept so far per (file, severity, kind)
 };
 
 // Thrown by command orchestration when input errors make it impossible to continue.

@@ -10,6 +10,14 @@
 
 namespace qualrank::yaml {
 
+// Limits (docs/formats.md, "Limits"): a YAML text over kMaxBytes, collections nested deeper than kMaxDepth,
+// and aliases that expand to more than kMaxAliasExpansion bytes in all (each alias counts the scalar bytes
+// of the node it names, plus one per node, its own aliases expanded) are refused, located, before any node is
+// built; so is an alias inside the node it names.
+inline constexpr std::size_t kMaxBytes = 4u * 1024u * 1024u;  // yaml-cpp takes ~0.3 s of CPU per MiB
+inline constexpr int kMaxDepth = 64;
+inline constexpr std::size_t kMaxAliasExpansion = 1024u * 1024u;
+
 // Parses `text` (the contents of `file`, reported as `file`). `first_line` shifts line numbers, for YAML
 // embedded in another file (front matter). Syntax errors are reported located; returns nullopt then. So is
 // a scalar (key or value) that is not valid UTF-8 after its escapes are decoded: yaml-cpp turns "\N" and

@@ -15,9 +15,15 @@ namespace qualrank::zip {
 bool write(const std::filesystem::path& path, const std::map<std::string, std::string>& entries, long long epoch,
            std::string* error);
 
+// Limits on reading (docs/formats.md, "Limits"), each refused with its own reason in Reader::error():
+inline constexpr std::size_t kMaxEntries = 10000;                    // entries in one archive
+inline constexpr std::size_t kMaxEntryBytes = 64u * 1024u * 1024u;   // one entry, uncompressed
+inline constexpr std::size_t kMaxTotalBytes = 256u * 1024u * 1024u;  // all entries read from one archive
+inline constexpr std::size_t kMaxRatio = 200;  // uncompressed / compressed, for entries over 1 MiB uncompressed
+
 class Reader {
  public:
-  // Opens `path`; check ok() / error().
+  // Opens `path`; check ok() / error(). An archive with more than kMaxEntries entries is not opened.
   explicit Reader(const std::filesystem::path& path);
   ~Reader();
   Reader(const Reader&) = delete;
@@ -25,14 +31,19 @@ class Reader {
   bool ok() const { return archive_ != nullptr; }
   const std::string& error() const { return error_; }
   std::vector<std::string> names() const;
-  // The whole entry `name` (exact match, or case-insensitive when `ignore_case`); nullopt when it is absent
-  // or larger than `limit` bytes (error() says which).
+  // The whole entry `name` (exact match, or case-insensitive when `ignore_case`); nullopt when it is absent,
+  // larger than `limit` bytes, compressed more than kMaxRatio times, past kMaxTotalBytes with what was read
+  // before, or damaged (error() says which; absent() tells the first case from the others).
   std::optional<std::string> read(const std::string& name, bool ignore_case = false,
-                                  std::size_t limit = 512u * 1024u * 1024u);
+                                  std::size_t limit = kMaxEntryBytes);
+  // Whether the last read() failed because there is no such entry (false when it was refused or damaged).
+  bool absent() const { return absent_; }
 
  private:
   void* archive_ = nullptr;
   std::string error_;
+  bool absent_ = false;
+  std::size_t total_read_ = 0;
 };
 
 }  // namespace qualrank::zip

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The hostile inputs of issue #16 (tests/fuzz/make_hostile.py: 1,000,000 commas after @code, a 1 MB string
+# aliased 5,000 times, zip bombs, 10 MB files, ...) through the real CLI, each in a fresh copy of the
+# fieldwork fixture study, measured with /usr/bin/time -v. Target: every one accepted or refused within 2 s
+# and 512 MiB, with a located error (exit 1), never an internal error (exit 3).
+# Prints one line per case: exit status, CPU seconds (user + system), wall seconds, peak MiB, stderr bytes, the
+# first message. The target is judged on CPU time (wall time includes waiting on a shared machine). Exit status
+# 1 when a case misses the target. Usage: bench/hostile_timing.sh [BUILD_DIR]
+set -uo pipefail
+build=$(cd "${1:-build}" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+hostile=$build/tests/fuzz/hostile
+python3 "$src/tests/fuzz/make_hostile.py" "$hostile"
+[ -x /usr/bin/time ] || { echo "hostile_timing.sh: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
+bad=0
+printf '%-38s %4s %5s %5s %5s %7s  %s\n' case exit cpu_s wall_s MiB stderr "first message"
+# run NAME FILE DEST COMMAND...: a fresh workspace, FILE copied to DEST inside it (nothing when DEST is -),
+# then qualrank -C WS COMMAND... with the placeholder @FILE replaced by FILE's path.
+run() {
+  local name=$1 file=$2 dest=$3
+  shift 3
+  local ws=$work/ws
+  rm -rf "$ws"
+  cp -r "$src/tests/fixtures/fieldwork" "$ws"
+  if [ "$dest" != - ]; then
+    mkdir -p "$(dirname "$ws/$dest")"
+    cp "$file" "$ws/$dest"
+  fi
+  local args=() a
+  for a in "$@"; do args+=("${a//@FILE/$file}"); done
+  /usr/bin/time -v -o "$work/time" "$build/qualrank" -C "$ws" "${args[@]}" > "$work/out" 2> "$work/err"
+  local status=$?
+  local secs mib cpu
+  cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$work/time")
+  secs=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time" | awk -F: '{print $(NF-1)*60+$NF}')
+  mib=$(( $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time") / 1024 ))
+  local verdict=""
+  if awk -v s="$cpu" 'BEGIN{exit !(s > 2.0)}' || [ "$mib" -gt 512 ] || [ "$status" -ge 3 ]; then
+    verdict="  <-- MISSES THE TARGET"
+    bad=1
+  fi
+  printf '%-38s %4s %5s %5s %5s %7s  %s%s\n' "$name" "$status" "$cpu" "$secs" "$mib" "$(wc -c < "$work/err")" \
+    "$(head -c 90 "$work/err" | head -n 1 | sed "s|$hostile/||")" "$verdict"
+}
+run "transcript: 1M commas after @code" "$hostile/transcript/commas-1M.md" transcripts/E09.md validate
+run "transcript: 2 MB code id" "$hostile/transcript/long-code-2M.md" transcripts/E09.md validate
+run "transcript: 3000 aliases of 1 MB" "$hostile/transcript/front-matter-aliases.md" transcripts/E09.md validate
+run "transcript: 10 MB, 90,000 turns" "$hostile/transcript/turns-10M.md" transcripts/E09.md validate
+run ".codes: 100 KB of commas" "$hostile/standoff/commas-100K.codes" transcripts/E01.eli.codes validate
+run "taxonomy: 1 MB string x 5000 aliases" "$hostile/taxonomy/alias-5000x1M.yaml" codebooks/remote-work.yaml validate
+run "taxonomy: 50,000 duplicate nodes" "$hostile/taxonomy/duplicates-50K.yaml" codebooks/remote-work.yaml validate
+run "guideline: billion laughs" "$hostile/guideline/billion-laughs.yaml" guidelines/remote-work-interview.yaml validate
+run "guideline: 100,000 nested [" "$hostile/yaml/deep-100K.yaml" guidelines/remote-work-interview.yaml validate
+run "guideline: 10 MB flat YAML" "$hostile/yaml/flat-10M.yaml" guidelines/remote-work-interview.yaml validate
+run "history: truncated '- accept:'" "$hostile/history/truncated-accept.yaml" codebooks/remote-work.history.yaml validate
+run "labels: 2 MB cell" "$hostile/labels/long-cell-2M.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv
+run "labels: 50,000 duplicate ids" "$hostile/labels/duplicate-units-50K.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv --duplicates error
+run "rank --table: 2 MB item" "$hostile/ranking/long-item-2M.csv" - rank --table @FILE
+run "rank --table: byte 0xC0" "$hostile/ranking/invalid-utf8.csv" - rank --table @FILE
+run ".docx inflating to 500 MB" "$hostile/docx/bomb-500M.docx" - import-transcript @FILE --participant E09 --role employee
+run ".qdpx: 3 sources of 480 MB" "$hostile/qdpx/bomb-3x480M.qdpx" - import @FILE
+run ".qdpx: 20,000 entries" "$hostile/qdpx/entries-20K.qdpx" - import @FILE
+exit $bad

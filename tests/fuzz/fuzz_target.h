@@ -1,0 +1,49 @@
+// One fuzz target = one small .cpp with QUALRANK_FUZZ_TARGET(name) { ... }: the body gets the input bytes and
+// calls one parser of the library with a Diagnostics. Built two ways (tests/fuzz/CMakeLists.txt):
+//  * fuzz build (make fuzz; clang, -fsanitize=fuzzer,address,undefined): the macro defines libFuzzer's
+//    LLVMFuzzerTestOneInput, one executable per target;
+//  * replay build (ordinary compiler, part of make test; and make fuzz-replay under ASan+UBSan): every
+//    target registers itself by name in one executable, qualrank_fuzz_replay, whose main() runs files through
+//    a named target (tests/fuzz/replay_main.cpp).
+// A target fails (abort) on an uncaught exception (the CLI's "internal error", exit 3), on an error that is not
+// located in a file, and on invalid UTF-8 in what a parser accepted; the sanitizers catch the rest.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "qualrank/model/guideline.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank::fuzz {
+
+using TargetFn = int (*)(const std::uint8_t*, std::size_t);
+bool register_target(const char* name, TargetFn fn);
+
+// The second fixture study's design (tests/fixtures/fieldwork), loaded once.
+const Taxonomy& taxonomy();
+const Guideline& guideline();
+
+// Writes `data` to a per-process temporary file ending in `ext` (for parsers that take a path: zip archives,
+// transcript sources read by extension) and returns its path. Overwritten by the next call.
+std::filesystem::path temp_file(std::string_view data, const std::string& ext);
+
+// Aborts unless every error and warning names a file (a located diagnostic) and its message is capped.
+void check_located(const Diagnostics& diags);
+// Aborts when `s` (something a parser accepted without error) is not valid UTF-8.
+void check_utf8(std::string_view s, const char* what);
+
+}  // namespace qualrank::fuzz
+
+#ifdef QUALRANK_FUZZ_REPLAY
+#define QUALRANK_FUZZ_TARGET(name)                                                                       \
+  static int fuzz_target_##name(const std::uint8_t* data, std::size_t size);                           \
+  [[maybe_unused]] static const bool fuzz_registered_##name =                                           \
+      qualrank::fuzz::register_target(#name, fuzz_target_##name);                                      \
+  static int fuzz_target_##name(const std::uint8_t* data, std::size_t size)
+#else
+#define QUALRANK_FUZZ_TARGET(name) extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+#endif

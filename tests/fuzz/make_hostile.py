@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Generates the hostile inputs of issue #16 (the findings of a hostile review) into OUTDIR/<target>/, for
+replay.sh (through the fuzz targets) and bench/hostile_timing.sh (through the CLI). The big ones are
+generated at test time rather than committed. Each must be accepted or refused within 2 s and 512 MiB.
+
+Usage: make_hostile.py OUTDIR            (all of them)
+       make_hostile.py OUTDIR --small    (skip the zip bombs, which take a few seconds to compress)
+"""
+import os
+import sys
+import zipfile
+import zlib
+
+FRONT = "---\nparticipant: E01\nrole: employee\ncoder: dana\n"
+TURN = "---\n\n## I.1 Tenure\nI: How many years have you worked remotely?\nE01: One year.\n"
+MB = 1024 * 1024
+
+
+def put(out, target, name, data):
+    os.makedirs(os.path.join(out, target), exist_ok=True)
+    path = os.path.join(out, target, name)
+    with open(path, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+    return path
+
+
+def zip_with(path, entries):
+    """entries: (name, bytes or (byte, size)) -- (byte, size) streams `size` copies of one byte, compressed."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for name, content in entries:
+            if isinstance(content, tuple):
+                byte, size = content
+                chunk = byte * MB
+                info = zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                with z.open(info, "w", force_zip64=True) as f:
+                    for _ in range(size // MB):
+                        f.write(chunk)
+            else:
+                z.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), content, zipfile.ZIP_DEFLATED)
+
+
+def main():
+    out = sys.argv[1]
+    small = "--small" in sys.argv[2:]
+    # Generated once per version of this script (the zip bombs take a few seconds of CPU to compress).
+    with open(__file__, "rb") as f:
+        stamp = "%08x%s" % (zlib.crc32(f.read()), " small" if small else "")
+    stamp_path = os.path.join(out, ".stamp")
+    if os.path.exists(stamp_path) and open(stamp_path).read() == stamp:
+        return
+    # Quadratic time: one error per comma, its column recounted from the line start.
+    put(out, "transcript", "commas-1M.md", FRONT + TURN + "@code B.1" + "," * 1_000_000 + "\n")
+    put(out, "standoff", "commas-100K.codes", "t1: COM.1" + "," * 100_000 + "\n")
+    # A 2 MB line echoed in full by every message about it.
+    put(out, "transcript", "long-code-2M.md", FRONT + TURN + "@code " + "X" * 2_000_000 + "\n")
+    put(out, "labels", "long-cell-2M.csv", "id,Label_1,Label_2\nu1,A," + "B" * 2_000_000 + "\n")
+    put(out, "ranking", "long-item-2M.csv", "participant,question,ranking\np1,Q," + "Z" * 2_000_000 + "\n")
+    # 50,000 duplicate nodes: 50,000 errors before the cap.
+    nodes = "".join("  - id: DUP\n    name: Dup %d\n" % i for i in range(50_000))
+    put(out, "taxonomy", "duplicates-50K.yaml", "taxonomy: t\ntitle: T\nnodes:\n" + nodes)
+    put(out, "labels", "duplicate-units-50K.csv", "id,Label_1,Label_2\n" + "u,A,B\n" * 50_000)
+    # Alias expansion: one 1 MB anchored string named 5,000 times (a 1 MB taxonomy standing for 5 GB).
+    big = "x" * MB
+    put(out, "taxonomy", "alias-5000x1M.yaml",
+        "taxonomy: t\ntitle: &s " + big + "\nnodes:\n  - id: A\n    name: A\n    keywords: [" +
+        ", ".join(["*s"] * 5000) + "]\n")
+    put(out, "yaml", "alias-5000x1M.yaml", "s: &s " + big + "\nl: [" + ", ".join(["*s"] * 5000) + "]\n")
+    # Front matter with 3,000 aliases of a 1 MB string.
+    put(out, "transcript", "front-matter-aliases.md",
+        "---\nparticipant: E01\nrole: employee\nnote: &s " + big + "\nattributes:\n" +
+        "".join("  a%d: *s\n" % i for i in range(3000)) + TURN)
+    # Billion laughs: 10 levels of 10 aliases each.
+    laughs = ['a0: &a0 "lol"']
+    for i in range(1, 10):
+        laughs.append("a%d: &a%d [%s]" % (i, i, ", ".join(["*a%d" % (i - 1)] * 10)))
+    put(out, "yaml", "billion-laughs.yaml", "\n".join(laughs) + "\n")
+    put(out, "guideline", "billion-laughs.yaml", "\n".join(laughs) + "\nquestions: *a9\n")
+    # Nesting: 100,000 open brackets; and a 10 MB flat document.
+    put(out, "yaml", "deep-100K.yaml", "a: " + "[" * 100_000 + "\n")
+    put(out, "yaml", "flat-10M.yaml", "".join("k%d: %s\n" % (i, "v" * 80) for i in range(110_000)))
+    # A 10 MB transcript with many ordinary turns and codes.
+    turns = "".join("I: Question %d?\nE01: Answer %d, %s.\n@code COM.1, WELL.1\n" % (i, i, "w" * 40)
+                    for i in range(90_000))
+    put(out, "transcript", "turns-10M.md", FRONT + "---\n\n## I.1 Tenure\n" + turns)
+    # Invalid UTF-8 where it once reached a workbook: a participant id and a role in a ranking table.
+    put(out, "ranking", "invalid-utf8.csv", b"participant,question,ranking,role\np\xc0,Q,COM.1>WELL.1,r\xc0\n")
+    # A history cut off after "accept:" / "reject:" / "propose:" (once json type_error.302, an internal error).
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "fieldwork", "codebooks",
+                           "remote-work.history.yaml")
+    history = open(fixture).read()
+    for key in ("accept", "reject", "propose"):
+        put(out, "history", "truncated-%s.yaml" % key, history + "  - %s:\n" % key)
+    if small:
+        with open(stamp_path, "w") as f:
+            f.write(stamp)
+        return
+    # Zip bombs: a .qdpx whose sources inflate to 3 x 480 MB, a .docx whose document inflates to 500 MB, and an
+    # archive of 20,000 empty entries.
+    qde = ('<?xml version="1.0" encoding="utf-8"?>\n<Project xmlns="urn:QDA-XML:project:1.0" name="p">'
+           '<Sources>' + "".join(
+               '<TextSource guid="00000000-0000-0000-0000-00000000000%d" name="s%d" plainTextPath="internal://s%d.txt"/>'
+               % (i, i, i) for i in range(3)) + '</Sources></Project>\n')
+    zip_with(os.path.join(os.makedirs(os.path.join(out, "qdpx"), exist_ok=True) or os.path.join(out, "qdpx"),
+                          "bomb-3x480M.qdpx"),
+             [("project.qde", qde)] + [("sources/s%d.txt" % i, (b"a", 480 * MB)) for i in range(3)])
+    os.makedirs(os.path.join(out, "docx"), exist_ok=True)
+    zip_with(os.path.join(out, "docx", "bomb-500M.docx"),
+             [("[Content_Types].xml", "<Types/>"), ("word/document.xml", (b" ", 500 * MB))])
+    zip_with(os.path.join(out, "qdpx", "entries-20K.qdpx"),
+             [("project.qde", qde)] + [("e%d" % i, b"") for i in range(20_000)])
+    with open(stamp_path, "w") as f:
+        f.write(stamp)
+
+
+if __name__ == "__main__":
+    main()
