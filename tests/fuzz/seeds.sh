@@ -33,6 +33,7 @@ seed plain_text -path '*/import-transcript/*' -name '*.txt'
 seed docx -name '*.docx'
 seed qdc -name '*.qdc' -o -name '*.qde'
 seed qdpx -name '*.qdpx'
+seed participants -path '*/participants/*'
 seed yaml -name '*.yaml'
 for d in "$out"/*/; do
   [ -n "$(ls -A "$d")" ] || echo "seeds.sh: no seed for $(basename "$d")" >&2
