@@ -173,23 +173,60 @@ void check_transcript(const Guideline& g, Transcript& t, Diagnostics& diags) {
 // Coder names compare case-insensitively ("Jonas" and "jonas" are one coder): every coding gets the form the
 // coder is first written in (transcripts in file order: the front matter's coder, then the codes in file
 // order, inline before standoff), and each other form is a warning at the first coding written in it.
-void unify_coder_names(Workspace& ws, Diagnostics& diags) {
+// The coders' spellings of one transcript in the order they first appear (its `coder:` first, then its codings
+// turn by turn), each with the location of its first coding (none for the front matter's).
+struct CoderSpellings {
+  std::vector<std::pair<std::string, std::optional<Location>>> first;
+};
+
+CoderSpellings coder_spellings(const Transcript& t) {
+  CoderSpellings out;
+  auto note = [&](const std::string& coder, const Location* where) {
+    auto known = [&](std::pair<std::string, std::optional<Location>>& entry) {
+      if (entry.first != coder) return false;
+      if (!entry.second && where) entry.second = *where;  // the first coding of the front matter's coder
+      return true;
+    };
+    if (!out.first.empty() && known(out.first.back())) return;  // most codings repeat the one before
+    for (auto& entry : out.first)
+      if (known(entry)) return;
+    out.first.emplace_back(coder, where ? std::optional<Location>(*where) : std::nullopt);
+  };
+  note(t.coder, nullptr);
+  for (const auto& turn : t.turns) {
+    for (const auto& c : turn.codes) note(c.coder, &c.where);
+    for (const auto& span : turn.spans)
+      for (const auto& c : span.codes) note(c.coder, &c.where);
+  }
+  return out;
+}
+
+// Coder names compare case-insensitively: every spelling becomes the first one met in file order, and each
+// other spelling gets one warning at its first coding. Works on the spellings gathered per transcript (on the
+// loading threads); only a transcript with a spelling to change is walked again.
+void unify_coder_names(Workspace& ws, const std::vector<CoderSpellings>& spellings, Diagnostics& diags) {
   std::map<std::string, std::string> display;  // folded -> first form
   std::set<std::string> warned;
-  auto unify = [&](std::string& coder, const Location* where) {
-    auto [it, fresh] = display.emplace(text::fold_case(coder), coder);
-    if (fresh || it->second == coder) return;
-    if (where && warned.insert(coder).second)
-      diags.warning(*where, "coder '" + coder + "' is written '" + it->second + "' elsewhere; counted as one coder '" +
-                                it->second + "'");
-    coder = it->second;
-  };
-  for (auto& t : ws.transcripts) {
-    unify(t.coder, nullptr);  // the codings carry the locations
+  for (std::size_t i = 0; i < ws.transcripts.size(); ++i) {
+    std::map<std::string, std::string> renamed;  // this transcript's spellings that change
+    for (const auto& [coder, where] : spellings[i].first) {
+      auto [it, fresh] = display.emplace(text::fold_case(coder), coder);
+      if (fresh || it->second == coder) continue;
+      if (where && warned.insert(coder).second)
+        diags.warning(*where, "coder '" + coder + "' is written '" + it->second + "' elsewhere; counted as one coder '" +
+                                  it->second + "'");
+      renamed[coder] = it->second;
+    }
+    if (renamed.empty()) continue;
+    Transcript& t = ws.transcripts[i];
+    auto unify = [&](std::string& coder) {
+      if (auto it = renamed.find(coder); it != renamed.end()) coder = it->second;
+    };
+    unify(t.coder);
     for (auto& turn : t.turns) {
-      for (auto& c : turn.codes) unify(c.coder, &c.where);
+      for (auto& c : turn.codes) unify(c.coder);
       for (auto& span : turn.spans)
-        for (auto& c : span.codes) unify(c.coder, &c.where);
+        for (auto& c : span.codes) unify(c.coder);
     }
   }
 }
@@ -266,6 +303,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   std::vector<std::optional<Transcript>> parsed(paths.size());
   std::vector<Diagnostics> parse_diags(paths.size());
   std::vector<char> silent_of(paths.size(), 0);
+  std::vector<CoderSpellings> spellings_of(paths.size());
   auto says_nothing = [](const Transcript& t) {
     return t.rankings.empty() && t.answers.empty() && std::none_of(t.turns.begin(), t.turns.end(), [](const Turn& turn) {
              return !turn.interviewer && (!turn.text.empty() || !turn.codes.empty());
@@ -287,16 +325,21 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
       // A transcript that failed to parse has been reported already.
       if (s && parsed[i]) apply_standoff(*parsed[i], *s, d);
     }
-    if (parsed[i]) silent_of[i] = says_nothing(*parsed[i]);
+    if (parsed[i]) {
+      silent_of[i] = says_nothing(*parsed[i]);
+      spellings_of[i] = coder_spellings(*parsed[i]);
+    }
     if (parsed[i] && options.trim) options.trim(guideline, *parsed[i]);
   });
   ws.transcripts.reserve(paths.size());
-  std::vector<char> silent;  // per transcript kept
+  std::vector<char> silent;              // per transcript kept
+  std::vector<CoderSpellings> spellings;  // per transcript kept
   for (std::size_t i = 0; i < paths.size(); ++i) {
     diags.append(parse_diags[i]);
     if (!parsed[i]) continue;
     ws.transcripts.push_back(std::move(*parsed[i]));
     silent.push_back(silent_of[i]);
+    spellings.push_back(std::move(spellings_of[i]));
   }
   std::map<std::string, const Transcript*> by_participant;
   for (auto& t : ws.transcripts) {
@@ -310,15 +353,20 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   // loading thread, before `options.trim`.)
   by_participant.clear();
   {
-    std::size_t k = 0;
-    ws.transcripts.erase(std::remove_if(ws.transcripts.begin(), ws.transcripts.end(),
-                                        [&](const Transcript& t) {
-                                          if (!silent[k++]) return false;
-                                          diags.warning({t.file, 1, 1}, "the participant says nothing here (no turn with text); "
-                                                                        "not counted as a participant");
-                                          return true;
-                                        }),
-                         ws.transcripts.end());
+    std::vector<Transcript> kept;
+    std::vector<CoderSpellings> kept_spellings;
+    kept.reserve(ws.transcripts.size());
+    for (std::size_t k = 0; k < ws.transcripts.size(); ++k) {
+      if (silent[k]) {
+        diags.warning({ws.transcripts[k].file, 1, 1}, "the participant says nothing here (no turn with text); "
+                                                      "not counted as a participant");
+        continue;
+      }
+      kept.push_back(std::move(ws.transcripts[k]));
+      kept_spellings.push_back(std::move(spellings[k]));
+    }
+    ws.transcripts = std::move(kept);
+    spellings = std::move(kept_spellings);
   }
   for (const auto& path : orphans) {
     auto display = files::display_path(path, root);
@@ -327,7 +375,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     auto s = parse_standoff(*content, display, diags);
     if (s) diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
   }
-  unify_coder_names(ws, diags);
+  unify_coder_names(ws, spellings, diags);
   for (const auto& p : list_inside(root, root / "codebooks" / "labels", ".csv", diags))
     ws.label_tables.push_back(files::display_path(p, root));
   return ws;
