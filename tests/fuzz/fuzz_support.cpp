@@ -7,6 +7,7 @@
 #include <map>
 
 #include "fuzz_target.h"
+#include "qualrank/model/transcript_import.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
@@ -71,6 +72,19 @@ void check_located(const Diagnostics& diags) {
 
 void check_utf8(std::string_view s, const char* what) {
   if (text::find_invalid_utf8(s)) fail(std::string("invalid UTF-8 accepted in ") + what);
+}
+
+int transcript_source(const std::uint8_t* data, std::size_t size, const std::string& ext) {
+  auto path = temp_file(std::string_view(reinterpret_cast<const char*>(data), size), ext);
+  Diagnostics diags;
+  auto utterances = read_transcript_source(path, "interview" + ext, diags);
+  check_located(diags);
+  if (utterances && !diags.has_errors())
+    for (const auto& u : *utterances) {
+      check_utf8(u.speaker, "a speaker");
+      check_utf8(u.text, "an utterance");
+    }
+  return 0;
 }
 
 }  // namespace qualrank::fuzz

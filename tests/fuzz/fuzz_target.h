@@ -36,6 +36,11 @@ void check_located(const Diagnostics& diags);
 // Aborts when `s` (something a parser accepted without error) is not valid UTF-8.
 void check_utf8(std::string_view s, const char* what);
 
+// A transcript source for import-transcript (`ext`: .txt, .srt, .vtt, .docx), read by its extension as the CLI
+// reads it (UTF-8 check, UTF-16 with a byte-order mark converted, a .docx opened with the zip limits); what
+// it accepts must be valid UTF-8.
+int transcript_source(const std::uint8_t* data, std::size_t size, const std::string& ext);
+
 }  // namespace qualrank::fuzz
 
 #ifdef QUALRANK_FUZZ_REPLAY
