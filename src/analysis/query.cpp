@@ -16,6 +16,7 @@
 
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/analysis/suggest.h"
+#include "qualrank/util/parallel.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -361,7 +362,9 @@ QueryResult query_segments(const Study& study, const SegmentQuery& q) {
   std::unordered_set<const CodedSegment*> uncoded;  // the same turns `qualrank suggest` proposes codes for (all questions)
   if (q.uncoded)
     for (const auto* s : suggest::uncoded_turns(segments, nullptr)) uncoded.insert(s);
-  std::vector<TextRange> ranges;
+  // The segments the filters keep, then the text pattern over them on several threads (one matcher per
+  // slice: an ICU matcher is not shared), then the listing in segment order.
+  std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const CodedSegment& s = segments[i];
     if (!context_matches(q, s.participant, s.role, s.attributes, s.question, s.part)) continue;
@@ -370,14 +373,29 @@ QueryResult query_segments(const Study& study, const SegmentQuery& q) {
     } else if (codes.active() && !codes.matches(tax, s.codes)) {
       continue;
     }
-    ranges.clear();
-    if (pattern && !pattern->find(s.text, ranges)) continue;
+    candidates.push_back(i);
+  }
+  std::vector<std::vector<TextRange>> ranges(candidates.size());
+  std::vector<char> matched(candidates.size(), 1);
+  if (pattern) {
+    const std::size_t slices = std::min<std::size_t>(worker_threads(), std::max<std::size_t>(1, candidates.size() / 256));
+    parallel_for(slices, [&](std::size_t slice) {
+      std::string error;
+      auto own = slice == 0 ? nullptr : TextMatcher::make(*q.text, q.fixed, error);
+      const TextMatcher& m = slice == 0 ? *pattern : *own;
+      for (std::size_t k = slice * candidates.size() / slices; k < (slice + 1) * candidates.size() / slices; ++k)
+        matched[k] = m.find(segments[candidates[k]].text, ranges[k]);
+    });
+  }
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    if (!matched[k]) continue;
+    const CodedSegment& s = segments[candidates[k]];
     std::vector<std::string> suggested;
     if (keywords && s.whole_turn) suggested = keywords->suggest(s.text);
     if (!q.all && !q.uncoded && s.codes.empty() && suggested.empty() && s.suggested.empty()) continue;
     out.segments.push_back(s);
     if (keywords && s.whole_turn) out.segments.back().suggested = std::move(suggested);
-    out.highlights.push_back(ranges);
+    out.highlights.push_back(std::move(ranges[k]));
   }
   return out;
 }

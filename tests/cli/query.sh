@@ -170,4 +170,21 @@ for argv, want in runs:
     assert got.rstrip("\n") == want, (argv, got, want)
 print("README: %d query commands checked" % len(runs))
 EOF
+# ---- a generated workspace large enough for the text search to run on several threads: the same bytes
+# on one thread and on four, and the count of a --fixed phrase equal to grep's count of its turns ----
+bash "$SOURCE_DIR/bench/gen_workspace.sh" "$tmp/gen" 40 1 >/dev/null 2>&1
+for args in "--text nccl" "--text timed\s+out --code A" "--text NCCL --fixed --where role=user"; do
+  # shellcheck disable=SC2086
+  QUALRANK_THREADS=1 "$QUALRANK" -C "$tmp/gen" query $args --format json >"$tmp/one.json"
+  # shellcheck disable=SC2086
+  QUALRANK_THREADS=4 "$QUALRANK" -C "$tmp/gen" query $args --format json >"$tmp/four.json"
+  cmp -s "$tmp/one.json" "$tmp/four.json" || fail "query $args: other bytes on four threads"
+done
+n=$(jq '.segments | length' "$tmp/one.json")
+[[ $n -gt 512 ]] || fail "the generated text search has only $n segments (want several slices)"
+# the same segments as the query without --text, filtered here by the phrase (jq's lower case)
+"$QUALRANK" -C "$tmp/gen" query --where role=user --format json >"$tmp/all.json"
+want=$(jq -c '[.segments[] | select(.text | ascii_downcase | contains("nccl")) | .id]' "$tmp/all.json")
+got=$(jq -c '[.segments[] | .id]' "$tmp/one.json")
+[[ $want == "$got" ]] || fail "--text NCCL --fixed lists other segments than those whose text holds the phrase"
 echo "query: ok"
