@@ -66,7 +66,7 @@ CodebookContext codebook_context(const CodebookOptions& options, const Guideline
 }
 
 std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute) {
-  std::string dimension = group.attribute == "role"                 ? std::string("Type")
+  std::string dimension = group.attribute == "role"                 ? std::string("Role")
                           : group.attribute == experience_attribute ? std::string("Experience Level")
                                                                     : group.attribute;
   return dimension + ": " + (group.value.empty() ? std::string("(not set)") : group.value);

@@ -21,7 +21,7 @@ struct ColumnNames {
 const std::vector<ColumnNames>& table_columns() {
   static const std::vector<ColumnNames> columns = {
       {"participant", {"Participant"}, true},
-      {"type", {"Type", "Type (role)", "Role"}, false},
+      {"type", {"Role", "Type", "Type (role)"}, false},
       {"experience", {"Experience Level", "Experience"}, false},
       {"prompt", {"Prompt Category"}, false},
       {"quote", {"Thematic Quote", "Quote"}, false},
@@ -131,7 +131,7 @@ std::optional<CodebookData> import_coded_table(const std::string& text_in, const
                               "' on an earlier row; the first is used");
       }
     };
-    merge("Type", p.role, s.role, "");
+    merge("Role", p.role, s.role, "");
     if (!out.experience.empty()) merge("Experience Level", p.attributes[data.experience_attribute], out.experience, data.experience_attribute);
     if (!out.context.empty()) merge(context.label, p.attributes[context_attribute], out.context, context_attribute);
 

@@ -98,7 +98,7 @@ void codebook_sheet(xlsx::Book& book, const CodebookData& data, const CodebookTa
 void segments_sheet(xlsx::Book& book, const CodebookData& data) {
   auto& sheet = book.add_sheet("Coded segments");
   std::vector<Column> columns = {{"Participant", CellStyle::text, 14},
-                                 {"Type", CellStyle::text, 12},
+                                 {"Role", CellStyle::text, 12},
                                  {"Experience Level", CellStyle::text, 16}};
   if (data.context.enabled()) columns.push_back({data.context.label, CellStyle::wrapped_text, 30});
   for (Column c : std::vector<Column>{{"Prompt Category", CellStyle::wrapped_text, 40},
@@ -151,7 +151,7 @@ void participants_sheet(xlsx::Book& book, const CodebookData& data) {
   if (names.erase(data.experience_attribute)) attributes.push_back(data.experience_attribute);
   attributes.insert(attributes.end(), names.begin(), names.end());
 
-  std::vector<Column> columns = {{"Participant", CellStyle::text, 14}, {"Type", CellStyle::text, 12}};
+  std::vector<Column> columns = {{"Participant", CellStyle::text, 14}, {"Role", CellStyle::text, 12}};
   for (const auto& a : attributes) columns.push_back({a, CellStyle::wrapped_text, 40});
   columns.push_back({"Coder", CellStyle::text, 16});
   columns.push_back({"Coded segments", CellStyle::integer, 16});

@@ -119,13 +119,13 @@ for r in cb.iter_rows(min_row=2, values_only=True):
     i = row["Node"]
     assert row["Segments (with sub-nodes)"] == seg_count[i], (i, row["Segments (with sub-nodes)"], seg_count[i])
     assert row["Participants (with sub-nodes)"] == len(people[i]), i
-    assert row["Type: user"] == sum(1 for p in people[i] if p[1] == "user"), i
-    assert row["Type: developer"] == sum(1 for p in people[i] if p[1] == "developer"), i
+    assert row["Role: user"] == sum(1 for p in people[i] if p[1] == "user"), i
+    assert row["Role: developer"] == sum(1 for p in people[i] if p[1] == "developer"), i
 
 m = wb["Matrix"]
 mh = [c.value for c in m[1]]
 users = len({s["participant"] for s in json.load(open(seg_path))["segments"] if s["role"] == "user"})
-col = mh.index("Type: user (n=%d)" % users)
+col = mh.index("Role: user (n=%d)" % users)
 for r in m.iter_rows(min_row=2, values_only=True):
     i = r[0]
     n = sum(1 for p in people[i] if p[1] == "user")

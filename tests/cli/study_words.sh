@@ -199,7 +199,7 @@ sed -i '/^codebook_context:/d' "$ws/guidelines/remote-work-interview.yaml"
 $PY - "$tmp/plain.xlsx" "$tmp/team.xlsx" <<'EOF' || fail "context column choice (see above)"
 import sys, openpyxl
 plain = [c.value for c in next(openpyxl.load_workbook(sys.argv[1])["Coded segments"].iter_rows(max_row=1))]
-assert plain[:4] == ["Participant", "Type", "Experience Level", "Prompt Category"], plain
+assert plain[:4] == ["Participant", "Role", "Experience Level", "Prompt Category"], plain
 team = [c.value for c in next(openpyxl.load_workbook(sys.argv[2])["Coded segments"].iter_rows(max_row=1))]
 assert team[3] == "team_size", team
 EOF

@@ -77,7 +77,7 @@ struct CodebookData {
 CodebookData codebook_data(const Study& study, const CodebookOptions& options);
 
 
-// Label of a group column: "Type: manager", "Experience Level: junior", "Experience Level: (not set)".
+// Label of a group column: "Role: manager", "Experience Level: junior", "Experience Level: (not set)".
 std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute);
 
 // The Matrix (node x group participant counts) and the Co-occurrence table of `data`, at `options.level`:
