@@ -55,16 +55,6 @@ std::vector<CodedSegment> CodebookData::coded_segments() const {
   return out;
 }
 
-CodebookContext codebook_context(const CodebookOptions& options, const Guideline& guideline) {
-  const auto& setting = guideline.codebook_context;
-  if (!options.context_attribute.empty()) {
-    bool same = setting && setting->attribute == options.context_attribute;
-    return {options.context_attribute, same ? setting->label : options.context_attribute};
-  }
-  if (setting) return {setting->attribute, setting->label};
-  return {};
-}
-
 std::string group_label(const ParticipantGroup& group, const std::string& experience_attribute) {
   std::string dimension = group.attribute == "role"                 ? std::string("Role")
                           : group.attribute == experience_attribute ? std::string("Experience Level")

@@ -34,7 +34,16 @@ struct CodebookContext {
 
 // `options.context_attribute` when given (headed by the guideline's label when the guideline names the same
 // attribute, else by the attribute's name), else the guideline's `codebook_context`, else none.
-CodebookContext codebook_context(const CodebookOptions& options, const Guideline& guideline);
+// (Inline: the codebook import, which the fuzz replay links without the rest of the codebook, uses it too.)
+inline CodebookContext codebook_context(const CodebookOptions& options, const Guideline& guideline) {
+  const auto& setting = guideline.codebook_context;
+  if (!options.context_attribute.empty()) {
+    bool same = setting && setting->attribute == options.context_attribute;
+    return {options.context_attribute, same ? setting->label : options.context_attribute};
+  }
+  if (setting) return {setting->attribute, setting->label};
+  return {};
+}
 
 // A row of the Participants sheet.
 struct CodebookParticipant {
