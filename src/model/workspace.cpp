@@ -299,74 +299,62 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     if (it != transcript_of_stem.end()) standoff_of[it->second].push_back(path);
     else orphans.push_back(path);
   }
-  const Guideline& guideline = ws.guideline;
-  std::vector<std::optional<Transcript>> parsed(paths.size());
-  std::vector<Diagnostics> parse_diags(paths.size());
-  std::vector<char> silent_of(paths.size(), 0);
-  std::vector<CoderSpellings> spellings_of(paths.size());
-  auto says_nothing = [](const Transcript& t) {
-    return t.rankings.empty() && t.answers.empty() && std::none_of(t.turns.begin(), t.turns.end(), [](const Turn& turn) {
-             return !turn.interviewer && (!turn.text.empty() || !turn.codes.empty());
-           });
+  // What one transcript gives on its thread: the transcript (when it parses), its diagnostics, whether its
+  // participant says nothing (worked out before `options.trim`), and its coders' spellings.
+  struct Slot {
+    std::optional<Transcript> transcript;
+    Diagnostics diags;
+    bool silent = false;
+    CoderSpellings spellings;
   };
+  const Guideline& guideline = ws.guideline;
+  std::vector<Slot> slots(paths.size());
   parallel_for(paths.size(), [&](std::size_t i) {
-    Diagnostics& d = parse_diags[i];
+    Slot& slot = slots[i];
     auto display = files::display_path(paths[i], root);
-    if (auto content = files::read(paths[i])) parsed[i] = parse_transcript(*content, display, d);
-    else d.error({display, 0, 0}, "cannot read the file");
-    if (parsed[i]) {
-      check_transcript(guideline, *parsed[i], d);
-      derive_experience(guideline, *parsed[i], d);
+    if (auto content = files::read(paths[i])) slot.transcript = parse_transcript(*content, display, slot.diags);
+    else slot.diags.error({display, 0, 0}, "cannot read the file");
+    if (slot.transcript) {
+      check_transcript(guideline, *slot.transcript, slot.diags);
+      derive_experience(guideline, *slot.transcript, slot.diags);
     }
     for (const auto& path : standoff_of[i]) {
       auto content = files::read(path);
       if (!content) continue;
-      auto s = parse_standoff(*content, files::display_path(path, root), d);
+      auto s = parse_standoff(*content, files::display_path(path, root), slot.diags);
       // A transcript that failed to parse has been reported already.
-      if (s && parsed[i]) apply_standoff(*parsed[i], *s, d);
+      if (s && slot.transcript) apply_standoff(*slot.transcript, *s, slot.diags);
     }
-    if (parsed[i]) {
-      silent_of[i] = says_nothing(*parsed[i]);
-      spellings_of[i] = coder_spellings(*parsed[i]);
-    }
-    if (parsed[i] && options.trim) options.trim(guideline, *parsed[i]);
+    if (!slot.transcript) return;
+    const Transcript& t = *slot.transcript;
+    slot.silent = t.rankings.empty() && t.answers.empty() && std::none_of(t.turns.begin(), t.turns.end(), [](const Turn& turn) {
+                    return !turn.interviewer && (!turn.text.empty() || !turn.codes.empty());
+                  });
+    slot.spellings = coder_spellings(t);
+    if (options.trim) options.trim(guideline, *slot.transcript);
   });
-  ws.transcripts.reserve(paths.size());
-  std::vector<char> silent;              // per transcript kept
-  std::vector<CoderSpellings> spellings;  // per transcript kept
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    diags.append(parse_diags[i]);
-    if (!parsed[i]) continue;
-    ws.transcripts.push_back(std::move(*parsed[i]));
-    silent.push_back(silent_of[i]);
-    spellings.push_back(std::move(spellings_of[i]));
-  }
+  for (const auto& slot : slots) diags.append(slot.diags);
   std::map<std::string, const Transcript*> by_participant;
-  for (auto& t : ws.transcripts) {
-    if (t.participant.empty()) continue;
+  for (const auto& slot : slots) {
+    if (!slot.transcript || slot.transcript->participant.empty()) continue;
+    const Transcript& t = *slot.transcript;
     auto [it, fresh] = by_participant.emplace(t.participant, &t);
     if (!fresh)
       diags.error(t.participant_where, "duplicate participant id '" + t.participant + "' (also in " + it->second->file + ")");
   }
   // A transcript in which the participant says nothing (front matter only, or a skeleton not filled in yet)
-  // is not a participant: it would add a participant and an empty group to every count. (Worked out on the
-  // loading thread, before `options.trim`.)
-  by_participant.clear();
-  {
-    std::vector<Transcript> kept;
-    std::vector<CoderSpellings> kept_spellings;
-    kept.reserve(ws.transcripts.size());
-    for (std::size_t k = 0; k < ws.transcripts.size(); ++k) {
-      if (silent[k]) {
-        diags.warning({ws.transcripts[k].file, 1, 1}, "the participant says nothing here (no turn with text); "
-                                                      "not counted as a participant");
-        continue;
-      }
-      kept.push_back(std::move(ws.transcripts[k]));
-      kept_spellings.push_back(std::move(spellings[k]));
+  // is not a participant: it would add a participant and an empty group to every count.
+  std::vector<CoderSpellings> spellings;  // per transcript kept
+  ws.transcripts.reserve(slots.size());
+  for (auto& slot : slots) {
+    if (!slot.transcript) continue;
+    if (slot.silent) {
+      diags.warning({slot.transcript->file, 1, 1}, "the participant says nothing here (no turn with text); "
+                                                   "not counted as a participant");
+      continue;
     }
-    ws.transcripts = std::move(kept);
-    spellings = std::move(kept_spellings);
+    ws.transcripts.push_back(std::move(*slot.transcript));
+    spellings.push_back(std::move(slot.spellings));
   }
   for (const auto& path : orphans) {
     auto display = files::display_path(path, root);
