@@ -222,6 +222,11 @@ std::optional<CodeFilter> code_filter(const TaxonomyVersion& v, const SegmentQue
   return f;
 }
 
+// The context filters on a transcript's turn (the segment filter and the load trim must agree on it).
+bool turn_in_context(const SegmentQuery& q, const Transcript& t, const Turn& turn, const Question* question) {
+  return context_matches(q, t.participant, t.role, t.attributes, turn.section, question ? question->part : "");
+}
+
 }  // namespace
 
 StudyOptions query_study_options(const SegmentQuery& q, const std::optional<std::string>& at) {
@@ -237,9 +242,7 @@ StudyOptions query_study_options(const SegmentQuery& q, const std::optional<std:
     // of turns whose text `load.trim` dropped.
     if (!codes) return [](const SegmentProbe&) { return false; };
     return [q, codes = std::move(*codes), &tax = v.taxonomy](const SegmentProbe& p) {
-      const Transcript& t = p.transcript;
-      if (!context_matches(q, t.participant, t.role, t.attributes, p.turn.section, p.question ? p.question->part : ""))
-        return false;
+      if (!turn_in_context(q, p.transcript, p.turn, p.question)) return false;
       return q.uncoded || !codes.active() || codes.matches(tax, p.codes);
     };
   };
@@ -251,8 +254,7 @@ StudyOptions query_study_options(const SegmentQuery& q, const std::optional<std:
     o.load.trim = [q, needs_codes](const Guideline& g, Transcript& t) {
       for (auto& turn : t.turns) {
         if (turn.interviewer) continue;
-        const Question* question = g.find(turn.section);
-        bool listable = context_matches(q, t.participant, t.role, t.attributes, turn.section, question ? question->part : "") &&
+        bool listable = turn_in_context(q, t, turn, g.find(turn.section)) &&
                         (!needs_codes || !turn.codes.empty() || !turn.spans.empty());
         if (listable) continue;
         std::string().swap(turn.text);
