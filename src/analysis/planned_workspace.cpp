@@ -4,6 +4,8 @@
 #include "qualrank/analysis/planned_workspace.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <set>
 
@@ -25,6 +27,25 @@ struct ScratchFolder {
   }
 };
 
+// Removes the scratch folders ("qualrank-check.PID.XXXXXX", owned by this user) that a check killed midway
+// left in `temp_dir`, when their PID no longer runs.
+void sweep_stale_scratch(const fs::path& temp_dir) {
+  std::error_code ec;
+  const std::string prefix = "qualrank-check.";
+  for (fs::directory_iterator it(temp_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    auto dot = name.find('.', prefix.size());
+    if (dot == std::string::npos || dot == prefix.size() || dot - prefix.size() > 9) continue;
+    const std::string pid = name.substr(prefix.size(), dot - prefix.size());
+    if (pid.find_first_not_of("0123456789") != std::string::npos || !files::process_gone(std::stol(pid))) continue;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
+    std::error_code rm;
+    fs::remove_all(it->path(), rm);
+  }
+}
+
 // Copies the regular files under `from` (recursively, symlinks neither followed nor copied) to `to`.
 bool copy_regular_files(const fs::path& from, const fs::path& to, std::string& error) {
   std::error_code ec;
@@ -45,7 +66,9 @@ bool copy_regular_files(const fs::path& from, const fs::path& to, std::string& e
 bool planned_workspace_validates(const fs::path& root, const std::map<std::string, std::string>& planned,
                                  Diagnostics& diags) {
   std::error_code ec;
-  std::string tmpl = (fs::temp_directory_path(ec) / "qualrank-check.XXXXXX").string();
+  const fs::path temp_dir = fs::temp_directory_path(ec);
+  if (!ec) sweep_stale_scratch(temp_dir);
+  std::string tmpl = (temp_dir / ("qualrank-check." + std::to_string(::getpid()) + ".XXXXXX")).string();
   Location here{"(planned workspace)", 0, 0};
   if (ec || !::mkdtemp(tmpl.data())) {
     diags.error(here, "cannot make a scratch folder to check the result in " + fs::temp_directory_path(ec).string());

@@ -633,24 +633,22 @@ CodingEdit CodingDocument::apply(const CodingEdit& edit) {
 }
 
 bool CodingDocument::save(std::string* error) {
-  if (transcript_text_ != saved_transcript_) {
-    if (!files::write_atomic(root_ / transcript_file_, transcript_text_, error)) return false;
-    saved_transcript_ = transcript_text_;
-  }
-  if (codes_text_ != saved_codes_) {
-    fs::path p = root_ / codes_file_;
-    if (codes_text_.empty()) {
-      std::error_code ec;
-      fs::remove(p, ec);
-      if (ec) {
-        if (error) *error = ec.message();
-        return false;
-      }
-    } else if (!files::write_atomic(p, codes_text_, error)) {
+  const bool transcript = transcript_text_ != saved_transcript_;
+  const bool codes = codes_text_ != saved_codes_;
+  files::StagedFiles staged;  // the transcript and its .codes are written before either is renamed into place
+  if (transcript && !staged.stage(root_ / transcript_file_, transcript_text_, error)) return false;
+  if (codes && !codes_text_.empty() && !staged.stage(root_ / codes_file_, codes_text_, error)) return false;
+  if (!staged.commit(error)) return false;
+  if (transcript) saved_transcript_ = transcript_text_;
+  if (codes && codes_text_.empty()) {
+    std::error_code ec;
+    fs::remove(root_ / codes_file_, ec);
+    if (ec) {
+      if (error) *error = ec.message();
       return false;
     }
-    saved_codes_ = codes_text_;
   }
+  if (codes) saved_codes_ = codes_text_;
   return true;
 }
 

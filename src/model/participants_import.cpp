@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <set>
 
@@ -431,22 +430,14 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
 }
 
 bool write_participants_import(const fs::path& root, const ParticipantImportPlan& plan, std::string* error) {
-  std::vector<std::unique_ptr<files::AtomicOutput>> outputs;
+  files::StagedFiles staged;  // every file written before any is renamed into place
   for (const auto& [rel, content] : plan.files) {
     auto path = files::resolve_inside(root, rel);
     if (!path) {
       if (error) *error = rel + " is outside the workspace";
       return false;
     }
-    auto out = std::make_unique<files::AtomicOutput>(*path);
-    std::ofstream f(out->temp_path(), std::ios::binary);
-    f.write(content.data(), static_cast<std::streamsize>(content.size()));
-    f.close();
-    if (!f) {
-      if (error) *error = "cannot write a temp file next to " + rel;
-      return false;  // the temp files written so far are removed by their AtomicOutput
-    }
-    outputs.push_back(std::move(out));
+    if (!staged.stage(*path, content, error)) return false;
   }
   for (const auto& [rel, original] : plan.originals) {
     auto now = files::read(root / rel);
@@ -455,9 +446,7 @@ bool write_participants_import(const fs::path& root, const ParticipantImportPlan
       return false;
     }
   }
-  for (auto& out : outputs)
-    if (!out->commit(error)) return false;
-  return true;
+  return staged.commit(error);
 }
 
 }  // namespace qualrank

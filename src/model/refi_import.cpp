@@ -1,7 +1,7 @@
 // REFI-QDA import, the orchestration: read the file, look at the workspace (has it a taxonomy? a guideline?),
 // map or create the codes, check every GUID reference (the schema does not), then turn each text source
 // into a transcript with front matter from its case. Nothing is written until the whole plan is free of
-// errors; write_refi_import then writes file by file, each atomically.
+// errors; write_refi_import then writes every file to a temp file before renaming any into place.
 #include <algorithm>
 #include <set>
 
@@ -392,17 +392,16 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
 }
 
 bool write_refi_import(const fs::path& root, const RefiImportPlan& plan, std::string* error) {
+  files::StagedFiles staged;  // every file written before any is renamed into place
   for (const auto& [rel, content] : plan.files) {
     auto path = files::resolve_inside(root, rel);
     if (!path) {
       if (error) *error = rel + " is outside the workspace";
       return false;
     }
-    std::error_code ec;
-    fs::create_directories(path->parent_path(), ec);
-    if (!files::write_atomic(*path, content, error)) return false;
+    if (!staged.stage(*path, content, error)) return false;
   }
-  return true;
+  return staged.commit(error);
 }
 
 }  // namespace qualrank

@@ -1,6 +1,7 @@
 #include "qualrank/util/files.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,7 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace qualrank::files {
@@ -41,9 +44,42 @@ std::optional<std::string> read(const fs::path& path) {
   return out;
 }
 
+bool process_gone(long pid) {
+  if (pid <= 0 || pid == static_cast<long>(::getpid())) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
 namespace {
 
+// The hidden temp files of a folder that a qualrank process killed while writing left behind
+// (".NAME.PID.HEX.tmp" whose PID no longer runs) are removed before the first temp name there: once per
+// folder per process, so that writing many files into one folder scans it once.
+void sweep_stale_temps(const fs::path& dir) {
+  static std::mutex mutex;
+  static std::set<std::string> swept;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!swept.insert(dir.string()).second) return;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() < 8 || name[0] != '.' || name.compare(name.size() - 4, 4, ".tmp") != 0) continue;
+    std::string_view rest(name.data(), name.size() - 4);           // .NAME.PID.HEX
+    auto hex_dot = rest.rfind('.');
+    if (hex_dot == std::string_view::npos || hex_dot == 0) continue;
+    auto pid_dot = rest.rfind('.', hex_dot - 1);
+    if (pid_dot == std::string_view::npos || pid_dot == 0) continue;
+    auto hex = rest.substr(hex_dot + 1), pid = rest.substr(pid_dot + 1, hex_dot - pid_dot - 1);
+    if (hex.empty() || pid.empty() || pid.size() > 9) continue;
+    if (hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) continue;
+    if (pid.find_first_not_of("0123456789") != std::string_view::npos) continue;
+    if (!process_gone(std::stol(std::string(pid)))) continue;
+    std::error_code rm;
+    if (it->is_regular_file(rm) && !it->is_symlink(rm)) fs::remove(it->path(), rm);
+  }
+}
+
 fs::path temp_name_for(const fs::path& target) {
+  sweep_stale_temps(target.parent_path());
   static std::random_device rd;
   std::ostringstream name;
   name << '.' << target.filename().string() << '.' << ::getpid() << '.' << std::hex << rd() << ".tmp";
@@ -60,11 +96,11 @@ bool fsync_path(const fs::path& p) {
 
 }  // namespace
 
-bool write_atomic(const fs::path& path, std::string_view content, std::string* error) {
-  std::error_code ec;
-  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  fs::path tmp = temp_name_for(path);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+namespace {
+
+// Creates `tmp` (it must not exist), writes `content` to it and fsyncs it; on failure removes it.
+bool write_synced(const fs::path& tmp, std::string_view content, std::string* error) {
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     if (error) *error = "cannot create " + tmp.string() + ": " + std::strerror(errno);
     return false;
@@ -88,6 +124,16 @@ bool write_atomic(const fs::path& path, std::string_view content, std::string* e
     ::unlink(tmp.c_str());
     return false;
   }
+  return true;
+}
+
+}  // namespace
+
+bool write_atomic(const fs::path& path, std::string_view content, std::string* error) {
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  fs::path tmp = temp_name_for(path);
+  if (!write_synced(tmp, content, error)) return false;
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     if (error) *error = "cannot rename into " + path.string() + ": " + std::strerror(errno);
     ::unlink(tmp.c_str());
@@ -116,6 +162,19 @@ bool AtomicOutput::commit(std::string* error) {
     return false;
   }
   committed_ = true;
+  return true;
+}
+
+bool StagedFiles::stage(const fs::path& target, std::string_view content, std::string* error) {
+  auto out = std::make_unique<AtomicOutput>(target);  // creates the folder, picks a fresh temp name
+  if (!write_synced(out->temp_path(), content, error)) return false;
+  staged_.push_back(std::move(out));
+  return true;
+}
+
+bool StagedFiles::commit(std::string* error) {
+  for (auto& out : staged_)
+    if (!out->commit(error)) return false;
   return true;
 }
 

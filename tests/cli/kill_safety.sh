@@ -4,7 +4,8 @@
 # over each command's measured run time. After every kill: each file of the workspace holds either its old
 # bytes or the complete new bytes a run to the end writes (no half-written file, no file that neither run
 # has); leftovers are only hidden temp files (".NAME.PID.HEX.tmp", which no loader lists) and the history's
-# lock file; `qualrank validate` passes; and a run to the end afterwards writes exactly the expected bytes.
+# lock file; `qualrank validate` passes; and a run to the end afterwards writes exactly the expected bytes
+# and removes the killed run's temp files.
 set -euo pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -80,6 +81,9 @@ for cmd in report propose import code-add; do
     if ! cmp -s "$tmp/after.sums" "$tmp/new-nolock.sums"; then  # (the kill came before the end)
       run_cmd "$cmd" "$ws" >/dev/null 2>"$tmp/err" || fail "$cmd killed after ${delay_us} us, then run again: $(cat "$tmp/err")"
       digest "$ws" | clean >"$tmp/after.sums"
+      # ... and removes the temp files the killed run left where it writes (their process is gone).
+      left=$(find "$ws" -name '.*.tmp')
+      [[ -z $left ]] || fail "$cmd killed after ${delay_us} us, then run again: temp files left: $left"
     fi
     cmp -s "$tmp/after.sums" "$tmp/new-nolock.sums" ||
       fail "$cmd killed after ${delay_us} us, then run again: $(diff "$tmp/new-nolock.sums" "$tmp/after.sums" | head -5)"

@@ -60,7 +60,8 @@ std::optional<RefiImportPlan> plan_refi_import(const std::filesystem::path& root
                                                const std::string& display, const RefiImportOptions& options,
                                                Diagnostics& diags);
 
-// Writes the plan's files (each atomically, creating folders). Returns false with `error` set on failure.
+// Writes the plan's files (files::StagedFiles: all written to temp files, then renamed into place; creating
+// folders). Returns false with `error` set on failure, having changed no file unless a rename failed.
 bool write_refi_import(const std::filesystem::path& root, const RefiImportPlan& plan, std::string* error);
 
 // Records the plan's codebook differences as proposed taxonomy edits (model/history.h append_proposals) by

@@ -2,6 +2,7 @@
 // and paths that must stay inside the workspace.
 #pragma once
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,9 +15,14 @@ namespace fs = std::filesystem;
 // Reads a whole file. Returns nullopt if it cannot be opened.
 std::optional<std::string> read(const fs::path& path);
 
+// True when no process `pid` runs any more (kill(pid, 0) fails with ESRCH): what leaves a file that process
+// owned (a temp file, a scratch folder) free to remove. Never true for this process itself.
+bool process_gone(long pid);
+
 // Writes `content` to `path` atomically: a temp file in the same folder, flushed and fsynced, then renamed
 // over `path`. On failure the old file (if any) is untouched, the temp file removed, and false returned
-// with `error` set.
+// with `error` set. Temp files are ".NAME.PID.HEX.tmp"; those of a process that no longer runs (killed while
+// writing) are removed from a folder before the first temp file in it (every writer below does the same).
 bool write_atomic(const fs::path& path, std::string_view content, std::string* error = nullptr);
 
 // For writers that produce a file themselves (libxlsxwriter, libzip): gives a temp path next to the target;
@@ -35,6 +41,19 @@ class AtomicOutput {
   fs::path target_;
   fs::path temp_;
   bool committed_ = false;
+};
+
+// Several files written as one change: stage() writes each content to a temp file next to its target and
+// fsyncs it; commit() then renames them into place in the order staged. A failure while staging (a full
+// disk, a folder that cannot be written) changes no target, and the destructor removes every temp file not
+// renamed. Only a kill during commit()'s renames can leave some targets new and others old, each file whole.
+class StagedFiles {
+ public:
+  bool stage(const fs::path& target, std::string_view content, std::string* error = nullptr);
+  bool commit(std::string* error = nullptr);
+
+ private:
+  std::vector<std::unique_ptr<AtomicOutput>> staged_;
 };
 
 // An exclusive advisory lock (flock) on `path` (created if missing), released by the destructor.
