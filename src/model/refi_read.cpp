@@ -11,17 +11,14 @@
 #include "qualrank/util/encoding.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
+#include "qualrank/util/xml_names.h"
 #include "qualrank/util/zip.h"
 
 namespace qualrank::refi {
 
 namespace {
 
-std::string_view local_name(const pugi::xml_node& n) {
-  std::string_view name = n.name();
-  auto colon = name.find(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
+using xml::local_name;
 
 struct Reader {
   const std::string& xml;
@@ -38,17 +35,8 @@ struct Reader {
   }
   Location at(const pugi::xml_node& n) const { return {file, line_of(n), 0}; }
 
-  std::vector<pugi::xml_node> children(const pugi::xml_node& n, std::string_view name) const {
-    std::vector<pugi::xml_node> out;
-    for (auto c : n.children())
-      if (c.type() == pugi::node_element && local_name(c) == name) out.push_back(c);
-    return out;
-  }
-  pugi::xml_node child(const pugi::xml_node& n, std::string_view name) const {
-    for (auto c : n.children())
-      if (c.type() == pugi::node_element && local_name(c) == name) return c;
-    return {};
-  }
+  std::vector<pugi::xml_node> children(const pugi::xml_node& n, std::string_view name) const { return xml::children(n, name); }
+  pugi::xml_node child(const pugi::xml_node& n, std::string_view name) const { return xml::child(n, name); }
   std::string required(const pugi::xml_node& n, const char* attr) {
     auto a = n.attribute(attr);
     if (!a) diags.error(at(n), std::string("<") + n.name() + "> without the required attribute '" + attr + "'");

@@ -47,25 +47,8 @@ std::string interval(const std::pair<double, double>& ci, double level, int resa
   return "  " + num(level * 100, 0) + "% CI [" + num(ci.first) + ", " + num(ci.second) + "]";
 }
 
-// Left-aligned columns separated by two spaces.
-std::string columns(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width;
-  for (const auto& r : rows)
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      if (width.size() <= i) width.push_back(0);
-      width[i] = std::max(width[i], text::count_code_points(r[i]));
-    }
-  std::string out;
-  for (const auto& r : rows) {
-    std::string line = " ";
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      line += ' ' + r[i];
-      if (i + 1 < r.size()) line += std::string(width[i] - text::count_code_points(r[i]) + 1, ' ');
-    }
-    out += line + '\n';
-  }
-  return out;
-}
+// Left-aligned columns separated by two spaces, indented by two.
+std::string columns(const std::vector<std::vector<std::string>>& rows) { return text::columns(rows, {}, "  "); }
 
 std::string figures_block(const AgreementFigures& f, const std::pair<double, double>& fleiss_ci,
                           const std::pair<double, double>& alpha_ci, double level, int resamples) {

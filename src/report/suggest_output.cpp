@@ -41,30 +41,6 @@ std::string excerpt(const std::string& s, std::size_t width) {
   return out + "…";
 }
 
-// Columns separated by two spaces; columns whose flag is set are right-aligned.
-std::string columns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right) {
-  std::vector<std::size_t> width;
-  for (const auto& r : rows)
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      if (width.size() <= i) width.push_back(0);
-      width[i] = std::max(width[i], text::count_code_points(r[i]));
-    }
-  std::string out;
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      const std::string gap(width[i] - text::count_code_points(r[i]), ' ');
-      const bool last = i + 1 == r.size();
-      if (i < right.size() && right[i]) line += gap + r[i];
-      else line += last ? r[i] : r[i] + gap;
-      if (!last) line += "  ";
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + '\n';
-  }
-  return out;
-}
-
 json scores_json(const suggest::Scores& s) {
   return {{"precision", round3(s.precision)}, {"recall", round3(s.recall)}, {"f1", round3(s.f1)}};
 }
@@ -176,7 +152,7 @@ std::string evaluation_table(const suggest::Evaluation& ev, const Taxonomy& taxo
                     fixed(c.scores.f1), excerpt(name_of(taxonomy, c.code), 48)});
   rows.push_back({"micro", "", fixed(ev.micro.precision), fixed(ev.micro.recall), fixed(ev.micro.f1), ""});
   rows.push_back({"macro", "", fixed(ev.macro.precision), fixed(ev.macro.recall), fixed(ev.macro.f1), ""});
-  out += columns(rows, {false, true, true, true, true, false});
+  out += text::columns(rows, {false, true, true, true, true, false});
   out += "\nChance level (random codes with the same frequencies): micro F1 " + fixed(ev.chance_f1) + ".\n";
   if (!ev.too_rare.empty()) {
     auto rare = ev.too_rare;

@@ -289,4 +289,28 @@ std::size_t strip_xml_invalid(std::string& s) {
   return removed;
 }
 
+std::string columns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right,
+                    std::string_view indent) {
+  std::vector<std::size_t> width;
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], count_code_points(r[i]));
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line(indent);
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const std::string gap(width[i] - count_code_points(r[i]), ' ');
+      const bool last = i + 1 == r.size();
+      if (i < right.size() && right[i]) line += gap + r[i];
+      else line += last ? r[i] : r[i] + gap;
+      if (!last) line += "  ";
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + '\n';
+  }
+  return out;
+}
+
 }  // namespace qualrank::text

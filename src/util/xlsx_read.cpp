@@ -8,40 +8,17 @@
 #include <algorithm>
 
 #include "qualrank/util/text.h"
+#include "qualrank/util/xml_names.h"
 #include "qualrank/util/zip.h"
 
 namespace qualrank::xlsx {
 
 namespace {
 
-std::string_view local_name(const pugi::xml_node& n) {
-  std::string_view name = n.name();
-  auto colon = name.find(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
-
-pugi::xml_node child(const pugi::xml_node& n, std::string_view name) {
-  for (auto c : n.children())
-    if (c.type() == pugi::node_element && local_name(c) == name) return c;
-  return {};
-}
-
-std::vector<pugi::xml_node> children(const pugi::xml_node& n, std::string_view name) {
-  std::vector<pugi::xml_node> out;
-  for (auto c : n.children())
-    if (c.type() == pugi::node_element && local_name(c) == name) out.push_back(c);
-  return out;
-}
-
-// An attribute by local name (r:id is written with varying prefixes).
-pugi::xml_attribute attribute(const pugi::xml_node& n, std::string_view name) {
-  for (auto a : n.attributes()) {
-    std::string_view an = a.name();
-    auto colon = an.find(':');
-    if ((colon == std::string_view::npos ? an : an.substr(colon + 1)) == name) return a;
-  }
-  return {};
-}
+using xml::attribute;
+using xml::child;
+using xml::children;
+using xml::local_name;
 
 // The text of a string item (<si> or <is>): its <t>, or the <t> of every rich-text run <r>; phonetic runs
 // (<rPh>) are left out.

@@ -33,6 +33,12 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // Number of code points in valid UTF-8 (continuation bytes are not counted).
 std::size_t count_code_points(std::string_view s);
 
+// Rows of cells as a plain-text table: each line opens with `indent`, cells are padded to their column's widest
+// (in code points) and separated by two spaces, left-aligned unless `right` sets their column's flag; the last
+// cell of a row is not padded and no line ends in a space.
+std::string columns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right = {},
+                    std::string_view indent = "");
+
 // "Natural" order for taxonomy ids: A.2 < A.10, A.1 < A.1.i, C.9 < C.10; roman numerals compare as numbers.
 bool natural_less(std::string_view a, std::string_view b);
 
