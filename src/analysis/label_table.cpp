@@ -320,11 +320,13 @@ void Reader::read(const LabelInput& input) {
     return true;
   });
   if (!have_header && usable) diags_.error({input.name, 1, 0}, "empty label table (no header row)");
-  if (have_header && usable && table_.ratings.units == units_before && diags_.error_count() == errors_before)
-    diags_.warning({input.name, 0, 0}, "the label table has a header but no rows");
   for (const auto& [raw, u] : unknown_)
     diags_.error(u.first, u.problem + (vocab_.version > 0 ? " in taxonomy version " + std::to_string(vocab_.version) : "") +
                               " (" + std::to_string(u.cells) + (u.cells == 1 ? " cell" : " cells") + " in this file)");
+  // (after the unknown labels' errors, which are reported once per label at the end: rows refused for them
+  // are rows, and the table is not "without rows")
+  if (have_header && usable && table_.ratings.units == units_before && diags_.error_count() == errors_before)
+    diags_.warning({input.name, 0, 0}, "the label table has a header but no rows");
   bad_width_.summarise(diags_, input.name, "rows with a different number of fields");
   bad_unit_.summarise(diags_, input.name, "rows with an empty unit id");
   duplicate_.summarise(diags_, input.name, "duplicate unit ids");

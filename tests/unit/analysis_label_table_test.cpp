@@ -86,6 +86,19 @@ TEST_CASE("analysis::read_label_tables reports labels unknown to the taxonomy at
         "unknown-label.csv:3:12: error: unknown taxonomy node 'B.9' (did you mean 'B.1'?) in taxonomy version 1 (2 cells in this file)");
 }
 
+TEST_CASE("analysis::read_label_tables: rows refused for unknown labels are not 'a header but no rows'", "[agreement]") {
+  const auto& t = study_taxonomy();
+  Diagnostics d;
+  read_label_tables({{"t.csv", "t", "id,coder_a,coder_b\nu1,Q,Z\nu2,Q,Z\n"}}, {}, t.vocabulary(), d);
+  REQUIRE(d.items().size() == 2);  // (was: a warning that the table has no rows, before these errors)
+  CHECK(format_diagnostic(d.items()[0]) == "t.csv:2:4: error: unknown taxonomy node 'Q' (did you mean 'A'?) in taxonomy version 1 (2 cells in this file)");
+  CHECK(format_diagnostic(d.items()[1]) == "t.csv:2:6: error: unknown taxonomy node 'Z' (did you mean 'A'?) in taxonomy version 1 (2 cells in this file)");
+  Diagnostics empty;
+  read_label_tables({{"h.csv", "h", "id,coder_a,coder_b\n"}}, {}, t.vocabulary(), empty);
+  REQUIRE(empty.items().size() == 1);
+  CHECK(format_diagnostic(empty.items()[0]) == "h.csv: warning: the label table has a header but no rows");
+}
+
 TEST_CASE("analysis::read_label_tables rejects duplicate (with --duplicates error) and empty unit ids", "[agreement]") {
   LabelColumns refuse;
   refuse.duplicates = DuplicateUnits::error;
