@@ -54,12 +54,12 @@ def main():
     put(out, "standoff", "commas-100K.codes", "t1: COM.1" + "," * 100_000 + "\n")
     # A 2 MB line echoed in full by every message about it.
     put(out, "transcript", "long-code-2M.md", FRONT + TURN + "@code " + "X" * 2_000_000 + "\n")
-    put(out, "labels", "long-cell-2M.csv", "id,Label_1,Label_2\nu1,A," + "B" * 2_000_000 + "\n")
+    put(out, "labels", "long-cell-2M.csv", "id,Label_1,Label_2\nu1,COM.1," + "B" * 2_000_000 + "\n")
     put(out, "ranking", "long-item-2M.csv", "participant,question,ranking\np1,Q," + "Z" * 2_000_000 + "\n")
     # 50,000 duplicate nodes: 50,000 errors before the cap.
     nodes = "".join("  - id: DUP\n    name: Dup %d\n" % i for i in range(50_000))
     put(out, "taxonomy", "duplicates-50K.yaml", "taxonomy: t\ntitle: T\nnodes:\n" + nodes)
-    put(out, "labels", "duplicate-units-50K.csv", "id,Label_1,Label_2\n" + "u,A,B\n" * 50_000)
+    put(out, "labels", "duplicate-units-50K.csv", "id,Label_1,Label_2\n" + "u,COM.1,COM.2\n" * 50_000)  # (the fieldwork study's nodes)
     # Alias expansion: one 1 MB anchored string named 5,000 times (a 1 MB taxonomy standing for 5 GB).
     big = "x" * MB
     put(out, "taxonomy", "alias-5000x1M.yaml",
