@@ -10,3 +10,6 @@ QUALRANK_FUZZ_TARGET(qdpx) {
   fuzz::check_located(diags);
   return 0;
 }
+
+// Mutates the XML inside the archive (fuzz build only; see fuzz::mutate_zip).
+QUALRANK_FUZZ_ZIP_MUTATOR("project.qde")

@@ -1,10 +1,14 @@
 #include <unistd.h>
+#include <zip.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <random>
+#include <utility>
+#include <vector>
 
 #include "fuzz_target.h"
 #include "qualrank/model/transcript_import.h"
@@ -85,6 +89,84 @@ int transcript_source(const std::uint8_t* data, std::size_t size, const std::str
       check_utf8(u.text, "an utterance");
     }
   return 0;
+}
+
+std::size_t mutate_zip(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned seed, const char* prefer,
+                       std::size_t (*mutate)(std::uint8_t*, std::size_t, std::size_t)) {
+  std::minstd_rand rng(seed);
+  auto whole = [&] { return mutate(data, size, max_size); };
+  if (size > (1u << 20) || rng() % 8 == 0) return whole();
+  // Read every entry.
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* in = zip_source_buffer_create(data, size, 0, &error);
+  zip_t* archive = in ? zip_open_from_source(in, ZIP_RDONLY, &error) : nullptr;
+  if (!archive) {
+    if (in) zip_source_free(in);
+    zip_error_fini(&error);
+    return whole();
+  }
+  std::vector<std::pair<std::string, std::string>> entries;
+  std::size_t total = 0;
+  bool ok = true;
+  for (zip_int64_t i = 0, n = zip_get_num_entries(archive, 0); ok && i < n && i < 64; ++i) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &st) != 0 || !st.name ||
+        !(st.valid & ZIP_STAT_SIZE) || (total += st.size) > (1u << 20)) {
+      ok = false;
+      break;
+    }
+    std::string content(st.size, '\0');
+    zip_file_t* f = zip_fopen_index(archive, static_cast<zip_uint64_t>(i), 0);
+    ok = f && zip_fread(f, content.data(), st.size) == static_cast<zip_int64_t>(st.size);
+    if (f) zip_fclose(f);
+    entries.emplace_back(st.name, std::move(content));
+  }
+  zip_discard(archive);  // (frees `in`)
+  zip_error_fini(&error);
+  if (!ok || entries.empty()) return whole();
+  // Mutate one entry.
+  std::size_t pick = rng() % entries.size();
+  if (rng() % 4 != 0)
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (entries[i].first == prefer) pick = i;
+  std::string& content = entries[pick].second;
+  const std::size_t room = std::max<std::size_t>(max_size, content.size() + 64);
+  const std::size_t before = content.size();
+  content.resize(room);
+  content.resize(mutate(reinterpret_cast<std::uint8_t*>(content.data()), before, room));
+  // Write the archive again, in memory.
+  zip_error_init(&error);
+  zip_source_t* out = zip_source_buffer_create(nullptr, 0, 0, &error);
+  if (!out) return whole();
+  zip_source_keep(out);
+  zip_t* writer = zip_open_from_source(out, ZIP_TRUNCATE, &error);
+  ok = writer != nullptr;
+  for (std::size_t i = 0; ok && i < entries.size(); ++i) {
+    zip_source_t* s = zip_source_buffer(writer, entries[i].second.data(), entries[i].second.size(), 0);
+    zip_int64_t index = s ? zip_file_add(writer, entries[i].first.c_str(), s, ZIP_FL_ENC_UTF_8) : -1;
+    if (index < 0) {
+      if (s) zip_source_free(s);
+      ok = false;
+    } else {
+      zip_set_file_compression(writer, static_cast<zip_uint64_t>(index), ZIP_CM_STORE, 0);
+    }
+  }
+  if (writer && (ok ? zip_close(writer) != 0 : (zip_discard(writer), true))) ok = false;
+  std::size_t written = 0;
+  if (ok && zip_source_open(out) == 0) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_source_stat(out, &st) == 0 && (st.valid & ZIP_STAT_SIZE) && st.size <= max_size) {
+      zip_int64_t n = zip_source_read(out, data, st.size);
+      if (n == static_cast<zip_int64_t>(st.size)) written = st.size;
+    }
+    zip_source_close(out);
+  }
+  zip_source_free(out);
+  zip_error_fini(&error);
+  return written > 0 ? written : whole();
 }
 
 }  // namespace qualrank::fuzz

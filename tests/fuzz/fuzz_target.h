@@ -41,7 +41,27 @@ void check_utf8(std::string_view s, const char* what);
 // it accepts must be valid UTF-8.
 int transcript_source(const std::uint8_t* data, std::size_t size, const std::string& ext);
 
+// For a libFuzzer custom mutator (fuzz build only) of a target whose input is a zip archive: byte mutations
+// of a whole archive almost always break its CRCs, so the XML inside is hardly reached. When `data` is a zip
+// of at most 1 MiB, one entry is mutated with `mutate` (LLVMFuzzerMutate), the entry named `prefer` three
+// times in four, and the archive is written again (stored, same entry order); otherwise, and one time in
+// eight, `data` itself is mutated. Returns the new size (at most `max_size`).
+std::size_t mutate_zip(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned seed, const char* prefer,
+                       std::size_t (*mutate)(std::uint8_t*, std::size_t, std::size_t));
+
 }  // namespace qualrank::fuzz
+
+#ifndef QUALRANK_FUZZ_REPLAY
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
+// Defines libFuzzer's custom mutator for a target whose input is a zip with the entry `prefer` (fuzz build only).
+#define QUALRANK_FUZZ_ZIP_MUTATOR(prefer)                                                                        \
+  extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,  \
+                                                 unsigned seed) {                                              \
+    return qualrank::fuzz::mutate_zip(data, size, max_size, seed, prefer, LLVMFuzzerMutate);                  \
+  }
+#else
+#define QUALRANK_FUZZ_ZIP_MUTATOR(prefer)
+#endif
 
 #ifdef QUALRANK_FUZZ_REPLAY
 #define QUALRANK_FUZZ_TARGET(name)                                                                       \
