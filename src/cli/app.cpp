@@ -183,6 +183,11 @@ int run(int argc, char** argv) {
     std::cerr << "\n(see 'qualrank help')\n";
     return 2;
   }
+  // A write of several files killed during its renames (files::StagedFiles) is finished before anything reads.
+  std::vector<std::string> unfinished;
+  if (int n = files::finish_staged(ctx.workspace, &unfinished); n > 0 && !ctx.quiet)
+    std::cerr << "qualrank: finished an interrupted write: " << n << (n == 1 ? " file" : " files") << " renamed into place\n";
+  for (const auto& p : unfinished) std::cerr << "qualrank: warning: " << p << '\n';
   try {
     return cmd->handler(ctx, args);
   } catch (const InputError& e) {

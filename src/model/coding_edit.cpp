@@ -635,7 +635,7 @@ CodingEdit CodingDocument::apply(const CodingEdit& edit) {
 bool CodingDocument::save(std::string* error) {
   const bool transcript = transcript_text_ != saved_transcript_;
   const bool codes = codes_text_ != saved_codes_;
-  files::StagedFiles staged;  // the transcript and its .codes are written before either is renamed into place
+  files::StagedFiles staged(root_);  // the transcript and its .codes: both written before either is renamed (journaled)
   if (transcript && !staged.stage(root_ / transcript_file_, transcript_text_, error)) return false;
   if (codes && !codes_text_.empty() && !staged.stage(root_ / codes_file_, codes_text_, error)) return false;
   if (!staged.commit(error)) return false;

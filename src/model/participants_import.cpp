@@ -430,7 +430,7 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
 }
 
 bool write_participants_import(const fs::path& root, const ParticipantImportPlan& plan, std::string* error) {
-  files::StagedFiles staged;  // every file written before any is renamed into place
+  files::StagedFiles staged(root);  // every file written before any is renamed into place (journaled)
   for (const auto& [rel, content] : plan.files) {
     auto path = files::resolve_inside(root, rel);
     if (!path) {

@@ -392,7 +392,7 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
 }
 
 bool write_refi_import(const fs::path& root, const RefiImportPlan& plan, std::string* error) {
-  files::StagedFiles staged;  // every file written before any is renamed into place
+  files::StagedFiles staged(root);  // every file written before any is renamed into place (journaled)
   for (const auto& [rel, content] : plan.files) {
     auto path = files::resolve_inside(root, rel);
     if (!path) {

@@ -172,10 +172,97 @@ bool StagedFiles::stage(const fs::path& target, std::string_view content, std::s
   return true;
 }
 
+namespace {
+
+const std::string kJournalPrefix = ".qualrank-staged.";
+
+// `path` relative to `workspace` (both made absolute, lexically normalised), or empty when outside it.
+std::string inside_relative(const fs::path& workspace, const fs::path& path) {
+  std::error_code ec;
+  fs::path rel = fs::absolute(path, ec).lexically_normal().lexically_relative(fs::absolute(workspace, ec).lexically_normal());
+  if (ec || rel.empty() || rel.is_absolute() || *rel.begin() == "..") return {};
+  return rel.generic_string();
+}
+
+// Whether `temp` names a temp file of `target` (".TARGET.PID.HEX.tmp"), in the same folder.
+bool is_temp_of(const fs::path& temp, const fs::path& target) {
+  if (temp.parent_path() != target.parent_path()) return false;
+  const std::string t = temp.filename().string(), prefix = "." + target.filename().string() + ".";
+  return t.size() > prefix.size() + 4 && t.compare(0, prefix.size(), prefix) == 0 && t.compare(t.size() - 4, 4, ".tmp") == 0;
+}
+
+}  // namespace
+
 bool StagedFiles::commit(std::string* error) {
-  for (auto& out : staged_)
-    if (!out->commit(error)) return false;
-  return true;
+  fs::path journal;
+  if (!workspace_.empty() && staged_.size() > 1) {
+    std::string lines;
+    for (const auto& out : staged_) {
+      const std::string temp = inside_relative(workspace_, out->temp_path()), target = inside_relative(workspace_, out->target());
+      if (temp.empty() || target.empty()) {
+        if (error) *error = out->target().string() + " is outside the workspace";
+        return false;
+      }
+      lines += temp + '\t' + target + '\n';
+    }
+    journal = workspace_ / (kJournalPrefix + std::to_string(::getpid()));
+    if (!write_atomic(journal, lines, error)) return false;
+  }
+  // Fault injection for tests/cli/kill_safety.sh: QUALRANK_TEST_KILL_AFTER_RENAMES=N kills this process with
+  // SIGKILL after N renames of a journaled commit, the moment a real kill would rarely hit.
+  static const int kill_after = [] {
+    const char* v = std::getenv("QUALRANK_TEST_KILL_AFTER_RENAMES");
+    return v && *v ? std::atoi(v) : -1;
+  }();
+  bool ok = true;
+  int renamed = 0;
+  for (auto& out : staged_) {
+    if (!journal.empty() && renamed == kill_after) ::raise(SIGKILL);
+    if (!out->commit(error)) {
+      ok = false;  // (the temp files not renamed are removed by their AtomicOutput; the journal goes too)
+      break;
+    }
+    ++renamed;
+  }
+  if (!journal.empty()) ::unlink(journal.c_str());
+  return ok;
+}
+
+int finish_staged(const fs::path& workspace, std::vector<std::string>* problems) {
+  int renamed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(workspace, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, kJournalPrefix.size(), kJournalPrefix) != 0) continue;
+    const std::string pid = name.substr(kJournalPrefix.size());
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code st;
+    if (!it->is_regular_file(st) || it->is_symlink(st) || !process_gone(std::stol(pid))) continue;
+    auto text = read(it->path());
+    if (!text || text->size() > (1u << 20)) continue;
+    std::istringstream lines(*text);
+    std::string line;
+    int number = 0;
+    while (std::getline(lines, line)) {
+      ++number;
+      auto tab = line.find('\t');
+      auto temp = tab == std::string::npos ? std::nullopt : resolve_inside(workspace, line.substr(0, tab));
+      auto target = tab == std::string::npos ? std::nullopt : resolve_inside(workspace, line.substr(tab + 1));
+      if (!temp || !target || !is_temp_of(*temp, *target)) {
+        if (problems) problems->push_back(name + ":" + std::to_string(number) + ": not a temp file and its target in the workspace; skipped");
+        continue;
+      }
+      std::error_code exists;
+      if (!fs::is_regular_file(fs::symlink_status(*temp, exists))) continue;  // renamed before the kill
+      if (std::rename(temp->c_str(), target->c_str()) != 0) {
+        if (problems) problems->push_back(name + ":" + std::to_string(number) + ": cannot rename into " + target->string() + ": " + std::strerror(errno));
+        continue;
+      }
+      ++renamed;
+    }
+    fs::remove(it->path(), st);
+  }
+  return renamed;
 }
 
 FileLock::FileLock(const fs::path& path) {

@@ -5,7 +5,8 @@
 # bytes or the complete new bytes a run to the end writes (no half-written file, no file that neither run
 # has); leftovers are only hidden temp files (".NAME.PID.HEX.tmp", which no loader lists) and the history's
 # lock file; `qualrank validate` passes; and a run to the end afterwards writes exactly the expected bytes
-# and removes the killed run's temp files.
+# and removes the killed run's temp files. A project import, killed the same way, leaves (once the next
+# command has run) every file old or every file new.
 set -euo pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -92,5 +93,52 @@ for cmd in report propose import code-add; do
   # (how many kills land before the end varies with the machine's load; a few must. A run that ended but
   # was not yet reaped still takes the signal, so the count is an upper bound.)
   (( killed >= 2 )) || fail "$cmd: only $killed of $KILLS runs were killed before their end (delays too long?)"
+done
+# A project import writes its files as one change (files::StagedFiles with a journal): after a kill and the
+# next command (which finishes a write killed during its renames), the workspace holds every file old or every
+# file new, never a mix, and no journal is left.
+gbase="$tmp/gbase"; mkdir -p "$gbase/guidelines"; cp "$FIXTURES"/fieldwork/guidelines/*.yaml "$gbase/guidelines/"
+Q -q -C "$base" export --qdpx -o "$tmp/fw.qdpx"
+ref="$tmp/ref-project"; cp -r "$gbase" "$ref"
+Q -q -C "$ref" import "$tmp/fw.qdpx" || fail "the project import to its end"
+rm -rf "$tmp/timing"; cp -r "$gbase" "$tmp/timing"
+t0=$(date +%s%N); Q -q -C "$tmp/timing" import "$tmp/fw.qdpx"; t1=$(date +%s%N)
+span=$(( (t1 - t0) / 1000 )); (( span > 0 )) || span=1
+set_clean() { grep -v -e '/\.[^/]*\.tmp$' -e '\.lock$' || true; }
+digest "$gbase" | set_clean >"$tmp/old.sums"; digest "$ref" | set_clean >"$tmp/new.sums"
+states_old=0 states_new=0
+for ((k = 0; k < KILLS; k++)); do
+  ws="$tmp/ws"; rm -rf "$ws"; cp -r "$gbase" "$ws"
+  delay_us=$(( (RANDOM * 32768 + RANDOM) % (span + 1) ))
+  "$QUALRANK" -q -C "$ws" import "$tmp/fw.qdpx" >/dev/null 2>&1 &
+  pid=$!
+  sleep "$(printf '%d.%06d' $((delay_us / 1000000)) $((delay_us % 1000000)))"
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  Q -C "$ws" validate >/dev/null 2>&1 || true  # any command finishes an interrupted write first
+  digest "$ws" | set_clean >"$tmp/now.sums"
+  if cmp -s "$tmp/now.sums" "$tmp/old.sums"; then states_old=$((states_old + 1))
+  elif cmp -s "$tmp/now.sums" "$tmp/new.sums"; then states_new=$((states_new + 1))
+  else fail "project import killed after ${delay_us} us: neither every file old nor every file new: $(diff "$tmp/old.sums" "$tmp/now.sums" | head -5)"
+  fi
+  [[ -z "$(find "$ws" -maxdepth 1 -name '.qualrank-staged.*')" ]] || fail "project import killed after ${delay_us} us: a journal was left"
+done
+echo "kill_safety: project import: $KILLS runs over ${span} us: $states_old all old, $states_new all new"
+# The moment a random kill rarely hits, made certain: killed after 1, 3 and 5 of its renames, the import leaves
+# a mix until the next command, which finishes it (every file new, the journal gone).
+for after in 1 3 5; do
+  ws="$tmp/ws"; rm -rf "$ws"; cp -r "$gbase" "$ws"
+  set +e; QUALRANK_TEST_KILL_AFTER_RENAMES=$after "$QUALRANK" -q -C "$ws" import "$tmp/fw.qdpx" >/dev/null 2>&1; rc=$?; set -e
+  (( rc == 137 )) || fail "QUALRANK_TEST_KILL_AFTER_RENAMES=$after: exit $rc, not killed"
+  digest "$ws" | set_clean >"$tmp/now.sums"
+  cmp -s "$tmp/now.sums" "$tmp/old.sums" && fail "killed after $after renames: nothing was renamed"
+  cmp -s "$tmp/now.sums" "$tmp/new.sums" && fail "killed after $after renames: everything was renamed"
+  [[ -n "$(find "$ws" -maxdepth 1 -name '.qualrank-staged.*')" ]] || fail "killed after $after renames: no journal"
+  Q -C "$ws" validate >"$tmp/out" 2>"$tmp/err" || fail "killed after $after renames, then validate: $(cat "$tmp/err")"
+  grep -qE "^qualrank: finished an interrupted write: [0-9]+ files renamed into place$" "$tmp/err" ||
+    fail "killed after $after renames, then validate said: $(cat "$tmp/err")"
+  digest "$ws" | set_clean >"$tmp/now.sums"
+  cmp -s "$tmp/now.sums" "$tmp/new.sums" || fail "killed after $after renames, then finished: $(diff "$tmp/new.sums" "$tmp/now.sums" | head -5)"
+  [[ -z "$(find "$ws" -name '.*.tmp' -o -maxdepth 1 -name '.qualrank-staged.*')" ]] || fail "killed after $after renames: leftovers"
 done
 echo "kill_safety: ok"

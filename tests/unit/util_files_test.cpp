@@ -131,3 +131,64 @@ TEST_CASE("files: temp files of a process that no longer runs are removed before
   CHECK(left == expected);
   CHECK(slurp(tmp.path / "report.json") == "{}");
 }
+
+TEST_CASE("files::finish_staged completes a journaled commit killed during its renames, and nothing else", "[util]") {
+  TempDir tmp;
+  const fs::path ws = tmp.path;
+  pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(0);
+  REQUIRE(::waitpid(child, nullptr, 0) == child);
+  const std::string pid = std::to_string(child);
+  // The state a kill leaves after the first of three renames: a.md new, b.md and c.md still in temp files.
+  REQUIRE(files::write_atomic(ws / "t" / "a.md", "new a"));
+  REQUIRE(files::write_atomic(ws / "t" / "b.md", "old b"));
+  REQUIRE(files::write_atomic(ws / "t" / ("." "b.md." + pid + ".1a.tmp"), "new b"));
+  REQUIRE(files::write_atomic(ws / "t" / ("." "c.md." + pid + ".2b.tmp"), "new c"));
+  REQUIRE(files::write_atomic(ws / (".qualrank-staged." + pid),
+                              "t/.a.md." + pid + ".0f.tmp\tt/a.md\n"      // renamed before the kill
+                              "t/.b.md." + pid + ".1a.tmp\tt/b.md\n"
+                              "t/.c.md." + pid + ".2b.tmp\tt/c.md\n"
+                              "t/.b.md." + pid + ".1a.tmp\tt/other.md\n"  // not a temp of that target
+                              "../outside.tmp\tt/a.md\n"));               // outside the workspace
+  // A journal of a process that still runs is left alone.
+  const std::string live = ".qualrank-staged." + std::to_string(::getppid());
+  REQUIRE(files::write_atomic(ws / live, "t/.d.md.1.3c.tmp\tt/d.md\n"));
+  REQUIRE(files::write_atomic(ws / "t" / ".d.md.1.3c.tmp", "new d"));
+
+  std::vector<std::string> problems;
+  CHECK(files::finish_staged(ws, &problems) == 2);
+  CHECK(slurp(ws / "t" / "a.md") == "new a");
+  CHECK(slurp(ws / "t" / "b.md") == "new b");
+  CHECK(slurp(ws / "t" / "c.md") == "new c");
+  CHECK_FALSE(fs::exists(ws / "t" / "other.md"));
+  CHECK_FALSE(fs::exists(ws / (".qualrank-staged." + pid)));
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0] == ".qualrank-staged." + pid + ":4: not a temp file and its target in the workspace; skipped");
+  CHECK(problems[1] == ".qualrank-staged." + pid + ":5: not a temp file and its target in the workspace; skipped");
+  CHECK(fs::exists(ws / live));
+  CHECK(slurp(ws / "t" / ".d.md.1.3c.tmp") == "new d");
+  CHECK_FALSE(fs::exists(ws / "t" / "d.md"));
+  CHECK(files::finish_staged(ws) == 0);  // nothing left to finish
+}
+
+TEST_CASE("files::StagedFiles with a workspace leaves no journal after its commit", "[util]") {
+  TempDir tmp;
+  files::StagedFiles staged(tmp.path);
+  REQUIRE(staged.stage(tmp.path / "x" / "a.md", "a"));
+  REQUIRE(staged.stage(tmp.path / "y" / "b.md", "b"));
+  REQUIRE(staged.commit());
+  CHECK(slurp(tmp.path / "x" / "a.md") == "a");
+  CHECK(slurp(tmp.path / "y" / "b.md") == "b");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(tmp.path)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"x", "y"});
+  files::StagedFiles outside(tmp.path / "x");
+  REQUIRE(outside.stage(tmp.path / "x" / "a.md", "a2"));
+  REQUIRE(outside.stage(tmp.path / "y" / "b.md", "b2"));
+  std::string error;
+  CHECK_FALSE(outside.commit(&error));  // y/b.md is not inside the journal's workspace x/
+  CHECK(error.find("is outside the workspace") != std::string::npos);
+  CHECK(slurp(tmp.path / "x" / "a.md") == "a");
+}

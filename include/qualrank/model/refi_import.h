@@ -60,7 +60,7 @@ std::optional<RefiImportPlan> plan_refi_import(const std::filesystem::path& root
                                                const std::string& display, const RefiImportOptions& options,
                                                Diagnostics& diags);
 
-// Writes the plan's files (files::StagedFiles: all written to temp files, then renamed into place; creating
+// Writes the plan's files (files::StagedFiles: all written to temp files, journaled, then renamed into place; creating
 // folders). Returns false with `error` set on failure, having changed no file unless a rename failed.
 bool write_refi_import(const std::filesystem::path& root, const RefiImportPlan& plan, std::string* error);
 

@@ -46,15 +46,28 @@ class AtomicOutput {
 // Several files written as one change: stage() writes each content to a temp file next to its target and
 // fsyncs it; commit() then renames them into place in the order staged. A failure while staging (a full
 // disk, a folder that cannot be written) changes no target, and the destructor removes every temp file not
-// renamed. Only a kill during commit()'s renames can leave some targets new and others old, each file whole.
+// renamed. With a `workspace`, commit() first writes a journal there (".qualrank-staged.PID": one line
+// "TEMP<TAB>TARGET" per file, workspace-relative) and removes it after the renames, so that a kill during the
+// renames is finished by the next qualrank command (finish_staged): the targets change all together or not
+// at all. Targets must then lie inside the workspace.
 class StagedFiles {
  public:
+  explicit StagedFiles(fs::path workspace = {}) : workspace_(std::move(workspace)) {}
   bool stage(const fs::path& target, std::string_view content, std::string* error = nullptr);
   bool commit(std::string* error = nullptr);
 
  private:
+  fs::path workspace_;
   std::vector<std::unique_ptr<AtomicOutput>> staged_;
 };
+
+// Finishes the commits of StagedFiles that were killed during their renames: every journal
+// ".qualrank-staged.PID" in `workspace` whose process no longer runs has its temp files that still exist
+// renamed over their targets, then is removed. A journal line is followed only when both paths stay inside
+// the workspace, lie in one folder, and the temp's name is that of a temp file of the target
+// (".TARGET.PID.HEX.tmp"); other lines are skipped. Returns the number of files renamed into place; `problems`
+// gets one line for each journal line skipped or rename that failed.
+int finish_staged(const fs::path& workspace, std::vector<std::string>* problems = nullptr);
 
 // An exclusive advisory lock (flock) on `path` (created if missing), released by the destructor.
 class FileLock {
