@@ -44,9 +44,15 @@ for cmd in report propose import code-add; do
   # The complete new state, and the command's run time (ns).
   ref="$tmp/ref-$cmd"; rm -rf "$ref"; cp -r "$base" "$ref"
   run_cmd "$cmd" "$ref" >/dev/null 2>"$tmp/err" || fail "$cmd to its end: $(cat "$tmp/err")"
-  rm -rf "$tmp/timing"; cp -r "$base" "$tmp/timing"  # timed on a second copy (the first run warms the caches)
-  t0=$(date +%s%N); run_cmd "$cmd" "$tmp/timing" >/dev/null 2>&1; t1=$(date +%s%N)
-  span=$(( (t1 - t0) / 1000 ))  # microseconds
+  # The run time: the shortest of three runs on fresh copies (the first run above warmed the caches; one slow
+  # run on a busy machine would put most kill moments after the end).
+  span=
+  for _ in 1 2 3; do
+    rm -rf "$tmp/timing"; cp -r "$base" "$tmp/timing"
+    t0=$(date +%s%N); run_cmd "$cmd" "$tmp/timing" >/dev/null 2>&1; t1=$(date +%s%N)
+    t=$(( (t1 - t0) / 1000 ))  # microseconds
+    if [[ -z $span ]] || (( t < span )); then span=$t; fi
+  done
   (( span > 0 )) || span=1
   digest "$base" >"$tmp/old.sums"; digest "$ref" >"$tmp/new.sums"
   cmp -s "$tmp/old.sums" "$tmp/new.sums" && fail "$cmd changed nothing"
@@ -101,10 +107,15 @@ gbase="$tmp/gbase"; mkdir -p "$gbase/guidelines"; cp "$FIXTURES"/fieldwork/guide
 Q -q -C "$base" export --qdpx -o "$tmp/fw.qdpx"
 ref="$tmp/ref-project"; cp -r "$gbase" "$ref"
 Q -q -C "$ref" import "$tmp/fw.qdpx" || fail "the project import to its end"
-rm -rf "$tmp/timing"; cp -r "$gbase" "$tmp/timing"
-t0=$(date +%s%N); Q -q -C "$tmp/timing" import "$tmp/fw.qdpx"; t1=$(date +%s%N)
-span=$(( (t1 - t0) / 1000 )); (( span > 0 )) || span=1
-set_clean() { grep -v -e '/\.[^/]*\.tmp$' -e '\.lock$' || true; }
+span=
+for _ in 1 2 3; do
+  rm -rf "$tmp/timing"; cp -r "$gbase" "$tmp/timing"
+  t0=$(date +%s%N); Q -q -C "$tmp/timing" import "$tmp/fw.qdpx"; t1=$(date +%s%N)
+  t=$(( (t1 - t0) / 1000 ))
+  if [[ -z $span ]] || (( t < span )); then span=$t; fi
+done
+(( span > 0 )) || span=1
+set_clean() { grep -v -e '/\.[^/]*\.tmp$' -e '^[0-9a-f]*  \.[^/]*\.tmp$' -e '\.lock$' || true; }  # (temp files anywhere)
 digest "$gbase" | set_clean >"$tmp/old.sums"; digest "$ref" | set_clean >"$tmp/new.sums"
 states_old=0 states_new=0
 for ((k = 0; k < KILLS; k++)); do
