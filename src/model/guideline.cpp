@@ -317,17 +317,9 @@ static std::optional<Guideline> load_guideline_unguarded(const std::string& text
   return g;
 }
 
-// A node of an unexpected kind met by yaml-cpp's accessors (operator[] on a scalar, as<T> on a map) throws; it
-// becomes a located error instead of an internal error (found by tests/fuzz).
 std::optional<Guideline> load_guideline(const std::string& text_in, const std::string& file, const Taxonomy& taxonomy,
                                         Diagnostics& diags) {
-  try {
-    return load_guideline_unguarded(text_in, file, taxonomy, diags);
-  } catch (const YAML::Exception& e) {
-    diags.error({file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.line >= 0 ? e.mark.column + 1 : 0},
-                "unexpected YAML structure here: " + e.msg);
-    return std::nullopt;
-  }
+  return yaml::guarded(file, diags, 1, [&] { return load_guideline_unguarded(text_in, file, taxonomy, diags); });  // (a located error, not an internal one)
 }
 
 }  // namespace qualrank

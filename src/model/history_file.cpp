@@ -372,16 +372,8 @@ static std::optional<TaxonomyHistory> parse_history_unguarded(const std::string&
   return h;
 }
 
-// A node of an unexpected kind met by yaml-cpp's accessors (operator[] on a scalar, as<T> on a map) throws; it
-// becomes a located error instead of an internal error (found by tests/fuzz).
 std::optional<TaxonomyHistory> parse_history(const std::string& content, const std::string& file, Diagnostics& diags) {
-  try {
-    return parse_history_unguarded(content, file, diags);
-  } catch (const YAML::Exception& e) {
-    diags.error({file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.line >= 0 ? e.mark.column + 1 : 0},
-                "unexpected YAML structure here: " + e.msg);
-    return std::nullopt;
-  }
+  return yaml::guarded(file, diags, 1, [&] { return parse_history_unguarded(content, file, diags); });  // (a located error, not an internal one)
 }
 
 }  // namespace qualrank

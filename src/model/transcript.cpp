@@ -438,16 +438,8 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
   return t;
 }
 
-// A node of an unexpected kind met by yaml-cpp's accessors (operator[] on a scalar, as<T> on a map) throws; it
-// becomes a located error instead of an internal error (found by tests/fuzz).
 std::optional<Transcript> parse_transcript(const std::string& content, const std::string& file, Diagnostics& diags) {
-  try {
-    return parse_transcript_unguarded(content, file, diags);
-  } catch (const YAML::Exception& e) {
-    diags.error({file, e.mark.line >= 0 ? e.mark.line + 2 : 0, e.mark.line >= 0 ? e.mark.column + 1 : 0},
-                "unexpected YAML structure here: " + e.msg);
-    return std::nullopt;
-  }
+  return yaml::guarded(file, diags, 2, [&] { return parse_transcript_unguarded(content, file, diags); });  // (a located error, not an internal one)
 }
 
 }  // namespace qualrank

@@ -35,4 +35,20 @@ std::string get_string(const YAML::Node& map, const char* key, const std::string
 std::vector<std::string> get_string_list(const YAML::Node& map, const char* key, const std::string& file,
                                          Diagnostics& diags, int first_line = 1);
 
+// Runs `read` (a loader walking the YAML nodes of `file`) and turns a yaml-cpp exception it throws, from an
+// accessor that met a node of an unexpected kind (operator[] on a scalar, as<T> on a map), into a located
+// error ("unexpected YAML structure here: ...") instead of an internal error (found by tests/fuzz). Returns
+// what `read` returns (a std::optional), or nullopt after such an error. `first_line` as for parse().
+template <class Read>
+auto guarded(const std::string& file, Diagnostics& diags, int first_line, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const YAML::Exception& e) {
+    const bool marked = e.mark.line >= 0;
+    diags.error({file, marked ? e.mark.line + first_line : 0, marked ? e.mark.column + 1 : 0},
+                "unexpected YAML structure here: " + e.msg);
+    return std::nullopt;
+  }
+}
+
 }  // namespace qualrank::yaml
