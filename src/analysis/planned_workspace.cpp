@@ -36,9 +36,8 @@ void sweep_stale_scratch(const fs::path& temp_dir) {
     const std::string name = it->path().filename().string();
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     auto dot = name.find('.', prefix.size());
-    if (dot == std::string::npos || dot == prefix.size() || dot - prefix.size() > 9) continue;
-    const std::string pid = name.substr(prefix.size(), dot - prefix.size());
-    if (pid.find_first_not_of("0123456789") != std::string::npos || !files::process_gone(std::stol(pid))) continue;
+    if (dot == std::string::npos || !files::process_gone(std::string_view(name).substr(prefix.size(), dot - prefix.size())))
+      continue;
     struct stat st {};
     if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
     std::error_code rm;

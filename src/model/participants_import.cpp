@@ -431,14 +431,8 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
 
 bool write_participants_import(const fs::path& root, const ParticipantImportPlan& plan, std::string* error) {
   files::StagedFiles staged(root);  // every file written before any is renamed into place (journaled)
-  for (const auto& [rel, content] : plan.files) {
-    auto path = files::resolve_inside(root, rel);
-    if (!path) {
-      if (error) *error = rel + " is outside the workspace";
-      return false;
-    }
-    if (!staged.stage(*path, content, error)) return false;
-  }
+  for (const auto& [rel, content] : plan.files)
+    if (!staged.stage_inside(rel, content, error)) return false;
   for (const auto& [rel, original] : plan.originals) {
     auto now = files::read(root / rel);
     if (!now || *now != original) {

@@ -393,14 +393,8 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
 
 bool write_refi_import(const fs::path& root, const RefiImportPlan& plan, std::string* error) {
   files::StagedFiles staged(root);  // every file written before any is renamed into place (journaled)
-  for (const auto& [rel, content] : plan.files) {
-    auto path = files::resolve_inside(root, rel);
-    if (!path) {
-      if (error) *error = rel + " is outside the workspace";
-      return false;
-    }
-    if (!staged.stage(*path, content, error)) return false;
-  }
+  for (const auto& [rel, content] : plan.files)
+    if (!staged.stage_inside(rel, content, error)) return false;
   return staged.commit(error);
 }
 

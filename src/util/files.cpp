@@ -49,6 +49,11 @@ bool process_gone(long pid) {
   return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
 }
 
+bool process_gone(std::string_view pid) {
+  if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  return process_gone(std::stol(std::string(pid)));
+}
+
 namespace {
 
 // The hidden temp files of a folder that a qualrank process killed while writing left behind
@@ -69,10 +74,8 @@ void sweep_stale_temps(const fs::path& dir) {
     auto pid_dot = rest.rfind('.', hex_dot - 1);
     if (pid_dot == std::string_view::npos || pid_dot == 0) continue;
     auto hex = rest.substr(hex_dot + 1), pid = rest.substr(pid_dot + 1, hex_dot - pid_dot - 1);
-    if (hex.empty() || pid.empty() || pid.size() > 9) continue;
-    if (hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) continue;
-    if (pid.find_first_not_of("0123456789") != std::string_view::npos) continue;
-    if (!process_gone(std::stol(std::string(pid)))) continue;
+    if (hex.empty() || hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) continue;
+    if (!process_gone(pid)) continue;
     std::error_code rm;
     if (it->is_regular_file(rm) && !it->is_symlink(rm)) fs::remove(it->path(), rm);
   }
@@ -130,16 +133,8 @@ bool write_synced(const fs::path& tmp, std::string_view content, std::string* er
 }  // namespace
 
 bool write_atomic(const fs::path& path, std::string_view content, std::string* error) {
-  std::error_code ec;
-  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  fs::path tmp = temp_name_for(path);
-  if (!write_synced(tmp, content, error)) return false;
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (error) *error = "cannot rename into " + path.string() + ": " + std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  return true;
+  AtomicOutput out(path);  // (its destructor removes the temp file when the rename fails)
+  return write_synced(out.temp_path(), content, error) && out.commit(error, true);
 }
 
 AtomicOutput::AtomicOutput(fs::path target) : target_(std::move(target)) {
@@ -155,8 +150,8 @@ AtomicOutput::~AtomicOutput() {
   }
 }
 
-bool AtomicOutput::commit(std::string* error) {
-  fsync_path(temp_);
+bool AtomicOutput::commit(std::string* error, bool synced) {
+  if (!synced) fsync_path(temp_);
   if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
     if (error) *error = "cannot rename into " + target_.string() + ": " + std::strerror(errno);
     return false;
@@ -170,6 +165,15 @@ bool StagedFiles::stage(const fs::path& target, std::string_view content, std::s
   if (!write_synced(out->temp_path(), content, error)) return false;
   staged_.push_back(std::move(out));
   return true;
+}
+
+bool StagedFiles::stage_inside(const std::string& relative, std::string_view content, std::string* error) {
+  auto path = resolve_inside(workspace_, relative);
+  if (!path) {
+    if (error) *error = relative + " is outside the workspace";
+    return false;
+  }
+  return stage(*path, content, error);
 }
 
 namespace {
@@ -218,7 +222,7 @@ bool StagedFiles::commit(std::string* error) {
   int renamed = 0;
   for (auto& out : staged_) {
     if (!journal.empty() && renamed == kill_after) ::raise(SIGKILL);
-    if (!out->commit(error)) {
+    if (!out->commit(error, true)) {  // (stage() fsynced it)
       ok = false;  // (the temp files not renamed are removed by their AtomicOutput; the journal goes too)
       break;
     }
@@ -234,10 +238,9 @@ int finish_staged(const fs::path& workspace, std::vector<std::string>* problems)
   for (fs::directory_iterator it(workspace, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.compare(0, kJournalPrefix.size(), kJournalPrefix) != 0) continue;
-    const std::string pid = name.substr(kJournalPrefix.size());
-    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) continue;
     std::error_code st;
-    if (!it->is_regular_file(st) || it->is_symlink(st) || !process_gone(std::stol(pid))) continue;
+    if (!process_gone(std::string_view(name).substr(kJournalPrefix.size())) || !it->is_regular_file(st) || it->is_symlink(st))
+      continue;
     auto text = read(it->path());
     if (!text || text->size() > (1u << 20)) continue;
     std::istringstream lines(*text);

@@ -18,6 +18,8 @@ std::optional<std::string> read(const fs::path& path);
 // True when no process `pid` runs any more (kill(pid, 0) fails with ESRCH): what leaves a file that process
 // owned (a temp file, a scratch folder) free to remove. Never true for this process itself.
 bool process_gone(long pid);
+// The same for a PID written in a name (1 to 9 decimal digits); false for anything else.
+bool process_gone(std::string_view pid);
 
 // Writes `content` to `path` atomically: a temp file in the same folder, flushed and fsynced, then renamed
 // over `path`. On failure the old file (if any) is untouched, the temp file removed, and false returned
@@ -35,7 +37,8 @@ class AtomicOutput {
   AtomicOutput& operator=(const AtomicOutput&) = delete;
   const fs::path& temp_path() const { return temp_; }
   const fs::path& target() const { return target_; }
-  bool commit(std::string* error = nullptr);
+  // Renames the temp file into place, after an fsync of it unless `synced` (its writer fsynced it already).
+  bool commit(std::string* error = nullptr, bool synced = false);
 
  private:
   fs::path target_;
@@ -54,6 +57,8 @@ class StagedFiles {
  public:
   explicit StagedFiles(fs::path workspace = {}) : workspace_(std::move(workspace)) {}
   bool stage(const fs::path& target, std::string_view content, std::string* error = nullptr);
+  // stage() of the workspace-relative path `relative` (resolve_inside: "REL is outside the workspace" else).
+  bool stage_inside(const std::string& relative, std::string_view content, std::string* error = nullptr);
   bool commit(std::string* error = nullptr);
 
  private:
