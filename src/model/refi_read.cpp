@@ -18,6 +18,8 @@ namespace qualrank::refi {
 
 namespace {
 
+using xml::child;
+using xml::children;
 using xml::local_name;
 
 struct Reader {
@@ -35,8 +37,6 @@ struct Reader {
   }
   Location at(const pugi::xml_node& n) const { return {file, line_of(n), 0}; }
 
-  std::vector<pugi::xml_node> children(const pugi::xml_node& n, std::string_view name) const { return xml::children(n, name); }
-  pugi::xml_node child(const pugi::xml_node& n, std::string_view name) const { return xml::child(n, name); }
   std::string required(const pugi::xml_node& n, const char* attr) {
     auto a = n.attribute(attr);
     if (!a) diags.error(at(n), std::string("<") + n.name() + "> without the required attribute '" + attr + "'");
@@ -246,9 +246,9 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
       diags.warning(r.at(root), "the CodeBook's namespace is '" + ns + "', not urn:QDA-XML:codebook:1.0");
     p.is_codebook = true;
     p.origin = root.attribute("origin").value();
-    if (auto codes = r.child(root, "Codes"))
-      for (auto c : r.children(codes, "Code")) p.codes.push_back(r.code(c));
-    if (r.child(root, "Sets")) p.ignored.push_back("Sets");
+    if (auto codes = child(root, "Codes"))
+      for (auto c : children(codes, "Code")) p.codes.push_back(r.code(c));
+    if (child(root, "Sets")) p.ignored.push_back("Sets");
   } else {
     diags.error(r.at(root), "expected a REFI-QDA <Project> or <CodeBook>, not <" + std::string(root.name()) + ">");
     return std::nullopt;

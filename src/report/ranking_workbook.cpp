@@ -15,6 +15,11 @@ namespace qualrank {
 
 namespace {
 
+// A row of bold column headings from column 0.
+void heading_row(xlsx::Book& book, xlsx::Sheet& sheet, int row, const std::vector<std::string>& heads) {
+  for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+}
+
 // An absolute reference such as ='II.R'!$A$2:$A$5 (0-based rows and columns).
 std::string absolute(int row, int col) {
   std::string name = xlsx::cell_name(row, col);
@@ -88,7 +93,7 @@ int comparison_rows(xlsx::Book& book, xlsx::Sheet& sheet, const PairAnalysis& pa
   row += 2;
   std::vector<std::string> heads{"Item", "Name", c.a + " mean rank", c.b + " mean rank", "Gap (b - a)", "Mann-Whitney U", "p",
                                  "Holm p", "Cliff's delta", "Misaligned", "Flag basis"};
-  for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+  heading_row(book, sheet, row, heads);
   for (const auto& g : pa.gaps) {
     ++row;
     sheet.write_text(row, 0, g.item);
@@ -125,7 +130,7 @@ int comparisons_block(xlsx::Book& book, xlsx::Sheet& sheet, const QuestionRankAn
     sheet.write_text(row, 1, text::join(k.groups, ", ") + ": Kruskal-Wallis per item, Holm across items, epsilon-squared", {}, book.bold());
     ++row;
     std::vector<std::string> heads{"Item", "Name", "Kruskal-Wallis H", "p", "Holm p", "epsilon-squared"};
-    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+    heading_row(book, sheet, row, heads);
     for (const auto& i : k.items) {
       ++row;
       sheet.write_text(row, 0, i.item);
@@ -292,7 +297,7 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
   if (!m.item_differences.empty()) {
     row += 2;
     std::vector<std::string> heads{"Item", "Name", "Difference (" + m.b + " - " + m.a + ", centred log-worth)", "SE", "p", "Holm p"};
-    for (std::size_t h = 0; h < heads.size(); ++h) sheet.write_text(row, static_cast<int>(h), heads[h], {}, book.bold());
+    heading_row(book, sheet, row, heads);
     for (const auto& d : m.item_differences) {
       ++row;
       sheet.write_text(row, 0, d.item);

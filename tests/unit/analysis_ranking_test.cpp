@@ -224,14 +224,7 @@ namespace {
 
 // Three groups over items T.1..T.3 (full rankings): the fieldwork-groups table of tests/fixtures/rank.
 RankingQuestionInput three_groups() {
-  auto a = [](const std::string& who, const std::string& role, std::vector<std::vector<std::string>> tiers) {
-    ParticipantRanking r;
-    r.participant = who;
-    r.question = "Q";
-    r.attributes["role"] = role;
-    r.tiers = std::move(tiers);
-    return r;
-  };
+  const auto a = answer;  // (the helper above)
   RankingQuestionInput q;
   q.question = "Q";
   q.items = {"T.1", "T.2", "T.3"};
