@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fuzz_target.h"
+#include "qualrank/model/refi.h"
 #include "qualrank/model/transcript_import.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
@@ -88,6 +89,14 @@ int transcript_source(const std::uint8_t* data, std::size_t size, const std::str
       check_utf8(u.speaker, "a speaker");
       check_utf8(u.text, "an utterance");
     }
+  return 0;
+}
+
+int refi_file(const std::uint8_t* data, std::size_t size, const std::string& ext) {
+  auto path = temp_file(std::string_view(reinterpret_cast<const char*>(data), size), ext);
+  Diagnostics diags;
+  refi::read_file(path, "import" + ext, diags);
+  check_located(diags);
   return 0;
 }
 

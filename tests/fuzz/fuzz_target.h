@@ -41,6 +41,9 @@ void check_utf8(std::string_view s, const char* what);
 // it accepts must be valid UTF-8.
 int transcript_source(const std::uint8_t* data, std::size_t size, const std::string& ext);
 
+// A REFI-QDA file (`ext`: .qdc, a codebook; .qdpx, a project zip) read as qualrank import reads it.
+int refi_file(const std::uint8_t* data, std::size_t size, const std::string& ext);
+
 // For a libFuzzer custom mutator (fuzz build only) of a target whose input is a zip archive: byte mutations
 // of a whole archive almost always break its CRCs, so the XML inside is hardly reached. When `data` is a zip
 // of at most 1 MiB, one entry is mutated with `mutate` (LLVMFuzzerMutate), the entry named `prefer` three
