@@ -8,6 +8,7 @@
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
+#include "qualrank/util/workspace_lock.h"
 
 namespace qualrank::cli {
 
@@ -65,6 +66,13 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
   auto version = taxonomy_at(*ws, std::nullopt, diags);
   if (!version) return report_diagnostics(ctx, diags);
   std::string file = find_transcript(ctx.workspace, vm["transcript"].as<std::string>());
+  // Read, plan and write under the workspace lock: two `code add` at once both land, one after the other;
+  // a program that ignores the lock (an editor) is caught by save_checked's "changed on disk since read".
+  files::WorkspaceLock lock(ctx.workspace);
+  if (!lock.locked()) {
+    *ctx.err << "qualrank " << name << ": error: " << lock.why() << '\n';
+    return 1;
+  }
   auto doc = CodingDocument::open(ctx.workspace, file, vm.count("coder") ? vm["coder"].as<std::string>() : "",
                                   version->resolve, diags);
   if (!doc) return report_diagnostics(ctx, diags);
@@ -75,9 +83,14 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
   if (!edit) return report_diagnostics(ctx, diags);
   doc->apply(*edit);
   std::string error;
-  if (!doc->save(&error)) {
-    *ctx.err << "qualrank " << name << ": error: cannot write " << doc->target_file() << ": " << error << '\n';
-    return 1;
+  switch (doc->save_checked(&error)) {
+    case CodingDocument::SaveResult::saved: break;
+    case CodingDocument::SaveResult::changed_on_disk:
+      *ctx.err << "qualrank " << name << ": error: " << error << "; run the command again\n";
+      return 1;
+    case CodingDocument::SaveResult::failed:
+      *ctx.err << "qualrank " << name << ": error: cannot write " << doc->target_file() << ": " << error << '\n';
+      return 1;
   }
   diags.print(*ctx.err);  // warnings
   if (!ctx.quiet) *ctx.err << "qualrank " << name << ": " << edit->summary << " (" << doc->target_file() << ", coder " << doc->coder() << ")\n";

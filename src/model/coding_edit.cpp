@@ -5,12 +5,15 @@
 #include "qualrank/model/coding_edit.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/edit_distance.h"
+#include "qualrank/util/line_merge.h"
 #include "qualrank/util/text.h"
+#include "qualrank/util/workspace_lock.h"
 
 namespace qualrank {
 
@@ -632,24 +635,141 @@ CodingEdit CodingDocument::apply(const CodingEdit& edit) {
   return undo;
 }
 
-bool CodingDocument::save(std::string* error) {
+std::vector<std::string> CodingDocument::changed_on_disk() const {
+  std::vector<std::string> out;
+  if (!files::still_as_read(root_ / transcript_file_, saved_transcript_)) out.push_back(transcript_file_);
+  if (!inline_ && !files::still_as_read(root_ / codes_file_, saved_codes_)) out.push_back(codes_file_);
+  return out;
+}
+
+CodingDocument::SaveResult CodingDocument::save_checked(std::string* error) {
   const bool transcript = transcript_text_ != saved_transcript_;
   const bool codes = codes_text_ != saved_codes_;
+  files::WorkspaceLock lock(root_);  // the check and the write as one step against every other qualrank writer
+  if (!lock.locked()) {
+    if (error) *error = lock.why();
+    return SaveResult::failed;
+  }
+  if (auto changed = changed_on_disk(); !changed.empty()) {
+    if (error) *error = text::join(changed, " and ") + " changed on disk since read (by another program or qualrank command); nothing written";
+    return SaveResult::changed_on_disk;
+  }
   files::StagedFiles staged(root_);  // the transcript and its .codes: both written before either is renamed (journaled)
-  if (transcript && !staged.stage(root_ / transcript_file_, transcript_text_, error)) return false;
-  if (codes && !codes_text_.empty() && !staged.stage(root_ / codes_file_, codes_text_, error)) return false;
-  if (!staged.commit(error)) return false;
+  if (transcript && !staged.stage(root_ / transcript_file_, transcript_text_, error)) return SaveResult::failed;
+  if (codes && !codes_text_.empty() && !staged.stage(root_ / codes_file_, codes_text_, error)) return SaveResult::failed;
+  if (!staged.commit(error)) return SaveResult::failed;
   if (transcript) saved_transcript_ = transcript_text_;
   if (codes && codes_text_.empty()) {
     std::error_code ec;
     fs::remove(root_ / codes_file_, ec);
     if (ec) {
       if (error) *error = ec.message();
-      return false;
+      return SaveResult::failed;
     }
   }
   if (codes) saved_codes_ = codes_text_;
-  return true;
+  return SaveResult::saved;
+}
+
+namespace {
+
+// "t3 \"span\" A.1" from a coding key "t3|span|A.1".
+std::string key_label(const std::string& key) {
+  auto a = key.find('|'), b = key.rfind('|');
+  std::string span = key.substr(a + 1, b - a - 1);
+  return key.substr(0, a) + (span.empty() ? "" : " \"" + span + "\"") + " " + key.substr(b + 1);
+}
+
+}  // namespace
+
+std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diags) {
+  std::optional<std::string> disk_transcript, disk_codes;
+  {
+    files::WorkspaceLock lock(root_);
+    disk_transcript = files::read(root_ / transcript_file_);
+    if (!inline_) disk_codes = files::read(root_ / codes_file_);
+  }
+  if (!disk_transcript) {
+    diags.error({transcript_file_, 0, 0}, "cannot read the transcript to reload it");
+    return std::nullopt;
+  }
+  if (!disk_codes) disk_codes = std::string();
+  // The text this coder edits: base (last read or saved), ours (now), theirs (on disk).
+  const std::string& base = inline_ ? saved_transcript_ : saved_codes_;
+  const std::string& ours = inline_ ? transcript_text_ : codes_text_;
+  const std::string& theirs = inline_ ? *disk_transcript : *disk_codes;
+  auto view_of = [&](const std::string& edited, Diagnostics& d) {
+    return parse_view(inline_ ? edited : *disk_transcript, inline_ ? "" : edited, nullptr, d);
+  };
+  Diagnostics their_diags;
+  auto their_view = view_of(theirs, their_diags);
+  if (!their_view) {
+    diags.append(their_diags);
+    return std::nullopt;
+  }
+  // The codings this coder added and removed since the last save (keys "tN|span|node").
+  Diagnostics ignored;
+  auto base_view = parse_view(saved_transcript_, saved_codes_, nullptr, ignored);
+  const std::multiset<std::string> base_keys = base_view ? coding_keys(*base_view, resolve_) : std::multiset<std::string>{};
+  const std::multiset<std::string> their_keys = coding_keys(*their_view, resolve_);
+  std::set<std::string> added, removed;
+  for (const auto& k : view_keys_)
+    if (view_keys_.count(k) > base_keys.count(k)) added.insert(k);
+  for (const auto& k : base_keys)
+    if (base_keys.count(k) > view_keys_.count(k)) removed.insert(k);
+
+  // Re-apply every unsaved hunk that does not overlap theirs. A result with a new problem, or a coding written
+  // twice that neither side has twice (both added it), is refused; then only the hunks that each leave the
+  // result clean are kept, in file order.
+  auto clean = [&](const std::string& t) -> std::optional<Transcript> {
+    Diagnostics d;
+    auto v = view_of(t, d);
+    if (!v || d.error_count() > their_diags.error_count()) return std::nullopt;
+    auto keys = coding_keys(*v, resolve_);
+    for (auto it = keys.begin(); it != keys.end(); it = keys.upper_bound(*it))
+      if (keys.count(*it) > std::max(their_keys.count(*it), view_keys_.count(*it))) return std::nullopt;
+    return v;
+  };
+  Reloaded result;
+  std::string merged = theirs;
+  std::optional<Transcript> merged_view = their_view;
+  if (auto r = text::rebase_lines(base, ours, theirs)) {
+    if (auto v = clean(r->text)) {
+      merged = r->text, merged_view = std::move(v);
+      result.reapplied = static_cast<int>(r->ours.size() - r->skipped.size());
+    } else {
+      std::vector<std::size_t> keep;
+      for (std::size_t i = 0; i < r->ours.size(); ++i) {
+        if (std::binary_search(r->skipped.begin(), r->skipped.end(), i)) continue;
+        keep.push_back(i);
+        auto t = text::rebase_lines(base, ours, theirs, &keep);
+        auto tv = t ? clean(t->text) : std::nullopt;
+        if (!tv) {
+          keep.pop_back();
+          continue;
+        }
+        merged = t->text, merged_view = std::move(tv);
+      }
+      result.reapplied = static_cast<int>(keep.size());
+    }
+  }
+  // A coding added since the last save must be in the result (re-applied, or already written by the other
+  // writer), a coding removed must not be; the others are listed.
+  const std::multiset<std::string> got = coding_keys(*merged_view, resolve_);
+  for (const auto& k : added)
+    if (!got.count(k)) result.not_reapplied.push_back(key_label(k) + ": your addition");
+  for (const auto& k : removed)
+    if (got.count(k) && !(their_keys.count(k) > base_keys.count(k))) result.not_reapplied.push_back(key_label(k) + ": your removal");
+
+  saved_transcript_ = *disk_transcript;
+  saved_codes_ = inline_ ? codes_text_ : *disk_codes;
+  if (inline_) transcript_text_ = std::move(merged);
+  else transcript_text_ = *disk_transcript, codes_text_ = std::move(merged);
+  last_checked_.reset();
+  ++revision_;
+  Diagnostics scratch;
+  reparse(scratch);
+  return result;
 }
 
 }  // namespace qualrank

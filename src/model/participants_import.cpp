@@ -15,6 +15,7 @@
 #include <set>
 
 #include "qualrank/util/files.h"
+#include "qualrank/util/workspace_lock.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_emit.h"
 
@@ -430,6 +431,11 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
 }
 
 bool write_participants_import(const fs::path& root, const ParticipantImportPlan& plan, std::string* error) {
+  files::WorkspaceLock lock(root);  // against every other qualrank writer of transcripts (no lost update)
+  if (!lock.locked()) {
+    if (error) *error = lock.why();
+    return false;
+  }
   files::StagedFiles staged(root);  // every file written before any is renamed into place (journaled)
   for (const auto& [rel, content] : plan.files)
     if (!staged.stage_inside(rel, content, error)) return false;

@@ -10,6 +10,7 @@
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/workspace_lock.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_source.h"
 #include "refi_import_internal.h"
@@ -392,6 +393,11 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
 }
 
 bool write_refi_import(const fs::path& root, const RefiImportPlan& plan, std::string* error) {
+  files::WorkspaceLock lock(root);  // against every other qualrank writer of transcripts (no lost update)
+  if (!lock.locked()) {
+    if (error) *error = lock.why();
+    return false;
+  }
   files::StagedFiles staged(root);  // every file written before any is renamed into place (journaled)
   for (const auto& [rel, content] : plan.files)
     if (!staged.stage_inside(rel, content, error)) return false;

@@ -24,6 +24,17 @@ void memo(ActionContext& c) {
   else c.model.set_message("memo cancelled");
 }
 
+// Saves; when the file changed on disk since it was read (another program, `qualrank code add`, a second
+// annotate), offers to reload it and re-apply the unsaved changes instead of overwriting the other change.
+void save(ActionContext& c) {
+  if (c.model.save() || !c.model.conflict()) return;
+  const std::string why = c.model.message();
+  if (c.ui.confirm("changed on disk since read: reload it and re-apply your unsaved changes, then save? (y/n)"))
+    c.model.reload(true);
+  else
+    c.model.set_message(why + " ('w' again offers to reload)");
+}
+
 void quit(ActionContext& c) {
   if (c.model.dirty() && !c.ui.confirm("unsaved changes: quit without saving? (y/n)")) {
     c.model.set_message("not quitting ('w' saves)");
@@ -56,9 +67,9 @@ const std::vector<Action>& actions() {
       {"remove", {'d'}, "remove the highlighted coding", [](ActionContext& c) { c.model.remove_highlighted(); }},
       {"undo", {'u'}, "undo the last change (several levels)", [](ActionContext& c) { c.model.undo(); }},
       {"redo", {'r'}, "redo the last undone change", [](ActionContext& c) { c.model.redo(); }},
-      {"save", {'w'}, "save (the file is replaced atomically)", [](ActionContext& c) { c.model.save(); }},
+      {"save", {'w'}, "save (atomically; if the file changed on disk, offers to reload and re-apply)", save},
       {"help", {'?'}, "show this list of keys", [](ActionContext& c) { c.ui.show_help(); }},
-      {"quit", {'q'}, "quit (asks when there are unsaved changes)", quit},
+      {"quit", {'q', key::ctrl_c}, "quit (asks when there are unsaved changes)", quit},
   };
   return table;
 }
@@ -82,6 +93,7 @@ std::string key_name(int k) {
     case key::tab: return "Tab";
     case key::escape: return "Esc";
     case key::enter: return "Enter";
+    case key::ctrl_c: return "Ctrl-C";
     default: break;
   }
   if (k > ' ' && k < 127) return std::string(1, static_cast<char>(k));

@@ -16,6 +16,7 @@ namespace key {
 constexpr int tab = '\t';
 constexpr int enter = '\n';
 constexpr int escape = 27;
+constexpr int ctrl_c = 3;  // the terminal is in raw mode: Ctrl-C is a key (quit asks), not SIGINT
 constexpr int base = 0x110000;  // past Unicode
 constexpr int up = base + 1, down = base + 2, left = base + 3, right = base + 4;
 constexpr int shift_left = base + 5, shift_right = base + 6, page_up = base + 7, page_down = base + 8;

@@ -103,7 +103,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     return 1;
   }
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, restore_terminal_and_die);
-  cbreak();
+  raw();  // Ctrl-C reaches the key loop as a key (quit asks about unsaved changes) instead of killing the coder
   noecho();
   keypad(stdscr, TRUE);
   curs_set(0);

@@ -409,15 +409,58 @@ bool AnnotateModel::redo() { return replay(redo_, undo_, "nothing to redo", "red
 
 bool AnnotateModel::save() {
   std::string error;
+  conflict_ = false;
   if (!doc_.dirty()) {
     message_ = "no changes to save";
     return true;
   }
-  if (!doc_.save(&error)) {
-    message_ = "error: cannot write " + doc_.target_file() + ": " + error;
+  switch (doc_.save_checked(&error)) {
+    case CodingDocument::SaveResult::saved:
+      message_ = "saved " + doc_.target_file();
+      return true;
+    case CodingDocument::SaveResult::changed_on_disk:
+      conflict_ = true;
+      message_ = "not saved: " + error;
+      return false;
+    case CodingDocument::SaveResult::failed:
+      break;
+  }
+  message_ = "error: cannot write " + doc_.target_file() + ": " + error;
+  return false;
+}
+
+bool AnnotateModel::reload(bool then_save) {
+  Diagnostics diags;
+  const int at = current_number();
+  auto r = doc_.reload(diags);
+  conflict_ = false;
+  if (!r) {
+    error_message(diags);
     return false;
   }
-  message_ = "saved " + doc_.target_file();
+  undo_.clear();
+  redo_.clear();
+  participants_.clear();
+  const auto& turns = doc_.transcript().turns;
+  for (std::size_t i = 0; i < turns.size(); ++i)
+    if (!turns[i].interviewer) participants_.push_back(i);
+  current_ = 0;
+  if (!go_to_turn(at)) turn_changed();
+  std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
+  if (!r->not_reapplied.empty()) {
+    message_ = what + "; NOT re-applied (redo them): " + text::join(r->not_reapplied, "; ");
+    return false;
+  }
+  if (!doc_.dirty()) {
+    message_ = "reloaded from disk: it already has your changes, nothing to save";
+    return true;
+  }
+  if (then_save) {
+    if (!save()) return false;
+    message_ = what + "; saved";
+    return true;
+  }
+  message_ = what;
   return true;
 }
 

@@ -95,7 +95,14 @@ class AnnotateModel {
   bool redo();
   std::size_t undo_levels() const { return undo_.size(); }
   std::size_t redo_levels() const { return redo_.size(); }
+  // Saves through CodingDocument::save_checked. False when nothing could be written; conflict() then tells
+  // whether it was because the file changed on disk since it was read (reload() offers the way out).
   bool save();
+  bool conflict() const { return conflict_; }
+  // Reads the file again and re-applies the unsaved changes (CodingDocument::reload); the undo history is
+  // cleared (it refers to the old text). The message says what was re-applied and lists what was not; when
+  // everything was, and `then_save`, saves at once.
+  bool reload(bool then_save);
   bool dirty() const { return doc_.dirty(); }
 
   const std::string& message() const { return message_; }
@@ -132,6 +139,7 @@ class AnnotateModel {
   std::size_t highlight_ = 0;
   std::vector<Step> undo_, redo_;
   std::string message_;
+  bool conflict_ = false;
 };
 
 }  // namespace qualrank::tui

@@ -63,7 +63,7 @@ std::optional<std::string> run_picker(AnnotateModel& m) {
     put_text(lines - 1, 0, m.message(), cols);
     refresh();
     int k = read_key();
-    if (k == key::escape) {
+    if (k == key::escape || k == key::ctrl_c) {
       m.set_message("no code applied");
       return std::nullopt;
     }
@@ -94,7 +94,7 @@ std::optional<std::string> run_prompt(const AnnotateModel& m, const std::string&
     put_text(y, x, shown, COLS - x);
     refresh();
     int k = read_key();
-    if (k == key::escape) return std::nullopt;
+    if (k == key::escape || k == key::ctrl_c) return std::nullopt;
     if (k == key::enter) return text;
     if (k == key::backspace) erase_last_char(text);
     else if (printable(k)) append_key(text, k);

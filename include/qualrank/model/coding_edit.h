@@ -93,8 +93,31 @@ class CodingDocument {
   // Applies a planned edit and re-parses; returns the edit that undoes it.
   CodingEdit apply(const CodingEdit& edit);
 
-  // Writes the changed file atomically (a .codes file left empty is removed). False with `error` set on failure.
-  bool save(std::string* error);
+  // What save_checked() did.
+  enum class SaveResult { saved, changed_on_disk, failed };
+  // Writes the changed file atomically (a .codes file left empty is removed), holding the workspace lock
+  // (util/workspace_lock.h) and only when the transcript and the .codes file on disk are still byte for byte
+  // what was read or last saved: else changed_on_disk, nothing written, and `error` saying which file
+  // ("transcripts/X.md changed on disk since read"). failed (with `error`) when a file cannot be written.
+  SaveResult save_checked(std::string* error);
+  // save_checked() == saved.
+  bool save(std::string* error) { return save_checked(error) == SaveResult::saved; }
+  // The files it reads (the transcript; the .codes file for another coder), workspace-relative, of which those
+  // that now differ on disk from what was read or last saved.
+  std::vector<std::string> changed_on_disk() const;
+
+  // What reload() did with the unsaved changes.
+  struct Reloaded {
+    int reapplied = 0;                       // changed places re-applied
+    std::vector<std::string> not_reapplied;  // "t3 \"span\" A.1: your addition", ... (codings not re-applied)
+  };
+  // Reads the files again from disk (under the workspace lock) and re-applies the unsaved changes on top of
+  // them: the changes since the last save are lines of the edited file, re-applied as a three-way merge
+  // (util/line_merge.h) wherever the other writer did not change the same lines, then checked by parsing (no
+  // new problem; every coding added or removed since the last save added or removed again). What cannot be
+  // re-applied is listed and left out; the result is unsaved (dirty when anything was re-applied). nullopt
+  // with a located error when the files can no longer be read or parsed (the document is then unchanged).
+  std::optional<Reloaded> reload(Diagnostics& diags);
 
  private:
   std::optional<Transcript> parse_view(const std::string& transcript_text, const std::string& codes_text,
