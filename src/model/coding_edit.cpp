@@ -59,6 +59,40 @@ std::string quote_span(std::string_view s) {
   return out + "\"";
 }
 
+// The first words of a turn's text (about 8, at most 60 bytes, cut at a character boundary), quoted and with
+// "…" when cut: what `code add` echoes so that a wrong turn is seen at once.
+std::string first_words(std::string_view text) {
+  std::string out;
+  int words = 0;
+  std::size_t i = 0;
+  while (i < text.size() && words < 8) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t')) ++i;
+    std::size_t j = i;
+    while (j < text.size() && text[j] != ' ' && text[j] != '\n' && text[j] != '\t') ++j;
+    if (j == i) break;
+    std::string w(text.substr(i, j - i));
+    if (out.size() + w.size() + 1 > 60) break;
+    out += (out.empty() ? "" : " ") + w;
+    ++words;
+    i = j;
+  }
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t')) ++i;
+  return "\"" + out + (i < text.size() ? "…" : "") + "\"";
+}
+
+// Line `n` (1-based) of `text` without its line break; empty when there is none.
+std::string_view nth_line(std::string_view text, int n) {
+  std::size_t start = 0;
+  for (int k = 1; k < n; ++k) {
+    start = text.find('\n', start);
+    if (start == std::string_view::npos) return {};
+    ++start;
+  }
+  if (start > text.size()) return {};
+  std::size_t end = text.find('\n', start);
+  return text.substr(start, (end == std::string_view::npos ? text.size() : end) - start);
+}
+
 std::vector<std::size_t> line_starts(const std::string& text) {
   std::vector<std::size_t> out{0};
   for (std::size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 1)) out.push_back(i + 1);
@@ -248,6 +282,18 @@ const Turn* CodingDocument::find_turn(const CodingTarget& target, Diagnostics& d
     if (turn->interviewer) {
       diags.error({transcript_file_, turn->line, 1}, "this is an interviewer turn ('" + turn->speaker +
                                                          "'); only participant turns are coded");
+      return nullptr;
+    }
+    // A directive line (@code, @memo, ...) belongs to the turn above it, but a line number that lands on one
+    // is almost always a number that moved when codes were added: refused, naming the turn to use.
+    std::string_view line_text = nth_line(transcript_text_, *target.line);
+    if (!line_text.empty() && text::trim(line_text).substr(0, 1) == "@") {
+      std::string shown(text::trim(line_text).substr(0, 40));
+      diags.error({transcript_file_, *target.line, 1},
+                  "line " + std::to_string(*target.line) + " is the directive '" + shown + "' after turn t" +
+                      std::to_string(turn->number) + " (line " + std::to_string(turn->line) +
+                      "), not the turn's text; line numbers move as codes are added: name the turn with --turn " +
+                      std::to_string(turn->number));
       return nullptr;
     }
   } else {
@@ -444,7 +490,8 @@ std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, c
   std::string ids = text::join(nodes, ", ");
   CodingEdit edit;
   edit.codes_file = !inline_;
-  edit.summary = "added " + ids + " to t" + std::to_string(turn->number) + (target.span ? " \"" + *target.span + "\"" : "");
+  edit.summary = "added " + ids + " to t" + std::to_string(turn->number) + (target.span ? " \"" + *target.span + "\"" : "") +
+                 " (" + first_words(turn->text) + ")";
   if (target.span && target.span->find('\n') != std::string::npos) {
     diags.error(at, "a span may not cross lines");
     return std::nullopt;

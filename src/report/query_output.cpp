@@ -129,7 +129,8 @@ std::string query_listing(const QueryResult& result, const Taxonomy& taxonomy, c
   std::ostringstream out;
   for (std::size_t k = 0; k < result.segments.size(); ++k) {
     const CodedSegment& s = result.segments[k];
-    std::string head = s.participant + (s.role.empty() ? "" : " (" + s.role + ")");
+    // The turn number is what `code add --turn` and `annotate` take.
+    std::string head = s.participant + (s.turn > 0 ? " t" + std::to_string(s.turn) : "") + (s.role.empty() ? "" : " (" + s.role + ")");
     if (!s.question.empty()) head += " · " + s.question;
     head += " · " + s.source.file + ":" + std::to_string(s.source.line);
     if (k) out << '\n';

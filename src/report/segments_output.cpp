@@ -13,6 +13,7 @@ nlohmann::ordered_json segments_json(const std::vector<CodedSegment>& segments) 
     nlohmann::ordered_json j;
     j["id"] = s.id;
     j["participant"] = s.participant;
+    j["turn"] = s.turn;  // tN: what `code add --turn` takes
     j["role"] = s.role;
     j["attributes"] = nlohmann::ordered_json::object();
     for (const auto& [k, v] : s.attributes) j["attributes"][k] = v;

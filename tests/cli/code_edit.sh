@@ -19,7 +19,7 @@ for s in json.load(sys.stdin)["segments"]:
 
 # 1. A whole turn, with a memo, by the transcript's own coder (alice): an @code and an @memo line after the turn.
 q code add --transcript U01.md --turn 3 --node A.2 --memo "setup, not usage" 2>"$tmp/add.err" || fail "add: $(cat "$tmp/add.err")"
-grep -qxF "qualrank code add: added A.2 to t3 (transcripts/U01.md, coder alice)" "$tmp/add.err" || fail "add message: $(cat "$tmp/add.err")"
+grep -qxF "qualrank code add: added A.2 to t3 (\"PyTorch with Hugging Face Transformers, and PEFT for…\") (transcripts/U01.md, coder alice)" "$tmp/add.err" || fail "add message: $(cat "$tmp/add.err")"
 diff "$tmp/U01.orig" "$ws/transcripts/U01.md" >"$tmp/d1" || true
 [[ "$(grep -c '^>' "$tmp/d1")" == 2 && "$(grep -c '^<' "$tmp/d1")" == 0 ]] || fail "whole-turn add changed more than two lines: $(cat "$tmp/d1")"
 grep -qxF "> @code A.2" "$tmp/d1" && grep -qxF "> @memo setup, not usage" "$tmp/d1" || fail "markup: $(cat "$tmp/d1")"

@@ -35,7 +35,7 @@ EOF
 
 # ---- the listing: FILE:LINE, codes with names, memo, the quote wrapped to 80 columns in a pipe ----
 q --code COM.1 --where role=contractor >"$tmp/list.txt"
-grep -qxF 'C01 (contractor) · II.1 · transcripts/C01.md:19' "$tmp/list.txt" || fail "listing header: $(cat "$tmp/list.txt")"
+grep -qxF 'C01 t2 (contractor) · II.1 · transcripts/C01.md:19' "$tmp/list.txt" || fail "listing header: $(cat "$tmp/list.txt")"
 grep -qxF '  codes: COM.1 Asynchronous updates, WELL.1 Isolation · by eli' "$tmp/list.txt" || fail "listing codes line"
 grep -qxF '  memo: Efficiency and isolation come together for contractors.' "$tmp/list.txt" || fail "listing memo"
 grep -qxF '  │ =cmd|'"'"' /C calc'"'"'!A0 is what a client once pasted into our shared sheet; since' "$tmp/list.txt" ||

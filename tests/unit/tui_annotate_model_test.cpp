@@ -162,7 +162,7 @@ TEST_CASE("tui: coding through the action table, memo, remove, undo/redo levels,
   REQUIRE(m.codings().size() == 1);
   CHECK(m.codings()[0].written == "A.2");
   CHECK_FALSE(m.codings()[0].span);
-  CHECK(m.message() == "added A.2 to t1");
+  CHECK(m.message() == "added A.2 to t1 (\"How do I pin the cuda version for…\")");
   CHECK(m.dirty());
 
   // a span of CJK and emoji words
