@@ -7,7 +7,7 @@
 namespace qualrank::cli {
 
 int cmd_code(Context& ctx, const std::vector<std::string>& args) {
-  if (!args.empty() && (args[0] == "add" || args[0] == "remove"))
+  if (!args.empty() && (args[0] == "add" || args[0] == "remove" || args[0] == "exemplar"))
     return cmd_code_edit(ctx, args[0], std::vector<std::string>(args.begin() + 1, args.end()));
   po::options_description desc("code options");
   desc.add_options()
@@ -20,7 +20,8 @@ int cmd_code(Context& ctx, const std::vector<std::string>& args) {
   if (!parse_options(ctx, "code",
                      "[--format json|csv|table] [--at VERSION] [--all] [--no-suggestions]\n"
                      "       qualrank code add --transcript FILE (--turn N | --line N) [--span TEXT] --node ID[,ID] [--memo TEXT] [--coder NAME]\n"
-                     "       qualrank code remove --transcript FILE (--turn N | --line N) [--span TEXT] --node ID[,ID] [--coder NAME]",
+                     "       qualrank code remove --transcript FILE (--turn N | --line N) [--span TEXT] --node ID[,ID] [--coder NAME]\n"
+                     "       qualrank code exemplar --transcript FILE (--turn N | --line N) [--span TEXT] --node ID [--off] [--coder NAME]",
                      desc, args, vm, rc))
     return rc;
   auto format = vm["format"].as<std::string>();

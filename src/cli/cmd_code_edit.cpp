@@ -28,7 +28,7 @@ std::string find_transcript(const fs::path& root, const std::string& given) {
 }
 
 int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std::string>& args) {
-  const bool add = action == "add";
+  const bool add = action == "add", exemplar = action == "exemplar";
   const std::string name = "code " + action;
   po::options_description desc(name + " options");
   desc.add_options()
@@ -39,10 +39,11 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
       ("node", po::value<std::vector<std::string>>()->composing(), "node id, name or alias (repeatable, or ID,ID)")
       ("coder", po::value<std::string>(), "who codes (default: the transcript's coder; another coder writes <stem>.<coder>.codes)");
   if (add) desc.add_options()("memo", po::value<std::string>(), "a memo for the coding");
+  if (exemplar) desc.add_options()("off", "drop the exemplar mark (the coding stays); without it, pick the coding as an exemplar quote");
   po::variables_map vm;
   int rc = 0;
   std::string usage = "--transcript FILE (--turn N | --line N) [--span \"exact text\"] --node ID[,ID] " +
-                      std::string(add ? "[--memo TEXT] " : "") + "[--coder NAME]";
+                      std::string(add ? "[--memo TEXT] " : exemplar ? "[--off] " : "") + "[--coder NAME]";
   if (!parse_options(ctx, name, usage, desc, args, vm, rc)) return rc;
   auto usage_error = [&](const std::string& what) {
     *ctx.err << "qualrank " << name << ": error: " << what << "\n(see 'qualrank " << name << " --help')\n";
@@ -79,7 +80,10 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
   auto nodes = resolve_node_ids(written, version->taxonomy, version->resolve, {doc->transcript().file, 0, 0}, diags);
   if (!nodes) return report_diagnostics(ctx, diags);
   std::string memo = vm.count("memo") ? vm["memo"].as<std::string>() : "";
-  auto edit = add ? doc->plan_add(target, *nodes, memo, diags) : doc->plan_remove(target, *nodes, diags);
+  if (exemplar && nodes->size() != 1) return usage_error("code exemplar takes one --node");
+  auto edit = add        ? doc->plan_add(target, *nodes, memo, diags)
+              : exemplar ? doc->plan_exemplar(target, nodes->front(), !vm.count("off"), diags)
+                         : doc->plan_remove(target, *nodes, diags);
   if (!edit) return report_diagnostics(ctx, diags);
   doc->apply(*edit);
   std::string error;

@@ -593,6 +593,11 @@ std::optional<CodingEdit> CodingDocument::plan_remove(const CodingTarget& target
     }
     if (!all) {
       for (auto& s : erase_from_list(list, flags)) edit.splices.push_back(s);
+      if (!span && inline_) {  // `@exemplar ID, ID` lines lose the removed codes (a line left empty goes)
+        std::vector<std::string> gone;
+        for (const auto* c : codings) gone.push_back(text::fold_case(c->written));
+        for (auto& s : exemplar_lines_without(where.first, gone)) edit.splices.push_back(s);
+      }
     } else if (span) {  // unwrap the span: its text stays
       edit.splices.push_back({span->markup->open, 1, ""});
       edit.splices.push_back({span->markup->close, span->markup->end - span->markup->close, ""});
@@ -604,6 +609,99 @@ std::optional<CodingEdit> CodingDocument::plan_remove(const CodingTarget& target
   }
   std::sort(edit.splices.begin(), edit.splices.end(), [](const TextSplice& a, const TextSplice& b) { return a.offset < b.offset; });
   return checked(std::move(edit), {}, removed, diags);
+}
+
+std::vector<TextSplice> CodingDocument::exemplar_lines_without(int code_line, const std::vector<std::string>& gone) const {
+  std::vector<TextSplice> out;
+  std::string_view all(transcript_text_);
+  const int last = attached_lines(code_line, nullptr);
+  for (int l = code_line + 1; l <= last; ++l) {
+    std::size_t b = line_start(l), e = line_start(l + 1);
+    std::string_view content = all.substr(b, e - b);
+    std::size_t keep = content.find_last_not_of("\r\n") + 1;
+    std::string_view trimmed = text::trim(content.substr(0, keep));
+    if (trimmed.rfind("@exemplar", 0) != 0) continue;
+    std::string_view list = text::trim(trimmed.substr(9));
+    if (list.empty()) continue;  // a bare @exemplar marks whatever codes the line keeps
+    std::vector<std::string> kept;
+    for (auto& piece : text::split_nonempty(std::string(list), ',')) {
+      std::string id(text::trim(piece));
+      if (!id.empty() && std::find(gone.begin(), gone.end(), text::fold_case(id)) == gone.end()) kept.push_back(id);
+    }
+    if (kept.empty()) out.push_back(erase_lines(l, l));
+    else out.push_back({b, keep, "@exemplar " + text::join(kept, ", ")});
+  }
+  return out;
+}
+
+std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& target, const std::string& node, bool on,
+                                                        Diagnostics& diags) const {
+  const Turn* turn = find_turn(target, diags);
+  if (!turn) return std::nullopt;
+  Group g = group_of(*turn, target);
+  const Coding* found = find_coding(*turn, target, g.codes, node, diags);
+  if (!found) return std::nullopt;
+  CodingEdit edit;
+  edit.codes_file = !inline_;
+  edit.summary = std::string(on ? "picked " : "dropped ") + node + " in t" + std::to_string(turn->number) +
+                 (target.span ? " \"" + *target.span + "\"" : "") + (on ? " as an exemplar" : " as an exemplar (its coding stays)");
+  if (found->exemplar == on) {
+    diags.error({transcript_file_, turn->line, 1}, node + " in t" + std::to_string(turn->number) +
+                                                       (on ? " is already an exemplar" : " is not an exemplar"));
+    return std::nullopt;
+  }
+  // A span's or a .codes line's `| exemplar` belongs to all the codes written with it: its tail is written anew.
+  auto tail = [&](bool exemplar, std::string_view memo_bytes, bool has_memo) {
+    return std::string(exemplar ? " | exemplar" : "") + (has_memo ? " | memo: " + std::string(memo_bytes) : "");
+  };
+  if (!inline_) {
+    const StandoffCoding* line = nullptr;
+    for (const auto& c : standoff_->codings)
+      if (c.line == found->where.line) line = &c;
+    if (!line) return std::nullopt;
+    std::string_view all(codes_text_);
+    std::size_t end = line->line_end, begin = line->list_end;
+    while (end > line->list_end && (all[end - 1] == '\n' || all[end - 1] == '\r')) --end;
+    while (begin > line->line_begin && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
+    edit.splices.push_back({begin, end - begin,
+                            tail(on, all.substr(line->memo_begin, line->memo_end - line->memo_begin), line->has_memo)});
+    return checked(std::move(edit), {}, {}, diags);
+  }
+  if (g.span) {
+    const auto& mk = *g.span->markup;
+    std::string_view all(transcript_text_);
+    std::size_t begin = mk.list_end;
+    while (begin > mk.close && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
+    edit.splices.push_back({begin, mk.end - begin,
+                            tail(on, all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin), mk.memo_begin != mk.memo_end) + "}"});
+    return checked(std::move(edit), {}, {}, diags);
+  }
+  // A @code line: its @exemplar lines follow it.
+  const int line = found->where.line;
+  std::vector<std::string> on_line;  // the codes written on that @code line
+  for (const auto* c : g.codes)
+    if (c->where.line == line) on_line.push_back(c->written);
+  if (on) {
+    edit.splices.push_back(insert_lines_after(attached_lines(line, nullptr),
+                                              "@exemplar" + (on_line.size() == 1 ? "" : " " + found->written) + view_.newline));
+  } else {
+    // Every @exemplar line of the group goes; one naming the codes that stay exemplars takes the first's place.
+    std::vector<std::string> stay;
+    for (const auto* c : g.codes)
+      if (c->where.line == line && c != found && c->exemplar) stay.push_back(c->written);
+    std::string_view all(transcript_text_);
+    bool first = true;
+    for (int l = line + 1, last = attached_lines(line, nullptr); l <= last; ++l) {
+      std::size_t b = line_start(l), e = line_start(l + 1);
+      std::string_view content = all.substr(b, e - b);
+      if (text::trim(content).rfind("@exemplar", 0) != 0) continue;
+      std::size_t keep = content.find_last_not_of("\r\n") + 1;
+      if (first && !stay.empty()) edit.splices.push_back({b, keep, "@exemplar " + text::join(stay, ", ")});
+      else edit.splices.push_back(erase_lines(l, l));
+      first = false;
+    }
+  }
+  return checked(std::move(edit), {}, {}, diags);
 }
 
 std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, const std::string& node,

@@ -90,6 +90,13 @@ class CodingDocument {
   std::optional<CodingEdit> plan_memo(const CodingTarget& target, const std::string& node, const std::string& memo,
                                       Diagnostics& diags) const;
 
+  // Plans picking (`on`) or dropping the coding of `node` at the target as an exemplar quote; the coding stays.
+  // On a @code line: an `@exemplar ID` line (bare when the line has one code) is added, or the group's
+  // @exemplar lines rewritten to name only the codes that stay exemplars. A span's or a .codes line's
+  // `| exemplar` belongs to all the codes written with it and is set or dropped for all of them.
+  std::optional<CodingEdit> plan_exemplar(const CodingTarget& target, const std::string& node, bool on,
+                                          Diagnostics& diags) const;
+
   // Applies a planned edit and re-parses; returns the edit that undoes it.
   CodingEdit apply(const CodingEdit& edit);
 
@@ -133,6 +140,9 @@ class CodingDocument {
   // The last line of the @memo/@exemplar lines right after the @code line `line` (`line` when none); the @memo
   // ones are appended to `memo_lines` when given.
   int attached_lines(int line, std::vector<int>* memo_lines) const;
+  // Splices that take the codes `gone` (case-folded) out of the `@exemplar ID, ID` lines attached to the @code
+  // line `code_line` (a line left naming none is erased; a bare @exemplar stays).
+  std::vector<TextSplice> exemplar_lines_without(int code_line, const std::vector<std::string>& gone) const;
   std::size_t line_start(int line) const;  // byte offset where a line of the edited file starts (size at the end)
   // Splice inserting whole lines after line `after` of the edited file (`lines` end with the newline).
   TextSplice insert_lines_after(int after, const std::string& lines) const;
