@@ -35,14 +35,15 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
       ("transcript", po::value<std::string>(), "the transcript (a path in the workspace, or a name in transcripts/)")
       ("turn", po::value<int>(), "the participant turn tN, by its number N")
       ("line", po::value<int>(), "or the turn that holds this line of the transcript")
-      ("span", po::value<std::string>(), "exact text inside the turn (once); without it, the whole turn")
+      ("span", po::value<std::string>(), "exact text inside the turn; without it, the whole turn")
+      ("occurrence", po::value<int>(), "which occurrence of the span in the turn, when its text repeats (1, 2, ...)")
       ("node", po::value<std::vector<std::string>>()->composing(), "node id, name or alias (repeatable, or ID,ID)")
       ("coder", po::value<std::string>(), "who codes (default: the transcript's coder; another coder writes <stem>.<coder>.codes)");
   if (add) desc.add_options()("memo", po::value<std::string>(), "a memo for the coding");
   if (exemplar) desc.add_options()("off", "drop the exemplar mark (the coding stays); without it, pick the coding as an exemplar quote");
   po::variables_map vm;
   int rc = 0;
-  std::string usage = "--transcript FILE (--turn N | --line N) [--span \"exact text\"] --node ID[,ID] " +
+  std::string usage = "--transcript FILE (--turn N | --line N) [--span \"exact text\" [--occurrence N]] --node ID[,ID] " +
                       std::string(add ? "[--memo TEXT] " : exemplar ? "[--off] " : "") + "[--coder NAME]";
   if (!parse_options(ctx, name, usage, desc, args, vm, rc)) return rc;
   auto usage_error = [&](const std::string& what) {
@@ -56,6 +57,10 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
   if (vm.count("turn")) target.turn = vm["turn"].as<int>();
   if (vm.count("line")) target.line = vm["line"].as<int>();
   if (vm.count("span")) target.span = vm["span"].as<std::string>();
+  if (vm.count("occurrence")) {
+    if (!target.span) return usage_error("--occurrence needs --span");
+    target.occurrence = vm["occurrence"].as<int>();
+  }
   std::vector<std::string> written;
   for (const auto& n : vm["node"].as<std::vector<std::string>>())
     for (auto& piece : text::split_nonempty(n, ',')) written.push_back(piece);

@@ -254,9 +254,16 @@ std::vector<CodingView> CodingDocument::codings(int turn_number) const {
   std::vector<const Span*> spans;
   for (const auto& s : turn->spans) spans.push_back(&s);
   std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
-  for (const auto* s : spans)
-    for (const auto& c : s->codes)
-      out.push_back({turn_number, turn->text.substr(s->begin, s->end - s->begin), c.written, c.memo, c.exemplar, c.where});
+  for (const auto* s : spans) {
+    std::string text = turn->text.substr(s->begin, s->end - s->begin);
+    int occurrence = 1;  // occurrences of the same text that start before this span
+    for (auto p = turn->text.find(text); p != std::string::npos && p < s->begin; p = turn->text.find(text, p + 1)) ++occurrence;
+    for (const auto& c : s->codes) {
+      CodingView v{turn_number, text, c.written, c.memo, c.exemplar, c.where};
+      v.occurrence = occurrence;
+      out.push_back(std::move(v));
+    }
+  }
   return out;
 }
 
@@ -311,11 +318,16 @@ const Turn* CodingDocument::find_turn(const CodingTarget& target, Diagnostics& d
       diags.error(tl, "span \"" + *target.span + "\" is not in turn t" + std::to_string(turn->number));
       return nullptr;
     }
-    int count = 0;
-    for (auto p = pos; p != std::string::npos; p = turn->text.find(*target.span, p + 1)) ++count;
-    if (count > 1) {
+    const int count = occurrences(turn->text, *target.span);
+    if (count > 1 && !target.occurrence) {
       diags.error(tl, "span \"" + *target.span + "\" occurs " + std::to_string(count) + " times in turn t" +
-                          std::to_string(turn->number) + "; give a longer span that occurs once");
+                          std::to_string(turn->number) + "; say which with --occurrence N (1 to " +
+                          std::to_string(count) + "), or give a longer span");
+      return nullptr;
+    }
+    if (target.occurrence && (*target.occurrence < 1 || *target.occurrence > count)) {
+      diags.error(tl, "span \"" + *target.span + "\" occurs " + std::to_string(count) + " time(s) in turn t" +
+                          std::to_string(turn->number) + ", not " + std::to_string(*target.occurrence));
       return nullptr;
     }
   }
@@ -333,8 +345,9 @@ struct Group {
 Group group_of(const Turn& turn, const CodingTarget& target) {
   Group g;
   if (target.span) {
+    const std::size_t pos = nth_occurrence(turn.text, *target.span, target.occurrence.value_or(1));
     for (const auto& s : turn.spans)
-      if (turn.text.compare(s.begin, s.end - s.begin, *target.span) == 0) g.span = &s;
+      if (s.begin == pos && s.end == pos + target.span->size()) g.span = &s;
     if (g.span)
       for (const auto& c : g.span->codes) g.codes.push_back(&c);
   } else {
@@ -491,13 +504,16 @@ std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, c
   CodingEdit edit;
   edit.codes_file = !inline_;
   edit.summary = "added " + ids + " to t" + std::to_string(turn->number) + (target.span ? " \"" + *target.span + "\"" : "") +
+                 (target.span && target.occurrence.value_or(1) > 1 ? "#" + std::to_string(*target.occurrence) : "") +
                  " (" + first_words(turn->text) + ")";
   if (target.span && target.span->find('\n') != std::string::npos) {
     diags.error(at, "a span may not cross lines");
     return std::nullopt;
   }
   if (!inline_) {
-    std::string line = "t" + std::to_string(turn->number) + (target.span ? " " + quote_span(*target.span) : "") + ": " + ids;
+    const bool repeats = target.span && occurrences(turn->text, *target.span) > 1;
+    std::string line = "t" + std::to_string(turn->number) + (target.span ? " " + quote_span(*target.span) : "") +
+                       (repeats ? "#" + std::to_string(target.occurrence.value_or(1)) : "") + ": " + ids;
     if (!text::trim(memo).empty()) line += " | memo: " + one_line(memo);
     int last = static_cast<int>(line_starts_.size());
     edit.splices.push_back(insert_lines_after(last, line + "\n"));
@@ -528,7 +544,7 @@ std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, c
     edit.splices.push_back({mk.list_end, 0, add});
     return checked(std::move(edit), added, {}, diags);
   }
-  std::size_t b = turn->text.find(*target.span), e = b + target.span->size();
+  std::size_t b = nth_occurrence(turn->text, *target.span, target.occurrence.value_or(1)), e = b + target.span->size();
   for (const auto& s : turn->spans)
     if (b < s.end && s.begin < e) {
       diags.error({transcript_file_, s.line, 1},

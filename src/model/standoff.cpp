@@ -83,6 +83,18 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
       }
       c.span = std::move(span);
       i = q + 1;
+      if (i < line.size() && line[i] == '#') {  // "span"#N: its N-th occurrence in the turn
+        std::size_t d = i + 1;
+        while (d < line.size() && d < i + 8 && std::isdigit(static_cast<unsigned char>(line[d]))) ++d;
+        int n = d > i + 1 ? std::stoi(std::string(line.substr(i + 1, d - i - 1))) : 0;
+        if (n < 1) {
+          diags.error({file, lineno, column_of(raw, base + i)},
+                      "after a quoted span, '#N' names its N-th occurrence in the turn (N = 1, 2, ...)");
+          continue;
+        }
+        c.occurrence = n;
+        i = d;
+      }
       while (i < line.size() && line[i] == ' ') ++i;
     }
     if (i >= line.size() || line[i] != ':') {
@@ -119,6 +131,20 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
   return s;
 }
 
+std::size_t nth_occurrence(std::string_view text, std::string_view span, int n) {
+  if (span.empty() || n < 1) return std::string_view::npos;
+  std::size_t pos = text.find(span);
+  for (int k = 1; k < n && pos != std::string_view::npos; ++k) pos = text.find(span, pos + 1);
+  return pos;
+}
+
+int occurrences(std::string_view text, std::string_view span) {
+  if (span.empty()) return 0;
+  int n = 0;
+  for (auto p = text.find(span); p != std::string_view::npos; p = text.find(span, p + 1)) ++n;
+  return n;
+}
+
 void apply_standoff(Transcript& t, const StandoffFile& s, Diagnostics& diags) {
   for (const auto& c : s.codings) {
     Turn* turn = nullptr;
@@ -133,11 +159,19 @@ void apply_standoff(Transcript& t, const StandoffFile& s, Diagnostics& diags) {
       turn->codes.insert(turn->codes.end(), c.codes.begin(), c.codes.end());
       continue;
     }
+    const int count = occurrences(turn->text, *c.span);
+    if (c.occurrence > count && count > 0) {
+      diags.error(at, "span \"" + (c.span->size() > 60 ? c.span->substr(0, 57) + "..." : *c.span) + "\" occurs " +
+                          std::to_string(count) + " time(s) in turn t" + std::to_string(c.turn) + ", not " +
+                          std::to_string(c.occurrence));
+      continue;
+    }
+    const std::size_t at_pos = nth_occurrence(turn->text, *c.span, std::max(c.occurrence, 1));
     Span* match = nullptr;
     for (auto& sp : turn->spans)
-      if (turn->text.compare(sp.begin, sp.end - sp.begin, *c.span) == 0) match = &sp;
+      if (sp.begin == at_pos && sp.end == at_pos + c.span->size()) match = &sp;
     if (!match) {
-      auto pos = turn->text.find(*c.span);
+      auto pos = at_pos;
       if (pos == std::string::npos) {
         std::string quoted = c.span->size() > 60 ? c.span->substr(0, 57) + "..." : *c.span;
         diags.error(at, "span \"" + quoted + "\" is not in turn t" + std::to_string(c.turn) + " of " + t.file +
@@ -146,9 +180,9 @@ void apply_standoff(Transcript& t, const StandoffFile& s, Diagnostics& diags) {
                                                 s.file + ":" + std::to_string(c.line) + " quotes");
         continue;
       }
-      if (turn->text.find(*c.span, pos + 1) != std::string::npos)
+      if (c.occurrence == 0 && count > 1)
         diags.warning(at, "span text occurs more than once in turn t" + std::to_string(c.turn) +
-                              "; the first occurrence is coded (quote a longer span to choose another)");
+                              "; the first occurrence is coded (write \"span\"#N for the N-th, or quote a longer span)");
       Span added;
       added.begin = pos;
       added.end = pos + c.span->size();

@@ -200,6 +200,16 @@ std::optional<std::string> AnnotateModel::selected_text() const {
   return t->text.substr(b, e - b);
 }
 
+int AnnotateModel::selected_occurrence() const {
+  const Turn* t = current_turn();
+  auto text = selected_text();
+  if (!t || !text) return 1;
+  std::size_t b = words_[selection_->first].begin;
+  int n = 1;  // occurrences of the selected text that start before the selection
+  for (auto p = t->text.find(*text); p != std::string::npos && p < b; p = t->text.find(*text, p + 1)) ++n;
+  return n;
+}
+
 std::vector<CodingView> AnnotateModel::codings() const {
   int n = current_number();
   return n ? doc_.codings(n) : std::vector<CodingView>{};
@@ -312,6 +322,7 @@ bool AnnotateModel::add_code(const std::string& node, const std::string& memo) {
   CodingTarget target;
   target.turn = n;
   target.span = selected_text();
+  if (target.span) target.occurrence = selected_occurrence();  // the words the user selected, where the text repeats
   Diagnostics diags;
   auto edit = doc_.plan_add(target, {node_id(node)}, memo, diags);
   if (!edit) {
@@ -322,7 +333,9 @@ bool AnnotateModel::add_code(const std::string& node, const std::string& memo) {
   // Highlight the new coding.
   auto list = codings();
   for (std::size_t k = 0; k < list.size(); ++k)
-    if (node_id(list[k].written) == node_id(node) && list[k].span == target.span) highlight_ = k;
+    if (node_id(list[k].written) == node_id(node) && list[k].span == target.span &&
+        (!target.span || list[k].occurrence == *target.occurrence))
+      highlight_ = k;
   return true;
 }
 
@@ -351,6 +364,7 @@ std::optional<std::pair<CodingTarget, std::string>> AnnotateModel::highlighted_t
   CodingTarget target;
   target.turn = c.turn;
   target.span = c.span;
+  if (c.span) target.occurrence = c.occurrence;
   return std::make_pair(target, node_id(c.written));
 }
 

@@ -70,6 +70,7 @@ class AnnotateModel {
   void select_extend(int delta);        // moves the selection's last word (never before its first)
   void clear_selection();
   std::optional<std::string> selected_text() const;  // none = the whole turn
+  int selected_occurrence() const;                    // which occurrence of selected_text() the selection is (1-based)
 
   // The codings of the current turn and the highlighted one (Tab cycles).
   std::vector<CodingView> codings() const;

@@ -75,7 +75,7 @@ refuse() {  # refuse EXPECTED-MESSAGE ARGS...
   [[ $rc -eq 1 ]] || fail "code $*: exit $rc, expected 1"
   grep -qF -- "$want" "$tmp/r.err" || fail "code $*: expected '$want' in: $(cat "$tmp/r.err")"
 }
-refuse "transcripts/U01.md:43:1: error: span \"an\" occurs 3 times in turn t7; give a longer span that occurs once" add --transcript U01.md --turn 7 --span "an" --node A.1
+refuse "transcripts/U01.md:43:1: error: span \"an\" occurs 3 times in turn t7; say which with --occurrence N (1 to 3), or give a longer span" add --transcript U01.md --turn 7 --span "an" --node A.1
 refuse "span \"no such words\" is not in turn t7" add --transcript U01.md --turn 7 --span "no such words" --node A.1
 refuse "transcripts/U01.md:38:1: error: this is an interviewer turn ('I'); only participant turns are coded" add --transcript U01.md --line 38 --node A.1
 refuse "unknown taxonomy node 'A.9' (did you mean 'A.1'?)" add --transcript U01.md --turn 3 --node A.9

@@ -35,6 +35,7 @@ struct CodingTarget {
   std::optional<int> turn;          // participant turn number (tN)
   std::optional<int> line;          // or a transcript line inside the turn
   std::optional<std::string> span;  // exact text inside the turn (markup removed); none = the whole turn
+  std::optional<int> occurrence;    // which occurrence of `span` in the turn (1-based), needed when it repeats
 };
 
 // A planned change: splices to the transcript or to the coder's .codes file.
@@ -52,6 +53,7 @@ struct CodingView {
   std::string memo;
   bool exemplar = false;
   Location where;                   // where it is written (transcript or .codes)
+  int occurrence = 1;               // which occurrence of the span text in the turn it codes (1-based)
 };
 
 class CodingDocument {

@@ -115,7 +115,13 @@ struct StandoffCoding {
   std::size_t list_end = 0;         // byte offset where the node ids end ('|', or the line's end)
   std::size_t memo_begin = 0, memo_end = 0;  // the memo's bytes (equal when none)
   bool has_memo = false;
+  int occurrence = 0;               // `"span"#N`: the N-th occurrence of the span in the turn (0: not given)
 };
+// Byte offset of the n-th (1-based) occurrence of `span` in `text` (occurrences may overlap); npos when fewer.
+std::size_t nth_occurrence(std::string_view text, std::string_view span, int n);
+// How many times `span` occurs in `text` (overlapping occurrences count).
+int occurrences(std::string_view text, std::string_view span);
+
 struct StandoffFile {
   std::string file;
   std::string transcript_stem;
