@@ -50,6 +50,30 @@ std::string escape_inline(std::string_view s) {
   return out;
 }
 
+// The tail after a code list, written anew: ` | exemplar`, each code's own ` | memo ID: TEXT` (its '|' and
+// '\\' escaped), then the shared ` | memo: TEXT` (as written). Empty when there is nothing.
+std::string code_tail(bool exemplar, const std::vector<OwnMemo>& own, std::string_view shared_raw) {
+  std::string out = exemplar ? " | exemplar" : "";
+  for (const auto& o : own) out += " | memo " + o.id + ": " + o.raw;
+  if (!shared_raw.empty()) out += " | memo: " + std::string(shared_raw);
+  return out;
+}
+
+// `own` with the memo of `id` set to `memo` (escaped for a tail), or removed when `memo` is empty.
+std::vector<OwnMemo> with_own_memo(std::vector<OwnMemo> own, const std::string& id, const std::string& memo) {
+  own.erase(std::remove_if(own.begin(), own.end(), [&](const OwnMemo& o) { return text::fold_case(o.id) == text::fold_case(id); }),
+            own.end());
+  if (!memo.empty()) {
+    std::string raw;
+    for (char c : memo) {
+      if (c == '|' || c == '\\' || c == '[' || c == ']' || c == '{' || c == '}') raw += '\\';
+      raw += c;
+    }
+    own.push_back({id, memo, raw});
+  }
+  return own;
+}
+
 std::string quote_span(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
@@ -667,9 +691,6 @@ std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& targ
     return std::nullopt;
   }
   // A span's or a .codes line's `| exemplar` belongs to all the codes written with it: its tail is written anew.
-  auto tail = [&](bool exemplar, std::string_view memo_bytes, bool has_memo) {
-    return std::string(exemplar ? " | exemplar" : "") + (has_memo ? " | memo: " + std::string(memo_bytes) : "");
-  };
   if (!inline_) {
     const StandoffCoding* line = nullptr;
     for (const auto& c : standoff_->codings)
@@ -680,7 +701,7 @@ std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& targ
     while (end > line->list_end && (all[end - 1] == '\n' || all[end - 1] == '\r')) --end;
     while (begin > line->line_begin && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
     edit.splices.push_back({begin, end - begin,
-                            tail(on, all.substr(line->memo_begin, line->memo_end - line->memo_begin), line->has_memo)});
+                            code_tail(on, line->own_memos, all.substr(line->memo_begin, line->memo_end - line->memo_begin))});
     return checked(std::move(edit), {}, {}, diags);
   }
   if (g.span) {
@@ -689,7 +710,7 @@ std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& targ
     std::size_t begin = mk.list_end;
     while (begin > mk.close && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
     edit.splices.push_back({begin, mk.end - begin,
-                            tail(on, all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin), mk.memo_begin != mk.memo_end) + "}"});
+                            code_tail(on, mk.own_memos, all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin)) + "}"});
     return checked(std::move(edit), {}, {}, diags);
   }
   // A @code line: its @exemplar lines follow it.
@@ -731,17 +752,40 @@ std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, 
   edit.codes_file = !inline_;
   edit.summary = "memo of " + node + " in t" + std::to_string(turn->number);
   std::string m = one_line(memo);
+  // A memo belongs to one coding: where several codes are written together (a .codes line, a span's list, a
+  // @code line), the code gets a memo of its own (`memo ID: TEXT`, `@memo ID: TEXT`) and the others keep theirs.
+  std::size_t together = 0;
+  for (const auto* c : g.codes)
+    if (c->where.line == found->where.line) ++together;
+  if (g.span && inline_) together = g.span->codes.size();
   if (!inline_) {
     const StandoffCoding* line = nullptr;
     for (const auto& c : standoff_->codings)
       if (c.line == found->where.line) line = &c;
     if (!line) return std::nullopt;
+    if (line->codes.size() > 1) {
+      std::string_view all(codes_text_);
+      std::size_t end = line->line_end, begin = line->list_end;
+      while (end > line->list_end && (all[end - 1] == '\n' || all[end - 1] == '\r')) --end;
+      while (begin > line->line_begin && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
+      edit.splices.push_back({begin, end - begin, code_tail(found->exemplar, with_own_memo(line->own_memos, found->written, m),
+                                                             all.substr(line->memo_begin, line->memo_end - line->memo_begin))});
+      return checked(std::move(edit), {}, {}, diags);
+    }
     if (line->has_memo) edit.splices.push_back({line->memo_begin, line->memo_end - line->memo_begin, m});
     else if (!m.empty()) edit.splices.push_back({line->memo_end, 0, " | memo: " + m});
     return checked(std::move(edit), {}, {}, diags);
   }
   if (g.span) {
     const auto& mk = *g.span->markup;
+    if (together > 1) {
+      std::string_view all(transcript_text_);
+      std::size_t begin = mk.list_end;
+      while (begin > mk.close && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
+      edit.splices.push_back({begin, mk.end - begin, code_tail(found->exemplar, with_own_memo(mk.own_memos, found->written, m),
+                                                                all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin)) + "}"});
+      return checked(std::move(edit), {}, {}, diags);
+    }
     if (mk.memo_begin != mk.memo_end) edit.splices.push_back({mk.memo_begin, mk.memo_end - mk.memo_begin, escape_inline(m)});
     else if (!m.empty()) edit.splices.push_back({mk.memo_end, 0, " | memo: " + escape_inline(m)});
     return checked(std::move(edit), {}, {}, diags);
@@ -749,17 +793,42 @@ std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, 
   // A @code line: its @memo lines follow it.
   int line = found->where.line;
   std::vector<int> memo_lines;
-  attached_lines(line, &memo_lines);
+  const int last = attached_lines(line, &memo_lines);
+  std::string_view all(transcript_text_);
+  auto content_of = [&](int l) {
+    std::size_t b = line_start(l), e = line_start(l + 1);
+    auto content = all.substr(b, e - b);
+    return std::make_pair(b, content.substr(0, content.find_last_not_of("\r\n") + 1));
+  };
+  if (together > 1) {
+    // The code's own @memo lines ("@memo ID: ...") are replaced; the shared ones stay for the others.
+    std::vector<int> own;
+    for (int l : memo_lines) {
+      auto body = text::trim(text::trim(content_of(l).second).substr(5));
+      auto colon = body.find(':');
+      if (colon != std::string_view::npos && text::fold_case(text::trim(body.substr(0, colon))) == text::fold_case(found->written))
+        own.push_back(l);
+    }
+    const std::string line_text = "@memo " + found->written + ": " + m;
+    if (own.empty()) {
+      if (!m.empty()) edit.splices.push_back(insert_lines_after(last, line_text + view_.newline));
+    } else {
+      for (std::size_t k = own.size(); k-- > 0;) {
+        if (k == 0 && !m.empty()) edit.splices.push_back({content_of(own[0]).first, content_of(own[0]).second.size(), line_text});
+        else edit.splices.push_back(erase_lines(own[k], own[k]));
+      }
+      std::sort(edit.splices.begin(), edit.splices.end(), [](const TextSplice& a, const TextSplice& b) { return a.offset < b.offset; });
+    }
+    if (edit.splices.empty()) return edit;
+    return checked(std::move(edit), {}, {}, diags);
+  }
   if (memo_lines.empty()) {
     if (!m.empty()) edit.splices.push_back(insert_lines_after(line, "@memo " + m + view_.newline));
   } else {
     for (std::size_t k = memo_lines.size(); k-- > 0;) {
       if (k == 0 && !m.empty()) {
-        std::size_t b = line_start(memo_lines[0]), e = line_start(memo_lines[0] + 1);
-        std::string_view all(transcript_text_);
-        auto content = all.substr(b, e - b);
-        std::size_t keep = content.find_last_not_of("\r\n") + 1;
-        edit.splices.push_back({b, keep, "@memo " + m});
+        auto [b, content] = content_of(memo_lines[0]);
+        edit.splices.push_back({b, content.size(), "@memo " + m});
       } else {
         edit.splices.push_back(erase_lines(memo_lines[k], memo_lines[k]));
       }

@@ -121,10 +121,10 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
       c.memo_begin = line_begin + static_cast<std::size_t>(tail_text.data() - raw.data()) + tail.memo_pos;
       c.memo_end = c.memo_begin + tail.memo_len;
       c.has_memo = tail.memo_len > 0;
-      for (auto& code : c.codes) {
-        code.memo = tail.memo;
-        code.exemplar = tail.exemplar;
-      }
+      c.own_memos = tail.own;
+      for (const auto& id : markup::assign_tail(tail, c.codes))
+        diags.error({file, lineno, column_of(raw, static_cast<std::size_t>(tail_text.data() - raw.data()) - 1)},
+                    "'memo " + id + ":' names no code of this line (a code's own memo is 'memo ID: TEXT' with one of its ids)");
     }
     if (!c.codes.empty()) s.codings.push_back(std::move(c));
   }

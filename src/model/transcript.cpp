@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <set>
 
 #include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
@@ -41,6 +42,7 @@ struct BodyParser {
   int last_participant_turn = -1;      // index into t.turns
   Turn* coded_turn = nullptr;          // the turn the @code/@memo/@exemplar lines just read belong to
   std::vector<Coding*> last_codes;     // target of @memo and @exemplar
+  std::set<const Coding*> own_memo;    // codes of last_codes given a memo of their own (`@memo ID: TEXT`)
   int next_number = 1;
 
   bool is_interviewer(std::string_view label) const {
@@ -63,6 +65,7 @@ struct BodyParser {
     auto codes = markup::scan_turn_line(raw.substr(base), base, r, current, t.coder, diags);
     if (!codes.empty()) {
       last_codes = std::move(codes);
+      own_memo.clear();
       coded_turn = current;
     }
   }
@@ -78,6 +81,7 @@ struct BodyParser {
     current = &t.turns.back();
     if (!current->interviewer) last_participant_turn = static_cast<int>(t.turns.size()) - 1;
     last_codes.clear();
+    own_memo.clear();
     coded_turn = nullptr;
   }
 
@@ -120,6 +124,7 @@ struct BodyParser {
       if (turn.codes.empty()) turn.codes = std::move(codes);
       else turn.codes.insert(turn.codes.end(), std::make_move_iterator(codes.begin()), std::make_move_iterator(codes.end()));
       last_codes.clear();
+      own_memo.clear();
       for (std::size_t k = first; k < turn.codes.size(); ++k) last_codes.push_back(&turn.codes[k]);
       if (turn.end_line == lineno - 1) turn.end_line = lineno;
       coded_turn = &turn;
@@ -129,9 +134,31 @@ struct BodyParser {
         return;
       }
       if (arg.empty()) diags.error(at, "@memo needs text");
-      for (auto* c : last_codes) {
-        if (!c->memo.empty()) c->memo += '\n';
-        c->memo += std::string(arg);
+      // `@memo ID: TEXT` is the memo of that one code of the line (ID one of its codes as written); any other
+      // @memo belongs to every code of the line that has no memo of its own.
+      Coding* own = nullptr;
+      std::string_view own_text;
+      if (auto colon = arg.find(':'); colon != std::string_view::npos && last_codes.size() > 1) {
+        auto id = text::trim(arg.substr(0, colon));
+        if (!id.empty() && id.find_first_of(" \t") == std::string_view::npos) {
+          for (auto* c : last_codes)
+            if (text::fold_case(c->written) == text::fold_case(id)) own = c;
+          if (!own && id.find_first_of(".0123456789") != std::string_view::npos)
+            diags.warning(at, "'@memo " + std::string(id) + ":' names no code of the coding just before it; taken as the memo of all its codes (a code's own memo is '@memo ID: TEXT' with one of its ids)");
+          own_text = text::trim(arg.substr(colon + 1));
+        }
+      }
+      if (own) {
+        if (!own_memo.count(own)) own->memo.clear();
+        own_memo.insert(own);
+        if (!own->memo.empty()) own->memo += '\n';
+        own->memo += std::string(own_text);
+      } else {
+        for (auto* c : last_codes) {
+          if (own_memo.count(c)) continue;
+          if (!c->memo.empty()) c->memo += '\n';
+          c->memo += std::string(arg);
+        }
       }
       extend_coded_turn(lineno);
     } else if (name == "exemplar") {
@@ -300,6 +327,7 @@ struct BodyParser {
         if (sec.question.empty()) diags.error({file, lineno, 1}, "a '##' section heading must start with a guideline question id");
         t.sections.push_back(sec);
         last_codes.clear();
+        own_memo.clear();
         continue;
       }
       if (s[0] == '#') {  // other headings: free text
@@ -429,7 +457,7 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
     }
   }
   std::vector<std::string_view> body(lines.begin() + static_cast<long>(end) + 1, lines.end());
-  BodyParser p{t, file, content, diags, nullptr, -1, nullptr, {}, 1};
+  BodyParser p{t, file, content, diags, nullptr, -1, nullptr, {}, {}, 1};
   // Keeps Turn pointers stable while parsing: a turn starts on a line with a ':'.
   t.turns.reserve(static_cast<std::size_t>(std::count_if(body.begin(), body.end(), [](std::string_view l) {
     return l.find(':') != std::string_view::npos;

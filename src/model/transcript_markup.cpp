@@ -104,10 +104,26 @@ std::size_t find_unescaped(std::string_view s, std::size_t from, char want, std:
 CodeTail parse_code_tail(std::string_view tail) {
   CodeTail out;
   auto m = text::trim(tail);
-  if (text::starts_with_ci(m, "exemplar") && (m.size() == 8 || m[8] == '|' || m[8] == ' ')) {
-    out.exemplar = true;
-    m = text::trim(m.substr(8));
-    if (!m.empty() && m[0] == '|') m = text::trim(m.substr(1));
+  for (bool more = true; more && !m.empty();) {
+    more = false;
+    if (text::starts_with_ci(m, "exemplar") && (m.size() == 8 || m[8] == '|' || m[8] == ' ')) {
+      out.exemplar = true;
+      m = text::trim(m.substr(8));
+      if (!m.empty() && m[0] == '|') m = text::trim(m.substr(1));
+      more = true;
+    } else if (text::starts_with_ci(m, "memo ") && !text::starts_with_ci(text::trim(m.substr(4)), ":")) {
+      // `memo ID: TEXT`: ID has no space; the text runs to the next unescaped '|'.
+      auto rest = text::trim(m.substr(4));
+      auto colon = rest.find(':');
+      auto id = colon == std::string_view::npos ? std::string_view{} : text::trim(rest.substr(0, colon));
+      if (id.empty() || id.find_first_of(" \t|") != std::string_view::npos) break;
+      auto body = rest.substr(colon + 1);
+      std::size_t bar = find_unescaped(body, 0, '|', "", nullptr);
+      auto raw = text::trim(body.substr(0, bar));
+      out.own.push_back({std::string(id), unescape(raw), std::string(raw)});
+      m = bar == std::string_view::npos ? body.substr(body.size()) : text::trim(body.substr(bar + 1));
+      more = true;
+    }
   }
   if (text::starts_with_ci(m, "memo:")) m = text::trim(m.substr(5));
   else if (!m.empty()) out.unknown = true;
@@ -115,6 +131,24 @@ CodeTail parse_code_tail(std::string_view tail) {
   out.memo_pos = static_cast<std::size_t>(m.data() - tail.data());
   out.memo_len = m.size();
   return out;
+}
+
+std::vector<std::string> assign_tail(const CodeTail& tail, std::vector<Coding>& codes) {
+  std::vector<std::string> unknown;
+  for (auto& code : codes) {
+    code.memo = tail.memo;
+    code.exemplar = tail.exemplar;
+  }
+  for (const auto& own : tail.own) {
+    bool found = false;
+    for (auto& code : codes)
+      if (text::fold_case(code.written) == text::fold_case(own.id)) {
+        code.memo = own.text;
+        found = true;
+      }
+    if (!found) unknown.push_back(own.id);
+  }
+  return unknown;
 }
 
 std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, const LineRef& ref, Turn* turn,
@@ -268,10 +302,9 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
         diags.error(at(list_end), "after '|' in a code list comes 'memo: TEXT' or 'exemplar' (write \\| for a literal bar)");
       mk.memo_begin = file_pos(list_end + 1) + tail.memo_pos;
       mk.memo_end = mk.memo_begin + tail.memo_len;
-      for (auto& code : span.codes) {
-        code.memo = tail.memo;
-        code.exemplar = tail.exemplar;
-      }
+      mk.own_memos = tail.own;
+      for (const auto& id : assign_tail(tail, span.codes))
+        diags.error(at(list_end), "'memo " + id + ":' names no code of this list (a code's own memo is 'memo ID: TEXT' with one of its ids)");
     }
     span.markup = mk;
     if (span.begin == span.end) diags.error(at(i), "empty coded span '[]'");

@@ -30,13 +30,20 @@ std::vector<Coding> parse_code_list(std::string_view list, const LineRef& ref, s
 
 // The tail after the first '|' of a code list: `[exemplar] [| ] [memo:] TEXT`.
 struct CodeTail {
-  std::string memo;          // escapes resolved
+  std::string memo;          // the shared memo (`memo: TEXT`, last), escapes resolved
   bool exemplar = false;
+  // `memo ID: TEXT` segments (before the shared memo, each ending at an unescaped '|'): one code's own memo.
+  std::vector<OwnMemo> own;
   std::size_t memo_pos = 0;  // byte range of the memo as written, relative to the tail's start
   std::size_t memo_len = 0;
   bool unknown = false;      // the tail starts with neither `exemplar` nor `memo:` (a near miss: an error)
 };
+// Reads what follows the '|' after a code list: `[exemplar |] (memo ID: TEXT |)* [memo: TEXT]`.
 CodeTail parse_code_tail(std::string_view tail);
+// Gives each code of a list its memo from a tail: its own (`memo ID: TEXT`, ID compared case-insensitively with
+// the code as written), else the shared one; and the exemplar mark. Returns the ids of own memos that name no
+// code of the list (a near miss the caller reports).
+std::vector<std::string> assign_tail(const CodeTail& tail, std::vector<Coding>& codes);
 
 // Characters that a backslash makes literal in turn text.
 inline bool escapable(char c) { return c == '[' || c == ']' || c == '{' || c == '}' || c == '\\' || c == '|'; }

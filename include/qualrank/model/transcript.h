@@ -12,6 +12,13 @@
 
 namespace qualrank {
 
+// One code's own memo in a code list's tail (`{A, B | memo B: TEXT}`, `tN: A, B | memo B: TEXT`), as written.
+struct OwnMemo {
+  std::string id;    // the code as written after `memo`
+  std::string text;  // escapes resolved
+  std::string raw;   // as written (for rewriting the tail)
+};
+
 struct Coding {
   std::string written;   // the node as written (id, name or alias)
   std::string coder;
@@ -27,7 +34,8 @@ struct SpanMarkup {
   std::size_t close = 0;       // byte offset of ']'
   std::size_t list_end = 0;    // byte offset of the '|' or '}' that ends the node ids
   std::size_t end = 0;         // byte offset just after '}'
-  std::size_t memo_begin = 0, memo_end = 0;  // the memo's bytes inside the braces (equal when none)
+  std::size_t memo_begin = 0, memo_end = 0;  // the shared memo's bytes inside the braces (equal when none)
+  std::vector<OwnMemo> own_memos;            // `memo ID: TEXT` segments of the tail
 };
 
 struct Span {
@@ -115,6 +123,7 @@ struct StandoffCoding {
   std::size_t list_end = 0;         // byte offset where the node ids end ('|', or the line's end)
   std::size_t memo_begin = 0, memo_end = 0;  // the memo's bytes (equal when none)
   bool has_memo = false;
+  std::vector<OwnMemo> own_memos;   // `memo ID: TEXT` segments of the tail
   int occurrence = 0;               // `"span"#N`: the N-th occurrence of the span in the turn (0: not given)
 };
 // Byte offset of the n-th (1-based) occurrence of `span` in `text` (occurrences may overlap); npos when fewer.
