@@ -35,6 +35,48 @@ void save(ActionContext& c) {
     c.model.set_message(why + " ('w' again offers to reload)");
 }
 
+void search(ActionContext& c) {
+  auto q = c.ui.prompt("search: ", c.model.last_search());
+  if (q && !q->empty()) c.model.search(*q, 1);
+  else c.model.set_message("search cancelled");
+}
+
+// The node of the highlighted coding (for the segments pane).
+std::optional<std::string> highlighted_node(ActionContext& c) {
+  auto list = c.model.codings();
+  if (c.model.highlighted() >= list.size()) {
+    c.model.set_message("error: this turn has no coding (Tab highlights one; S lists its code's segments)");
+    return std::nullopt;
+  }
+  return c.model.node_id(list[c.model.highlighted()].written);
+}
+
+void segments(ActionContext& c) {
+  auto node = highlighted_node(c);
+  if (!node) return;
+  auto lines = c.model.segments_of(*node);
+  c.ui.show_list("segments coded " + c.model.node_label(*node) + " across the study (" + std::to_string(lines.size()) + ")", lines);
+}
+
+void new_code(ActionContext& c) {
+  auto selected = c.model.selected_text();
+  auto name = c.ui.prompt("new code name (in vivo: the selection): ", selected.value_or(""));
+  if (!name || name->empty()) {
+    c.model.set_message("no code proposed");
+    return;
+  }
+  c.model.set_message("pick the parent of '" + *name + "' (Esc: a new top-level code)");
+  auto parent = c.ui.pick_code(c.model);
+  c.model.propose_code(*name, parent.value_or(""));
+}
+
+bool leave_unsaved(ActionContext& c, const char* what) {
+  if (!c.model.dirty()) return true;
+  if (c.ui.confirm(std::string("unsaved changes: ") + what + " without saving? (y/n)")) return true;
+  c.model.set_message("staying ('w' saves)");
+  return false;
+}
+
 void quit(ActionContext& c) {
   if (c.model.dirty() && !c.ui.confirm("unsaved changes: quit without saving? (y/n)")) {
     c.model.set_message("not quitting ('w' saves)");
@@ -51,7 +93,16 @@ const std::vector<Action>& actions() {
       {"previous-turn", {'k', key::up}, "previous participant turn", [](ActionContext& c) { c.model.move(-1); }},
       {"page-down", {key::page_down}, "go 5 turns forward", [](ActionContext& c) { c.model.move(5); }},
       {"page-up", {key::page_up}, "go 5 turns back", [](ActionContext& c) { c.model.move(-5); }},
-      {"next-uncoded", {'n'}, "next participant turn without a code", [](ActionContext& c) { c.model.next_uncoded(); }},
+      {"first-turn", {'g', key::home}, "go to the first participant turn", [](ActionContext& c) { c.model.go_first(); }},
+      {"last-turn", {'G', key::end}, "go to the last participant turn", [](ActionContext& c) { c.model.go_last(); }},
+      {"next-uncoded", {'U'}, "next participant turn without a code", [](ActionContext& c) { c.model.next_uncoded(); }},
+      {"search", {'/'}, "search the participant turns (case-insensitive); the match is selected", search},
+      {"search-next", {'n'}, "next match of the last search", [](ActionContext& c) { c.model.search("", 1); }},
+      {"search-previous", {'N'}, "previous match of the last search", [](ActionContext& c) { c.model.search("", -1); }},
+      {"next-transcript", {']'}, "open the next transcript (asks when there are unsaved changes)",
+       [](ActionContext& c) { if (leave_unsaved(c, "open the next transcript")) c.switch_transcript = 1; }},
+      {"previous-transcript", {'['}, "open the previous transcript (asks when there are unsaved changes)",
+       [](ActionContext& c) { if (leave_unsaved(c, "open the previous transcript")) c.switch_transcript = -1; }},
       {"select", {'v'}, "select the first word of the turn", [](ActionContext& c) { c.model.select_start(); }},
       {"select-right", {'l', key::right}, "move the selection one word right", [](ActionContext& c) { c.model.select_move(1); }},
       {"select-left", {'h', key::left}, "move the selection one word left", [](ActionContext& c) { c.model.select_move(-1); }},
@@ -59,11 +110,18 @@ const std::vector<Action>& actions() {
       {"shrink", {'H', key::shift_left}, "shrink the selection by one word", [](ActionContext& c) { c.model.select_extend(-1); }},
       {"clear-selection", {key::escape}, "clear the selection (code the whole turn)", [](ActionContext& c) { c.model.clear_selection(); }},
       {"code", {'c'}, "pick a code (type to filter) and apply it", code},
-      {"accept", {'a'}, "apply the first suggestion (keyword rules, then learned codes)", [](ActionContext& c) { c.model.accept_suggestion(0); }},
-      {"suggestion", {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, "apply the n-th suggestion",
+      {"accept", {'a'}, "apply suggestion 1 (the suggestions are listed under the turn with their keys)", [](ActionContext& c) { c.model.accept_suggestion(0); }},
+      {"suggestion", {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, "apply the n-th suggestion listed under the turn",
        [](ActionContext& c) { c.model.accept_suggestion(static_cast<std::size_t>(c.key - '1')); }},
       {"next-coding", {key::tab}, "highlight the next coding of the turn", [](ActionContext& c) { c.model.cycle_coding(1); }},
-      {"memo", {'m'}, "add or edit the highlighted coding's memo", memo},
+      {"memo", {'m'}, "add or edit the highlighted coding's memo (its own, not its line's)", memo},
+      {"exemplar", {'e'}, "pick or drop the highlighted coding as an exemplar quote (the coding stays)",
+       [](ActionContext& c) { c.model.toggle_exemplar(); }},
+      {"new-code", {'+'}, "propose a new code (in vivo: named by the selection) under a parent you pick", new_code},
+      {"segments", {'S'}, "list every segment of the highlighted coding's code across the study", segments},
+      {"memos", {'M'}, "list every memo of this transcript", [](ActionContext& c) { c.ui.show_list("memos of " + c.model.document().transcript().file, c.model.memo_lines()); }},
+      {"messages", {':'}, "show the message history (messages cut at the screen's edge in full)",
+       [](ActionContext& c) { c.ui.show_list("messages, oldest first", c.model.message_history()); }},
       {"remove", {'d'}, "remove the highlighted coding", [](ActionContext& c) { c.model.remove_highlighted(); }},
       {"undo", {'u'}, "undo the last change (several levels)", [](ActionContext& c) { c.model.undo(); }},
       {"redo", {'r'}, "redo the last undone change", [](ActionContext& c) { c.model.redo(); }},
@@ -94,6 +152,8 @@ std::string key_name(int k) {
     case key::escape: return "Esc";
     case key::enter: return "Enter";
     case key::ctrl_c: return "Ctrl-C";
+    case key::home: return "Home";
+    case key::end: return "End";
     default: break;
   }
   if (k > ' ' && k < 127) return std::string(1, static_cast<char>(k));

@@ -20,7 +20,7 @@ constexpr int ctrl_c = 3;  // the terminal is in raw mode: Ctrl-C is a key (quit
 constexpr int base = 0x110000;  // past Unicode
 constexpr int up = base + 1, down = base + 2, left = base + 3, right = base + 4;
 constexpr int shift_left = base + 5, shift_right = base + 6, page_up = base + 7, page_down = base + 8;
-constexpr int back_tab = base + 9, backspace = base + 10, resize = base + 11;
+constexpr int back_tab = base + 9, backspace = base + 10, resize = base + 11, home = base + 12, end = base + 13;
 }  // namespace key
 
 // What an action asks of the user; the ncurses front end implements it, tests fake it.
@@ -31,6 +31,8 @@ class Ui {
   virtual std::optional<std::string> prompt(const std::string& label, const std::string& initial) = 0;
   virtual bool confirm(const std::string& question) = 0;                    // y/n
   virtual void show_help() = 0;
+  // A full-screen list to read (the message history, the memos, a code's segments across the study).
+  virtual void show_list(const std::string& title, const std::vector<std::string>& lines) { (void)title, (void)lines; }
 };
 
 struct ActionContext {
@@ -38,6 +40,7 @@ struct ActionContext {
   Ui& ui;
   int key = 0;        // the key that triggered the action
   bool quit = false;  // set by the quit action
+  int switch_transcript = 0;  // set by next/previous-transcript: +1 or -1 (the key loop opens it)
 };
 
 struct Action {

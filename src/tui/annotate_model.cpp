@@ -5,6 +5,7 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "qualrank/util/text.h"
 
@@ -123,6 +124,7 @@ void AnnotateModel::turn_changed() {
   words_ = t ? split_words(t->text) : std::vector<Word>{};
   selection_.reset();
   highlight_ = 0;
+  focus_codes_ = false;
 }
 
 bool AnnotateModel::move(int delta) {
@@ -158,16 +160,73 @@ bool AnnotateModel::next_uncoded() {
       return true;
     }
   }
-  message_ = "every turn is coded";
+  set_message("every turn is coded");
   return false;
 }
 
+bool AnnotateModel::go_first() {
+  if (participants_.empty()) return false;
+  return move(-static_cast<int>(current_));
+}
+
+bool AnnotateModel::go_last() {
+  if (participants_.empty()) return false;
+  return move(static_cast<int>(participants_.size() - 1 - current_));
+}
+
+bool AnnotateModel::search(const std::string& query, int delta) {
+  if (!query.empty()) search_ = query;
+  if (search_.empty()) {
+    set_message("no search yet ('/' searches)");
+    return false;
+  }
+  const std::string q = text::fold_case(search_);
+  const auto& turns = doc_.transcript().turns;
+  const std::size_t n = participants_.size();
+  for (std::size_t step = 1; step <= n; ++step) {
+    std::size_t k = (current_ + n + (delta < 0 ? n - step % n : step)) % n;
+    const Turn& t = turns[participants_[k]];
+    // The words of the match are selected where case folding kept the byte offsets (the text's length did not
+    // change); otherwise the turn is shown without a selection.
+    const std::string folded = text::fold_case(t.text);
+    auto pos = folded.find(q);
+    if (pos == std::string::npos) continue;
+    current_ = k;
+    turn_changed();
+    std::size_t first = words_.size(), last = 0;
+    if (folded.size() == t.text.size())
+      for (std::size_t w = 0; w < words_.size(); ++w)
+        if (words_[w].begin < pos + q.size() && pos < words_[w].end) {
+          first = std::min(first, w);
+          last = std::max(last, w);
+        }
+    if (first < words_.size()) selection_ = std::make_pair(first, last);
+    set_message("found \"" + search_ + "\" in t" + std::to_string(t.number) + " (n next, N previous)");
+    return true;
+  }
+  set_message("\"" + search_ + "\" is in no participant turn");
+  return false;
+}
+
+std::vector<std::string> AnnotateModel::memo_lines() const {
+  std::vector<std::string> out;
+  for (std::size_t k : participants_) {
+    const Turn& t = doc_.transcript().turns[k];
+    for (const auto& c : doc_.codings(t.number))
+      if (!c.memo.empty())
+        out.push_back("t" + std::to_string(t.number) + " " + node_label(c.written) + (c.span ? " \"" + *c.span + "\"" : "") + ": " + c.memo);
+  }
+  return out;
+}
+
 void AnnotateModel::select_start() {
+  focus_codes_ = false;
   if (words_.empty()) return;
   selection_ = std::make_pair(std::size_t{0}, std::size_t{0});
 }
 
 void AnnotateModel::select_move(int delta) {
+  focus_codes_ = false;
   if (words_.empty()) return;
   if (!selection_) {
     select_start();
@@ -216,6 +275,7 @@ std::vector<CodingView> AnnotateModel::codings() const {
 }
 
 void AnnotateModel::cycle_coding(int delta) {
+  focus_codes_ = true;
   auto n = codings().size();
   if (n == 0) {
     highlight_ = 0;
@@ -297,26 +357,41 @@ std::size_t first_pick(const std::vector<PickerRow>& rows, const std::string& qu
   return 0;
 }
 
+std::size_t step_pick(const std::vector<PickerRow>& rows, std::size_t from, int delta) {
+  std::size_t at = from;
+  const int step = delta < 0 ? -1 : 1;
+  for (int moved = 0; moved < std::abs(delta);) {
+    std::size_t k = at;
+    do {
+      if ((step < 0 && k == 0) || (step > 0 && k + 1 >= rows.size())) return at;
+      k = static_cast<std::size_t>(static_cast<long>(k) + step);
+    } while (!rows[k].match);
+    at = k;
+    ++moved;
+  }
+  return at;
+}
+
 void AnnotateModel::error_message(const Diagnostics& diags) {
   for (const auto& d : diags.items())
     if (d.severity == Severity::error) {
-      message_ = "error: " + d.message;
+      set_message("error: " + d.message);
       return;
     }
-  message_ = "error: the edit could not be made";
+  set_message("error: the edit could not be made");
 }
 
 bool AnnotateModel::apply(const CodingEdit& edit) {
   undo_.push_back({doc_.apply(edit), current_});
   redo_.clear();
-  message_ = edit.summary;
+  set_message(edit.summary);
   return true;
 }
 
 bool AnnotateModel::add_code(const std::string& node, const std::string& memo) {
   int n = current_number();
   if (!n) {
-    message_ = "error: the transcript has no participant turn";
+    set_message("error: the transcript has no participant turn");
     return false;
   }
   CodingTarget target;
@@ -342,7 +417,7 @@ bool AnnotateModel::add_code(const std::string& node, const std::string& memo) {
 bool AnnotateModel::accept_suggestion(std::size_t k) {
   auto s = suggestions();
   if (k >= s.size()) {
-    message_ = s.empty() ? "no suggestion for this turn" : "there are only " + std::to_string(s.size()) + " suggestions";
+    set_message(s.empty() ? "no suggestion for this turn" : "there are only " + std::to_string(s.size()) + " suggestions");
     return false;
   }
   return add_code(s[k]);
@@ -357,7 +432,7 @@ std::optional<std::string> AnnotateModel::highlighted_memo() const {
 std::optional<std::pair<CodingTarget, std::string>> AnnotateModel::highlighted_target(const char* none) {
   auto list = codings();
   if (highlight_ >= list.size()) {
-    message_ = none;
+    set_message(none);
     return std::nullopt;
   }
   const auto& c = list[highlight_];
@@ -366,6 +441,22 @@ std::optional<std::pair<CodingTarget, std::string>> AnnotateModel::highlighted_t
   target.span = c.span;
   if (c.span) target.occurrence = c.occurrence;
   return std::make_pair(target, node_id(c.written));
+}
+
+bool AnnotateModel::toggle_exemplar() {
+  auto h = highlighted_target("error: this turn has no coding to pick as an exemplar (code it first)");
+  if (!h) return false;
+  const bool on = !codings()[highlight_].exemplar;
+  Diagnostics diags;
+  auto edit = doc_.plan_exemplar(h->first, h->second, on, diags);
+  if (!edit) {
+    error_message(diags);
+    return false;
+  }
+  const std::size_t keep = highlight_;
+  apply(*edit);
+  highlight_ = keep;
+  return true;
 }
 
 bool AnnotateModel::set_memo(const std::string& memo) {
@@ -378,7 +469,7 @@ bool AnnotateModel::set_memo(const std::string& memo) {
     return false;
   }
   if (edit->splices.empty()) {
-    message_ = "memo unchanged";
+    set_message("memo unchanged");
     return true;
   }
   return apply(*edit);
@@ -401,7 +492,7 @@ bool AnnotateModel::remove_highlighted() {
 // Undo and redo: take the last step off one stack, apply it, and put what undoes that on the other.
 bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done) {
   if (from.empty()) {
-    message_ = nothing;
+    set_message(nothing);
     return false;
   }
   Step s = std::move(from.back());
@@ -413,7 +504,7 @@ bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const
   } else {
     highlight_ = 0;
   }
-  message_ = std::string(done) + s.edit.summary;
+  set_message(std::string(done) + s.edit.summary);
   return true;
 }
 
@@ -425,21 +516,21 @@ bool AnnotateModel::save() {
   std::string error;
   conflict_ = false;
   if (!doc_.dirty()) {
-    message_ = "no changes to save";
+    set_message("no changes to save");
     return true;
   }
   switch (doc_.save_checked(&error)) {
     case CodingDocument::SaveResult::saved:
-      message_ = "saved " + doc_.target_file();
+      set_message("saved " + doc_.target_file());
       return true;
     case CodingDocument::SaveResult::changed_on_disk:
       conflict_ = true;
-      message_ = "not saved: " + error;
+      set_message("not saved: " + error);
       return false;
     case CodingDocument::SaveResult::failed:
       break;
   }
-  message_ = "error: cannot write " + doc_.target_file() + ": " + error;
+  set_message("error: cannot write " + doc_.target_file() + ": " + error);
   return false;
 }
 
@@ -462,19 +553,19 @@ bool AnnotateModel::reload(bool then_save) {
   if (!go_to_turn(at)) turn_changed();
   std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
   if (!r->not_reapplied.empty()) {
-    message_ = what + "; NOT re-applied (redo them): " + text::join(r->not_reapplied, "; ");
+    set_message(what + "; NOT re-applied (redo them): " + text::join(r->not_reapplied, "; "));
     return false;
   }
   if (!doc_.dirty()) {
-    message_ = "reloaded from disk: it already has your changes, nothing to save";
+    set_message("reloaded from disk: it already has your changes, nothing to save");
     return true;
   }
   if (then_save) {
     if (!save()) return false;
-    message_ = what + "; saved";
+    set_message(what + "; saved");
     return true;
   }
-  message_ = what;
+  set_message(what);
   return true;
 }
 

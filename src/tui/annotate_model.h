@@ -3,6 +3,8 @@
 // same library calls `qualrank code add/remove` make (model/coding_edit.h), so tests drive it directly.
 #pragma once
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +45,9 @@ struct PickerRow {
 };
 // The row the picker highlights first: an exact id match, else the first match.
 std::size_t first_pick(const std::vector<PickerRow>& rows, const std::string& query);
+// The picker's highlight moved by `delta` rows among the rows that match (a parent shown only for context is
+// skipped); stays at `from` when no match lies that way.
+std::size_t step_pick(const std::vector<PickerRow>& rows, std::size_t from, int delta);
 
 class AnnotateModel {
  public:
@@ -61,6 +66,14 @@ class AnnotateModel {
   bool move(int delta);                                      // by participant turns; false at an end
   bool go_to_turn(int number);                               // tN
   bool next_uncoded();                                       // next participant turn without a coding (wraps)
+  bool go_first();                                           // the first participant turn
+  bool go_last();                                            // the last participant turn
+  // Finds `query` (case-insensitive) in the participant turns after the current one (`delta` 1) or before it
+  // (-1), wrapping; moves there and selects the words of the match. Empty query: repeats the last one.
+  bool search(const std::string& query, int delta);
+  const std::string& last_search() const { return search_; }
+  // Every memo of this coder's codings in the transcript, one line each: "t3 COM.2 Meetings: TEXT".
+  std::vector<std::string> memo_lines() const;
 
   // Word selection inside the current turn: words [first, last] of split_words(turn text).
   const std::vector<Word>& words() const { return words_; }
@@ -107,7 +120,46 @@ class AnnotateModel {
   bool dirty() const { return doc_.dirty(); }
 
   const std::string& message() const { return message_; }
-  void set_message(std::string m) { message_ = std::move(m); }
+  // Every message shown goes to the history too (the last 200), so a message cut at the screen's width can
+  // be read whole (the `messages` action).
+  void set_message(std::string m) {
+    if (!m.empty() && (history_.empty() || history_.back() != m)) {
+      history_.push_back(m);
+      if (history_.size() > 200) history_.erase(history_.begin());
+    }
+    message_ = std::move(m);
+  }
+  const std::vector<std::string>& message_history() const { return history_; }
+  // Picks (drops) the highlighted coding as an exemplar quote; the coding stays (CodingDocument::plan_exemplar).
+  bool toggle_exemplar();
+  // Whether the view follows the highlighted coding (after Tab) rather than the turn's text.
+  bool focus_on_codes() const { return focus_codes_; }
+
+  // Other coders' codes of this transcript, per participant turn ("bob: COM.2"), shown dimmed in the margin;
+  // never set when coding blind (`annotate --blind`, the default for a coder who is not the transcript's own).
+  void set_other_codings(std::map<int, std::vector<std::string>> others) { others_ = std::move(others); }
+  const std::vector<std::string>& other_codings(int turn) const {
+    static const std::vector<std::string> none;
+    auto it = others_.find(turn);
+    return it == others_.end() ? none : it->second;
+  }
+  // The segments coded `node` across the study, one line each (annotate_main sets it to the call `query` makes).
+  using SegmentLister = std::function<std::vector<std::string>(const std::string& node)>;
+  void set_segment_lister(SegmentLister f) { segment_lister_ = std::move(f); }
+  std::vector<std::string> segments_of(const std::string& node) const {
+    return segment_lister_ ? segment_lister_(node) : std::vector<std::string>{};
+  }
+  // Records a new code as a proposed taxonomy edit (annotate_main sets it to the call `taxonomy propose`
+  // makes): (name, parent id, quote) -> the message to show.
+  using CodeProposer = std::function<std::string(const std::string& name, const std::string& parent)>;
+  void set_code_proposer(CodeProposer f) { proposer_ = std::move(f); }
+  bool propose_code(const std::string& name, const std::string& parent) {
+    if (!proposer_) return false;
+    set_message(proposer_(name, parent));
+    return true;
+  }
+  bool blind() const { return blind_; }
+  void set_blind(bool b) { blind_ = b; }
 
  private:
   struct Step {
@@ -140,7 +192,14 @@ class AnnotateModel {
   std::size_t highlight_ = 0;
   std::vector<Step> undo_, redo_;
   std::string message_;
+  std::vector<std::string> history_;
   bool conflict_ = false;
+  bool focus_codes_ = false;
+  bool blind_ = false;
+  SegmentLister segment_lister_;
+  CodeProposer proposer_;
+  std::string search_;
+  std::map<int, std::vector<std::string>> others_;
 };
 
 }  // namespace qualrank::tui

@@ -56,6 +56,7 @@ class Wrapper {
     used_ += sep + width;
   }
   void set_space_attr(int a) { space_attr_ = a; }
+  int line_index() const { return static_cast<int>(lines_.size()); }  // the line the next word goes on (or the last one)
   std::vector<Line> finish() {
     if (!cur_.empty()) lines_.push_back(std::move(cur_));
     return std::move(lines_);
@@ -97,49 +98,156 @@ std::vector<Line> section_header(const AnnotateModel& m, const Turn& t, int cols
   return wrap_text(question_text(m, t), cols, {{"## " + t.section + " ", A_BOLD}}, 3, A_BOLD);
 }
 
-std::vector<Line> turn_block(const AnnotateModel& m, std::size_t index, bool current, int cols) {
+// The margin at the right: the codes of each line (ids), when the terminal is wide enough.
+int margin_width(int cols) { return cols >= 70 ? 18 : 0; }
+
+// Colour pairs 1..6 stand for the top-level codes (in taxonomy order, cycling); 0 when there are no colours.
+int code_colour(const AnnotateModel& m, const std::string& written) {
+  if (!has_colors()) return 0;
+  const auto* n = m.taxonomy().find(m.node_id(written));
+  while (n && !n->parent.empty()) n = m.taxonomy().find(n->parent);
+  if (!n) return 0;
+  int top = 0;
+  for (const auto& id : m.taxonomy().order()) {
+    const auto* t = m.taxonomy().find(id);
+    if (!t || !t->parent.empty()) continue;
+    if (id == n->id) break;
+    ++top;
+  }
+  return 1 + top % 6;
+}
+
+struct Block {
+  std::vector<Line> lines;
+  std::vector<std::string> margin;  // one per line
+  std::vector<int> margin_attr;
+  int focus = 0;                    // the line the view must show (selection, highlighted coding)
+};
+
+Block turn_block(const AnnotateModel& m, std::size_t index, bool current, int cols) {
   const Turn& t = m.document().transcript().turns[index];
-  std::vector<Line> out;
+  Block b;
+  const int margin = margin_width(cols);
+  const int text_cols = cols - (margin ? margin + 1 : 0);
+  auto finish = [&](std::vector<Line> lines) {
+    b.lines = std::move(lines);
+    b.margin.resize(b.lines.size());
+    b.margin_attr.resize(b.lines.size(), static_cast<int>(A_BOLD));
+  };
   if (t.interviewer) {
     Line prefix{{"    " + t.speaker + " (interviewer): ", A_DIM}};
-    return wrap_text(t.text, cols, prefix, 6, A_DIM);
+    finish(wrap_text(t.text, text_cols, prefix, 6, A_DIM));
+    return b;
   }
   std::string label = "t" + std::to_string(t.number) + " " + t.speaker + ": ";
   Line prefix{{current ? "> " : "  ", A_BOLD}, {label, A_BOLD}};
   int indent = 2 + display_width(label);
-  if (indent > cols / 2) indent = 4;
-  Wrapper w(cols, prefix, indent);
+  if (indent > text_cols / 2) indent = 4;
+  Wrapper w(text_cols, prefix, indent);
   const auto words = current ? m.words() : split_words(t.text);
   auto sel = current ? m.selection() : std::nullopt;
+  // Coded spans (this coder's): words inside one are coloured by its first code's top-level code, or marked
+  // «…» where the terminal has no colours; the span's codes go in the margin of the line it starts on.
+  struct SpanMark {
+    std::size_t begin, end;
+    int colour;
+    std::string ids;
+  };
+  std::vector<SpanMark> spans;
+  for (const auto& sp : t.spans) {
+    if (sp.codes.empty()) continue;
+    std::string ids;
+    for (const auto& c : sp.codes) ids += (ids.empty() ? "" : ",") + m.node_id(c.written);
+    spans.push_back({sp.begin, sp.end, code_colour(m, sp.codes.front().written), ids});
+  }
+  std::vector<std::pair<int, std::string>> span_margin;  // (line, ids)
+  int selection_line = -1;
   for (std::size_t k = 0; k < words.size(); ++k) {
     std::string word = t.text.substr(words[k].begin, words[k].end - words[k].begin);
     bool in = sel && k >= sel->first && k <= sel->second;
+    const SpanMark* span = nullptr;
+    for (const auto& sp : spans)
+      if (words[k].begin < sp.end && sp.begin < words[k].end) span = &sp;
+    bool span_first = span && (k == 0 || !(words[k - 1].begin < span->end && span->begin < words[k - 1].end));
+    bool span_last = span && (k + 1 == words.size() || !(words[k + 1].begin < span->end && span->begin < words[k + 1].end));
+    if (span && !span->colour) {
+      if (span_first) word = "«" + word;
+      if (span_last) word += "»";
+    }
     if (sel && k == sel->first) word = "[" + word;
     if (sel && k == sel->second) word += "]";
-    w.set_space_attr(static_cast<int>(in && k != sel->first ? A_REVERSE : 0));
-    w.word(word, static_cast<int>(in ? A_REVERSE | A_BOLD : 0), k == 0 || words[k].begin > words[k - 1].end);
+    int attr = in ? static_cast<int>(A_REVERSE | A_BOLD) : span && span->colour ? static_cast<int>(COLOR_PAIR(span->colour)) : 0;
+    w.set_space_attr(static_cast<int>(in && k != sel->first ? A_REVERSE : span && !span_first && span->colour ? COLOR_PAIR(span->colour) : 0));
+    w.word(word, attr, k == 0 || words[k].begin > words[k - 1].end);
+    if (sel && k == sel->first) selection_line = w.line_index();
+    if (span_first) span_margin.push_back({w.line_index(), span->ids});
   }
-  out = w.finish();
+  finish(w.finish());
+  // Margin: the whole-turn codes on the first line, each span's codes on the line it starts on, then (unless
+  // coding blind) the other coders' codes, dimmed.
   auto list = m.document().codings(t.number);
+  std::string whole;
+  for (const auto& c : list)
+    if (!c.span) whole += (whole.empty() ? "" : ",") + m.node_id(c.written);
+  if (margin) {
+    auto put_margin = [&](int line, const std::string& text, int attr) {
+      while (line < static_cast<int>(b.margin.size()) && !b.margin[static_cast<std::size_t>(line)].empty()) ++line;
+      if (line >= static_cast<int>(b.margin.size())) {
+        b.lines.push_back({});
+        b.margin.push_back("");
+        b.margin_attr.push_back(0);
+      }
+      b.margin[static_cast<std::size_t>(line)] = text;
+      b.margin_attr[static_cast<std::size_t>(line)] = attr;
+    };
+    if (!whole.empty()) put_margin(0, whole, static_cast<int>(A_BOLD));
+    for (const auto& [line, ids] : span_margin) put_margin(line, "\"" + ids, static_cast<int>(A_BOLD));
+    if (!m.blind())
+      for (const auto& o : m.other_codings(t.number)) put_margin(0, o, static_cast<int>(A_DIM));
+  }
+  b.focus = selection_line >= 0 ? selection_line : 0;
+  if (!current) return b;
+  // The current turn: its codings in full (name, span, exemplar, memo), then the suggestions with their keys.
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& c = list[k];
-    bool hl = current && k == m.highlighted();
+    bool hl = k == m.highlighted();
     std::string line = m.node_label(c.written);
-    if (c.span) line += " \"" + *c.span + "\"";
+    if (c.span) line += " \"" + *c.span + "\"" + (c.occurrence > 1 ? "#" + std::to_string(c.occurrence) : "");
     if (c.exemplar) line += " (exemplar)";
     if (!c.memo.empty()) line += " [memo: " + c.memo + "]";
     int attr = static_cast<int>(hl ? A_BOLD : 0);
-    auto wrapped = wrap_text(line, cols, {{hl ? "    * " : "    - ", attr}}, 6, attr);
-    out.insert(out.end(), wrapped.begin(), wrapped.end());
+    auto wrapped = wrap_text(line, text_cols, {{hl ? "    * " : "    - ", attr}}, 6, attr);
+    if (hl && m.focus_on_codes()) b.focus = static_cast<int>(b.lines.size());
+    for (auto& l : wrapped) {
+      b.lines.push_back(std::move(l));
+      b.margin.push_back("");
+      b.margin_attr.push_back(0);
+    }
   }
-  if (list.empty() && current) out.push_back({{"    (no codes: c picks one, a accepts a suggestion)", A_DIM}});
-  return out;
+  auto add_line = [&](Line l) {
+    b.lines.push_back(std::move(l));
+    b.margin.push_back("");
+    b.margin_attr.push_back(0);
+  };
+  if (list.empty()) add_line({{"    (no codes: c picks one, 1-9 apply a suggestion below)", A_DIM}});
+  auto sugg = m.suggestions();
+  if (!sugg.empty()) {
+    std::string text;
+    for (std::size_t k = 0; k < sugg.size() && k < 9; ++k)
+      text += (k ? "  " : "") + std::to_string(k + 1) + " " + m.node_label(sugg[k]);
+    for (auto& l : wrap_text(text + "  (a = 1)", text_cols, {{"    suggested: ", A_DIM}}, 6, A_DIM)) add_line(std::move(l));
+  }
+  return b;
 }
 
-void draw_lines(const std::vector<Line>& lines, int top, int rows, int cols) {
-  for (int r = 0; r < rows && r < static_cast<int>(lines.size()); ++r) {
+void draw_lines(const std::vector<Line>& lines, const std::vector<std::string>& margin, const std::vector<int>& margin_attr,
+                std::size_t first, int top, int rows, int cols) {
+  const int mw = margin_width(cols);
+  for (int r = 0; r < rows && first + static_cast<std::size_t>(r) < lines.size(); ++r) {
+    const std::size_t i = first + static_cast<std::size_t>(r);
     int x = 0;
-    for (const auto& p : lines[static_cast<std::size_t>(r)]) x += put_text(top + r, x, p.text, cols - x, p.attr);
+    for (const auto& p : lines[i]) x += put_text(top + r, x, p.text, cols - (mw ? mw + 1 : 0) - x, p.attr);
+    if (mw && i < margin.size() && !margin[i].empty()) put_text(top + r, cols - mw, margin[i], mw, margin_attr[i]);
   }
 }
 
@@ -168,42 +276,55 @@ void draw_main(const AnnotateModel& m) {
   const auto& doc = m.document();
   const auto& tr = doc.transcript();
   std::string head = "writing " + doc.target_file() + " (coder " + doc.coder() +
-                     (doc.inline_coder() ? ", inline codes)" : "; the transcript is not changed)");
+                     (doc.inline_coder() ? ", inline codes" : ", transcript unchanged") + (m.blind() ? ", blind)" : ")");
   put_text(0, 0, head, cols, A_BOLD);
   int body_top = 1, body_rows = std::max(rows - 3, 1);
-  if (const Turn* cur = m.current_turn()) {
+  if (m.current_turn()) {
     std::size_t ci = m.participant_turns()[m.current_index()];
     auto block = [&](std::size_t i, bool force_header) {
-      auto lines = turn_block(m, i, i == ci, cols);
+      Block b = turn_block(m, i, i == ci, cols);
       const Turn& t = tr.turns[i];
       if (force_header || i == 0 || tr.turns[i - 1].section != t.section) {
         auto h = section_header(m, t, cols);
-        lines.insert(lines.begin(), h.begin(), h.end());
+        b.lines.insert(b.lines.begin(), h.begin(), h.end());
+        b.margin.insert(b.margin.begin(), h.size(), "");
+        b.margin_attr.insert(b.margin_attr.begin(), h.size(), 0);
+        b.focus += static_cast<int>(h.size());
       }
-      return lines;
+      return b;
     };
-    std::vector<Line> current = block(ci, true);
+    Block all = block(ci, true);
     // Context above: up to a third of what the current turn leaves free.
-    int budget = std::max(0, (body_rows - static_cast<int>(current.size())) / 3);
+    int budget = std::max(0, (body_rows - static_cast<int>(all.lines.size())) / 3);
     std::size_t first = ci;
     int above = 0;
     while (first > 0) {
       auto b = block(first - 1, true);
-      if (above + static_cast<int>(b.size()) > budget) break;
-      above += static_cast<int>(block(first - 1, false).size());
+      if (above + static_cast<int>(b.lines.size()) > budget) break;
+      above += static_cast<int>(block(first - 1, false).lines.size());
       --first;
     }
-    std::vector<Line> lines = first == ci ? current : block(first, true);
-    for (std::size_t i = first + 1; i <= ci; ++i) {
-      auto b = i == ci ? block(i, false) : block(i, false);
-      lines.insert(lines.end(), b.begin(), b.end());
+    if (first != ci) {
+      Block joined = block(first, true);
+      for (std::size_t i = first + 1; i <= ci; ++i) {
+        Block b = i == ci ? block(i, false) : block(i, false);
+        if (i == ci) joined.focus = static_cast<int>(joined.lines.size()) + b.focus;
+        joined.lines.insert(joined.lines.end(), b.lines.begin(), b.lines.end());
+        joined.margin.insert(joined.margin.end(), b.margin.begin(), b.margin.end());
+        joined.margin_attr.insert(joined.margin_attr.end(), b.margin_attr.begin(), b.margin_attr.end());
+      }
+      all = std::move(joined);
     }
-    for (std::size_t i = ci + 1; i < tr.turns.size() && static_cast<int>(lines.size()) < body_rows; ++i) {
-      auto b = block(i, false);
-      lines.insert(lines.end(), b.begin(), b.end());
+    for (std::size_t i = ci + 1; i < tr.turns.size() && static_cast<int>(all.lines.size()) < body_rows + all.focus; ++i) {
+      Block b = block(i, false);
+      all.lines.insert(all.lines.end(), b.lines.begin(), b.lines.end());
+      all.margin.insert(all.margin.end(), b.margin.begin(), b.margin.end());
+      all.margin_attr.insert(all.margin_attr.end(), b.margin_attr.begin(), b.margin_attr.end());
     }
-    (void)cur;
-    draw_lines(lines, body_top, body_rows, cols);
+    // A turn taller than the screen scrolls so that the selection (or the highlighted coding) stays in view.
+    std::size_t top = 0;
+    if (all.focus >= body_rows - 2) top = static_cast<std::size_t>(all.focus - body_rows / 2);
+    draw_lines(all.lines, all.margin, all.margin_attr, top, body_top, body_rows, cols);
   } else {
     put_text(body_top, 0, "this transcript has no participant turn", cols);
   }
@@ -217,7 +338,7 @@ void draw_main(const AnnotateModel& m) {
   put_text(rows - 2, 0, status, cols, A_REVERSE);
   if (display_width(status) + display_width(right) < cols) put_text(rows - 2, cols - display_width(right), right, cols, A_REVERSE);
   std::string msg = m.message();
-  if (msg.empty()) msg = "j/k turn  v select  c code  a accept  m memo  d remove  u undo  w save  q quit";
+  if (msg.empty()) msg = "j/k turn  v select  c code  1-9 suggestion  m memo  d remove  / search  w save  ? help";
   put_text(rows - 1, 0, msg, cols, msg.rfind("error:", 0) == 0 ? A_BOLD : 0);
   // Park the cursor on the current turn's marker.
   move(rows - 1, std::min(cols - 1, display_width(msg)));
@@ -242,6 +363,8 @@ int read_key() {
       case KEY_BACKSPACE: return key::backspace;
       case KEY_ENTER: return key::enter;
       case KEY_RESIZE: return key::resize;
+      case KEY_HOME: return key::home;
+      case KEY_END: return key::end;
       default: return -1;
     }
   }

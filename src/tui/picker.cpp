@@ -68,13 +68,13 @@ std::optional<std::string> run_picker(AnnotateModel& m) {
       return std::nullopt;
     }
     if (k == key::enter) {
-      if (rows.empty()) continue;
+      if (rows.empty() || !rows[sel].match) continue;  // a parent shown for context only is never applied
       return rows[sel].id;
     }
-    if (k == key::up) { if (sel > 0) --sel; }
-    else if (k == key::down) { if (sel + 1 < rows.size()) ++sel; }
-    else if (k == key::page_up) sel = sel > 10 ? sel - 10 : 0;
-    else if (k == key::page_down) sel = std::min(sel + 10, rows.empty() ? 0 : rows.size() - 1);
+    if (k == key::up) sel = step_pick(rows, sel, -1);
+    else if (k == key::down) sel = step_pick(rows, sel, 1);
+    else if (k == key::page_up) sel = step_pick(rows, sel, -10);
+    else if (k == key::page_down) sel = step_pick(rows, sel, 10);
     else if (k == key::backspace) { erase_last_char(query); sel = first_pick(m.picker_rows(query), query); }
     else if (printable(k)) { append_key(query, k); sel = first_pick(m.picker_rows(query), query); }
   }
@@ -92,11 +92,13 @@ std::optional<std::string> run_prompt(const AnnotateModel& m, const std::string&
     std::string shown = text + "_";
     while (display_width(shown) > COLS - x - 1 && !shown.empty()) shown.erase(0, clusters(shown).front().end);
     put_text(y, x, shown, COLS - x);
+    put_text(LINES - 2, 0, "Enter accepts, Esc cancels, Ctrl-U clears", COLS, A_DIM);
     refresh();
     int k = read_key();
     if (k == key::escape || k == key::ctrl_c) return std::nullopt;
     if (k == key::enter) return text;
-    if (k == key::backspace) erase_last_char(text);
+    if (k == 21) text.clear();  // Ctrl-U clears the line
+    else if (k == key::backspace) erase_last_char(text);
     else if (printable(k)) append_key(text, k);
   }
 }
@@ -130,6 +132,52 @@ void run_help(const AnnotateModel& m) {
     if (k == key::resize) continue;
     if (more && (k == ' ' || k == key::down || k == 'j')) {
       top += static_cast<std::size_t>(rows);
+      continue;
+    }
+    return;
+  }
+}
+
+void run_list(const std::string& title, const std::vector<std::string>& items) {
+  // Long lines wrap (nothing is cut); Space/Down/PgDn page on, Up/PgUp back, any other key returns.
+  std::size_t top = 0;
+  for (;;) {
+    int cols = std::max(COLS, 10), rows = std::max(LINES - 2, 1);
+    std::vector<std::string> lines;
+    for (const auto& item : items) {
+      std::string rest = item.empty() ? " " : item;
+      bool first = true;
+      while (!rest.empty()) {
+        int width = cols - (first ? 0 : 4);
+        std::size_t cut = 0;
+        int used = 0;
+        for (const auto& cl : clusters(rest)) {
+          if (used + cl.width > width) break;
+          used += cl.width;
+          cut = cl.end;
+        }
+        if (cut == 0) cut = rest.size();
+        lines.push_back((first ? "" : "    ") + rest.substr(0, cut));
+        rest.erase(0, cut);
+        first = false;
+      }
+    }
+    if (items.empty()) lines.push_back("(none)");
+    erase();
+    put_text(0, 0, title, cols, A_BOLD);
+    for (int r = 0; r < rows && top + static_cast<std::size_t>(r) < lines.size(); ++r)
+      put_text(1 + r, 0, lines[top + static_cast<std::size_t>(r)], cols);
+    bool more = top + static_cast<std::size_t>(rows) < lines.size();
+    put_text(LINES - 1, 0, more ? "-- more: Space or Down; any other key returns --" : "-- any key returns --", cols, A_DIM);
+    refresh();
+    int k = read_key();
+    if (k == key::resize) continue;
+    if (more && (k == ' ' || k == key::down || k == 'j' || k == key::page_down)) {
+      top += static_cast<std::size_t>(rows);
+      continue;
+    }
+    if (top > 0 && (k == key::up || k == 'k' || k == key::page_up)) {
+      top -= std::min(top, static_cast<std::size_t>(rows));
       continue;
     }
     return;

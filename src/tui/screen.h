@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "annotate_model.h"
 
@@ -23,5 +24,7 @@ std::optional<std::string> run_prompt(const AnnotateModel& model, const std::str
 bool run_confirm(const AnnotateModel& model, const std::string& question);
 // The help screen from the action table.
 void run_help(const AnnotateModel& model);
+// A full-screen list (wrapped, paged) with a title.
+void run_list(const std::string& title, const std::vector<std::string>& lines);
 
 }  // namespace qualrank::tui
