@@ -5,6 +5,9 @@
 //  * BM_ApplyCode: a code on a word span of a turn in the middle: plan (checked by parsing the edited
 //    text), apply and re-parse. Requirement: under 100 ms per keystroke.
 //  * BM_Undo: undoing that edit (apply of the undo splices and re-parse).
+//  * BM_KeystrokeDrawn, BM_ApplyCodeDrawn: one turn on, and a code applied, each followed by drawing the whole
+//    screen (80x24, colours on: coded spans coloured, codes in the margin, suggestions listed) into an ncurses
+//    screen writing to /dev/null. Requirements: under 50 ms per keystroke, under 100 ms per applied code.
 // The transcript is generated: 13,500 sections of one interviewer and two participant turns, every third
 // turn coded, about 5 MB.
 #include <benchmark/benchmark.h>
@@ -15,7 +18,12 @@
 #include <memory>
 #include <string>
 
+#include <curses.h>
+
+#include <cstdio>
+
 #include "annotate_model.h"
+#include "screen.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 
@@ -159,8 +167,59 @@ void BM_Undo(benchmark::State& state) {
   }
 }
 
+// An 80x24 xterm-256color screen that writes to /dev/null, colours initialised as annotate does.
+struct NullScreen {
+  FILE* out = nullptr;
+  SCREEN* screen = nullptr;
+  NullScreen() {
+    out = std::fopen("/dev/null", "w");
+    FILE* in = std::fopen("/dev/null", "r");
+    screen = newterm("xterm-256color", out, in);
+    if (!screen) std::abort();
+    set_term(screen);
+    resizeterm(24, 80);
+    start_color();
+    use_default_colors();
+    for (short k = 0; k < 6; ++k) init_pair(static_cast<short>(k + 1), static_cast<short>(COLOR_BLUE + k), -1);
+  }
+  ~NullScreen() {
+    endwin();
+    delscreen(screen);
+    std::fclose(out);
+  }
+};
+
+void BM_KeystrokeDrawn(benchmark::State& state) {
+  NullScreen screen;
+  auto m = fixture().open();
+  m->go_to_turn(fixture().turns / 2);
+  int dir = 1;
+  for (auto _ : state) {
+    if (!m->move(dir)) dir = -dir;
+    tui::draw_main(*m);
+  }
+}
+
+void BM_ApplyCodeDrawn(benchmark::State& state) {
+  NullScreen screen;
+  auto m = fixture().open();
+  m->go_to_turn(fixture().turns / 2 + 1);  // an uncoded turn
+  for (auto _ : state) {
+    m->select_start();
+    m->select_move(3);
+    m->select_extend(2);
+    if (!m->add_code("B.1")) state.SkipWithError(m->message().c_str());
+    tui::draw_main(*m);
+    state.PauseTiming();
+    m->undo();
+    state.ResumeTiming();
+  }
+}
+
 }  // namespace
 
+BENCHMARK(BM_KeystrokeDrawn)->Unit(benchmark::kMillisecond)->Iterations(200);
+BENCHMARK(BM_ApplyCodeDrawn)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_Open)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_MoveTurn)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ApplyCode)->Unit(benchmark::kMillisecond)->Iterations(10);
