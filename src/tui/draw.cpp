@@ -285,7 +285,7 @@ void draw_main(const AnnotateModel& m) {
       Block b = turn_block(m, i, i == ci, cols);
       const Turn& t = tr.turns[i];
       if (force_header || i == 0 || tr.turns[i - 1].section != t.section) {
-        auto h = section_header(m, t, cols);
+        auto h = section_header(m, t, cols - (margin_width(cols) ? margin_width(cols) + 1 : 0));
         b.lines.insert(b.lines.begin(), h.begin(), h.end());
         b.margin.insert(b.margin.begin(), h.size(), "");
         b.margin_attr.insert(b.margin_attr.begin(), h.size(), 0);
