@@ -12,6 +12,8 @@
 //    rows (a cluster bootstrap), since a unit's node rows are not independent.
 #include "qualrank/analysis/transcript_agreement.h"
 
+#include "qualrank/analysis/coder_selection.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -54,7 +56,8 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
     if (seg.codes.empty()) continue;
     const auto f = index_of(files, seg.source.file);
     if (file_coders.size() <= f) file_coders.resize(f + 1);
-    for (const auto& code : seg.codes) index_of(file_coders[f], code.coder);
+    for (const auto& code : seg.codes)
+      if (!is_consensus_coder(code.coder)) index_of(file_coders[f], code.coder);  // agreement is before reconciliation
   }
   std::vector<bool> kept(files.size(), false);
   for (std::size_t f = 0; f < files.size(); ++f) {
@@ -77,7 +80,7 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
   std::map<std::string, std::size_t> unit_index;
   std::set<std::string> node_set;
   for (const auto& seg : segments) {
-    if (seg.codes.empty()) continue;
+    if (std::all_of(seg.codes.begin(), seg.codes.end(), [](const AppliedCode& c) { return is_consensus_coder(c.coder); })) continue;
     const auto f = static_cast<std::size_t>(std::find(files.begin(), files.end(), seg.source.file) - files.begin());
     if (!kept[f]) continue;
     const std::string id = options.unit == TranscriptUnit::turn ? seg.participant + "#t" + std::to_string(seg.turn) : seg.id;
@@ -86,6 +89,7 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
     Unit& unit = units[it->second];
     if (seg.source.line > 0 && seg.source.line < unit.where.line) unit.where.line = seg.source.line;
     for (const auto& code : seg.codes) {
+      if (is_consensus_coder(code.coder)) continue;
       const auto c = index_of(out.coders, code.coder);
       const std::string node = compared_node(code.node);
       unit.sets[c].insert(node);

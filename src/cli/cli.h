@@ -91,6 +91,7 @@ int cmd_codebook(Context&, const std::vector<std::string>&);
 int cmd_rank(Context&, const std::vector<std::string>&);
 int cmd_taxonomy(Context&, const std::vector<std::string>&);
 int cmd_agreement(Context&, const std::vector<std::string>&);
+int cmd_reconcile(Context&, const std::vector<std::string>&);
 int cmd_export(Context&, const std::vector<std::string>&);
 int cmd_import(Context&, const std::vector<std::string>&);
 int cmd_import_transcript(Context&, const std::vector<std::string>&);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
@@ -60,12 +61,13 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
       ("import-table", po::value<std::string>(), "build the workbook from this coded-quote CSV table (relative to the workspace)")
       ("context-attr", po::value<std::string>(),
        "participant attribute the context column of Coded segments shows (default: the guideline's codebook_context; "
-       "none: no column)");
+       "none: no column)")
+      ("coder", po::value<std::string>()->default_value("consensus"), "whose coding to count: consensus (reconciled transcripts), all, or a coder's name");
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "codebook",
                      "[-o FILE.xlsx] [--at VERSION] [--level N] [--format json|csv] [--import-table FILE.csv] "
-                     "[--context-attr NAME]",
+                     "[--context-attr NAME] [--coder consensus|all|NAME]",
                      desc, args, vm, rc))
     return rc;
   std::string format = vm.count("format") ? vm["format"].as<std::string>() : "";
@@ -115,6 +117,8 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
     return 1;
   }
   if (!level_ok(ctx, options.level, level_given, study->taxonomy())) return 2;
+  const CodingChoice coding = select_coding(study->segments, vm["coder"].as<std::string>());
+  if (!ctx.quiet) *ctx.err << "qualrank codebook: counting " << coding.describe() << '\n';
   return emit(ctx, codebook_data(*study, options), options, format, out, diags);
 }
 

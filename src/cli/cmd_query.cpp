@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/query.h"
 #include "qualrank/report/query_output.h"
 #include "qualrank/report/segments_output.h"
@@ -90,6 +91,9 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
     return 1;
   }
   diags.print(*ctx.err);  // warnings
+  // Without --coder, reconciled transcripts count their consensus only, never it and its coders together
+  // (analysis/coder_selection.h); --coder NAME (or consensus) counts exactly that coding.
+  if (q.coders.empty()) select_coding(study->segments, kConsensusCoder, true);
   auto problems = check_query(*study, q);
   if (vm.count("by") && !is_study_attribute(study->workspace, vm["by"].as<std::string>()))
     problems.push_back("--by: no participant has an attribute '" + vm["by"].as<std::string>() + "'");

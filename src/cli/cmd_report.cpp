@@ -13,16 +13,18 @@ int cmd_report(Context& ctx, const std::vector<std::string>& args) {
   desc.add_options()
       ("output,o", po::value<std::string>()->default_value("reports"), "output folder (relative to the workspace)")
       ("resamples", po::value<int>()->default_value(10000), "bootstrap resamples for the rankings' CI")
-      ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same bytes)");
+      ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same bytes)")
+      ("coder", po::value<std::string>()->default_value("consensus"), "whose coding the codebook and 'What is coded' count: consensus, all, or a coder's name");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "report", "[-o DIR] [--resamples N] [--seed S]   (global: -C DIR, --quiet, --verbose)", desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "report", "[-o DIR] [--resamples N] [--seed S] [--coder consensus|all|NAME]   (global: -C DIR, --quiet, --verbose)", desc, args, vm, rc)) return rc;
   StudyReportOptions opts;
   auto output = output_path(ctx, "report", vm, "output");
   if (!output) return 1;
   opts.output_dir = *output;
   opts.resamples = vm["resamples"].as<int>();
   opts.seed = vm["seed"].as<std::uint64_t>();
+  opts.coder = vm["coder"].as<std::string>();
   if (opts.resamples < 0) {
     *ctx.err << "qualrank report: error: --resamples must be 0 or more\n";
     return 2;

@@ -16,6 +16,7 @@ const std::vector<Command>& commands() {
       {"codebook", "write the Excel codebook (codebook, segments, participants, matrix, co-occurrence)", cmd_codebook},
       {"rank", "analyse rankings: group consensus, rank correlation, priority gaps", cmd_rank},
       {"agreement", "inter-coder agreement on label tables or multi-coder transcripts", cmd_agreement},
+      {"reconcile", "walk the coders' disagreements and record the team's decisions as a consensus coding", cmd_reconcile},
       {"taxonomy", "the versioned taxonomy: show, log, propose, accept, reject, diff, export", cmd_taxonomy},
       {"export", "export the taxonomy or the project as REFI-QDA (.qdc, .qdpx)", cmd_export},
       {"import", "import a REFI-QDA project or codebook (.qdpx, .qdc)", cmd_import},

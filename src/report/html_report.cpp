@@ -7,9 +7,9 @@
 // for display; they all come from the JSON.
 #include "qualrank/report/html_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <algorithm>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -373,6 +373,8 @@ void coded_section(std::ostringstream& h, const Json& report) {
   h << "<h2 id=\"coded\">What is coded</h2><p>Each code applied to a transcript segment, counted where it was applied "
        "(a code on a sub-node does not count for its parent here): coded segments, participants per "
     << escape(str(c, "by")) << ", and the quotes the researchers picked as exemplars.</p>";
+  if (report.contains("coding") && report["coding"].is_object())
+    h << "<p class=\"note\">Counted: " << escape(str(report["coding"], "description")) << ".</p>";
   h << "<table><tr><th>Code</th><th>Segments</th>";
   for (const auto& g : c["groups"])
     h << "<th>" << escape(str(g, "value").empty() ? std::string("(none)") : str(g, "value")) << " (n = " << g.value("participants", Json(0)).dump()
@@ -448,6 +450,40 @@ void agreement_table(std::ostringstream& h, const Json& a, const std::string& ti
         << fmt(it.value().value("fleiss_kappa", Json()), 3) << "</td><td class=\"num\">" << fmt(it.value().value("krippendorff_alpha", Json()), 3)
         << "</td><td class=\"num\">" << fmt(it.value().value("percent_agreement", Json()), 3) << "</td></tr>";
     h << "</table>";
+  }
+  if (a.contains("per_node") && a["per_node"].is_object() && !a["per_node"].empty()) {
+    h << "<table><tr><th>Code</th><th>Units coded</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th></tr>";
+    for (auto it = a["per_node"].begin(); it != a["per_node"].end(); ++it)
+      h << "<tr><td>" << escape(it.key()) << "</td><td class=\"num\">" << it.value().value("units_coded", Json()).dump()
+        << "</td><td class=\"num\">" << fmt(it.value().value("fleiss_kappa", Json()), 3) << "</td><td class=\"num\">"
+        << fmt(it.value().value("krippendorff_alpha", Json()), 3) << "</td><td class=\"num\">"
+        << fmt(it.value().value("percent_agreement", Json()), 3) << "</td></tr>";
+    h << "</table>";
+  }
+  if (a.contains("disagreements") && a["disagreements"].is_array() && !a["disagreements"].empty()) {
+    h << "<details><summary>Disagreements (" << a["disagreements"].size()
+      << " listed; qualrank reconcile walks them and records the decisions)</summary><table><tr><th>Unit</th><th>Where</th>";
+    std::vector<std::string> names;
+    for (const auto& d : a["disagreements"])
+      if (d.contains("nodes") && d["nodes"].is_object())
+        for (auto it = d["nodes"].begin(); it != d["nodes"].end(); ++it)
+          if (std::find(names.begin(), names.end(), it.key()) == names.end()) names.push_back(it.key());
+    for (const auto& n : names) h << "<th>" << escape(n) << "</th>";
+    h << "</tr>";
+    for (const auto& d : a["disagreements"]) {
+      h << "<tr><td>" << escape(str(d, "unit")) << "</td><td>" << escape(str(d, "file")) << ":" << d.value("line", Json(0)).dump() << "</td>";
+      for (const auto& n : names) {
+        std::string cell = "—";
+        if (d.contains("nodes") && d["nodes"].contains(n) && d["nodes"][n].is_array()) {
+          cell.clear();
+          for (const auto& id : d["nodes"][n]) cell += (cell.empty() ? "" : ", ") + id.get<std::string>();
+          if (cell.empty()) cell = "(none)";
+        }
+        h << "<td>" << escape(cell) << "</td>";
+      }
+      h << "</tr>";
+    }
+    h << "</table></details>";
   }
   if (a.contains("cohen_kappa_pairs") && a["cohen_kappa_pairs"].is_array() && !a["cohen_kappa_pairs"].empty()) {
     h << "<details><summary>Cohen's κ for each pair of coders</summary><table><tr><th>Coder</th><th>Coder</th><th>κ</th></tr>";

@@ -3,6 +3,8 @@
 // the workspace has validated; each file is then written to a temp file and renamed.
 #include "qualrank/report/study_report.h"
 
+#include "qualrank/analysis/coder_selection.h"
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -175,8 +177,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
       by_experience.push_back({role, role + ": " + present.front() + " vs " + present.back(), std::move(analysis)});
     }
   }
-  CodebookOptions cb_options;
-  auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
+  // Agreement compares the individual coders (before reconciliation); then the coding the report counts.
   auto agreement = steps.run("agreement", [&] {
     WorkspaceAgreementOptions o;
     o.labels.group_by_level = 1;
@@ -185,6 +186,9 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     return workspace_agreement(*study, o, diags);
   });
   if (diags.has_errors()) return false;
+  const CodingChoice coding = select_coding(study->segments, options.coder, true);
+  CodebookOptions cb_options;
+  auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
   auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, diags); });
   if (diags.has_errors()) return false;
 
@@ -224,6 +228,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     report["experience_comparisons"].push_back(j);
   }
   report["codebook"] = codebook_tables_json(cb_data, cb_options);
+  report["coding"] = {{"selection", coding.selection},
+                       {"description", coding.describe()},
+                       {"reconciled", coding.reconciled},
+                       {"unreconciled", coding.unreconciled},
+                       {"coders", coding.coders}};
   report["coded"] = what_is_coded_json(*study);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
 

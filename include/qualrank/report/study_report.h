@@ -25,6 +25,9 @@ struct StudyReportOptions {
   std::filesystem::path output_dir;  // absolute or relative to the process
   int resamples = 10000;             // ranking bootstrap
   std::uint64_t seed = 20250101;
+  // Whose coding the codebook and "What is coded" count (analysis/coder_selection.h): "consensus" (the
+  // default), "all", or a coder's name. Agreement always compares the individual coders.
+  std::string coder = "consensus";
   // Called at the start and end of each step: (step, done, seconds so far in the step).
   std::function<void(const std::string& step, bool done, double seconds)> on_step;
 };
