@@ -119,7 +119,9 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
   if (!level_ok(ctx, options.level, level_given, study->taxonomy())) return 2;
   const CodingChoice coding = select_coding(study->segments, vm["coder"].as<std::string>());
   if (!ctx.quiet) *ctx.err << "qualrank codebook: counting " << coding.describe() << '\n';
-  return emit(ctx, codebook_data(*study, options), options, format, out, diags);
+  auto data = codebook_data(*study, options);
+  data.coding = coding.describe();
+  return emit(ctx, data, options, format, out, diags);
 }
 
 }  // namespace qualrank::cli

@@ -245,6 +245,7 @@ void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab&
       {"Study", tax.title},
       {"Taxonomy", tax.name + ", version " + version},
       {"Coded from", data.origin},
+      {"Coding counted", data.coding.empty() ? "the codes of the imported table" : data.coding},
       {"Participants", std::to_string(usage.participants)},
       {"Coded segments", std::to_string(data.segments.size())},
       {"Counting rule",

@@ -189,6 +189,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   const CodingChoice coding = select_coding(study->segments, options.coder, true);
   CodebookOptions cb_options;
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
+  cb_data.coding = coding.describe();
   auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, diags); });
   if (diags.has_errors()) return false;
 

@@ -88,6 +88,13 @@ for node, f in t["per_node"].items():
 for d in t["disagreements"]:
     assert "<tr><td>%s</td><td>%s:%d</td>" % (d["unit"], d["file"], d["line"]) in html, d["unit"]
 PY
+python3 - "$tmp/rep/codebook.xlsx" <<'PY' || fail "the codebook does not say which coding it counts"
+import openpyxl, sys
+rows = {r[0]: r[1] for r in openpyxl.load_workbook(sys.argv[1])["About"].iter_rows(values_only=True)}
+assert rows["Coding counted"] == "consensus coding: 2 transcript(s) reconciled", rows.get("Coding counted")
+PY
+q codebook --coder dana -o "$tmp/dana.xlsx" 2>"$tmp/err" >/dev/null || fail "codebook --coder dana"
+grep -qxF "qualrank codebook: counting the codes of coder dana only" "$tmp/err" || fail "codebook message: $(cat "$tmp/err")"
 q report -o "$tmp/rep-all" --coder all >/dev/null 2>&1 || fail "report --coder all"
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["coding"]; assert c["selection"]=="all" and c["description"].startswith("every coder"), c' "$tmp/rep-all/report.json" || fail "--coder all"
 

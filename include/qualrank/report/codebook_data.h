@@ -73,6 +73,7 @@ struct CodebookData {
   int version = 1;
   std::string version_name;
   std::string origin;                          // "workspace" or the imported table's path
+  std::string coding;                          // whose coding is counted (CodingChoice::describe()); "" = as imported
   std::string experience_attribute;            // "" when the guideline has no experience scheme
   CodebookContext context;                     // the context column (none when !context.enabled())
   std::vector<CodebookParticipant> participants;
