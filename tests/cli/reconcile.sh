@@ -88,7 +88,7 @@ for node, f in t["per_node"].items():
 for d in t["disagreements"]:
     assert "<tr><td>%s</td><td>%s:%d</td>" % (d["unit"], d["file"], d["line"]) in html, d["unit"]
 PY
-python3 - "$tmp/rep/codebook.xlsx" <<'PY' || fail "the codebook does not say which coding it counts"
+/usr/bin/python3 - "$tmp/rep/codebook.xlsx" <<'PY' || fail "the codebook does not say which coding it counts"
 import openpyxl, sys
 rows = {r[0]: r[1] for r in openpyxl.load_workbook(sys.argv[1])["About"].iter_rows(values_only=True)}
 assert rows["Coding counted"] == "consensus coding: 2 transcript(s) reconciled", rows.get("Coding counted")
