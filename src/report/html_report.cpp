@@ -499,6 +499,21 @@ void agreement_section(std::ostringstream& h, const Json& report) {
   h << "<h2 id=\"agreement\">Inter-coder agreement</h2>";
   if (ag.contains("labels") && !ag["labels"].is_null()) agreement_table(h, ag["labels"], "Label tables, grouped by " + level_name(report, 1));
   if (ag.contains("transcripts") && !ag["transcripts"].is_null()) agreement_table(h, ag["transcripts"], "Transcript codings by several coders (per node, present/absent)");
+  if (ag.contains("rounds") && ag["rounds"].is_array() && !ag["rounds"].empty()) {
+    h << "<h3>Per coding round, before reconciliation</h3><p>A round: the transcripts reconciled on one day (the "
+         "first decision in their consensus coding); the coders' own codes compared, pooled over codes.</p>"
+         "<table><tr><th>Round</th><th>Transcripts</th><th>Units</th><th>Coders</th><th>Fleiss' κ</th><th>Krippendorff's α</th>"
+         "<th>Percent agreement</th></tr>";
+    for (const auto& r : ag["rounds"]) {
+      std::string files;
+      for (const auto& f : r["transcripts"]) files += (files.empty() ? "" : ", ") + f.get<std::string>();
+      h << "<tr><td>" << escape(str(r, "round")) << "</td><td>" << escape(files) << "</td><td class=\"num\">"
+        << r.value("units", Json(0)).dump() << "</td><td class=\"num\">" << r["coders"].size() << "</td><td class=\"num\">"
+        << fmt(r.value("fleiss_kappa", Json()), 3) << "</td><td class=\"num\">" << fmt(r.value("krippendorff_alpha", Json()), 3)
+        << "</td><td class=\"num\">" << fmt(r.value("percent_agreement", Json()), 3) << "</td></tr>";
+    }
+    h << "</table>";
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // the workspace has validated; each file is then written to a temp file and renamed.
 #include "qualrank/report/study_report.h"
 
+#include "qualrank/analysis/agreement_rounds.h"
 #include "qualrank/analysis/coder_selection.h"
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/model/consensus.h"
 #include "qualrank/model/history.h"
 #include "qualrank/report/agreement_output.h"
 #include "qualrank/report/codebook_data.h"
@@ -186,6 +188,25 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     return workspace_agreement(*study, o, diags);
   });
   if (diags.has_errors()) return false;
+  // Agreement per coding round: the transcripts reconciled on one day form a round (their consensus files'
+  // first decision date).
+  std::vector<AgreementRound> rounds;
+  {
+    std::map<std::string, std::string> round_of;
+    for (const auto& t : ws.transcripts) {
+      const fs::path codes = fs::path(t.file).parent_path() / (fs::path(t.file).stem().string() + ".consensus.codes");
+      auto text = files::read(workspace / codes);
+      if (!text) continue;
+      Diagnostics ignored;  // reconcile reports unreadable decision lines
+      std::string first;
+      for (const auto& u : read_consensus_decisions(*text, codes.generic_string(), ignored))
+        if (u.decided && (first.empty() || u.date < first)) first = u.date;
+      if (!first.empty()) round_of[t.file] = first;
+    }
+    TranscriptAgreementOptions o;
+    o.resamples = 0;
+    rounds = agreement_rounds(study->segments, tax, round_of, o);
+  }
   const CodingChoice coding = select_coding(study->segments, options.coder, true);
   CodebookOptions cb_options;
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
@@ -236,6 +257,20 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                        {"coders", coding.coders}};
   report["coded"] = what_is_coded_json(*study);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
+  if (!rounds.empty() && report["agreement"].is_object()) {
+    Json list = Json::array();
+    for (const auto& r : rounds) {
+      auto num = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+      list.push_back({{"round", r.round},
+                      {"transcripts", r.transcripts},
+                      {"units", r.agreement.units},
+                      {"coders", r.agreement.coders},
+                      {"fleiss_kappa", num(r.agreement.pooled.fleiss_kappa)},
+                      {"krippendorff_alpha", num(r.agreement.pooled.krippendorff_alpha)},
+                      {"percent_agreement", num(r.agreement.pooled.percent_agreement)}});
+    }
+    report["agreement"]["rounds"] = list;
+  }
 
   // Outputs.
   const fs::path& out = options.output_dir;

@@ -95,6 +95,20 @@ assert rows["Coding counted"] == "consensus coding: 2 transcript(s) reconciled",
 PY
 q codebook --coder dana -o "$tmp/dana.xlsx" 2>"$tmp/err" >/dev/null || fail "codebook --coder dana"
 grep -qxF "qualrank codebook: counting the codes of coder dana only" "$tmp/err" || fail "codebook message: $(cat "$tmp/err")"
+# Agreement per coding round: E01 reconciled on 2026-11-20, C01 on 2026-11-21; each round's figures are those
+# of agreement --transcripts on a copy holding only that round's second coders.
+cp -r "$ws" "$tmp/only-e01"; rm "$tmp/only-e01/transcripts/C01.bob.codes"
+"$QUALRANK" -C "$tmp/only-e01" agreement --transcripts --resamples 0 --format json >"$tmp/e01.json"
+python3 - "$tmp/rep/report.json" "$tmp/e01.json" <<'PY' || fail "agreement rounds"
+import json, sys
+rounds = json.load(open(sys.argv[1]))["agreement"]["rounds"]
+e01 = json.load(open(sys.argv[2]))
+assert [(r["round"], r["transcripts"]) for r in rounds] == [("2026-11-20", ["transcripts/E01.md"]), ("2026-11-21", ["transcripts/C01.md"])], rounds
+assert rounds[0]["units"] == e01["units"] == 4, (rounds[0], e01["units"])
+for k in ("fleiss_kappa", "krippendorff_alpha", "percent_agreement"):
+    assert abs(rounds[0][k] - e01[k]) < 1e-12, (k, rounds[0][k], e01[k])
+PY
+grep -qF "<h3>Per coding round, before reconciliation</h3>" "$tmp/rep/index.html" || fail "no rounds table in the HTML"
 q report -o "$tmp/rep-all" --coder all >/dev/null 2>&1 || fail "report --coder all"
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["coding"]; assert c["selection"]=="all" and c["description"].startswith("every coder"), c' "$tmp/rep-all/report.json" || fail "--coder all"
 
