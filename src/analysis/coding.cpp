@@ -41,7 +41,7 @@ struct TurnPlan {
   std::vector<std::pair<const Span*, std::vector<AppliedCode>>> spans;
 };
 
-std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, const NodeResolver& resolve,
+std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, const Taxonomy& taxonomy, const NodeResolver& resolve,
                                       const KeywordMatcher* matcher, const CodingOptions& options, Diagnostics& diags) {
   // Every code is resolved (and a code that does not resolve reported); only the codes of what is kept are
   // copied into AppliedCodes.
@@ -51,7 +51,8 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     for (const auto& c : in) {
       auto r = resolve(c.written);
       if (!r.node) {
-        diags.error(c.where, r.problem.empty() ? "unknown taxonomy node '" + c.written + "'" : r.problem);
+        diags.error(c.where, (r.problem.empty() ? "unknown taxonomy node '" + c.written + "'" : r.problem) +
+                                 (r.problem.empty() || r.problem.rfind("unknown", 0) == 0 ? did_you_mean(taxonomy, c.written) : ""));
         continue;
       }
       codes.push_back({std::move(*r.node), &c});
@@ -143,7 +144,7 @@ std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& ta
   std::vector<std::vector<TurnPlan>> plans(transcripts.size());
   std::vector<Diagnostics> plan_diags(transcripts.size());
   parallel_for(transcripts.size(), [&](std::size_t k) {
-    plans[k] = plan_transcript(ws, transcripts[k], resolve, matcher ? &*matcher : nullptr, options, plan_diags[k]);
+    plans[k] = plan_transcript(ws, transcripts[k], taxonomy, resolve, matcher ? &*matcher : nullptr, options, plan_diags[k]);
   });
   std::size_t total = 0;
   for (const auto& per : plans)

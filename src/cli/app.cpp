@@ -1,9 +1,11 @@
 // Global option parsing and dispatch. Input errors arrive as diagnostics (printed together, exit 1);
 // usage errors exit 2; anything else unexpected is a bug and reported as an internal error (exit 3).
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "cli.h"
+#include "qualrank/util/edit_distance.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
@@ -50,12 +52,71 @@ std::string suggestion(const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// A message's text with control characters (a NUL, an escape) shown as \xNN, so input bytes never reach the
+// terminal raw.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// The long option of `desc` nearest to `written` ("--transcript" -> "--transcripts"): within edit distance 2,
+// or the only option `written` is a prefix of; "" when none or several are as near.
+std::string nearest_option(const po::options_description& desc, const std::string& written) {
+  std::string w = written;
+  while (!w.empty() && w.front() == '-') w.erase(0, 1);
+  if (auto eq = w.find('='); eq != std::string::npos) w.erase(eq);
+  std::string best;
+  std::size_t best_d = 3;
+  bool tie = false;
+  for (const auto& o : desc.options()) {
+    const std::string& name = o->long_name();
+    if (name.empty()) continue;
+    std::size_t d = text::edit_distance_at_most(w, name, 2);
+    if (name.rfind(w, 0) == 0 || w.rfind(name, 0) == 0) d = std::min<std::size_t>(d, 1);
+    if (d < best_d) {
+      best = name, best_d = d, tie = false;
+    } else if (d == best_d && name != best) {
+      tie = true;
+    }
+  }
+  return best.empty() || tie ? "" : "--" + best;
+}
+
+}  // namespace
+
 bool parse_options(Context& ctx, const std::string& name, const std::string& usage, po::options_description& desc,
                    const std::vector<std::string>& args, po::variables_map& vm, int& exit_code,
                    const po::positional_options_description* positional) {
   desc.add_options()("help,h", "print this help");
+  auto usage_error = [&](const std::string& what) {
+    *ctx.err << "qualrank " << name << ": error: " << printable(what) << "\n(see 'qualrank " << name << " --help')\n";
+    exit_code = 2;
+    return false;
+  };
+  // Global options belong before the command (as in git -C); after it they are a usage error that says so.
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    if ((a == "-C" || a == "--workspace" || a.rfind("--workspace=", 0) == 0) && !desc.find_nothrow(a == "-C" ? "C" : "workspace", false)) {
+      std::string dir = a.rfind("--workspace=", 0) == 0 ? a.substr(12) : k + 1 < args.size() ? args[k + 1] : "DIR";
+      return usage_error("'" + (a == "-C" ? std::string("-C") : std::string("--workspace")) +
+                         "' is a global option: put it before the command: qualrank -C " + dir + " " + name + " ...");
+    }
+  }
   try {
-    auto parser = po::command_line_parser(args).options(desc);
+    // No abbreviations: an option is written in full, so a typo never runs as another option.
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    auto parser = po::command_line_parser(args).options(desc).style(style);
     if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
@@ -64,10 +125,11 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
       return false;
     }
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    std::string near = nearest_option(desc, e.get_option_name());
+    return usage_error("unknown option '" + e.get_option_name() + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
   } catch (const po::error& e) {
-    *ctx.err << "qualrank " << name << ": error: " << e.what() << "\n(see 'qualrank " << name << " --help')\n";
-    exit_code = 2;
-    return false;
+    return usage_error(e.what());
   }
   return true;
 }
@@ -131,6 +193,7 @@ int run(int argc, char** argv) {
   Context ctx;
   ctx.out = &std::cout;
   ctx.err = &std::cerr;
+  bool workspace_given = false;
   int i = 1;
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -140,8 +203,10 @@ int run(int argc, char** argv) {
         return 2;
       }
       ctx.workspace = argv[++i];
+      workspace_given = true;
     } else if (a.rfind("--workspace=", 0) == 0) {
       ctx.workspace = a.substr(12);
+      workspace_given = true;
     } else if (a == "-q" || a == "--quiet") {
       ctx.quiet = true;
     } else if (a == "-v" || a == "--verbose") {
@@ -182,6 +247,28 @@ int run(int argc, char** argv) {
     if (!s.empty()) std::cerr << " (did you mean '" << s << "'?)";
     std::cerr << "\n(see 'qualrank help')\n";
     return 2;
+  }
+  // The workspace: -C DIR, else the nearest folder from here upward that has a codebooks/ folder (as git finds
+  // its repository), so a command run in transcripts/ works on its workspace. `init` writes a new one here.
+  // The workspace: -C DIR, else the nearest folder from here upward that has a codebooks/ folder (as git finds
+  // its repository), so a command run in transcripts/ works on its workspace. `init` and `import` may make a
+  // new workspace here, and `agreement --labels` reads label tables anywhere.
+  if (!workspace_given && name != "init" && name != "import" && name != "agreement") {
+    std::error_code ec;
+    std::filesystem::path here = std::filesystem::current_path(ec), found;
+    for (auto p = here; !p.empty(); p = p.parent_path()) {
+      if (std::filesystem::is_directory(p / "codebooks", ec)) {
+        found = p;
+        break;
+      }
+      if (p == p.parent_path()) break;
+    }
+    if (found.empty()) {
+      std::cerr << "qualrank " << name << ": error: not a qualrank workspace (no codebooks/ folder here or in any folder above); "
+                   "run it inside a workspace, give -C DIR, or start one with 'qualrank init'\n";
+      return 2;
+    }
+    if (found != here) ctx.workspace = found;
   }
   // A write of several files killed during its renames (files::StagedFiles) is finished before anything reads.
   std::vector<std::string> unfinished;

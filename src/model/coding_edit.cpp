@@ -165,19 +165,7 @@ std::optional<std::vector<std::string>> resolve_node_ids(const std::vector<std::
       if (std::find(out.begin(), out.end(), *r.node) == out.end()) out.push_back(*r.node);
       continue;
     }
-    std::string hint;
-    std::size_t best = 3;
-    for (const auto& id : taxonomy.order()) {
-      const auto* n = taxonomy.find(id);
-      for (const std::string& cand : {id, n ? n->name : std::string()}) {
-        if (cand.empty()) continue;
-        auto d = text::edit_distance_at_most(fold(cand), fold(w), 2);
-        if (d < best) {
-          best = d;
-          hint = " (did you mean '" + id + "'" + (cand == id ? "" : " (" + cand + ")") + "?)";
-        }
-      }
-    }
+    const std::string hint = r.problem.empty() || r.problem.rfind("unknown", 0) == 0 ? did_you_mean(taxonomy, w) : "";
     diags.error(where, (r.problem.empty() ? "unknown taxonomy node '" + w + "'" : r.problem) + hint);
     ok = false;
   }

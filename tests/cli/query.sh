@@ -139,7 +139,7 @@ cp -r "$fw" "$tmp/broken"
 sed -i 's/^@code TOOL.3$/@code TOOL.33/' "$tmp/broken/transcripts/M01.md"
 set +e; "$QUALRANK" -C "$tmp/broken" query --code TOOL >"$tmp/out" 2>"$tmp/err"; rc=$?; set -e
 [[ $rc -eq 1 ]] || fail "broken workspace: exit $rc, expected 1"
-grep -qxF "transcripts/M01.md:36:7: error: unknown taxonomy node 'TOOL.33'" "$tmp/err" || fail "broken workspace message: $(cat "$tmp/err")"
+grep -qxF "transcripts/M01.md:36:7: error: unknown taxonomy node 'TOOL.33' (did you mean 'TOOL.3'?)" "$tmp/err" || fail "broken workspace message: $(cat "$tmp/err")"
 [[ ! -s "$tmp/out" ]] || fail "broken workspace: printed segments"
 
 # ---- help is true ----

@@ -19,4 +19,9 @@ using NodeResolver = std::function<NodeResolution(const std::string& written)>;
 // Resolves by id, name or alias in `taxonomy` (no history). The taxonomy must outlive the resolver.
 NodeResolver direct_resolver(const Taxonomy& taxonomy);
 
+// " (did you mean 'COM.1'?)" for a node written that resolves to nothing: the id whose letters and digits
+// are the same with punctuation ignored (`COM1`, `com-1` -> COM.1), else the id or name nearest by edit
+// distance (at most 2, case-insensitive; a name is shown beside its id); "" when nothing is that near.
+std::string did_you_mean(const Taxonomy& taxonomy, const std::string& written);
+
 }  // namespace qualrank
