@@ -270,6 +270,10 @@ int run(int argc, char** argv) {
     }
     if (found != here) ctx.workspace = found;
   }
+  if (auto why = files::source_date_epoch_problem(); !why.empty()) {
+    std::cerr << "qualrank " << name << ": error: " << why << "\n";
+    return 2;
+  }
   // A write of several files killed during its renames (files::StagedFiles) is finished before anything reads.
   std::vector<std::string> unfinished;
   if (int n = files::finish_staged(ctx.workspace, &unfinished); n > 0 && !ctx.quiet)

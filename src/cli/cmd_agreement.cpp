@@ -134,7 +134,13 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
         paths.push_back(given_path(ctx, p));
       }
     } else {
-      paths = files::list_files(ctx.workspace / "codebooks" / "labels", ".csv");
+      // The workspace's own tables: never read through a symlink that leads outside it (as validate and report).
+      Diagnostics outside;
+      for (auto& p : files::list_files(ctx.workspace / "codebooks" / "labels", ".csv")) {
+        if (files::resolved_inside(ctx.workspace, p)) paths.push_back(std::move(p));
+        else outside.error({p.lexically_relative(ctx.workspace).generic_string(), 0, 0}, "leads outside the workspace through a symlink; not read");
+      }
+      if (outside.has_errors()) return report_diagnostics(ctx, outside);
       if (paths.empty())
         return usage_error("no label tables in " + (ctx.workspace / "codebooks" / "labels").string() +
                            "; name them with --labels FILE.csv, or use --transcripts");

@@ -12,6 +12,9 @@
 
 namespace qualrank::cli {
 
+// The most bootstrap resamples --resamples takes (the CI of rho is stable long before; memory grows with it).
+constexpr int kMaxResamples = 1000000;
+
 namespace {
 
 // --by and every --where name an attribute some answer has, and --where a value some answer has; otherwise
@@ -89,8 +92,8 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   }
   if (!check_choice(ctx, "rank", "partial", vm["partial"].as<std::string>(), {"top-k", "subset"})) return 2;
   opts.model.partial = vm["partial"].as<std::string>() == "subset" ? pl::PartialRankings::subset : pl::PartialRankings::top_k;
-  if (opts.resamples < 0) {
-    *ctx.err << "qualrank rank: error: --resamples must be 0 or more\n";
+  if (opts.resamples < 0 || opts.resamples > kMaxResamples) {
+    *ctx.err << "qualrank rank: error: --resamples must be 0 to " << kMaxResamples << "\n";
     return 2;
   }
   if (vm.count("compare")) {

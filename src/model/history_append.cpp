@@ -256,6 +256,19 @@ bool replay_latest(const Workspace& ws, const TaxonomyHistory& h, TaxonomyReplay
 
 }  // namespace
 
+// The history and its lock are never read or written through a symlink (README, "Safety and limits").
+static bool history_files_safe(const Workspace& ws, Diagnostics& diags) {
+  for (const std::string& rel : {ws.history_path, ws.history_path + ".lock"}) {
+    std::error_code ec;
+    auto st = std::filesystem::symlink_status(ws.path(rel), ec);
+    if (std::filesystem::is_symlink(st)) {
+      diags.error({rel, 0, 0}, "is a symlink: qualrank neither reads nor writes the history through one (replace it by the file)");
+      return false;
+    }
+  }
+  return true;
+}
+
 std::optional<std::vector<std::string>> append_proposals(const std::filesystem::path& ws_root,
                                                         std::vector<TaxonomyEdit> edits, Diagnostics& diags,
                                                         const std::map<std::string, std::string>& planned_files,
@@ -263,6 +276,7 @@ std::optional<std::vector<std::string>> append_proposals(const std::filesystem::
   auto ws = load_workspace_design(ws_root, diags);
   if (!ws) return std::nullopt;
   // A check writes nothing, not even the lock file (the write that follows takes the lock and checks again).
+  if (!history_files_safe(*ws, diags)) return std::nullopt;
   std::optional<files::FileLock> lock;
   if (!check_only) {
     lock.emplace(ws->path(ws->history_path + ".lock"));
@@ -372,6 +386,7 @@ bool append_decision(const std::filesystem::path& ws_root, const std::string& ed
                      Diagnostics& diags) {
   auto ws = load_workspace_design(ws_root, diags);
   if (!ws) return false;
+  if (!history_files_safe(*ws, diags)) return false;
   files::FileLock lock(ws->path(ws->history_path + ".lock"));
   if (!lock.locked()) {
     diags.error({ws->history_path + ".lock", 0, 0}, "cannot lock the history");

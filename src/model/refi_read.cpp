@@ -202,6 +202,9 @@ struct Reader {
 
 }  // namespace
 
+// The deepest element nesting a REFI-QDA file may have (a codebook's codes nest a handful of levels).
+constexpr int kMaxXmlDepth = 100;
+
 std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_file, Diagnostics& diags,
                                  const std::function<std::optional<std::string>(const std::string&)>& read_source) {
   auto decoded = encoding::decode_to_utf8(xml, xml_file, diags);
@@ -220,6 +223,23 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
     int line = static_cast<int>(it - r.line_starts.begin());
     int col = static_cast<int>(text::count_code_points(std::string_view(*decoded).substr(r.line_starts[line - 1], off - r.line_starts[line - 1]))) + 1;
     diags.error({xml_file, line, col}, std::string("XML syntax error: ") + result.description());
+    return std::nullopt;
+  }
+  // Nesting is capped before anything walks the tree (the readers below recurse into <Code> children).
+  struct DepthWalker : pugi::xml_tree_walker {
+    pugi::xml_node too_deep;
+    bool for_each(pugi::xml_node& n) override {
+      if (depth() >= kMaxXmlDepth) {
+        too_deep = n;
+        return false;
+      }
+      return true;
+    }
+  } walker;
+  doc.traverse(walker);
+  if (walker.too_deep) {
+    diags.error(r.at(walker.too_deep), "XML nested deeper than " + std::to_string(kMaxXmlDepth) +
+                                           " elements (codes nest a few levels; the limit is in README, \"Safety and limits\")");
     return std::nullopt;
   }
   for (auto n : doc.children())

@@ -269,8 +269,15 @@ int finish_staged(const fs::path& workspace, std::vector<std::string>* problems)
 }
 
 FileLock::FileLock(const fs::path& path) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+  // Never through a symlink (a lock file that is one is refused, nothing is created where it points).
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd_ < 0) return;
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    return;
+  }
   while (::flock(fd_, LOCK_EX) != 0) {
     if (errno != EINTR) {
       ::close(fd_);
@@ -337,12 +344,26 @@ std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix) {
 }
 
 long long source_date_epoch(long long fallback) {
+  return source_date_epoch_problem().empty() && std::getenv("SOURCE_DATE_EPOCH") && *std::getenv("SOURCE_DATE_EPOCH")
+             ? std::strtoll(std::getenv("SOURCE_DATE_EPOCH"), nullptr, 10)
+             : fallback;
+}
+
+std::string source_date_epoch_problem() {
   const char* v = std::getenv("SOURCE_DATE_EPOCH");
-  if (!v || !*v) return fallback;
+  if (!v || !*v) return "";
+  errno = 0;
   char* end = nullptr;
   long long t = std::strtoll(v, &end, 10);
-  if (*end != '\0' || t < 0) return fallback;
-  return t;
+  if (*end != '\0' || errno == ERANGE || t < 0 || t > kMaxSourceDateEpoch) {
+    std::string shown(v);
+    if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+    for (auto& c : shown)
+      if (static_cast<unsigned char>(c) < 0x20) c = '?';
+    return "SOURCE_DATE_EPOCH '" + shown + "' is not a whole number of seconds from 0 to " +
+           std::to_string(kMaxSourceDateEpoch) + " (9999-12-31T23:59:59Z)";
+  }
+  return "";
 }
 
 }  // namespace qualrank::files

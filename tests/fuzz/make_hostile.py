@@ -91,6 +91,13 @@ def main():
     history = open(fixture).read()
     for key in ("accept", "reject", "propose"):
         put(out, "history", "truncated-%s.yaml" % key, history + "  - %s:\n" % key)
+    # Deeply nested codes (was: 100,000 levels a crash, 20,000 over 30 s and 2.9 GB, 1,000 an internal error).
+    def nested_qdc(n):
+        return ('<?xml version="1.0" encoding="utf-8"?>\n<CodeBook xmlns="urn:QDA-XML:codebook:1.0" origin="x"><Codes>\n'
+                + "".join('<Code guid="%08d-0000-4000-8000-000000000000" name="c%d" isCodable="true">\n' % (i, i) for i in range(n))
+                + "</Code>\n" * n + "</Codes></CodeBook>\n")
+    put(out, "qdc", "nested-100K.qdc", nested_qdc(100_000))
+    put(out, "qdc", "nested-1K.qdc", nested_qdc(1_000))
     if small:
         with open(stamp_path, "w") as f:
             f.write(stamp)

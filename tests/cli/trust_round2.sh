@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Trust, round two (fieldwork study): nothing read or written through a symlink that leads outside the
+# workspace (the history's lock, the history itself, codebooks/labels); SOURCE_DATE_EPOCH out of range refused
+# before anything is written; deeply nested REFI-QDA codes refused, located; --resamples bounded.
+set -euo pipefail
+: "${QUALRANK:?}" "${FIXTURES:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+ws="$tmp/ws"; mkdir "$ws"; cp -r "$FIXTURES"/fieldwork/{codebooks,guidelines,transcripts} "$ws/"
+q() { "$QUALRANK" -C "$ws" "$@"; }
+expect() {  # expect RC MESSAGE CMD...
+  local rc=$1 msg=$2; shift 2
+  set +e; "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?; set -e
+  [[ $got == "$rc" ]] || fail "exit $got, not $rc: $* ($(cat "$tmp/err"))"
+  grep -qxF -- "$msg" "$tmp/err" || fail "message of $*: $(cat "$tmp/err")"
+}
+H=$ws/codebooks/remote-work.history.yaml; cp "$H" "$tmp/history.orig"
+propose() { q taxonomy propose add --id WELL.3 --parent WELL --name Sleep --rationale "asked twice" --date 2026-11-24; }
+
+# The history's lock file as a symlink: refused, the file it points to never created.
+ln -s "$tmp/outside.lock" "$H.lock"
+expect 1 "codebooks/remote-work.history.yaml.lock: error: is a symlink: qualrank neither reads nor writes the history through one (replace it by the file)" propose
+[[ ! -e $tmp/outside.lock ]] || fail "the lock's target was created"
+rm "$H.lock"
+# The history itself a symlink out: refused (was: "not read", then read anyway and written into a new file).
+mv "$H" "$tmp/history.yaml"; ln -s "$tmp/history.yaml" "$H"
+expect 1 "codebooks/remote-work.history.yaml: error: is a symlink: qualrank neither reads nor writes the history through one (replace it by the file)" propose
+cmp -s "$tmp/history.yaml" "$tmp/history.orig" || fail "the history behind the symlink changed"
+[[ -L $H ]] || fail "the symlink was replaced"
+rm "$H"; mv "$tmp/history.yaml" "$H"
+# codebooks/labels as a symlink out: agreement does not read it (as validate and report do not).
+mkdir "$tmp/labels"; printf 'id,Label_1,Label_2\nu1,COM.1,COM.2\n' >"$tmp/labels/x.csv"
+ln -s "$tmp/labels" "$ws/codebooks/labels"
+expect 1 "codebooks/labels/x.csv: error: leads outside the workspace through a symlink; not read" q agreement
+rm "$ws/codebooks/labels"
+
+# SOURCE_DATE_EPOCH beyond 9999-12-31 (was a crash leaving a .tmp): refused, nothing written.
+for v in 67768036191676800 99999999999999999999 -5 12abc; do
+  expect 2 "qualrank report: error: SOURCE_DATE_EPOCH '$v' is not a whole number of seconds from 0 to 253402300799 (9999-12-31T23:59:59Z)" \
+    env SOURCE_DATE_EPOCH="$v" "$QUALRANK" -C "$ws" report -o out
+done
+[[ ! -e $ws/out ]] || fail "report wrote with a bad SOURCE_DATE_EPOCH"
+SOURCE_DATE_EPOCH=253402300799 q codebook -o cb.xlsx >/dev/null 2>&1 || fail "the latest SOURCE_DATE_EPOCH is refused"
+
+# Deeply nested codes in a .qdc: refused at the first element too deep, fast.
+python3 - "$tmp/nested.qdc" <<'PY'
+import sys
+n = 20000
+s = '<?xml version="1.0" encoding="utf-8"?>\n<CodeBook xmlns="urn:QDA-XML:codebook:1.0" origin="x"><Codes>\n'
+s += "".join('<Code guid="%08d-0000-4000-8000-000000000000" name="c%d" isCodable="true">\n' % (i, i) for i in range(n))
+s += "</Code>\n" * n + "</Codes></CodeBook>\n"
+open(sys.argv[1], "w").write(s)
+PY
+start=$(date +%s%N)
+expect 1 "$tmp/nested.qdc:101: error: XML nested deeper than 100 elements (codes nest a few levels; the limit is in README, \"Safety and limits\")" q import "$tmp/nested.qdc"
+(( ($(date +%s%N) - start) / 1000000 < 2000 )) || fail "the nested codebook took over 2 s"
+
+expect 2 "qualrank rank: error: --resamples must be 0 to 1000000" q rank --resamples 2000000000
+echo "ok: trust round two"
