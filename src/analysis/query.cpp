@@ -9,6 +9,7 @@
 #include <unicode/utext.h>
 
 #include <algorithm>
+#include <set>
 #include <memory>
 #include <stdexcept>
 #include <unordered_map>
@@ -394,10 +395,26 @@ QueryResult query_segments(const Study& study, const SegmentQuery& q) {
     const CodedSegment& s = segments[candidates[k]];
     std::vector<std::string> suggested;
     if (keywords && s.whole_turn) suggested = keywords->suggest(s.text);
-    if (!q.all && !q.uncoded && s.codes.empty() && suggested.empty() && s.suggested.empty()) continue;
+    // A text search looks at every participant turn, coded or not (a quote is never missed for want of a code).
+    if (!q.all && !q.uncoded && !q.text && s.codes.empty() && suggested.empty() && s.suggested.empty()) continue;
     out.segments.push_back(s);
     if (keywords && s.whole_turn) out.segments.back().suggested = std::move(suggested);
     out.highlights.push_back(std::move(ranges[k]));
+  }
+  if (q.text && !q.all && !q.uncoded) {
+    // An uncoded turn found by the text alone is listed only when none of its coded spans is listed already.
+    std::set<std::pair<std::string, int>> listed;
+    for (const auto& s : out.segments)
+      if (!s.codes.empty()) listed.insert({s.source.file, s.turn});
+    QueryResult kept;
+    for (std::size_t k = 0; k < out.segments.size(); ++k) {
+      const auto& s = out.segments[k];
+      if (s.codes.empty() && s.suggested.empty() && listed.count({s.source.file, s.turn})) continue;
+      kept.segments.push_back(std::move(out.segments[k]));
+      kept.highlights.push_back(std::move(out.highlights[k]));
+    }
+    out.segments = std::move(kept.segments);
+    out.highlights = std::move(kept.highlights);
   }
   return out;
 }

@@ -33,4 +33,8 @@ mkdir "$tmp/empty"
 (cd "$tmp/empty" && set +e; "$QUALRANK" query --code COM >/dev/null 2>"$tmp/err"; echo $? >"$tmp/rc")
 [[ $(cat "$tmp/rc") == 2 ]] || fail "outside a workspace: exit $(cat "$tmp/rc")"
 grep -qxF "qualrank query: error: not a qualrank workspace (no codebooks/ folder here or in any folder above); run it inside a workspace, give -C DIR, or start one with 'qualrank init'" "$tmp/err" || fail "outside: $(cat "$tmp/err")"
+# query --text searches every participant turn, coded or not (a quote in an uncoded turn was missed).
+q query --text "office job" >"$tmp/out" 2>&1 || fail "query --text: $(cat "$tmp/out")"
+[[ $(head -2 "$tmp/out") == $'C01 t1 (contractor) · I.1 · transcripts/C01.md:15\n  (no codes)' ]] || fail "uncoded turn not found by text: $(cat "$tmp/out")"
+grep -qxF "1 segment from 1 participant" "$tmp/out" || fail "count: $(cat "$tmp/out")"
 echo "ok: strict command line"
