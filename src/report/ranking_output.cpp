@@ -1,5 +1,6 @@
 #include "qualrank/report/ranking_output.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -337,7 +338,20 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     for (const auto& pa : q.comparisons) comparison_markdown(md, pa, t, a.options);
     if (!q.not_compared.empty()) md << not_compared_sentence(q) << "\n\n";
   }
-  return md.str();
+  // Names come from input files (group names, item names, question wording): none may become an HTML tag or
+  // entity where the Markdown is rendered. A '<' that would open a tag (before a letter, '/', '!' or '?') and
+  // an '&' that would open an entity (before a letter or '#') are backslash-escaped (CommonMark shows "\\<"
+  // as "<"); "p < 0.05" stays as it is, for pasting.
+  const std::string raw = md.str();
+  std::string out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i], next = i + 1 < raw.size() ? raw[i + 1] : '\0';
+    const bool letter = std::isalpha(static_cast<unsigned char>(next));
+    if ((c == '<' && (letter || next == '/' || next == '!' || next == '?')) || (c == '&' && (letter || next == '#'))) out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {

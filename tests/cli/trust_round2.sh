@@ -56,4 +56,9 @@ expect 1 "$tmp/nested.qdc:101: error: XML nested deeper than 100 elements (codes
 (( ($(date +%s%N) - start) / 1000000 < 2000 )) || fail "the nested codebook took over 2 s"
 
 expect 2 "qualrank rank: error: --resamples must be 0 to 1000000" q rank --resamples 2000000000
+# A group name that is HTML is escaped in the Markdown (was written raw into rankings.md and rank -o x.md).
+sed 's/,manager,/,<script>alert(1)<\/script>,/' "$FIXTURES/rank/fieldwork-groups.csv" >"$tmp/groups.csv"
+q rank --table "$tmp/groups.csv" --format md --resamples 0 >"$tmp/r.md" 2>/dev/null || fail "rank md"
+grep -qF '\<script>alert(1)\</script>' "$tmp/r.md" || fail "group name not escaped: $(grep -n script "$tmp/r.md" | head -3)"
+! grep -qE '(^|[^\\])<script>' "$tmp/r.md" || fail "a raw <script> is left in the Markdown"
 echo "ok: trust round two"
