@@ -121,7 +121,7 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
     if (decider.empty() && std::getenv(var)) decider = std::getenv(var);
   if (decider.empty()) decider = "unknown";
   std::string date = vm.count("date") ? vm["date"].as<std::string>() : today_utc();
-  if (date.size() != 10 || date[4] != '-' || date[7] != '-') return usage_error("--date '" + date + "' is not YYYY-MM-DD");
+  if (!text::is_calendar_date(date)) return usage_error("--date '" + date + "' is not a date YYYY-MM-DD");
   const bool list_only = vm.count("list") > 0;
   std::map<std::string, std::string> decide;  // unit as written -> choice
   if (vm.count("decide"))

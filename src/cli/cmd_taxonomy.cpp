@@ -52,8 +52,8 @@ std::string default_author(const po::variables_map& vm) {
 std::optional<std::string> entry_date(Context& ctx, const std::string& command, const po::variables_map& vm) {
   if (!vm.count("date")) return today_utc();
   auto d = vm["date"].as<std::string>();
-  if (!std::regex_match(d, std::regex("[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"))) {
-    *ctx.err << "qualrank taxonomy " << command << ": error: --date '" << d << "' is not YYYY-MM-DD\n";
+  if (!text::is_calendar_date(d)) {
+    *ctx.err << "qualrank taxonomy " << command << ": error: --date '" << d << "' is not a date YYYY-MM-DD\n";
     return std::nullopt;
   }
   return d;

@@ -381,6 +381,10 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
     }
   }
   auto is_fence = [](std::string_view l) { return text::trim(l) == "---"; };
+  if (content.find('\r') != std::string_view::npos && content.find('\n') == std::string_view::npos) {
+    diags.error({file, 1, 1}, "the file's lines end with a bare carriage return (CR, old Mac style); convert them to LF or CRLF");
+    return std::nullopt;
+  }
   if (lines.empty() || !is_fence(lines[0])) {
     diags.error({file, 1, 1}, "transcript without front matter (it must start with a '---' line)");
     return std::nullopt;
@@ -434,6 +438,8 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
     if (auto v = (*node)[key]; v && v.IsScalar()) {
       t.attributes[key] = v.Scalar();
       t.attribute_where[key] = yaml::where(v, file, 2);
+      if (std::string(key) == "date" && !text::is_calendar_date(v.Scalar()))
+        diags.error(yaml::where(v, file, 2), "date '" + v.Scalar() + "' is not a date YYYY-MM-DD (the interview's day)");
     }
   }
   if (auto attrs = (*node)["attributes"]) {

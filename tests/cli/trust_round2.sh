@@ -61,4 +61,12 @@ sed 's/,manager,/,<script>alert(1)<\/script>,/' "$FIXTURES/rank/fieldwork-groups
 q rank --table "$tmp/groups.csv" --format md --resamples 0 >"$tmp/r.md" 2>/dev/null || fail "rank md"
 grep -qF '\<script>alert(1)\</script>' "$tmp/r.md" || fail "group name not escaped: $(grep -n script "$tmp/r.md" | head -3)"
 ! grep -qE '(^|[^\\])<script>' "$tmp/r.md" || fail "a raw <script> is left in the Markdown"
+# Dates are calendar dates; CR-only line endings are named as such.
+expect 2 "qualrank taxonomy propose: error: --date '2025-02-30' is not a date YYYY-MM-DD" \
+  q taxonomy propose add --id WELL.3 --parent WELL --name Sleep --rationale x --date 2025-02-30
+sed -i 's/^date: 2025-05-13$/date: 2025-02-29/' "$ws/transcripts/C01.md"
+expect 1 "transcripts/C01.md:5:7: error: date '2025-02-29' is not a date YYYY-MM-DD (the interview's day)" q validate
+sed -i 's/^date: 2025-02-29$/date: 2025-05-13/' "$ws/transcripts/C01.md"
+tr '\n' '\r' <"$ws/transcripts/C02.md" >"$tmp/cr.md"; mv "$tmp/cr.md" "$ws/transcripts/C02.md"
+expect 1 "transcripts/C02.md:1:1: error: the file's lines end with a bare carriage return (CR, old Mac style); convert them to LF or CRLF" q validate
 echo "ok: trust round two"

@@ -30,6 +30,9 @@ bool starts_with_ci(std::string_view s, std::string_view prefix);  // ASCII case
 std::string to_lower_ascii(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// True for a real calendar date written YYYY-MM-DD (proleptic Gregorian; 2025-02-30 and 2023-02-29 are not).
+bool is_calendar_date(std::string_view s);
+
 // Number of code points in valid UTF-8 (continuation bytes are not counted).
 std::size_t count_code_points(std::string_view s);
 
