@@ -6,6 +6,7 @@
 
 #include "cmd_taxonomy.h"
 #include "qualrank/model/history.h"
+#include "qualrank/model/workspace.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
@@ -171,6 +172,17 @@ int taxonomy_propose(Context& ctx, const std::vector<std::string>& args) {
   diags.print(*ctx.err);
   if (!id) return 1;
   *ctx.out << *id << '\n';
+  // What the proposal recorded from each --source: the participant's words, so a wrong line is seen at once.
+  if (!ctx.quiet) {
+    Diagnostics ignored;
+    if (auto ws = load_workspace_design(ctx.workspace, ignored))
+      if (auto h = load_history(*ws, ignored))
+        if (const TaxonomyEdit* recorded = h->find(*id))
+          for (const auto& p : recorded->provenance)
+            if (!p.source.empty())
+              *ctx.err << "qualrank taxonomy propose: " << *id << ": source " << p.source << " (" << p.participant << "): "
+                       << (p.quote.empty() ? "no quote (not a transcript line)" : "\"" + p.quote + "\"") << '\n';
+  }
   if (*op == EditOp::split && !ctx.quiet) {  // what each successor gets (docs/taxonomy-history.md, "split")
     std::vector<std::string> others;
     for (const auto& p : e.parts)

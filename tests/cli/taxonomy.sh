@@ -132,10 +132,10 @@ ws="$tmp/concurrent"; cp -r "$FIXTURES/history/workspace" "$ws"
 pids=()
 for i in $(seq 1 20); do
   "$Q" -C "$ws" taxonomy propose add --parent B --id "B.c$i" --name "Concurrent $i" --rationale "script $i" \
-    --by P1 --source transcripts/P1.md:26 >"$tmp/c.$i" 2>"$tmp/c.$i.err" &
+    --by P1 --source transcripts/P1.md:26 >"$tmp/c.$i" 2>"$tmp/e.$i" &
   pids+=($!)
 done
-for p in "${pids[@]}"; do wait "$p" || fail "a concurrent propose failed: $(cat "$tmp"/c.*.err)"; done
+for p in "${pids[@]}"; do wait "$p" || fail "a concurrent propose failed: $(cat "$tmp"/e.*)"; done
 [[ $(cat "$tmp"/c.[0-9]* | sort -u | wc -l) -eq 20 ]] || fail "20 distinct edit ids expected: $(cat "$tmp"/c.[0-9]* | tr '\n' ' ')"
 [[ $(grep -c '^  - propose: ' "$ws/codebooks/mini.history.yaml") -eq 24 ]] || fail "24 proposals expected in the file"
 for i in $(seq 1 20); do grep -q "rationale: script $i\$" "$ws/codebooks/mini.history.yaml" || fail "proposal $i lost"; done

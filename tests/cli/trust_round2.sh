@@ -69,4 +69,9 @@ expect 1 "transcripts/C01.md:5:7: error: date '2025-02-29' is not a date YYYY-MM
 sed -i 's/^date: 2025-02-29$/date: 2025-05-13/' "$ws/transcripts/C01.md"
 tr '\n' '\r' <"$ws/transcripts/C02.md" >"$tmp/cr.md"; mv "$tmp/cr.md" "$ws/transcripts/C02.md"
 expect 1 "transcripts/C02.md:1:1: error: the file's lines end with a bare carriage return (CR, old Mac style); convert them to LF or CRLF" q validate
+# propose says which words it recorded from --source.
+q taxonomy propose add --id WELL.3 --parent WELL --name Sleep --rationale "asked" --by C01 --source transcripts/C01.md:42 \
+  --date 2026-01-02 >"$tmp/out" 2>"$tmp/err" || fail "propose: $(cat "$tmp/err")"
+grep -qxF "qualrank taxonomy propose: $(cat "$tmp/out"): source transcripts/C01.md:42 (C01): \"I work in the evening and on the weekend when the client's time zone needs me.\"" "$tmp/err" ||
+  fail "propose quote: $(cat "$tmp/err")"
 echo "ok: trust round two"
