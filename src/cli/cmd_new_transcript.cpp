@@ -25,8 +25,8 @@ int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
   if (!ws) return report_diagnostics(ctx, diags) ? 1 : 1;
   auto participant = vm["participant"].as<std::string>();
   auto role = vm["role"].as<std::string>();
-  if (participant.empty() || participant.find_first_of(" \t:/\\") != std::string::npos) {
-    *ctx.err << "qualrank new-transcript: error: participant id '" << participant << "' may not contain spaces, ':' or slashes\n";
+  if (auto why = text::participant_id_problem(participant); !why.empty()) {
+    *ctx.err << "qualrank new-transcript: error: participant id '" << text::escape_controls(participant) << "' " << why << "\n";
     return 2;
   }
   const auto& roles = ws->guideline.roles;

@@ -417,6 +417,9 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
   t.file = file;
   t.participant = yaml::get_string(*node, "participant", file, diags, true, 2);
   t.participant_where = (*node)["participant"] ? yaml::where((*node)["participant"], file, 2) : Location{file, 2, 1};
+  if (!t.participant.empty())
+    if (auto why = text::participant_id_problem(t.participant); !why.empty())
+      diags.error(t.participant_where, "participant id '" + text::escape_controls(t.participant) + "' " + why);
   t.role = yaml::get_string(*node, "role", file, diags, true, 2);
   t.role_where = (*node)["role"] ? yaml::where((*node)["role"], file, 2) : Location{file, 2, 1};
   auto coder = yaml::get_string(*node, "coder", file, diags, false, 2);

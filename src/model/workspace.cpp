@@ -285,7 +285,16 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   // Transcripts are read, parsed and checked on several threads (every step is reentrant and reads only the
   // guideline), each with its `.codes` files, into its own slot; they and their diagnostics are then taken in
   // file order, as one thread would have produced them.
-  const auto paths = list_inside(root, root / "transcripts", ".md", diags);
+  auto paths = list_inside(root, root / "transcripts", ".md", diags);
+  // A file name with an invisible or direction-changing character reads as another name: refused, not read.
+  paths.erase(std::remove_if(paths.begin(), paths.end(), [&](const fs::path& p) {
+                const std::string name = p.filename().string();
+                auto why = text::participant_id_problem(name);
+                if (why.rfind("contains", 0) != 0) return false;
+                diags.error({"transcripts/" + text::escape_controls(name), 0, 0}, "the file name " + why + "; rename it");
+                return true;
+              }),
+              paths.end());
   const auto standoff_paths = list_inside(root, root / "transcripts", ".codes", diags);
   std::map<std::string, std::size_t> transcript_of_stem;  // the transcript a `.codes` file belongs to
   for (std::size_t i = 0; i < paths.size(); ++i) transcript_of_stem[paths[i].stem().string()] = i;

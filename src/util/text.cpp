@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 namespace qualrank::text {
@@ -323,6 +324,48 @@ bool is_calendar_date(std::string_view s) {
   static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
+}
+
+std::string participant_id_problem(std::string_view id) {
+  if (id.empty()) return "is empty";
+  if (id.front() == '.') return "starts with '.'";
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(id[i]);
+    if (c < 0x20 || c == 0x7f || c == ' ' || c == ':' || c == '/' || c == '\\')
+      return "may not contain spaces, control characters, ':' or slashes";
+    // UTF-8 of U+200B-U+200F (E2 80 8B-8F), U+202A-U+202E (E2 80 AA-AE), U+2060-U+2069 (E2 81 A0-A9), U+FEFF (EF BB BF)
+    if (c == 0xE2 && i + 2 < id.size()) {
+      const unsigned char b = static_cast<unsigned char>(id[i + 1]), d = static_cast<unsigned char>(id[i + 2]);
+      if ((b == 0x80 && ((d >= 0x8B && d <= 0x8F) || (d >= 0xAA && d <= 0xAE))) || (b == 0x81 && d >= 0xA0 && d <= 0xA9))
+        return "contains an invisible or direction-changing character (such as U+202E)";
+    }
+    if (c == 0xEF && i + 2 < id.size() && static_cast<unsigned char>(id[i + 1]) == 0xBB && static_cast<unsigned char>(id[i + 2]) == 0xBF)
+      return "contains an invisible or direction-changing character (such as U+202E)";
+  }
+  return "";
+}
+
+std::string escape_controls(std::string_view s) {
+  std::string out;
+  char buf[16];
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      out += buf;
+      continue;
+    }
+    if ((c == 0xE2 || c == 0xEF) && i + 2 < s.size() && !participant_id_problem(s.substr(i, 3)).empty() &&
+        participant_id_problem(s.substr(i, 3)).rfind("contains", 0) == 0) {
+      const unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) | (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+      std::snprintf(buf, sizeof buf, "\\u%04X", cp);
+      out += buf;
+      i += 2;
+      continue;
+    }
+    out += static_cast<char>(c);
+  }
+  return out;
 }
 
 }  // namespace qualrank::text

@@ -74,4 +74,12 @@ q taxonomy propose add --id WELL.3 --parent WELL --name Sleep --rationale "asked
   --date 2026-01-02 >"$tmp/out" 2>"$tmp/err" || fail "propose: $(cat "$tmp/err")"
 grep -qxF "qualrank taxonomy propose: $(cat "$tmp/out"): source transcripts/C01.md:42 (C01): \"I work in the evening and on the weekend when the client's time zone needs me.\"" "$tmp/err" ||
   fail "propose quote: $(cat "$tmp/err")"
+# Participant ids and transcript names that would read as something else are refused, located.
+expect 2 "qualrank new-transcript: error: participant id '..' starts with '.'" q new-transcript --participant .. --role contractor
+expect 2 "qualrank new-transcript: error: participant id 'P\\u202E01' contains an invisible or direction-changing character (such as U+202E)" \
+  q new-transcript --participant $'P\u202E01' --role contractor
+[[ $(ls "$ws/transcripts" | grep -c '^\.\.\|\.\.\.md') == 0 ]] || fail "a transcript named by '..' was written"
+sed -i $'s/^participant: C01$/participant: C\u202E01/' "$ws/transcripts/C01.md"
+q validate >"$tmp/out" 2>&1 && fail "a bidi participant id was accepted"
+grep -qF "transcripts/C01.md:2:14: error: participant id 'C\\u202E01' contains an invisible or direction-changing character (such as U+202E)" "$tmp/out" || fail "bidi id: $(head -3 "$tmp/out")"
 echo "ok: trust round two"

@@ -30,6 +30,14 @@ bool starts_with_ci(std::string_view s, std::string_view prefix);  // ASCII case
 std::string to_lower_ascii(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// Why `id` cannot name a participant (and so a file, transcripts/ID.md): empty, a leading '.', a space, a
+// control character, ':', '/', '\\', or an invisible or direction-changing format character (U+200B-U+200F,
+// U+202A-U+202E, U+2060-U+2069, U+FEFF) that would make the name read differently than it is; "" when it can.
+std::string participant_id_problem(std::string_view id);
+// `s` for a message: control bytes shown as \xNN and the invisible or direction-changing characters above as
+// \uXXXX, so what is printed reads as what was given.
+std::string escape_controls(std::string_view s);
+
 // True for a real calendar date written YYYY-MM-DD (proleptic Gregorian; 2025-02-30 and 2023-02-29 are not).
 bool is_calendar_date(std::string_view s);
 
