@@ -3,6 +3,7 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -31,10 +32,21 @@ bool check_scalars_utf8(const YAML::Node& node, const std::string& file, Diagnos
       return ok;
     }
     case YAML::NodeType::Map: {
+      // A key written twice in one map: yaml-cpp keeps one silently, so the other value would be lost.
       bool ok = true;
+      std::map<std::string, int> seen;
       for (const auto& kv : node) {
         ok = check_scalars_utf8(kv.first, file, diags, first_line) && ok;
         ok = check_scalars_utf8(kv.second, file, diags, first_line) && ok;
+        if (kv.first.IsScalar()) {
+          const Location at = where(kv.first, file, first_line);
+          auto [it, fresh] = seen.emplace(kv.first.Scalar(), at.line);
+          if (!fresh) {
+            diags.error(at, "duplicate key '" + kv.first.Scalar().substr(0, 60) + "' (first at line " + std::to_string(it->second) +
+                                "); one of the two values would be lost");
+            ok = false;
+          }
+        }
       }
       return ok;
     }
@@ -146,6 +158,31 @@ std::optional<YAML::Node> parse(const std::string& text, const std::string& file
       LimitCheck check(file, first_line, diags);
       parser.HandleNextDocument(check);
       if (!check.ok()) return std::nullopt;
+    }
+    // One document per file: a second one ('---' again) or text after the end marker '...' would be ignored.
+    {
+      std::size_t start = 0;
+      int lineno = first_line - 1;
+      bool content = false, ended = false;
+      while (start < text.size()) {
+        auto nl = text.find('\n', start);
+        std::string_view line(text.data() + start, (nl == std::string::npos ? text.size() : nl) - start);
+        start = nl == std::string::npos ? text.size() : nl + 1;
+        ++lineno;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const bool blank = text::trim(line).empty() || text::trim(line).front() == '#';
+        const bool doc_start = line == "---" || line.rfind("--- ", 0) == 0;
+        if (ended && !blank) {
+          diags.error({file, lineno, 1}, "text after the document end '...' (a file holds one YAML document; it would be ignored)");
+          return std::nullopt;
+        }
+        if (doc_start && content) {
+          diags.error({file, lineno, 1}, "a second YAML document starts here ('---'); a file holds one, the rest would be ignored");
+          return std::nullopt;
+        }
+        if (line == "...") ended = true;
+        else if (!blank) content = true;
+      }
     }
     YAML::Node root = YAML::Load(text);
     if (!check_scalars_utf8(root, file, diags, first_line)) return std::nullopt;

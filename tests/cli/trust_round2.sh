@@ -69,6 +69,7 @@ expect 1 "transcripts/C01.md:5:7: error: date '2025-02-29' is not a date YYYY-MM
 sed -i 's/^date: 2025-02-29$/date: 2025-05-13/' "$ws/transcripts/C01.md"
 tr '\n' '\r' <"$ws/transcripts/C02.md" >"$tmp/cr.md"; mv "$tmp/cr.md" "$ws/transcripts/C02.md"
 expect 1 "transcripts/C02.md:1:1: error: the file's lines end with a bare carriage return (CR, old Mac style); convert them to LF or CRLF" q validate
+cp "$FIXTURES/fieldwork/transcripts/C02.md" "$ws/transcripts/C02.md"
 # propose says which words it recorded from --source.
 q taxonomy propose add --id WELL.3 --parent WELL --name Sleep --rationale "asked" --by C01 --source transcripts/C01.md:42 \
   --date 2026-01-02 >"$tmp/out" 2>"$tmp/err" || fail "propose: $(cat "$tmp/err")"
@@ -82,4 +83,18 @@ expect 2 "qualrank new-transcript: error: participant id 'P\\u202E01' contains a
 sed -i $'s/^participant: C01$/participant: C\u202E01/' "$ws/transcripts/C01.md"
 q validate >"$tmp/out" 2>&1 && fail "a bidi participant id was accepted"
 grep -qF "transcripts/C01.md:2:14: error: participant id 'C\\u202E01' contains an invisible or direction-changing character (such as U+202E)" "$tmp/out" || fail "bidi id: $(head -3 "$tmp/out")"
+# YAML: a key written twice, a second document, text after '...': each a located error (were silently dropped).
+sed -i $'s/^participant: C\u202E01$/participant: C01/' "$ws/transcripts/C01.md"
+T=$ws/codebooks/remote-work.yaml; cp "$T" "$tmp/tax.orig"
+printf 'title: Twice\n' >>"$T"
+q validate >"$tmp/out" 2>&1 && fail "a duplicate key was accepted"
+grep -qE "^codebooks/remote-work.yaml:[0-9]+:1: error: duplicate key 'title' \(first at line [0-9]+\); one of the two values would be lost$" "$tmp/out" || fail "duplicate key: $(head -3 "$tmp/out")"
+cp "$tmp/tax.orig" "$T"; printf -- '---\ntaxonomy: other\n' >>"$T"
+q validate >"$tmp/out" 2>&1 && fail "a second document was accepted"
+grep -qF "error: a second YAML document starts here ('---'); a file holds one, the rest would be ignored" "$tmp/out" || fail "second doc: $(head -3 "$tmp/out")"
+cp "$tmp/tax.orig" "$T"; printf -- '...\nnodes: []\n' >>"$T"
+q validate >"$tmp/out" 2>&1 && fail "text after ... was accepted"
+grep -qF "error: text after the document end '...' (a file holds one YAML document; it would be ignored)" "$tmp/out" || fail "after ...: $(head -3 "$tmp/out")"
+cp "$tmp/tax.orig" "$T"
+q validate >/dev/null 2>&1 || fail "restored workspace: $(q validate 2>&1 | head -3)"
 echo "ok: trust round two"
