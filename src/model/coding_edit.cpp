@@ -662,6 +662,28 @@ std::vector<TextSplice> CodingDocument::exemplar_lines_without(int code_line, co
   return out;
 }
 
+const StandoffCoding* CodingDocument::codes_line(int line) const {
+  if (!standoff_) return nullptr;
+  for (const auto& c : standoff_->codings)
+    if (c.line == line) return &c;
+  return nullptr;
+}
+
+TextSplice CodingDocument::tail_splice(const StandoffCoding& line, bool exemplar, const std::vector<OwnMemo>& own) const {
+  std::string_view all(codes_text_);
+  std::size_t end = line.line_end, begin = line.list_end;
+  while (end > line.list_end && (all[end - 1] == '\n' || all[end - 1] == '\r')) --end;
+  while (begin > line.line_begin && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
+  return {begin, end - begin, code_tail(exemplar, own, all.substr(line.memo_begin, line.memo_end - line.memo_begin))};
+}
+
+TextSplice CodingDocument::tail_splice(const SpanMarkup& mk, bool exemplar, const std::vector<OwnMemo>& own) const {
+  std::string_view all(transcript_text_);
+  std::size_t begin = mk.list_end;
+  while (begin > mk.close && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
+  return {begin, mk.end - begin, code_tail(exemplar, own, all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin)) + "}"};
+}
+
 std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& target, const std::string& node, bool on,
                                                         Diagnostics& diags) const {
   const Turn* turn = find_turn(target, diags);
@@ -680,25 +702,13 @@ std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& targ
   }
   // A span's or a .codes line's `| exemplar` belongs to all the codes written with it: its tail is written anew.
   if (!inline_) {
-    const StandoffCoding* line = nullptr;
-    for (const auto& c : standoff_->codings)
-      if (c.line == found->where.line) line = &c;
+    const StandoffCoding* line = codes_line(found->where.line);
     if (!line) return std::nullopt;
-    std::string_view all(codes_text_);
-    std::size_t end = line->line_end, begin = line->list_end;
-    while (end > line->list_end && (all[end - 1] == '\n' || all[end - 1] == '\r')) --end;
-    while (begin > line->line_begin && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
-    edit.splices.push_back({begin, end - begin,
-                            code_tail(on, line->own_memos, all.substr(line->memo_begin, line->memo_end - line->memo_begin))});
+    edit.splices.push_back(tail_splice(*line, on, line->own_memos));
     return checked(std::move(edit), {}, {}, diags);
   }
   if (g.span) {
-    const auto& mk = *g.span->markup;
-    std::string_view all(transcript_text_);
-    std::size_t begin = mk.list_end;
-    while (begin > mk.close && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
-    edit.splices.push_back({begin, mk.end - begin,
-                            code_tail(on, mk.own_memos, all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin)) + "}"});
+    edit.splices.push_back(tail_splice(*g.span->markup, on, g.span->markup->own_memos));
     return checked(std::move(edit), {}, {}, diags);
   }
   // A @code line: its @exemplar lines follow it.
@@ -747,17 +757,10 @@ std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, 
     if (c->where.line == found->where.line) ++together;
   if (g.span && inline_) together = g.span->codes.size();
   if (!inline_) {
-    const StandoffCoding* line = nullptr;
-    for (const auto& c : standoff_->codings)
-      if (c.line == found->where.line) line = &c;
+    const StandoffCoding* line = codes_line(found->where.line);
     if (!line) return std::nullopt;
     if (line->codes.size() > 1) {
-      std::string_view all(codes_text_);
-      std::size_t end = line->line_end, begin = line->list_end;
-      while (end > line->list_end && (all[end - 1] == '\n' || all[end - 1] == '\r')) --end;
-      while (begin > line->line_begin && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
-      edit.splices.push_back({begin, end - begin, code_tail(found->exemplar, with_own_memo(line->own_memos, found->written, m),
-                                                             all.substr(line->memo_begin, line->memo_end - line->memo_begin))});
+      edit.splices.push_back(tail_splice(*line, found->exemplar, with_own_memo(line->own_memos, found->written, m)));
       return checked(std::move(edit), {}, {}, diags);
     }
     if (line->has_memo) edit.splices.push_back({line->memo_begin, line->memo_end - line->memo_begin, m});
@@ -767,11 +770,7 @@ std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, 
   if (g.span) {
     const auto& mk = *g.span->markup;
     if (together > 1) {
-      std::string_view all(transcript_text_);
-      std::size_t begin = mk.list_end;
-      while (begin > mk.close && (all[begin - 1] == ' ' || all[begin - 1] == '\t')) --begin;
-      edit.splices.push_back({begin, mk.end - begin, code_tail(found->exemplar, with_own_memo(mk.own_memos, found->written, m),
-                                                                all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin)) + "}"});
+      edit.splices.push_back(tail_splice(mk, found->exemplar, with_own_memo(mk.own_memos, found->written, m)));
       return checked(std::move(edit), {}, {}, diags);
     }
     if (mk.memo_begin != mk.memo_end) edit.splices.push_back({mk.memo_begin, mk.memo_end - mk.memo_begin, escape_inline(m)});

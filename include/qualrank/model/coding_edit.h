@@ -145,6 +145,12 @@ class CodingDocument {
   // Splices that take the codes `gone` (case-folded) out of the `@exemplar ID, ID` lines attached to the @code
   // line `code_line` (a line left naming none is erased; a bare @exemplar stays).
   std::vector<TextSplice> exemplar_lines_without(int code_line, const std::vector<std::string>& gone) const;
+  // The .codes line written at `line` (the codes file's line number); nullptr when none.
+  const StandoffCoding* codes_line(int line) const;
+  // The splice writing a .codes line's tail, or an inline span's braces from its node ids on, anew: ` | exemplar`,
+  // each code's own ` | memo ID: TEXT` from `own`, then the shared memo as written.
+  TextSplice tail_splice(const StandoffCoding& line, bool exemplar, const std::vector<OwnMemo>& own) const;
+  TextSplice tail_splice(const SpanMarkup& mk, bool exemplar, const std::vector<OwnMemo>& own) const;
   std::size_t line_start(int line) const;  // byte offset where a line of the edited file starts (size at the end)
   // Splice inserting whole lines after line `after` of the edited file (`lines` end with the newline).
   TextSplice insert_lines_after(int after, const std::string& lines) const;
