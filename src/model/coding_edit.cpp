@@ -186,7 +186,18 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
   doc.transcript_file_ = files::display_path(*path, root);
   auto content = files::read(*path);
   if (!content) {
-    diags.error({doc.transcript_file_, 0, 0}, "cannot read the transcript");
+    // Say why: a symlink that leads outside the workspace (never followed), or no such file.
+    for (const std::string& candidate : {transcript, "transcripts/" + transcript, "transcripts/" + transcript + ".md"}) {
+      std::error_code ec;
+      if (fs::is_symlink(fs::symlink_status(root / candidate, ec)) && !files::resolved_inside(root, root / candidate)) {
+        diags.error({candidate, 0, 0}, "is a symlink that leads outside the workspace; qualrank does not follow it");
+        return std::nullopt;
+      }
+    }
+    std::error_code ec;
+    diags.error({doc.transcript_file_, 0, 0}, fs::exists(*path, ec) ? "cannot read the transcript"
+                                                                     : "no such transcript (looked for " + transcript + ", transcripts/" +
+                                                                           transcript + " and transcripts/" + transcript + ".md)");
     return std::nullopt;
   }
   doc.transcript_text_ = std::move(*content);

@@ -98,7 +98,9 @@ struct Reader {
     }
     const std::string scheme = "internal://";
     if (path.rfind(scheme, 0) != 0 || !read_source) {
-      diags.error(at(n), "source text '" + path + "' is not inside the project (only internal:// sources are imported)");
+      diags.error(at(n), !read_source && path.rfind(scheme, 0) == 0
+                             ? "source text '" + path + "' lives in the project archive: import the .qdpx (a bare .qde holds no sources)"
+                             : "source text '" + path + "' is not inside the project (only internal:// sources are imported)");
       return false;
     }
     std::string name = "sources/" + path.substr(scheme.size());

@@ -97,4 +97,15 @@ q validate >"$tmp/out" 2>&1 && fail "text after ... was accepted"
 grep -qF "error: text after the document end '...' (a file holds one YAML document; it would be ignored)" "$tmp/out" || fail "after ...: $(head -3 "$tmp/out")"
 cp "$tmp/tax.orig" "$T"
 q validate >/dev/null 2>&1 || fail "restored workspace: $(q validate 2>&1 | head -3)"
+# A transcript that is a symlink out, a transcript that does not exist, a bare .qde: each says what it is.
+ln -s /etc/hostname "$ws/transcripts/LNK.md"
+expect 1 "transcripts/LNK.md: error: is a symlink that leads outside the workspace; qualrank does not follow it" q code add --transcript LNK.md --turn 1 --node COM.1
+rm "$ws/transcripts/LNK.md"
+expect 1 "NOPE: error: no such transcript (looked for NOPE, transcripts/NOPE and transcripts/NOPE.md)" q code add --transcript NOPE --turn 1 --node COM.1
+q export --qdpx -o "$tmp/p.qdpx" >/dev/null 2>&1 || fail "export"
+(cd "$tmp" && unzip -q -o p.qdpx project.qde)
+mkdir "$tmp/qde-ws"
+set +e; "$QUALRANK" -C "$tmp/qde-ws" import "$tmp/project.qde" >/dev/null 2>"$tmp/err"; rc=$?; set -e
+[[ $rc == 1 ]] || fail "bare .qde: exit $rc"
+grep -qE "^$tmp/project.qde:[0-9]+: error: source text 'internal://[0-9a-f-]+\.txt' lives in the project archive: import the \.qdpx \(a bare \.qde holds no sources\)$" "$tmp/err" || fail "bare .qde: $(head -2 "$tmp/err")"
 echo "ok: trust round two"
