@@ -188,7 +188,14 @@ std::optional<YAML::Node> parse(const std::string& text, const std::string& file
     if (!check_scalars_utf8(root, file, diags, first_line)) return std::nullopt;
     return root;
   } catch (const YAML::ParserException& e) {
-    diags.error({file, e.mark.line + first_line, e.mark.column + 1}, "YAML syntax error: " + e.msg);
+    // yaml-cpp's words for what is nearly always an indentation slip get a hint in ours.
+    std::string hint;
+    for (const char* m : {"end of map not found", "end of sequence not found", "illegal map value",
+                          "block sequence entries are not allowed in this context", "end of map flow not found"})
+      if (e.msg.find(m) != std::string::npos)
+        hint = " (the lines around here are probably not indented alike: the keys of one map, and the '- ' items of one "
+               "list, start in the same column, their contents further right; use spaces, not tabs)";
+    diags.error({file, e.mark.line + first_line, e.mark.column + 1}, "YAML syntax error: " + e.msg + hint);
   } catch (const YAML::Exception& e) {
     diags.error({file, first_line, 1}, std::string("YAML error: ") + e.what());
   }

@@ -117,9 +117,9 @@ grep -qxF "@code $first" "$ws/transcripts/T01.md" || fail "a applied something e
 
 # 6. The picker moves only among matches: "Status" matches COM.1.a only; COM and COM.1 are context.
 keys c; wait_for "filter (id, name or alias)"
-keys -l Status; wait_for "> " 
+keys -l Status; wait_for "filter (id, name or alias): Status_"
 [[ $(screen | grep '^> ') == *"COM.1.a  Status threads"* ]] || fail "picker starts on a non-match"
-keys Up; keys Up; sleep 0.2
+keys Up; keys Up; sleep 0.5   # (step_pick's unit test covers the moves themselves)
 [[ $(screen | grep '^> ') == *"COM.1.a  Status threads"* ]] || fail "Up moved onto a parent that does not match"
 keys Enter; wait_for "added COM.1.a to t1"
 quit
@@ -133,8 +133,8 @@ keys /; keys -l lastword; keys Enter
 wait_for 'found "lastword" in t1'
 [[ $(screen) == *"[lastword.]"* ]] || fail "the selection at the end of a tall turn is off screen"
 keys c; wait_for "filter"; keys -l TOOL.1; keys Enter; wait_for "added TOOL.1 to t1"
-keys Escape; keys Tab; sleep 0.2
-[[ $(screen) == *'* TOOL.1 Chat "lastword."'* ]] || fail "the highlighted coding of a tall turn is off screen"
+keys Escape; keys Tab
+wait_for '* TOOL.1 Chat "lastword."' || fail "the highlighted coding of a tall turn is off screen"
 keys w; wait_for "saved"
 grep -qF "[lastword.]{TOOL.1}" "$ws/transcripts/T02.md" || fail "tall turn coding not saved"
 quit

@@ -290,3 +290,15 @@ TEST_CASE("tui: learned suggestions follow the keyword rules' and are applied on
   REQUIRE(m.codings().size() == 1);
   CHECK(m.codings()[0].written == "A.2");
 }
+
+TEST_CASE("tui: the picker steps only among the rows that match", "[tui]") {
+  // COM (context) > COM.1 (context) > COM.1.a (match) > TOOL (context) > TOOL.2 (match)
+  std::vector<PickerRow> rows = {{"COM", "", 0, false, false}, {"COM.1", "", 1, false, false}, {"COM.1.a", "", 2, false, true},
+                                 {"TOOL", "", 0, false, false}, {"TOOL.2", "", 1, false, true}};
+  CHECK(step_pick(rows, 2, -1) == 2);   // no match above: stays
+  CHECK(step_pick(rows, 2, 1) == 4);    // skips the context row TOOL
+  CHECK(step_pick(rows, 4, 1) == 4);    // no match below: stays
+  CHECK(step_pick(rows, 4, -1) == 2);
+  CHECK(step_pick(rows, 2, 10) == 4);   // a page moves as far as there are matches
+  CHECK(first_pick(rows, "") == 2);
+}
