@@ -108,4 +108,9 @@ mkdir "$tmp/qde-ws"
 set +e; "$QUALRANK" -C "$tmp/qde-ws" import "$tmp/project.qde" >/dev/null 2>"$tmp/err"; rc=$?; set -e
 [[ $rc == 1 ]] || fail "bare .qde: exit $rc"
 grep -qE "^$tmp/project.qde:[0-9]+: error: source text 'internal://[0-9a-f-]+\.txt' lives in the project archive: import the \.qdpx \(a bare \.qde holds no sources\)$" "$tmp/err" || fail "bare .qde: $(head -2 "$tmp/err")"
+# A misindented guideline: yaml-cpp's words, and what is probably wrong.
+G=$ws/guidelines/remote-work-interview.yaml; cp "$G" "$tmp/g.orig"
+sed -i '20s/^      - id: I.2/    - id: I.2/' "$G"
+expect 1 "guidelines/remote-work-interview.yaml:20:5: error: YAML syntax error: end of map not found (the lines around here are probably not indented alike: the keys of one map, and the '- ' items of one list, start in the same column, their contents further right; use spaces, not tabs)" q validate
+cp "$tmp/g.orig" "$G"
 echo "ok: trust round two"
