@@ -180,7 +180,11 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
   doc.resolve_ = std::move(resolve);
   auto path = files::resolve_inside(root, transcript);
   if (!path) {
-    diags.error({transcript, 0, 0}, "the transcript must be a path inside the workspace");
+    // Inside as written but not once its symlinks are followed: say so (README, "Safety and limits").
+    const fs::path lexical = fs::path(transcript).lexically_normal();
+    const bool written_inside = !lexical.is_absolute() && !lexical.empty() && *lexical.begin() != "..";
+    diags.error({transcript, 0, 0}, written_inside ? "leads outside the workspace through a symlink; not read"
+                                                   : "the transcript must be a path inside the workspace");
     return std::nullopt;
   }
   doc.transcript_file_ = files::display_path(*path, root);
