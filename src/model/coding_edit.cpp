@@ -222,7 +222,16 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
       }
     }
     doc.codes_file_ = files::display_path(codes, root);
-    if (auto c = files::read(codes)) doc.codes_text_ = std::move(*c);
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(codes, ec))) {
+      std::string why;
+      auto c = files::read_inside(root, codes, &why);
+      if (!c) {
+        diags.error({codes.lexically_relative(root).generic_string(), 0, 0}, why);
+        return std::nullopt;
+      }
+      doc.codes_text_ = std::move(*c);
+    }
   }
   doc.saved_transcript_ = doc.transcript_text_;
   doc.saved_codes_ = doc.codes_text_;
@@ -908,8 +917,8 @@ std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diag
   std::optional<std::string> disk_transcript, disk_codes;
   {
     files::WorkspaceLock lock(root_);
-    disk_transcript = files::read(root_ / transcript_file_);
-    if (!inline_) disk_codes = files::read(root_ / codes_file_);
+    disk_transcript = files::read_inside(root_, transcript_file_);
+    if (!inline_) disk_codes = files::read_inside(root_, codes_file_);
   }
   if (!disk_transcript) {
     diags.error({transcript_file_, 0, 0}, "cannot read the transcript to reload it");

@@ -97,7 +97,7 @@ fs::path temp_name_for(const fs::path& target) {
 }
 
 bool fsync_path(const fs::path& p) {
-  int fd = ::open(p.c_str(), O_RDONLY);
+  int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return false;
   bool ok = ::fsync(fd) == 0;
   ::close(fd);
@@ -326,6 +326,18 @@ std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_vi
     if (part == "..") return std::nullopt;
   if (!resolved_inside(workspace, norm)) return std::nullopt;
   return workspace / norm;
+}
+
+std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why) {
+  const fs::path full = path.is_relative() ? workspace / path : path;
+  // A planned file (ReadOverlay) is not on the disk yet, and is inside by construction.
+  if (!(active_overlay && active_overlay->find(full)) && !resolved_inside(workspace, full)) {
+    if (why) *why = kOutsideMessage;
+    return std::nullopt;
+  }
+  auto content = read(full);
+  if (!content && why) *why = "cannot read the file";
+  return content;
 }
 
 std::string display_path(const fs::path& path, const fs::path& base) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Paths and messages (fieldwork study): a transcript symlinked out of the workspace is named as such by
-# `code add`; a bare .qde (the project file without its .qdpx archive) says what to import instead.
+# Paths and messages (fieldwork study): a transcript or a .codes file symlinked out of the workspace is named
+# as such by `code add` and not read; a bare .qde (the project file without its .qdpx archive) says what to import instead.
 set -euo pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -22,6 +22,14 @@ for given in C02 transcripts/C02.md; do
 done
 cmp -s "$tmp/C02.md" "$tmp/C02.orig" || fail "the transcript behind the symlink changed"
 rm "$ws/transcripts/C02.md"; mv "$tmp/C02.md" "$ws/transcripts/C02.md"
+
+# Another coder's .codes file as a symlink out: neither read nor written through (was read, then replaced).
+C=$ws/transcripts/E01.carol.codes; mv "$C" "$tmp/carol.codes"; ln -s "$tmp/carol.codes" "$C"; cp "$tmp/carol.codes" "$tmp/carol.orig"
+expect 1 "transcripts/E01.carol.codes: error: leads outside the workspace through a symlink; not read" \
+  q code add --transcript E01 --turn 2 --node COM.1 --coder carol
+cmp -s "$tmp/carol.codes" "$tmp/carol.orig" || fail "the .codes behind the symlink changed"
+[[ -L $C ]] || fail "the symlink was replaced"
+rm "$C"; mv "$tmp/carol.codes" "$C"
 
 # A bare .qde (taken out of its .qdpx): says what a .qde is and what to pass (was "not inside the project").
 q export --qdpx -o "out.qdpx" >/dev/null 2>&1 || fail "export"

@@ -119,6 +119,14 @@ std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_vi
 // nullopt when it leads outside (or cannot be resolved). The one symlink-aware containment check.
 std::optional<fs::path> resolved_inside(const fs::path& workspace, const fs::path& path);
 
+// The read of a file that the workspace names (a transcript's .codes, a guideline, a file an import would
+// replace): `path` (relative paths taken from `workspace`) is read only when it stays inside the workspace
+// once its symlinks are followed (resolved_inside). nullopt otherwise, with `why` set to "leads outside the
+// workspace through a symlink; not read" (kOutsideMessage), or "cannot read the file" when it is inside but
+// cannot be read (a missing file included). The policy in README, "Safety and limits".
+std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why = nullptr);
+inline constexpr const char* kOutsideMessage = "leads outside the workspace through a symlink; not read";
+
 // `path` relative to `base` as a generic string when it lies below it, else `path` as given.
 std::string display_path(const fs::path& path, const fs::path& base);
 
