@@ -4,7 +4,7 @@
 // of k - rank, k = number of items: higher is better); the consensus order sorts by mean rank, then Borda,
 // then item order. Kendall's W (tie-corrected) measures agreement within the group.
 // Between the two compared groups: Spearman's rho and Kendall's tau-b on the two mean-rank vectors, as
-// scipy.stats.spearmanr/kendalltau; a percentile bootstrap CI for rho resampling participants within each
+// scipy.stats.spearmanr/kendalltau (rho's p exact from all pairings up to stats::kSpearmanExactMaxN items); a percentile bootstrap CI for rho resampling participants within each
 // group (stats::bootstrap_spearman, seeded). Per item: the gap (mean rank b - a), the Mann-Whitney U test
 // of the two groups' ranks for that item (scipy.stats.mannwhitneyu defaults), Holm-adjusted p-values
 // across the question's items, and Cliff's delta (positive: b ranks the item lower). A "misaligned" flag
@@ -117,7 +117,10 @@ PairAnalysis compare_groups(const GroupRankStats& ga, const GroupRankStats& gb, 
   auto rho = stats::spearman(ga.mean_rank, gb.mean_rank);
   auto tau = stats::kendall_tau_b(ga.mean_rank, gb.mean_rank);
   c.spearman_rho = rho.statistic;
-  c.spearman_p = rho.pvalue;
+  // Few items: the exact permutation p (the t approximation says p = 0 for two identical 3-item orders,
+  // where 1 pairing in 6 is as extreme and the exact two-sided p is 1/3, as Kendall's).
+  c.spearman_p = ga.mean_rank.size() <= stats::kSpearmanExactMaxN ? stats::spearman_p_exact(ga.mean_rank, gb.mean_rank)
+                                                                   : rho.pvalue;
   c.kendall_tau_b = tau.statistic;
   c.kendall_tau_p = tau.pvalue;
   c.resamples = options.resamples;

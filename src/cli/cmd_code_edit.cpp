@@ -23,6 +23,8 @@ std::string find_transcript(const fs::path& root, const std::string& given) {
       auto rel = fs::relative(fs::weakly_canonical(p, ec), fs::weakly_canonical(root, ec), ec);
       if (!ec && !rel.empty() && rel.begin()->string() != "..") return rel.generic_string();
     }
+    // A symlink leading outside: named as written, so that opening it says so (not "cannot read").
+    if (!fs::path(candidate).is_absolute() && fs::is_symlink(fs::symlink_status(p, ec))) return candidate;
   }
   return given;
 }

@@ -180,7 +180,11 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
   doc.resolve_ = std::move(resolve);
   auto path = files::resolve_inside(root, transcript);
   if (!path) {
-    diags.error({transcript, 0, 0}, "the transcript must be a path inside the workspace");
+    // Inside as written but not once its symlinks are followed: say so (README, "Safety and limits").
+    const fs::path lexical = fs::path(transcript).lexically_normal();
+    const bool written_inside = !lexical.is_absolute() && !lexical.empty() && *lexical.begin() != "..";
+    diags.error({transcript, 0, 0}, written_inside ? "leads outside the workspace through a symlink; not read"
+                                                   : "the transcript must be a path inside the workspace");
     return std::nullopt;
   }
   doc.transcript_file_ = files::display_path(*path, root);
@@ -190,7 +194,7 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
     for (const std::string& candidate : {transcript, "transcripts/" + transcript, "transcripts/" + transcript + ".md"}) {
       std::error_code ec;
       if (fs::is_symlink(fs::symlink_status(root / candidate, ec)) && !files::resolved_inside(root, root / candidate)) {
-        diags.error({candidate, 0, 0}, "is a symlink that leads outside the workspace; qualrank does not follow it");
+        diags.error({candidate, 0, 0}, "leads outside the workspace through a symlink; not read");
         return std::nullopt;
       }
     }
@@ -229,7 +233,16 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
       }
     }
     doc.codes_file_ = files::display_path(codes, root);
-    if (auto c = files::read(codes)) doc.codes_text_ = std::move(*c);
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(codes, ec))) {
+      std::string why;
+      auto c = files::read_inside(root, codes, &why);
+      if (!c) {
+        diags.error({codes.lexically_relative(root).generic_string(), 0, 0}, why);
+        return std::nullopt;
+      }
+      doc.codes_text_ = std::move(*c);
+    }
   }
   doc.saved_transcript_ = doc.transcript_text_;
   doc.saved_codes_ = doc.codes_text_;
@@ -914,8 +927,8 @@ std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diag
   std::optional<std::string> disk_transcript, disk_codes;
   {
     files::WorkspaceLock lock(root_);
-    disk_transcript = files::read(root_ / transcript_file_);
-    if (!inline_) disk_codes = files::read(root_ / codes_file_);
+    disk_transcript = files::read_inside(root_, transcript_file_);
+    if (!inline_) disk_codes = files::read_inside(root_, codes_file_);
   }
   if (!disk_transcript) {
     diags.error({transcript_file_, 0, 0}, "cannot read the transcript to reload it");

@@ -218,7 +218,7 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
   for (const auto& p : files::list_files(root / "transcripts", ".md")) {
     TranscriptFile tf;
     tf.file = files::display_path(p, root);
-    auto content = files::read(p);
+    auto content = files::read_inside(root, p);  // one leading outside through a symlink is not read
     Diagnostics scratch;
     std::optional<Transcript> t;
     if (content) t = parse_transcript(*content, tf.file, scratch);
@@ -440,7 +440,7 @@ bool write_participants_import(const fs::path& root, const ParticipantImportPlan
   for (const auto& [rel, content] : plan.files)
     if (!staged.stage_inside(rel, content, error)) return false;
   for (const auto& [rel, original] : plan.originals) {
-    auto now = files::read(root / rel);
+    auto now = files::read_inside(root, rel);
     if (!now || *now != original) {
       if (error) *error = rel + " changed while the import was planned; nothing written (run it again)";
       return false;

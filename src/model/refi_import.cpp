@@ -78,7 +78,7 @@ GuidelineInfo read_guideline_info(const fs::path& root, bool& exists) {
   for (auto& p : files::list_files(root / "guidelines", ".yml")) found.push_back(p);
   exists = !found.empty();
   if (found.size() != 1) return {};
-  auto text_ = files::read(found.front());
+  auto text_ = files::read_inside(root, found.front());
   return text_ ? guideline_info(*text_, "guidelines/" + found.front().filename().string()) : GuidelineInfo{};
 }
 
@@ -241,7 +241,7 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
         std::string base = "codebooks/imports/" + safe_name(input.stem().string());
         plan.codebook_copy = base + ".qdc";
         for (int k = 2;; ++k) {
-          auto existing = files::read(root / plan.codebook_copy);
+          auto existing = files::read_inside(root, plan.codebook_copy);
           if (!existing || *existing == bytes) break;
           plan.codebook_copy = base + "-" + std::to_string(k) + ".qdc";
         }
@@ -364,7 +364,7 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
     // A file that already holds exactly the planned bytes (an import killed half-way, run again) is no clash.
     auto check_new = [&](const std::string& rel, const std::string& content) {
       if (options.force || !fs::exists(root / rel)) return;
-      if (files::read(root / rel) != std::optional<std::string>(content))
+      if (files::read_inside(root, rel) != std::optional<std::string>(content))
         diags.error(at, rel + " exists; not overwritten (use --force to replace it)");
     };
     std::string md = "transcripts/" + spec.stem + ".md";

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "qualrank/model/refi.h"
 #include "qualrank/util/encoding.h"
@@ -28,6 +29,7 @@ struct Reader {
   Diagnostics& diags;
   const std::function<std::optional<std::string>(const std::string&)>& read_source;
   std::vector<std::size_t> line_starts;
+  bool told_bare_project = false;  // the first internal:// source of a bare .qde explained what to pass instead
 
   int line_of(const pugi::xml_node& n) const {
     auto off = n.offset_debug();
@@ -97,10 +99,17 @@ struct Reader {
       return false;
     }
     const std::string scheme = "internal://";
+    if (path.rfind(scheme, 0) == 0 && !read_source) {
+      // A project file read alone (a .qde taken out of its .qdpx): its sources stayed in the archive.
+      diags.error(at(n), "source text '" + path + "' is in the project's archive, not in this file" +
+                             (std::exchange(told_bare_project, true)
+                                  ? std::string()
+                                  : std::string(": a .qde is the project file inside a .qdpx archive, which also holds "
+                                                "the sources; import the .qdpx (or a .qdc for the codebook alone)")));
+      return false;
+    }
     if (path.rfind(scheme, 0) != 0 || !read_source) {
-      diags.error(at(n), !read_source && path.rfind(scheme, 0) == 0
-                             ? "source text '" + path + "' lives in the project archive: import the .qdpx (a bare .qde holds no sources)"
-                             : "source text '" + path + "' is not inside the project (only internal:// sources are imported)");
+      diags.error(at(n), "source text '" + path + "' is not inside the project (only internal:// sources are imported)");
       return false;
     }
     std::string name = "sources/" + path.substr(scheme.size());

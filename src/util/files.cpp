@@ -15,10 +15,17 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace qualrank::files {
 
+namespace {
+const ReadOverlay* active_overlay = nullptr;  // set and cleared while no other thread reads (ReadOverlay)
+}  // namespace
+
 std::optional<std::string> read(const fs::path& path) {
+  if (active_overlay)
+    if (const std::string* planned = active_overlay->find(path)) return *planned;
   // Reads into a string of the file's size (no stream buffer copies); a file that grows meanwhile is read to
   // its end all the same.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -90,7 +97,7 @@ fs::path temp_name_for(const fs::path& target) {
 }
 
 bool fsync_path(const fs::path& p) {
-  int fd = ::open(p.c_str(), O_RDONLY);
+  int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return false;
   bool ok = ::fsync(fd) == 0;
   ::close(fd);
@@ -321,6 +328,18 @@ std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_vi
   return workspace / norm;
 }
 
+std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why) {
+  const fs::path full = path.is_relative() ? workspace / path : path;
+  // A planned file (ReadOverlay) is not on the disk yet, and is inside by construction.
+  if (!(active_overlay && active_overlay->find(full)) && !resolved_inside(workspace, full)) {
+    if (why) *why = kOutsideMessage;
+    return std::nullopt;
+  }
+  auto content = read(full);
+  if (!content && why) *why = "cannot read the file";
+  return content;
+}
+
 std::string display_path(const fs::path& path, const fs::path& base) {
   std::error_code ec;
   auto rel = fs::relative(path, base, ec);
@@ -331,15 +350,51 @@ std::string display_path(const fs::path& path, const fs::path& base) {
 std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix) {
   std::vector<fs::path> out;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return out;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {  // no entries when `dir` is not a folder
     if (!entry.is_regular_file()) continue;
     auto name = entry.path().filename().string();
     if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
         name[0] != '.')
       out.push_back(entry.path());
   }
+  if (active_overlay)
+    for (auto& p : active_overlay->list(dir, suffix))
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+fs::path overlay_key(const fs::path& path) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(path, ec);
+  return (ec ? path : abs).lexically_normal();
+}
+}  // namespace
+
+ReadOverlay::ReadOverlay(const fs::path& root, const std::map<std::string, std::string>& planned) {
+  if (active_overlay) throw std::logic_error("files::ReadOverlay: one is active already");
+  for (const auto& [rel, content] : planned) files_[overlay_key(root / rel)] = &content;
+  active_overlay = this;
+}
+
+ReadOverlay::~ReadOverlay() { active_overlay = nullptr; }
+
+const std::string* ReadOverlay::find(const fs::path& path) const {
+  auto it = files_.find(overlay_key(path));
+  return it == files_.end() ? nullptr : it->second;
+}
+
+std::vector<fs::path> ReadOverlay::list(const fs::path& dir, std::string_view suffix) const {
+  std::vector<fs::path> out;
+  const fs::path folder = overlay_key(dir);
+  for (const auto& [path, content] : files_) {
+    const std::string name = path.filename().string();
+    if (path.parent_path() != folder || name.empty() || name[0] == '.' || name.size() < suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    out.push_back(dir / name);  // spelled as the caller spelled the folder, as the disk's entries are
+  }
   return out;
 }
 

@@ -99,7 +99,7 @@ cp "$tmp/tax.orig" "$T"
 q validate >/dev/null 2>&1 || fail "restored workspace: $(q validate 2>&1 | head -3)"
 # A transcript that is a symlink out, a transcript that does not exist, a bare .qde: each says what it is.
 ln -s /etc/hostname "$ws/transcripts/LNK.md"
-expect 1 "transcripts/LNK.md: error: is a symlink that leads outside the workspace; qualrank does not follow it" q code add --transcript LNK.md --turn 1 --node COM.1
+expect 1 "transcripts/LNK.md: error: leads outside the workspace through a symlink; not read" q code add --transcript LNK.md --turn 1 --node COM.1
 rm "$ws/transcripts/LNK.md"
 expect 1 "NOPE: error: no such transcript (looked for NOPE, transcripts/NOPE and transcripts/NOPE.md)" q code add --transcript NOPE --turn 1 --node COM.1
 q export --qdpx -o "$tmp/p.qdpx" >/dev/null 2>&1 || fail "export"
@@ -107,7 +107,7 @@ q export --qdpx -o "$tmp/p.qdpx" >/dev/null 2>&1 || fail "export"
 mkdir "$tmp/qde-ws"
 set +e; "$QUALRANK" -C "$tmp/qde-ws" import "$tmp/project.qde" >/dev/null 2>"$tmp/err"; rc=$?; set -e
 [[ $rc == 1 ]] || fail "bare .qde: exit $rc"
-grep -qE "^$tmp/project.qde:[0-9]+: error: source text 'internal://[0-9a-f-]+\.txt' lives in the project archive: import the \.qdpx \(a bare \.qde holds no sources\)$" "$tmp/err" || fail "bare .qde: $(head -2 "$tmp/err")"
+grep -qE "^$tmp/project.qde:[0-9]+: error: source text 'internal://[0-9a-f-]+\.txt' is in the project's archive, not in this file: a \.qde is the project file inside a \.qdpx archive, which also holds the sources; import the \.qdpx \(or a \.qdc for the codebook alone\)$" "$tmp/err" || fail "bare .qde: $(head -2 "$tmp/err")"
 # A misindented guideline: yaml-cpp's words, and what is probably wrong.
 G=$ws/guidelines/remote-work-interview.yaml; cp "$G" "$tmp/g.orig"
 sed -i '20s/^      - id: I.2/    - id: I.2/' "$G"

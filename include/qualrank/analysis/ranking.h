@@ -48,6 +48,7 @@ std::string consensus_text(const std::vector<std::vector<std::string>>& tiers,
 
 struct GroupComparison {
   std::string a, b;
+  // spearman_p: exact from all pairings (stats::spearman_p_exact) up to kSpearmanExactMaxN items, else t-based.
   double spearman_rho = 0, spearman_p = 0, kendall_tau_b = 0, kendall_tau_p = 0;
   double ci_level = 0.95;
   std::pair<double, double> rho_ci{0, 0};  // NaN, NaN without resamples or when rho is undefined (NaN)

@@ -7,6 +7,7 @@
 //  * a malformed call (vectors whose lengths must match but do not, ragged matrices, negative
 //    resample counts) throws std::invalid_argument.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <utility>
@@ -31,6 +32,16 @@ struct Correlation {
 //  * n == 2 -> rho = +-1 and pvalue NaN (0 degrees of freedom), as SciPy;
 //  * identical (or exactly reversed) rank vectors -> rho exactly 1 (-1); with n > 2, pvalue 0.
 Correlation spearman(const std::vector<double>& x, const std::vector<double>& y);
+
+// The most items for which spearman_p_exact walks every pairing (9! = 362,880 of them, a few milliseconds).
+inline constexpr std::size_t kSpearmanExactMaxN = 9;
+// The exact two-sided p-value of Spearman's rho from all n! pairings of y with x, as
+// scipy.stats.permutation_test((x,), lambda a: spearmanr(a, y).statistic, permutation_type='pairings',
+// n_resamples=np.inf): min(1, 2 min(P(rho* >= rho), P(rho* <= rho))). For two identical 3-item orders 1/3
+// (where spearman's t-based p is 0). Ties are kept (average ranks). Which comparisons use it: ranking.h.
+//  * size mismatch, or n > kSpearmanExactMaxN -> std::invalid_argument;
+//  * n < 2, either vector constant, or any NaN -> NaN (as spearman); n == 2 -> 1.
+double spearman_p_exact(const std::vector<double>& x, const std::vector<double>& y);
 
 // Kendall's tau-b as scipy.stats.kendalltau(x, y) (SciPy 1.10, method='auto', two-sided):
 // the exact null distribution when neither vector has ties and (n <= 33 or

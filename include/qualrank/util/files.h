@@ -2,6 +2,7 @@
 // and paths that must stay inside the workspace.
 #pragma once
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,8 +13,29 @@ namespace qualrank::files {
 
 namespace fs = std::filesystem;
 
-// Reads a whole file. Returns nullopt if it cannot be opened.
+// Reads a whole file. Returns nullopt if it cannot be opened. While a ReadOverlay lives, a file it holds is
+// read from memory.
 std::optional<std::string> read(const fs::path& path);
+
+// While one lives, read() and list_files() see `planned` (workspace-relative path -> content) laid over the
+// files under `root`: a planned file is read from memory, and listed in its folder whether or not the disk has
+// it. Nothing is written anywhere. What checks a write of several files before it is made
+// (analysis/planned_workspace.h), without a copy of the workspace. One at a time (a second throws
+// std::logic_error); make and destroy it while no other thread reads files. `planned` must outlive it.
+class ReadOverlay {
+ public:
+  ReadOverlay(const fs::path& root, const std::map<std::string, std::string>& planned);
+  ~ReadOverlay();
+  ReadOverlay(const ReadOverlay&) = delete;
+  ReadOverlay& operator=(const ReadOverlay&) = delete;
+  // The planned content of `path` (any spelling of it that names the same place lexically), or nullptr.
+  const std::string* find(const fs::path& path) const;
+  // The planned files directly in `dir` whose name ends with `suffix` (not starting with '.').
+  std::vector<fs::path> list(const fs::path& dir, std::string_view suffix) const;
+
+ private:
+  std::map<fs::path, const std::string*> files_;  // absolute, lexically normal path -> content
+};
 
 // True when no process `pid` runs any more (kill(pid, 0) fails with ESRCH): what leaves a file that process
 // owned (a temp file, a scratch folder) free to remove. Never true for this process itself.
@@ -97,10 +119,19 @@ std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_vi
 // nullopt when it leads outside (or cannot be resolved). The one symlink-aware containment check.
 std::optional<fs::path> resolved_inside(const fs::path& workspace, const fs::path& path);
 
+// The read of a file that the workspace names (a transcript's .codes, a guideline, a file an import would
+// replace): `path` (relative paths taken from `workspace`) is read only when it stays inside the workspace
+// once its symlinks are followed (resolved_inside). nullopt otherwise, with `why` set to "leads outside the
+// workspace through a symlink; not read" (kOutsideMessage), or "cannot read the file" when it is inside but
+// cannot be read (a missing file included). The policy in README, "Safety and limits".
+std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why = nullptr);
+inline constexpr const char* kOutsideMessage = "leads outside the workspace through a symlink; not read";
+
 // `path` relative to `base` as a generic string when it lies below it, else `path` as given.
 std::string display_path(const fs::path& path, const fs::path& base);
 
 // Lists regular files directly in `dir` whose name ends with `suffix`, sorted by name. Empty if no dir.
+// While a ReadOverlay lives, its files in `dir` are listed too.
 std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix);
 
 // Seconds since the epoch to stamp outputs with: SOURCE_DATE_EPOCH when set and valid, else `fallback`.
