@@ -3,7 +3,20 @@
 #include <algorithm>
 #include <set>
 
+#include "qualrank/util/text.h"
+
 namespace qualrank {
+
+namespace {
+
+// True when `role` must rank every item of `q`: its `top` is `all` (or a number not below the item count).
+bool ranks_every_item(const Question& q, const std::string& role) {
+  auto it = q.top_by_role.find(role);
+  int t = it != q.top_by_role.end() ? it->second : q.top;
+  return t <= 0 || t >= static_cast<int>(q.items.size());
+}
+
+}  // namespace
 
 std::vector<ParticipantRanking> collect_rankings(const Workspace& ws, const NodeResolver& resolve, Diagnostics& diags) {
   std::vector<ParticipantRanking> out;
@@ -50,6 +63,16 @@ std::vector<ParticipantRanking> collect_rankings(const Workspace& ws, const Node
       if (ok && static_cast<int>(count) > top) {
         diags.error(answer.line, "the answer ranks " + std::to_string(count) + " items; role '" + t.role + "' ranks " +
                                      std::to_string(top) + " of question '" + q->id + "'");
+        ok = false;
+      } else if (ok && count > 0 && static_cast<int>(count) < top && ranks_every_item(*q, t.role)) {
+        // `top: all`: an item left out is a slip in the transcript, not a partial answer; nothing is imputed.
+        std::vector<std::string> missing;
+        for (const auto& item : q->items)
+          if (!seen.count(item)) missing.push_back(item);
+        diags.error(answer.line, "the answer ranks " + std::to_string(count) + " of the " + std::to_string(top) +
+                                     " items, but role '" + t.role + "' ranks all items of question '" + q->id +
+                                     "' (top: all); missing: " + text::join(missing, ", ") +
+                                     " (rank them, or give the question top: N for a partial ranking)");
         ok = false;
       } else if (ok && static_cast<int>(count) < top) {
         diags.warning(answer.line, "the answer ranks " + std::to_string(count) + " of the " + std::to_string(top) +
