@@ -103,8 +103,7 @@ std::optional<int> moved_quote(const Provenance& p, const SourceFile& f, int& co
 
 std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& diags) {
   auto path = ws.path(ws.history_path);
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
+  if (!files::exists(path)) {
     TaxonomyHistory h;
     h.file = ws.history_path;
     h.taxonomy = ws.taxonomy.name;

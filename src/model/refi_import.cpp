@@ -287,6 +287,20 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
       if (!variables.count(norm_guid(guid))) diags.error({xml, c.line, 0}, "unknown variable GUID '" + guid + "' in case '" + c.name + "'");
   if (!project->creating_user.empty()) user(project->creating_user, 1);
 
+  // Carried transcripts are compared with the sources as a loaded workspace reads them: nodes resolved through
+  // the history, attributes completed by the guideline. Into an empty workspace, that is the design this
+  // import restores (its planned files, read from memory).
+  std::optional<Workspace> restored_ws;
+  std::unique_ptr<TaxonomyVersion> restored_version;
+  if (!version && !project->carried_transcripts.empty()) {
+    files::ReadOverlay overlay(root, plan.files);
+    Diagnostics ignore;  // the planned workspace is checked as a whole later
+    restored_ws = load_workspace_design(root, ignore);
+    if (restored_ws) restored_version = taxonomy_at(*restored_ws, std::nullopt, ignore);
+  }
+  const Workspace* design = ws ? &*ws : restored_ws ? &*restored_ws : nullptr;
+  const TaxonomyVersion* resolving = version ? version.get() : restored_version.get();
+
   std::set<std::string> seen;
   for (const auto& s : project->sources) {
     Location at{xml, s.line, 0};
@@ -361,6 +375,9 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
     if (diags.error_count() > errors_before) continue;
     auto built = build_transcript(s, spec, placed, diags);
     if (!built) continue;
+    // The transcript as it was exported, when it still says what the source says (line numbers kept).
+    if (resolving && design)
+      keep_carried_transcript(*built, "transcripts/" + spec.stem + ".md", *project, resolving->resolve, &design->guideline);
     // A file that already holds exactly the planned bytes (an import killed half-way, run again) is no clash.
     auto check_new = [&](const std::string& rel, const std::string& content) {
       if (options.force || !fs::exists(root / rel)) return;

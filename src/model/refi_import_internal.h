@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "qualrank/model/guideline.h"
+#include "qualrank/model/node_resolver.h"
 #include "qualrank/model/refi.h"
 #include "qualrank/model/refi_import.h"
 #include "qualrank/model/taxonomy.h"
@@ -126,5 +128,14 @@ struct BuiltTranscript {
 // text cannot be represented; codings that cannot be placed exactly are warnings.
 std::optional<BuiltTranscript> build_transcript(const refi::Source& source, const TranscriptSpec& spec,
                                                 const std::vector<PlacedCoding>& codings, Diagnostics& diags);
+
+// When the .qdpx carried the transcript `md_rel` ("transcripts/NAME.md") and its .codes files, and they say
+// exactly what `built` says (turns, front-matter values, codings with nodes resolved by `resolve`, coders,
+// memos, exemplar marks; the same coders' .codes files), replaces `built`'s texts by the carried bytes and
+// returns true: an export -> import round trip keeps every line where it was (refi_import_carried.cpp).
+// Attributes are compared as loaded (complete_attributes against `guideline`), as the export wrote them;
+// without a guideline, as written.
+bool keep_carried_transcript(BuiltTranscript& built, const std::string& md_rel, const refi::Project& project,
+                             const NodeResolver& resolve, const Guideline* guideline);
 
 }  // namespace qualrank::refi_import

@@ -287,6 +287,14 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
   return p;
 }
 
+bool is_carried_transcript_file(const std::string& path) {
+  const std::string dir = "transcripts/";
+  if (path.rfind(dir, 0) != 0) return false;
+  const std::string name = path.substr(dir.size());
+  return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
+         name[0] != '.' && (name.ends_with(".md") ? name.size() > 3 : name.ends_with(".codes") && name.size() > 6);
+}
+
 bool is_carried_design_file(const std::string& path) {
   for (const char* dir : {"codebooks/", "guidelines/"}) {
     std::string d = dir;
@@ -344,6 +352,11 @@ std::optional<Project> read_file(const std::filesystem::path& path, const std::s
       for (const auto& n : zr.names()) {
         if (n.rfind("qualrank/", 0) != 0 || n.back() == '/') continue;
         std::string rel = n.substr(9);
+        if (is_carried_transcript_file(rel)) {
+          if (auto bytes = zr.read(n)) p->carried_transcripts[rel] = *bytes;
+          else diags.error({display + ":" + n, 0, 0}, zr.error());
+          continue;
+        }
         if (!is_carried_design_file(rel)) {
           diags.warning({display + ":" + n, 0, 0}, "not a qualrank design file; ignored");
           continue;

@@ -233,6 +233,11 @@ void unify_coder_names(Workspace& ws, const std::vector<CoderSpellings>& spellin
 
 }  // namespace
 
+void complete_attributes(const Guideline& guideline, Transcript& t, Diagnostics& diags) {
+  check_transcript(guideline, t, diags);
+  derive_experience(guideline, t, diags);
+}
+
 std::optional<Workspace> load_workspace_design(const fs::path& root, Diagnostics& diags) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
@@ -324,8 +329,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     if (auto content = files::read(paths[i])) slot.transcript = parse_transcript(*content, display, slot.diags);
     else slot.diags.error({display, 0, 0}, "cannot read the file");
     if (slot.transcript) {
-      check_transcript(guideline, *slot.transcript, slot.diags);
-      derive_experience(guideline, *slot.transcript, slot.diags);
+      complete_attributes(guideline, *slot.transcript, slot.diags);
     }
     for (const auto& path : standoff_of[i]) {
       auto content = files::read(path);

@@ -228,6 +228,17 @@ std::map<std::string, std::string> qdpx_entries(const Study& study, long long ep
   for (const auto& rel : {ws.taxonomy_path, ws.history_path, ws.guideline.file})
     if (refi::is_carried_design_file(rel))
       if (auto bytes = files::read(ws.path(rel))) entries["qualrank/" + rel] = std::move(*bytes);
+  // The transcripts and their .codes files as written, so that an import of this archive keeps their lines
+  // where they were when nothing was changed meanwhile (refi::Project::carried_transcripts).
+  for (const auto& t : study.workspace.transcripts) {
+    const std::string stem = std::filesystem::path(t.file).stem().string() + ".";
+    std::vector<std::string> carried{t.file};
+    for (const auto& p : files::list_files(ws.path("transcripts"), ".codes"))
+      if (p.filename().string().rfind(stem, 0) == 0) carried.push_back("transcripts/" + p.filename().string());
+    for (const auto& rel : carried)
+      if (refi::is_carried_transcript_file(rel))
+        if (auto bytes = files::read_inside(ws.root, rel)) entries["qualrank/" + rel] = std::move(*bytes);
+  }
   return entries;
 }
 

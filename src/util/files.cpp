@@ -51,6 +51,12 @@ std::optional<std::string> read(const fs::path& path) {
   return out;
 }
 
+bool exists(const fs::path& path) {
+  if (active_overlay && active_overlay->find(path)) return true;
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
 bool process_gone(long pid) {
   if (pid <= 0 || pid == static_cast<long>(::getpid())) return false;
   return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;

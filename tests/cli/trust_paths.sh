@@ -42,4 +42,28 @@ first=$(grep -m1 'error:' "$tmp/err")
   fail "bare .qde: $first"
 [[ $(grep -c "is in the project's archive, not in this file$" "$tmp/err") == 5 ]] || fail "the other five sources: $(cat "$tmp/err")"
 [[ $(cd "$ws" && find . -newer "$tmp/mark" | wc -l) == 0 ]] || fail "import wrote: $(cd "$ws" && find . -newer "$tmp/mark")"
+# export --qdpx, then import --force: every transcript and .codes file keeps its bytes, so the history's
+# provenance (transcripts/X.md:LINE) still points at its words (was: lines moved, validate warned).
+cp -r "$ws" "$tmp/before-rt"
+q export --qdpx -o rt.qdpx >/dev/null 2>&1 || fail "export"
+q import --force "$ws/rt.qdpx" >"$tmp/out" 2>"$tmp/err" || fail "import --force: $(cat "$tmp/err")"
+for f in "$tmp/before-rt"/transcripts/*; do
+  cmp -s "$f" "$ws/transcripts/$(basename "$f")" || fail "round trip changed $(basename "$f"): $(diff "$f" "$ws/transcripts/$(basename "$f")" | head -5)"
+done
+q validate >"$tmp/out" 2>&1 || fail "validate after the round trip"
+! grep -q "warning" "$tmp/out" || fail "warnings after the round trip: $(grep warning "$tmp/out" | head -3)"
+# A carried transcript that no longer says what the project says (edited in the archive): the project wins.
+python3 - "$ws/rt.qdpx" "$tmp/edited.qdpx" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w") as dst:
+    for item in src.infolist():
+        data = src.read(item.filename)
+        if item.filename == "qualrank/transcripts/C01.md":
+            data = data.replace(b"Half a year as a contractor", b"Half a year as a freelancer")
+        dst.writestr(item, data)
+PY
+rm "$ws/rt.qdpx"
+q import --force "$tmp/edited.qdpx" >"$tmp/out" 2>"$tmp/err" || fail "import --force of the edited archive: $(cat "$tmp/err")"
+grep -qF "Half a year as a contractor" "$ws/transcripts/C01.md" || fail "the edited carried transcript was kept"
+cmp -s "$tmp/before-rt/transcripts/C02.md" "$ws/transcripts/C02.md" || fail "C02 changed"
 echo "ok: trust paths"

@@ -115,11 +115,17 @@ struct Project {
   // qualrank's own design files carried in a .qdpx under "qualrank/" (path without that prefix -> bytes):
   // codebooks/NAME.yaml, codebooks/NAME.history.yaml, guidelines/NAME.yaml. Other tools ignore them.
   std::map<std::string, std::string> workspace_files;
+  // The transcripts and .codes files carried the same way (transcripts/NAME.md, transcripts/NAME.codes), as
+  // written: an import keeps them when they say what the sources say (a round trip keeps line numbers).
+  std::map<std::string, std::string> carried_transcripts;
 };
 
 // Whether `path` (relative, '/'-separated) is one of the design files a .qdpx may carry: a single file name
 // ending in .yaml directly in codebooks/ or guidelines/.
 bool is_carried_design_file(const std::string& path);
+// Whether `path` is a transcript file a .qdpx may carry: transcripts/NAME.md or transcripts/NAME.codes (a
+// single file name, not starting with '.').
+bool is_carried_transcript_file(const std::string& path);
 
 // Reads a .qdpx (zip: project.qde + sources/) or a .qdc, by extension. `display` is how the file is named
 // in diagnostics. Reports XML syntax errors, a wrong root element or namespace, missing required attributes,

@@ -48,6 +48,11 @@ std::optional<Workspace> load_workspace_design(const std::filesystem::path& root
 struct LoadOptions {
   std::function<void(const Guideline&, Transcript&)> trim;
 };
+// What load_workspace does to each transcript it parsed, against the guideline: checks its role, sections,
+// rankings and answers, gives it a background question's @answer as the attribute it names (when the front
+// matter lacks it) and derives the experience level. Problems go to `diags`.
+void complete_attributes(const Guideline& guideline, Transcript& t, Diagnostics& diags);
+
 std::optional<Workspace> load_workspace(const std::filesystem::path& root, Diagnostics& diags, const LoadOptions& options = {});
 
 }  // namespace qualrank

@@ -16,6 +16,8 @@ namespace fs = std::filesystem;
 // Reads a whole file. Returns nullopt if it cannot be opened. While a ReadOverlay lives, a file it holds is
 // read from memory.
 std::optional<std::string> read(const fs::path& path);
+// Whether something is at `path` (std::filesystem::exists, errors as false), or a ReadOverlay holds it.
+bool exists(const fs::path& path);
 
 // While one lives, read() and list_files() see `planned` (workspace-relative path -> content) laid over the
 // files under `root`: a planned file is read from memory, and listed in its folder whether or not the disk has
