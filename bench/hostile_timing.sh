@@ -45,6 +45,10 @@ run() {
     "$(head -c 90 "$work/err" | head -n 1 | sed "s|$hostile/||")" "$verdict"
 }
 run "transcript: 1M commas after @code" "$hostile/transcript/commas-1M.md" transcripts/E09.md validate
+run "transcript: 2M '[' on one line" "$hostile/transcript/open-brackets-2M.md" transcripts/E09.md validate
+run "transcript: 2M '[x' on one line" "$hostile/transcript/open-bracket-x-4M.md" transcripts/E09.md validate
+run "transcript: 1M ']{' on one line" "$hostile/transcript/close-open-2M.md" transcripts/E09.md validate
+run "transcript: 250k spans, interviewer" "$hostile/transcript/interviewer-spans-2M.md" transcripts/E09.md validate
 run "transcript: 2 MB code id" "$hostile/transcript/long-code-2M.md" transcripts/E09.md validate
 run "transcript: 3000 aliases of 1 MB" "$hostile/transcript/front-matter-aliases.md" transcripts/E09.md validate
 run "transcript: 10 MB, 90,000 turns" "$hostile/transcript/turns-10M.md" transcripts/E09.md validate

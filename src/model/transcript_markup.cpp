@@ -1,8 +1,10 @@
 // Inline coding markup of a transcript line: `[span]{ID, ID | memo}`, escapes `\[ \] \{ \} \| \\`, and the
 // code lists shared with `.codes` files. One left-to-right pass per line; every markup character is either
 // part of a well-formed span, escaped, part of a literal bracket pair (`[laughs]`), or reported as a near
-// miss at its column. Linear in the line: each position is looked at a bounded number of times (the search
-// for a closing bracket or brace resumes where it stopped).
+// miss at its column. Linear in the line by construction: one pass lists the unescaped markup characters
+// (MarkupIndex), so every search for a closing bracket or brace is a lookup, never a rescan of the rest of
+// the line; columns are counted on from the last one (column_of); and past kPerKind problems of one kind on
+// a line, the rest are only counted, their messages and columns never built.
 #include "transcript_markup.h"
 
 #include <algorithm>
@@ -25,7 +27,13 @@ void new_line() { last_line = nullptr; }
 
 int column_of(std::string_view line, std::size_t off) {
   off = std::min(off, line.size());
-  if (line.data() != last_line || line.size() != last_size || off < last_off) {
+  if (line.data() == last_line && line.size() == last_size && off < last_off) {
+    // Back from the last answer (a span's start after its code list): costs the distance, not the line.
+    last_col -= static_cast<int>(text::count_code_points(line.substr(off, last_off - off)));
+    last_off = off;
+    return last_col;
+  }
+  if (line.data() != last_line || line.size() != last_size) {
     last_line = line.data();
     last_size = line.size();
     last_off = 0;
@@ -82,22 +90,63 @@ std::string unescape(std::string_view s) {
   return out;
 }
 
-// Position of the first unescaped `want` in s[from, to), or npos. Stops early (returning npos and setting
-// `blocker`) at an unescaped character of `stop`.
-std::size_t find_unescaped(std::string_view s, std::size_t from, char want, std::string_view stop, std::size_t* blocker) {
-  for (std::size_t i = from; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size() && escapable(s[i + 1])) {
-      ++i;
-      continue;
-    }
-    if (s[i] == want) return i;
-    if (stop.find(s[i]) != std::string_view::npos) {
-      if (blocker) *blocker = i;
-      return std::string_view::npos;
+// The positions of the unescaped markup characters `[ ] { } |` of one line, in order, found in one pass
+// that reads escapes from the line's start. Every search of scan_turn_line starts just after an unescaped
+// markup character, where that pass reads the same escapes as a scan starting there would.
+class MarkupIndex {
+ public:
+  explicit MarkupIndex(std::string_view s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '\\' && i + 1 < s.size() && escapable(s[i + 1])) {
+        ++i;
+        continue;
+      }
+      if (int k = slot(s[i]); k >= 0) at_[static_cast<std::size_t>(k)].push_back(i);
     }
   }
-  return std::string_view::npos;
-}
+  // Position of the first unescaped `c` at or after `from`, or npos. O(1) when the searches move forward
+  // (the usual case), O(log n) otherwise.
+  std::size_t next(char c, std::size_t from) {
+    auto k = static_cast<std::size_t>(slot(c));
+    const auto& v = at_[k];
+    std::size_t& h = hint_[k];
+    if (!(h <= v.size() && (h == v.size() || v[h] >= from) && (h == 0 || v[h - 1] < from)))
+      h = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), from) - v.begin());
+    return h < v.size() ? v[h] : std::string_view::npos;
+  }
+  // Position of the first unescaped `want` at or after `from`, or npos. Stops early (returning npos and
+  // setting `blocker`) at an unescaped character of `stop` that comes first.
+  std::size_t find(std::size_t from, char want, std::string_view stop, std::size_t* blocker) {
+    std::size_t found = next(want, from), first_stop = std::string_view::npos;
+    for (char c : stop) first_stop = std::min(first_stop, next(c, from));
+    if (first_stop < found) {
+      if (blocker) *blocker = first_stop;
+      return std::string_view::npos;
+    }
+    return found;
+  }
+
+ private:
+  static int slot(char c) {
+    switch (c) {
+      case '[': return 0;
+      case ']': return 1;
+      case '{': return 2;
+      case '}': return 3;
+      case '|': return 4;
+      default: return -1;
+    }
+  }
+  std::array<std::vector<std::size_t>, 5> at_;
+  std::array<std::size_t, 5> hint_{};
+};
+
+// The near misses of scan_turn_line, one per message kind: past Diagnostics::kPerKind of one kind on a line
+// the rest would be dropped anyway, so they are counted without building message or column.
+enum Problem : std::size_t {
+  kStrayClose, kStrayBrace, kListNeverClosed, kListNoSpan, kNested, kNeverClosed, kWhitespace, kBraceNeverClosed,
+  kOpenBraceInSpan, kCloseBraceInSpan, kBadTail, kEmptyList, kEmptySpan, kOutsideTurn, kInterviewer, kProblemCount
+};
 
 }  // namespace
 
@@ -161,6 +210,14 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
   // holds no doubling slack; a workspace of 100 MB of transcripts keeps 100 MB of text, not 150.
   if (turn && out.capacity() < out.size() + n + 1) out.reserve(std::max(out.size() + n + 1, out.empty() ? 0 : 2 * out.capacity()));
   auto at = [&](std::size_t pos) { return Location{ref.file, ref.lineno, column_of(ref.raw, base + pos)}; };
+  std::array<int, kProblemCount> seen{};
+  int unbuilt = 0;
+  // Reports problem `p` at `pos`; `message` is called only when the problem may be kept.
+  auto report = [&](Problem p, std::size_t pos, auto&& message) {
+    if (++seen[p] > Diagnostics::kPerKind) ++unbuilt;
+    else diags.error(at(pos), message());
+  };
+  MarkupIndex index(part);
   auto file_pos = [&](std::size_t pos) { return ref.file_offset + base + pos; };
   // Appends part[a, b) verbatim, as a run.
   auto emit = [&](std::size_t a, std::size_t b) {
@@ -195,6 +252,7 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     return t;
   }();
   std::size_t literal_close = std::string_view::npos;  // the ']' of a literal bracket pair like "[laughs]"
+  std::size_t blanks_from = std::string_view::npos, blanks_to = 0;  // blanks after a ']' at part[blanks_from - 1]
   std::size_t i = 0, run = 0;
   while (i < n) {
     while (i < n && !kMarkup[static_cast<unsigned char>(part[i])]) ++i;
@@ -212,21 +270,24 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
       continue;
     }
     if (c == ']') {
-      diags.error(at(i), "']' with no '[' before it on this line (a coded span is [text]{ID}; write \\] for a literal bracket)");
+      report(kStrayClose, i, [] { return "']' with no '[' before it on this line (a coded span is [text]{ID}; write \\] for a literal bracket)"; });
       ++i;
       continue;
     }
     if (c == '}') {
-      diags.error(at(i), "'}' with no '{' before it (write \\} for a literal brace)");
+      report(kStrayBrace, i, [] { return "'}' with no '{' before it (write \\} for a literal brace)"; });
       ++i;
       continue;
     }
     if (c == '{') {
-      auto close = find_unescaped(part, i + 1, '}', "", nullptr);
-      diags.error(at(i), close == std::string_view::npos
-                             ? std::string("'{' is never closed, and no span '[text]' comes before it (write \\{ for a literal brace)")
-                             : "code list with no span before it (a coded span is [text]{ID}, with nothing between "
-                               "']' and '{'; write \\{ for a literal brace)");
+      auto close = index.find(i + 1, '}', "", nullptr);
+      if (close == std::string_view::npos)
+        report(kListNeverClosed, i, [] { return "'{' is never closed, and no span '[text]' comes before it (write \\{ for a literal brace)"; });
+      else
+        report(kListNoSpan, i, [] {
+          return "code list with no span before it (a coded span is [text]{ID}, with nothing between "
+                 "']' and '{'; write \\{ for a literal brace)";
+        });
       i = close == std::string_view::npos ? i + 1 : close + 1;  // the list's '}' is part of this one problem
       continue;
     }
@@ -236,23 +297,31 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     }
     // A '[': a coded span, a literal bracket pair, or a near miss.
     std::size_t nested = std::string_view::npos;
-    std::size_t close = find_unescaped(part, i + 1, ']', "[", &nested);
+    std::size_t close = index.find(i + 1, ']', "[", &nested);
     if (close == std::string_view::npos && nested != std::string_view::npos) {
-      diags.error(at(nested), "'[' inside a bracket (spans do not nest; write \\[ for a literal bracket)");
-      close = find_unescaped(part, nested + 1, ']', "", nullptr);
+      report(kNested, nested, [] { return "'[' inside a bracket (spans do not nest; write \\[ for a literal bracket)"; });
+      close = index.find(nested + 1, ']', "", nullptr);
     }
     if (close == std::string_view::npos) {
-      diags.error(at(i), "'[' is never closed on this line (a coded span is [text]{ID} on one line; write \\[ for a literal bracket)");
+      report(kNeverClosed, i, [] {
+        return "'[' is never closed on this line (a coded span is [text]{ID} on one line; write \\[ for a literal bracket)";
+      });
       ++i;
       continue;
     }
     std::size_t brace = close + 1;
     if (brace >= n || part[brace] != '{') {
-      std::size_t k = brace;
-      while (k < n && (part[k] == ' ' || part[k] == '\t')) ++k;
+      // Several '[' may close at one ']' ("[[[a]   "): the blanks after it are skipped once.
+      if (brace != blanks_from) {
+        blanks_from = blanks_to = brace;
+        while (blanks_to < n && (part[blanks_to] == ' ' || part[blanks_to] == '\t')) ++blanks_to;
+      }
+      std::size_t k = blanks_to;
       if (k > brace && k < n && part[k] == '{') {
-        diags.error(at(brace), "whitespace between ']' and '{' (a coded span is [text]{ID}, with nothing between; "
-                               "write \\{ for a literal brace)");
+        report(kWhitespace, brace, [] {
+          return "whitespace between ']' and '{' (a coded span is [text]{ID}, with nothing between; "
+                 "write \\{ for a literal brace)";
+        });
         brace = k;
       } else {
         literal_close = close;  // "[laughs]": kept as text, brackets included
@@ -261,9 +330,9 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
       }
     }
     std::size_t blocker = std::string_view::npos;
-    std::size_t end = find_unescaped(part, brace + 1, '}', "[]{", &blocker);
+    std::size_t end = index.find(brace + 1, '}', "[]{", &blocker);
     if (end == std::string_view::npos) {
-      diags.error(at(brace), "'{' is never closed on this line (a code list is {ID, ID} before the end of the line)");
+      report(kBraceNeverClosed, brace, [] { return "'{' is never closed on this line (a code list is {ID, ID} before the end of the line)"; });
       emit(run, i);
       emit_text(i + 1, close);
       run = i = n;  // the rest of the line is the broken list
@@ -276,9 +345,10 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
         continue;
       }
       if (part[k] == '{' || part[k] == '}')
-        diags.error(at(k), std::string("'") + part[k] + "' inside a coded span (write \\" + part[k] + " for a literal brace)");
+        report(part[k] == '{' ? kOpenBraceInSpan : kCloseBraceInSpan, k,
+               [&] { return std::string("'") + part[k] + "' inside a coded span (write \\" + part[k] + " for a literal brace)"; });
     }
-    std::size_t bar = find_unescaped(part, brace + 1, '|', "}", nullptr);
+    std::size_t bar = index.find(brace + 1, '|', "}", nullptr);
     std::size_t list_end = bar == std::string_view::npos || bar > end ? end : bar;
     emit(run, i);
     Span span;
@@ -293,13 +363,13 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     mk.end = file_pos(end) + 1;
     mk.memo_begin = mk.memo_end = file_pos(end);
     auto ids = part.substr(brace + 1, list_end - brace - 1);
-    if (text::trim(ids).empty()) diags.error(at(brace), "empty code list '{}' (name at least one node id)");
+    if (text::trim(ids).empty()) report(kEmptyList, brace, [] { return "empty code list '{}' (name at least one node id)"; });
     else span.codes = parse_code_list(ids, ref, base + brace + 1, coder, diags);
     if (list_end < end) {
       auto tail_text = part.substr(list_end + 1, end - list_end - 1);
       auto tail = parse_code_tail(tail_text);
       if (tail.unknown)
-        diags.error(at(list_end), "after '|' in a code list comes 'memo: TEXT' or 'exemplar' (write \\| for a literal bar)");
+        report(kBadTail, list_end, [] { return "after '|' in a code list comes 'memo: TEXT' or 'exemplar' (write \\| for a literal bar)"; });
       mk.memo_begin = file_pos(list_end + 1) + tail.memo_pos;
       mk.memo_end = mk.memo_begin + tail.memo_len;
       mk.own_memos = tail.own;
@@ -307,9 +377,9 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
         diags.error(at(list_end), "'memo " + id + ":' names no code of this list (a code's own memo is 'memo ID: TEXT' with one of its ids)");
     }
     span.markup = mk;
-    if (span.begin == span.end) diags.error(at(i), "empty coded span '[]'");
-    if (!turn) diags.error(at(i), "coded span outside a turn (a turn starts with 'SPEAKER: ')");
-    else if (turn->interviewer) diags.error(at(i), "codes on an interviewer turn (only participant turns are coded)");
+    if (span.begin == span.end) report(kEmptySpan, i, [] { return "empty coded span '[]'"; });
+    if (!turn) report(kOutsideTurn, i, [] { return "coded span outside a turn (a turn starts with 'SPEAKER: ')"; });
+    else if (turn->interviewer) report(kInterviewer, i, [] { return "codes on an interviewer turn (only participant turns are coded)"; });
     else {
       turn->spans.push_back(std::move(span));
       last.clear();
@@ -318,6 +388,7 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     i = run = end + 1;
   }
   emit(run, n);
+  diags.count_dropped(ref.file, Severity::error, unbuilt);
   return last;
 }
 

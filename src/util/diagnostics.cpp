@@ -97,6 +97,11 @@ void Diagnostics::add(Diagnostic d) {
   }
   items_.push_back(std::move(d));
 }
+void Diagnostics::count_dropped(const std::string& file, Severity severity, int n) {
+  if (n <= 0 || severity == Severity::note) return;
+  if (severity == Severity::error) error_count_ += n;
+  dropped_[{file, severity}] += n;
+}
 void Diagnostics::append(const Diagnostics& other) {
   for (const auto& d : other.items_) add(d);
   for (const auto& [key, n] : other.dropped_) {

@@ -52,6 +52,11 @@ def main():
     # Quadratic time: one error per comma, its column recounted from the line start.
     put(out, "transcript", "commas-1M.md", FRONT + TURN + "@code B.1" + "," * 1_000_000 + "\n")
     put(out, "standoff", "commas-100K.codes", "t1: COM.1" + "," * 100_000 + "\n")
+    # Issue #22: searches for a closing bracket or brace that rescanned the rest of the line per error.
+    put(out, "transcript", "open-brackets-2M.md", FRONT + TURN + "E01: " + "[" * 2_000_000 + "\n")
+    put(out, "transcript", "open-bracket-x-4M.md", FRONT + TURN + "E01: " + "[x" * 2_000_000 + "\n")
+    put(out, "transcript", "close-open-2M.md", FRONT + TURN + "E01: " + "]{" * 1_000_000 + "\n")
+    put(out, "transcript", "interviewer-spans-2M.md", FRONT + TURN + "I: Why? " + "[a]{B.1} " * 250_000 + "\n")
     # A 2 MB line echoed in full by every message about it.
     put(out, "transcript", "long-code-2M.md", FRONT + TURN + "@code " + "X" * 2_000_000 + "\n")
     put(out, "labels", "long-cell-2M.csv", "id,Label_1,Label_2\nu1,COM.1," + "B" * 2_000_000 + "\n")

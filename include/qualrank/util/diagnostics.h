@@ -42,6 +42,10 @@ class Diagnostics {
   void warning(Location where, std::string message);
   void note(Location where, std::string message);
   void add(Diagnostic d);
+  // Counts `n` problems of `file` that a caller already knows would not be kept (more than kPerKind of one
+  // kind came from one place), without building their messages: hot error paths of the parsers stay cheap.
+  // print() counts them in the file's closing note like any other dropped one.
+  void count_dropped(const std::string& file, Severity severity, int n);
   void append(const Diagnostics& other);
 
   bool has_errors() const { return error_count_ > 0; }

@@ -1,0 +1,86 @@
+// The inline markup parser is linear in a line by construction (issue #22): each hostile line of the
+// audit, grown 10x, costs at most 12x the CPU time, and its diagnostics are capped (and still counted).
+#include <catch2/catch.hpp>
+
+#include <time.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "qualrank/model/transcript.h"
+
+using namespace qualrank;
+
+namespace {
+
+const std::string kFront = "---\nparticipant: E01\nrole: employee\ncoder: dana\n---\n\n## I.1 Tenure\n";
+
+std::string repeat(const std::string& piece, std::size_t times) {
+  std::string out;
+  out.reserve(piece.size() * times);
+  for (std::size_t k = 0; k < times; ++k) out += piece;
+  return out;
+}
+
+// CPU seconds of parse_transcript on `text`: the least of three runs (a busy machine only adds time).
+double parse_cpu_seconds(const std::string& text) {
+  double best = 1e9;
+  for (int run = 0; run < 3; ++run) {
+    Diagnostics diags;
+    timespec a{}, b{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    auto t = parse_transcript(text, "transcripts/E01.md", diags);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    best = std::min(best, static_cast<double>(b.tv_sec - a.tv_sec) + 1e-9 * static_cast<double>(b.tv_nsec - a.tv_nsec));
+  }
+  return best;
+}
+
+struct Case {
+  const char* name;
+  std::function<std::string(std::size_t)> make;  // the transcript with `n` repetitions
+  double bound = 12;  // allowed growth of CPU time for 10x the input
+};
+
+}  // namespace
+
+TEST_CASE("model::parse_transcript is linear on the hostile lines of issue #22", "[model][markup]") {
+  const Case cases[] = {
+      {"open brackets", [](std::size_t n) { return kFront + "E01: " + std::string(n, '[') + "\n"; }},
+      {"[x repeated", [](std::size_t n) { return kFront + "E01: " + repeat("[x", n) + "\n"; }},
+      {"]{ repeated", [](std::size_t n) { return kFront + "E01: " + repeat("]{", n) + "\n"; }},
+      {"spans on an interviewer turn", [](std::size_t n) { return kFront + "I: Why? " + repeat("[a]{B.1} ", n) + "\n"; }},
+      // These two keep one span and one coding per repetition (200,000 of them at the large size): their
+      // memory, not their work, grows the cost a little past 10x (measured 14-15x on a shared machine).
+      {"valid spans in one turn", [](std::size_t n) { return kFront + "E01: " + repeat("[a]{B.1} ", n) + "\n"; }, 20},
+      {"blank before each list", [](std::size_t n) { return kFront + "E01: " + repeat("[x] {C.1}", n) + "\n"; }, 20},
+      {"many '[' closing at one ']' before blanks", [](std::size_t n) {
+         return kFront + "E01: " + std::string(n, '[') + "a]" + std::string(n, ' ') + "x\n";
+       }},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const std::size_t small = 20000;
+    double t_small = parse_cpu_seconds(c.make(small));
+    double t_big = parse_cpu_seconds(c.make(10 * small));
+    INFO("n=" << small << ": " << t_small << " s; n=" << 10 * small << ": " << t_big << " s");
+    // `bound` times the small run, with 2 ms of slack for a timer's granularity. Quadratic would be 100x.
+    CHECK(t_big <= c.bound * t_small + 0.002);
+  }
+}
+
+TEST_CASE("model::parse_transcript keeps 20 problems of one kind per line and counts the rest", "[model][markup]") {
+  Diagnostics diags;
+  parse_transcript(kFront + "E01: ab" + std::string(1000, '[') + "\n", "transcripts/E01.md", diags);
+  // 1000 unclosed '[' and 999 nested ones: 1999 errors counted, 20 of each kind kept, in order.
+  CHECK(diags.error_count() == 1999);
+  REQUIRE(diags.items().size() == 40);
+  CHECK(format_diagnostic(diags.items()[0]) ==
+        "transcripts/E01.md:8:9: error: '[' inside a bracket (spans do not nest; write \\[ for a literal bracket)");
+  CHECK(format_diagnostic(diags.items()[1]) ==
+        "transcripts/E01.md:8:8: error: '[' is never closed on this line (a coded span is [text]{ID} on one line; "
+        "write \\[ for a literal bracket)");
+  CHECK(format_diagnostic(diags.items()[39]).rfind("transcripts/E01.md:8:27: error: '[' is never closed", 0) == 0);
+  CHECK(diags.dropped() == 1959);
+}
