@@ -191,6 +191,25 @@ std::string consensus_text(const std::vector<std::vector<std::string>>& tiers,
   return out;
 }
 
+std::string group_phrase(const RankingOptions& options, const std::string& level) {
+  auto it = options.plurals.find(level);
+  if (it != options.plurals.end()) return it->second;
+  return options.by == "role" ? "participants in role " + level : "participants with " + options.by + " " + level;
+}
+
+std::string too_small_sentence(const QuestionRankAnalysis& q, const RankingOptions& options) {
+  if (q.too_small.empty()) return "";
+  std::vector<std::string> names;
+  for (const auto& level : q.too_small)
+    for (const auto& g : q.groups)
+      if (g.level == level) names.push_back(level + " (n = " + std::to_string(g.n) + ")");
+  const bool one = names.size() == 1;
+  return text::join(names, ", ") + (one ? " has" : " have") + " fewer than " + std::to_string(options.min_group) +
+         " participants (the minimum group size, --min-group): " + (one ? "its" : "their") +
+         " raw rankings are shown, and no confidence interval, test, model or flag is computed for " + (one ? "it" : "them") +
+         ", since so few answers describe individuals, not a group.";
+}
+
 std::string unreachable_sentence(const GroupComparison& c, double alpha) {
   char a[32];
   std::snprintf(a, sizeof a, "%g", alpha);
@@ -244,10 +263,20 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       g.consensus_tiers = tiers_of(g, q.items);
       qa.groups.push_back(std::move(g));
     }
+    // Groups below the minimum size take part in no comparison, k-group test or model.
+    std::vector<const GroupRankStats*> analysed;
+    for (const auto& g : qa.groups) {
+      if (g.n < options.min_group) qa.too_small.push_back(g.level);
+      else analysed.push_back(&g);
+    }
+    qa.too_small_note = too_small_sentence(qa, options);
+    auto is_small = [&](const std::string& level) {
+      return std::find(qa.too_small.begin(), qa.too_small.end(), level) != qa.too_small.end();
+    };
     std::vector<std::pair<std::string, std::string>> pairs;
     if (options.compare) pairs.push_back(*options.compare);
     else if (!options.comparisons.empty()) pairs = options.comparisons;
-    else if (qa.groups.size() >= 2) pairs.emplace_back(qa.groups[0].level, qa.groups[1].level);
+    else if (analysed.size() >= 2) pairs.emplace_back(analysed[0]->level, analysed[1]->level);
     if (pairs.empty()) diags.note({}, "question " + q.question + ": no comparison (fewer than two groups)");
     std::set<std::string> compared;
     for (const auto& [a_name, b_name] : pairs) {
@@ -258,6 +287,11 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
                            (ga ? b_name : a_name) + "' has no rankings)");
         continue;
       }
+      if (is_small(a_name) || is_small(b_name)) {
+        diags.note({}, "question " + q.question + ": no comparison of " + a_name + " and " + b_name + " (a group has fewer than " +
+                           std::to_string(options.min_group) + " participants)");
+        continue;
+      }
       compared.insert(a_name);
       compared.insert(b_name);
       qa.comparisons.push_back(compare_groups(*ga, *gb, by_level[a_name], by_level[b_name], q.items, options));
@@ -265,19 +299,19 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
     if (!qa.comparisons.empty()) {
       qa.comparison = qa.comparisons.front().comparison;
       qa.gaps = qa.comparisons.front().gaps;
-      for (const auto& g : qa.groups)
-        if (!compared.count(g.level)) qa.not_compared.push_back(g.level);
+      for (const auto* g : analysed)
+        if (!compared.count(g->level)) qa.not_compared.push_back(g->level);
     }
-    if (qa.groups.size() > 2) {
+    if (analysed.size() > 2) {
       KGroupAnalysis kg;
-      for (const auto& g : qa.groups) kg.groups.push_back(g.level);
+      for (const auto* g : analysed) kg.groups.push_back(g->level);
       std::vector<double> ps;
       for (std::size_t j = 0; j < k; ++j) {
         std::vector<std::vector<double>> samples;
         std::int64_t n = 0;
-        for (const auto& g : qa.groups) {
+        for (const auto* g : analysed) {
           std::vector<double> col;
-          for (const auto& r : by_level[g.level]) col.push_back(r[j]);
+          for (const auto& r : by_level[g->level]) col.push_back(r[j]);
           n += static_cast<std::int64_t>(col.size());
           samples.push_back(std::move(col));
         }
@@ -294,12 +328,16 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       for (std::size_t j = 0; j < k; ++j) kg.items[j].p_holm = adjusted[j];
       qa.k_groups = std::move(kg);
     }
-    if (options.model.enabled) {
+    if (options.model.enabled && !analysed.empty()) {
       std::vector<std::pair<std::string, std::vector<const ParticipantRanking*>>> groups;
-      for (const auto& g : qa.groups) groups.emplace_back(g.level, answers_by_level[g.level]);
+      for (const auto* g : analysed) groups.emplace_back(g->level, answers_by_level[g->level]);
       std::optional<std::pair<std::string, std::string>> pair;
       if (qa.comparison) pair = std::pair{qa.comparison->a, qa.comparison->b};
       qa.model = model_rankings(q.question, q.items, groups, pair, options.model, diags);
+      if (qa.model)
+        for (const auto& pa : qa.comparisons)
+          qa.model->pairs.push_back({pa.comparison.a, pa.comparison.b,
+                                     item_differences(*qa.model, q.items, pa.comparison.a, pa.comparison.b)});
     }
     out.questions.push_back(std::move(qa));
   }

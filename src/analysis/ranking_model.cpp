@@ -113,31 +113,39 @@ std::optional<QuestionModel> model_rankings(const std::string& question, const s
     qm.lr_test = lr;
   }
   if (compare) {
-    const ModelEstimates *ga = nullptr, *gb = nullptr;
-    for (const auto& g : qm.groups) {
-      if (g.level == compare->first) ga = &g;
-      if (g.level == compare->second) gb = &g;
-    }
-    if (ga && gb && ga != gb) {
-      qm.a = ga->level;
-      qm.b = gb->level;
-      std::vector<double> va, vara, vb, varb, ps;
-      centred(ga->fit, va, vara);
-      centred(gb->fit, vb, varb);
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        ItemDifference d;
-        d.item = items[i];
-        d.difference = vb[i] - va[i];
-        d.se = std::sqrt(vara[i] + varb[i]);
-        d.p = d.se > 0 ? std::erfc(std::fabs(d.difference / d.se) / std::sqrt(2.0)) : std::nan("");
-        ps.push_back(d.p);
-        qm.item_differences.push_back(d);
-      }
-      auto adjusted = stats::holm(ps);
-      for (std::size_t i = 0; i < items.size(); ++i) qm.item_differences[i].p_holm = adjusted[i];
+    qm.item_differences = item_differences(qm, items, compare->first, compare->second);
+    if (!qm.item_differences.empty()) {
+      qm.a = compare->first;
+      qm.b = compare->second;
     }
   }
   return qm;
+}
+
+std::vector<ItemDifference> item_differences(const QuestionModel& qm, const std::vector<std::string>& items,
+                                             const std::string& a, const std::string& b) {
+  const ModelEstimates *ga = nullptr, *gb = nullptr;
+  for (const auto& g : qm.groups) {
+    if (g.level == a) ga = &g;
+    if (g.level == b) gb = &g;
+  }
+  std::vector<ItemDifference> out;
+  if (!ga || !gb || ga == gb) return out;
+  std::vector<double> va, vara, vb, varb, ps;
+  centred(ga->fit, va, vara);
+  centred(gb->fit, vb, varb);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    ItemDifference d;
+    d.item = items[i];
+    d.difference = vb[i] - va[i];
+    d.se = std::sqrt(vara[i] + varb[i]);
+    d.p = d.se > 0 ? std::erfc(std::fabs(d.difference / d.se) / std::sqrt(2.0)) : std::nan("");
+    ps.push_back(d.p);
+    out.push_back(d);
+  }
+  auto adjusted = stats::holm(ps);
+  for (std::size_t i = 0; i < items.size(); ++i) out[i].p_holm = adjusted[i];
+  return out;
 }
 
 }  // namespace qualrank

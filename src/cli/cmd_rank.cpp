@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -53,6 +54,32 @@ bool check_attributes(Context& ctx, const std::vector<RankingQuestionInput>& inp
   return ok;
 }
 
+// Grouping by a numeric attribute (years, tenure) makes a group of nearly every value, in text order: refuses it
+// with a pointer to the guideline's experience levels, which bin such a number into named levels.
+bool check_not_numeric(Context& ctx, const std::vector<RankingQuestionInput>& inputs, const std::string& by, const Workspace& ws) {
+  if (by == "role") return true;
+  std::vector<std::string> values;
+  for (const auto& q : inputs)
+    for (const auto& a : q.answers) {
+      auto it = a.attributes.find(by);
+      if (it == a.attributes.end() || it->second.empty()) continue;
+      if (std::find(values.begin(), values.end(), it->second) == values.end()) values.push_back(it->second);
+    }
+  if (values.size() < 3) return true;  // two numbers are two groups: fine
+  for (const auto& v : values) {
+    char* end = nullptr;
+    std::strtod(v.c_str(), &end);
+    if (end == v.c_str() || *end != '\0') return true;
+  }
+  const auto& e = ws.guideline.experience;
+  *ctx.err << "qualrank rank: error: --by " << by << ": the attribute is a number (" << values.size()
+           << " different values), so every value would be a group of its own; group by levels instead: "
+           << (e && e->from == by ? "--by " + e->attribute + " (the guideline's experience levels from " + by + ")"
+                                  : "add `experience: {attribute: experience, levels: [...], from: " + by + ", bins: [...]}` to the guideline and use --by experience")
+           << '\n';
+  return false;
+}
+
 }  // namespace
 
 int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
@@ -67,6 +94,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
       ("model", po::value<std::string>(), "also fit a ranking model: plackett-luce (worths per group, a likelihood-ratio test of shared priorities)")
       ("pseudo-rankings", po::value<double>()->default_value(0.5), "with --model: pseudo-rankings per item against a hypothetical item, so every worth is finite (0 = plain maximum likelihood)")
       ("partial", po::value<std::string>()->default_value("top-k"), "with --model: top-k (unranked items lose every choice) or subset (an answer ranks only the items it names)")
+      ("min-group", po::value<int>(), "the minimum group size: smaller groups show their raw rankings only, with no CI, test, model or flag (default: the guideline's `min_group`, else 2)")
       ("resamples", po::value<int>()->default_value(10000), "bootstrap resamples for the CI of rho (0 = none)")
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same numbers)")
       ("at", po::value<std::string>(), "taxonomy version to resolve items in (default: the latest)")
@@ -158,8 +186,19 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
     inputs = std::move(kept);
   }
   if (!check_attributes(ctx, inputs, opts)) return 2;
+  if (!check_not_numeric(ctx, inputs, opts.by, study->workspace)) return 2;
+  if (vm.count("min-group")) {
+    opts.min_group = vm["min-group"].as<int>();
+    if (opts.min_group < 1) {
+      *ctx.err << "qualrank rank: error: --min-group must be 1 or more\n";
+      return 2;
+    }
+  } else if (study->workspace.guideline.min_group > 0) {
+    opts.min_group = study->workspace.guideline.min_group;
+  }
   // The guideline's `compare` pairs name roles: they apply when grouping by role.
   if (!opts.compare && opts.by == "role") opts.comparisons = study->workspace.guideline.compare;
+  if (opts.by == "role") opts.plurals = study->workspace.guideline.plurals;
   Diagnostics notes;
   auto analysis = analyse_rankings(inputs, levels, opts, notes);
   if (opts.compare) {

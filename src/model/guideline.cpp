@@ -291,6 +291,22 @@ static std::optional<Guideline> load_guideline_unguarded(const std::string& text
                 "the guideline is written for taxonomy '" + g.taxonomy + "' but the workspace's is '" + taxonomy.name + "'");
   g.roles = yaml::get_string_list(*root, "roles", file, diags);
   if (g.roles.empty()) diags.error({file, 1, 1}, "missing 'roles'");
+  if (auto pl = (*root)["plurals"]) {
+    if (!pl.IsMap()) diags.error(yaml::where(pl, file), "'plurals' is a map of role to its plural, e.g. {nurse: nurses}");
+    else
+      for (const auto& kv : pl) {
+        L.check_roles({kv.first.Scalar()}, kv.first);
+        if (!kv.second.IsScalar() || kv.second.Scalar().empty())
+          diags.error(yaml::where(kv.second, file), "the plural of role '" + kv.first.Scalar() + "' is one non-empty text");
+        else g.plurals[kv.first.Scalar()] = kv.second.Scalar();
+      }
+  }
+  if (auto mg = (*root)["min_group"]) {
+    int v = 0;
+    if (!mg.IsScalar() || !YAML::convert<int>::decode(mg, v) || v < 1)
+      diags.error(yaml::where(mg, file), "'min_group' is a whole number of participants, 1 or more");
+    else g.min_group = v;
+  }
   if (auto e = (*root)["experience"]) L.experience(e);
   if (auto c = (*root)["codebook_context"]) L.codebook_context(c);
   if (auto c = (*root)["compare"]) L.compare(c);

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "qualrank/report/svg_charts.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank {
 
@@ -25,9 +26,7 @@ using svg::escape;
 
 std::string fmt(const Json& v, int digits = 2) {
   if (!v.is_number()) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v.get<double>());
-  return buf;
+  return text::fixed(v.get<double>(), digits);
 }
 
 std::string fmt_p(const Json& v) {
@@ -289,8 +288,16 @@ void ranking_section(std::ostringstream& h, const Json& report, const Json& rank
       h << "<li><b>" << escape(it.key()) << ":</b> " << order << "</li>";
     }
     h << "</ul>\n";
+    if (q.contains("too_small") && !q["too_small"].empty()) {
+      h << "<p class=\"note\">" << escape(str(q, "too_small_note")) << "</p>\n<ul>";
+      for (const auto& g : q["too_small"])
+        for (const auto& r : g["rankings"])
+          h << "<li>" << escape(str(g, "group")) << ", " << escape(str(r, "participant")) << ": " << escape(str(r, "ranking")) << "</li>";
+      h << "</ul>\n";
+    }
     model_block(h, report, q);
     k_groups_block(h, report, q);
+    if (q.contains("tests_differ")) h << "<p class=\"note\">" << escape(str(q, "tests_differ")) << "</p>\n";
     const Json* list = q.contains("comparisons") && q["comparisons"].is_array() ? &q["comparisons"] : nullptr;
     if (!list || list->empty()) {
       h << "<p class=\"muted\">No comparison between groups.</p>";
@@ -532,7 +539,11 @@ std::string render_html_report(const Json& report) {
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
   card("transcripts", ws.value("transcripts", Json(0)));
   if (ws.contains("participants_by_role"))
-    for (auto it = ws["participants_by_role"].begin(); it != ws["participants_by_role"].end(); ++it) card(it.key() + "s", it.value());
+    for (auto it = ws["participants_by_role"].begin(); it != ws["participants_by_role"].end(); ++it) {
+      // The guideline's plural of the role, else "in role X" (never a made-up plural such as "it-staffs").
+      const Json plurals = ws.value("role_plurals", Json::object());
+      card(plurals.contains(it.key()) ? plurals[it.key()].get<std::string>() : "in role " + it.key(), it.value());
+    }
   card("coded segments", ws.value("coded_segments", Json(0)));
   card("taxonomy nodes", ws.value("taxonomy_nodes", Json(0)));
   h << "</div>\n";

@@ -16,18 +16,16 @@ nlohmann::ordered_json num(double x) {
   return x;
 }
 
-std::string fmt(double x, int digits = 2) {
-  if (std::isnan(x)) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
-}
+std::string fmt(double x, int digits = 2) { return text::fixed(x, digits); }
 
 std::string fmt_p(double p) {
   if (std::isnan(p)) return "n/a";
   if (p < 0.001) return "< 0.001";
   return fmt(p, 3);
 }
+
+// "p < 0.001" or "p = 0.042", for sentences (never "p = < 0.001").
+std::string p_text(double p) { return !std::isnan(p) && p < 0.001 ? "p < 0.001" : "p = " + fmt_p(p); }
 
 std::string item_label(const Taxonomy& t, const std::string& id) {
   const auto* n = t.find(id);
@@ -68,10 +66,15 @@ nlohmann::ordered_json model_json(const QuestionModel& m, const std::vector<std:
   else
     j["lr_test"] = nullptr;
   j["comparison_groups"] = m.a.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json{m.a, m.b};
-  j["item_differences"] = nlohmann::ordered_json::array();
-  for (const auto& d : m.item_differences)
-    j["item_differences"].push_back(
-        {{"item", d.item}, {"difference", num(d.difference)}, {"se", num(d.se)}, {"p", num(d.p)}, {"p_holm", num(d.p_holm)}});
+  auto diffs = [](const std::vector<ItemDifference>& ds) {
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& d : ds)
+      out.push_back({{"item", d.item}, {"difference", num(d.difference)}, {"se", num(d.se)}, {"p", num(d.p)}, {"p_holm", num(d.p_holm)}});
+    return out;
+  };
+  j["item_differences"] = diffs(m.item_differences);
+  j["pairs"] = nlohmann::ordered_json::array();
+  for (const auto& p : m.pairs) j["pairs"].push_back({{"groups", {p.a, p.b}}, {"item_differences", diffs(p.items)}});
   return j;
 }
 
@@ -80,8 +83,7 @@ std::string lr_sentence(const QuestionModel& m) {
   if (!m.lr_test) return "Only one group: no test of shared priorities.";
   const auto& t = *m.lr_test;
   std::string groups = text::join(t.groups, ", ");
-  std::string stats = "likelihood-ratio chi-square = " + fmt(t.statistic) + ", df = " + std::to_string(t.df) + ", p " +
-                      (t.p < 0.001 ? std::string("< 0.001") : "= " + fmt(t.p, 3));
+  std::string stats = "likelihood-ratio chi-square = " + fmt(t.statistic) + ", df = " + std::to_string(t.df) + ", " + p_text(t.p);
   if (t.p < 0.05) return "The groups (" + groups + ") do not share one set of priorities (" + stats + ").";
   return "No evidence that the groups (" + groups + ") weigh the items differently (" + stats + ").";
 }
@@ -96,6 +98,16 @@ std::string not_compared_sentence(const QuestionRankAnalysis& q) {
   for (const auto& pa : q.comparisons) pairs.push_back(pa.comparison.a + " vs " + pa.comparison.b);
   return "Not compared pairwise: " + text::join(names, ", ") + " (the comparisons made: " + text::join(pairs, "; ") +
          "; name others with `compare:` in the guideline or --compare).";
+}
+
+// The raw rankings of one group: (participant, "TOOL.2 > TOOL.1 = TOOL.3"), in answer order.
+std::vector<std::pair<std::string, std::string>> raw_rankings(const QuestionRankAnalysis& q, const std::string& by, const std::string& level) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& r : q.answers) {
+    auto it = r.attributes.find(by);
+    if (it != r.attributes.end() && it->second == level) out.emplace_back(r.participant, consensus_text(r.tiers));
+  }
+  return out;
 }
 
 nlohmann::ordered_json comparison_json(const GroupComparison& c) {
@@ -147,6 +159,20 @@ nlohmann::ordered_json k_groups_json(const KGroupAnalysis& k) {
 
 std::string model_summary_sentence(const QuestionModel& m) { return lr_sentence(m); }
 
+std::string tests_differ_sentence(const QuestionRankAnalysis& q) {
+  if (!q.model || !q.model->lr_test || !(q.model->lr_test->p < 0.05)) return "";
+  bool any_item = false;
+  if (q.k_groups)
+    for (const auto& i : q.k_groups->items) any_item = any_item || i.p_holm < 0.05;
+  for (const auto& pa : q.comparisons)
+    for (const auto& g : pa.gaps) any_item = any_item || g.p_holm < 0.05;
+  if (any_item) return "";
+  return "Why the tests differ: the likelihood-ratio test asks whether the groups share one whole set of priorities, "
+         "one test over every item and the full order of each answer; the per-item tests ask whether one item's ranks "
+         "differ, each corrected for the number of items (Holm). Here the groups differ in their pattern of priorities, "
+         "but no single item carries the difference on its own.";
+}
+
 nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
   nlohmann::ordered_json out;
   out["by"] = a.by;
@@ -156,6 +182,7 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
     for (const auto& [k, v] : a.options.where) w[k] = v;
     out["where"] = w;
   }
+  out["min_group"] = a.options.min_group;
   out["resamples"] = a.options.resamples;
   out["seed"] = a.options.seed;
   out["questions"] = nlohmann::ordered_json::array();
@@ -199,7 +226,17 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
       jq["comparisons"].push_back(jc);
     }
     jq["not_compared"] = q.not_compared;
+    jq["too_small"] = nlohmann::ordered_json::array();
+    for (const auto& level : q.too_small) {
+      nlohmann::ordered_json jt;
+      jt["group"] = level;
+      jt["rankings"] = nlohmann::ordered_json::array();
+      for (const auto& [who, ranking] : raw_rankings(q, a.by, level)) jt["rankings"].push_back({{"participant", who}, {"ranking", ranking}});
+      jq["too_small"].push_back(jt);
+    }
+    jq["too_small_note"] = q.too_small.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(q.too_small_note);
     jq["k_groups"] = q.k_groups ? k_groups_json(*q.k_groups) : nlohmann::ordered_json(nullptr);
+    if (auto why = tests_differ_sentence(q); !why.empty()) jq["tests_differ"] = why;
     if (a.options.model.enabled) jq["model"] = q.model ? model_json(*q.model, q.items) : nlohmann::ordered_json(nullptr);
     out["questions"].push_back(jq);
   }
@@ -227,6 +264,13 @@ void model_markdown(std::ostringstream& md, const QuestionModel& m, const std::v
     }
     md << '\n';
   }
+  for (std::size_t p = 1; p < m.pairs.size(); ++p) {
+    const auto& pair = m.pairs[p];
+    if (pair.items.empty()) continue;
+    md << "\n| Item | Difference (" << pair.b << " - " << pair.a << ") | SE | Holm p |\n|---|---|---|---|\n";
+    for (const auto& d : pair.items)
+      md << "| " << item_label(t, d.item) << " | " << fmt(d.difference) << " | " << fmt(d.se) << " | " << fmt_p(d.p_holm) << " |\n";
+  }
   md << "\nWorths sum to 1 within each column (the chance of being chosen first from all items). Difference: centred "
         "log-worth (log-worth minus the items' mean), positive when "
      << (m.item_differences.empty() ? std::string("the second group") : m.b) << " gives the item more weight.\n\n";
@@ -252,12 +296,12 @@ void k_groups_markdown(std::ostringstream& md, const KGroupAnalysis& k, const Ta
 void comparison_markdown(std::ostringstream& md, const PairAnalysis& pa, const Taxonomy& t, const RankingOptions& o) {
   const auto& c = pa.comparison;
   md << "**" << c.a << " vs " << c.b << "** (n = " << c.n_a << " and " << c.n_b << "): Spearman's rho = " << fmt(c.spearman_rho)
-     << " (p " << fmt_p(c.spearman_p)
+     << " (" << p_text(c.spearman_p)
      << (std::isnan(c.rho_ci.first) ? ""
                                     : ", " + std::to_string(static_cast<int>(c.ci_level * 100)) + "% bootstrap CI [" +
                                           fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "], " +
                                           std::to_string(c.resamples) + " resamples")
-     << "); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (p " << fmt_p(c.kendall_tau_p) << ").\n\n";
+     << "); Kendall's tau-b = " << fmt(c.kendall_tau_b) << " (" << p_text(c.kendall_tau_p) << ").\n\n";
   for (std::size_t i = 0; i < c.warnings.size(); ++i) md << (i ? ">\n" : "") << "> Note: " << c.warnings[i] << ".\n";
   if (!c.warnings.empty()) md << '\n';
   std::vector<const ItemGap*> mis;
@@ -268,9 +312,10 @@ void comparison_markdown(std::ostringstream& md, const PairAnalysis& pa, const T
   } else {
     md << "Misaligned items (" << flag_rule(o) << "):\n\n";
     for (const auto* g : mis) {
-      md << "- **" << item_label(t, g->item) << "**: " << c.a << " rank it " << fmt(g->mean_a) << " on average, " << c.b << ' '
-         << fmt(g->mean_b) << " — " << (g->gap > 0 ? c.a : c.b) << " give it higher priority (gap " << fmt(g->gap)
-         << ", Cliff's delta " << fmt(g->cliffs_delta) << ", Holm p " << fmt_p(g->p_holm) << "; flagged on " << g->basis
+      const std::string pa_ = group_phrase(o, c.a), pb_ = group_phrase(o, c.b);
+      md << "- **" << item_label(t, g->item) << "**: " << pa_ << " rank it " << fmt(g->mean_a) << " on average, " << pb_ << ' '
+         << fmt(g->mean_b) << "; " << (g->gap > 0 ? pa_ : pb_) << " give it higher priority (gap " << fmt(g->gap)
+         << ", Cliff's delta " << fmt(g->cliffs_delta) << ", Holm-adjusted " << p_text(g->p_holm) << "; flagged on " << g->basis
          << (g->basis == "test" ? "" : " alone") << ").\n";
     }
     md << '\n';
@@ -327,10 +372,18 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     for (const auto& g : q.groups) md << "\n- " << g.level << ": " << consensus_text(g.consensus_tiers);
     md << "\n";
     md << "\nMean rank in parentheses (1 = highest priority). Kendall's W:";
-    for (const auto& g : q.groups) md << ' ' << g.level << ' ' << fmt(g.kendall_w) << " (p " << fmt_p(g.kendall_w_p) << ");";
-    md << "\n\n";
+    for (std::size_t i = 0; i < q.groups.size(); ++i)
+      md << (i ? "; " : " ") << q.groups[i].level << ' ' << fmt(q.groups[i].kendall_w) << " (" << p_text(q.groups[i].kendall_w_p) << ')';
+    md << ".\n\n";
+    if (!q.too_small.empty()) {
+      md << q.too_small_note << "\n\n";
+      for (const auto& level : q.too_small)
+        for (const auto& [who, ranking] : raw_rankings(q, a.by, level)) md << "- " << level << ", " << who << ": " << ranking << '\n';
+      md << '\n';
+    }
     if (q.model) model_markdown(md, *q.model, q.items, t);
     if (q.k_groups) k_groups_markdown(md, *q.k_groups, t);
+    if (auto why = tests_differ_sentence(q); !why.empty()) md << why << "\n\n";
     if (q.comparisons.empty()) {
       md << "No comparison between groups.\n\n";
       continue;
@@ -366,6 +419,11 @@ std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
         auto j = static_cast<std::size_t>(std::find(q.items.begin(), q.items.end(), id) - q.items.begin());
         return id + " (" + fmt(g.mean_rank[j]) + ")";
       }) << '\n';
+    }
+    if (!q.too_small.empty()) {
+      out << "  " << q.too_small_note << '\n';
+      for (const auto& level : q.too_small)
+        for (const auto& [who, ranking] : raw_rankings(q, a.by, level)) out << "    " << level << ", " << who << ": " << ranking << '\n';
     }
     if (q.k_groups) {
       out << "  all groups (" << text::join(q.k_groups->groups, ", ") << "), Kruskal-Wallis per item:\n";

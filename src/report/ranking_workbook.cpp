@@ -118,6 +118,11 @@ int comparisons_block(xlsx::Book& book, xlsx::Sheet& sheet, const QuestionRankAn
     if (i) row += 2;
     row = comparison_rows(book, sheet, q.comparisons[i], t, row);
   }
+  if (!q.too_small.empty()) {
+    row += 2;
+    sheet.write_text(row, 0, "Too few to compare", {}, book.bold());
+    sheet.write_text(row, 1, q.too_small_note + " Their rankings are on the Raw rankings sheet.");
+  }
   if (!q.not_compared.empty()) {
     row += 2;
     sheet.write_text(row, 0, "Not compared", {}, book.bold());

@@ -24,6 +24,7 @@
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/taxonomy_output.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank {
 
@@ -58,10 +59,7 @@ class Steps {
 };
 
 std::string fmt(double x, int digits = 2) {
-  if (std::isnan(x)) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-  return buf;
+  return text::fixed(x, digits);
 }
 
 struct ExperienceComparison {
@@ -92,7 +90,7 @@ void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::
     }
     if (q.model && q.model->lr_test) {
       const auto& t = *q.model->lr_test;
-      line += "; Plackett-Luce LR p = " + (t.p < 0.001 ? std::string("< 0.001") : fmt(t.p, 3));
+      line += "; Plackett-Luce LR p " + (t.p < 0.001 ? std::string("< 0.001") : "= " + fmt(t.p, 3));
     }
     out.push_back(line);
   }
@@ -140,6 +138,8 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     o.seed = options.seed;
     o.model.enabled = true;
     o.comparisons = ws.guideline.compare;  // empty: the first two roles
+    o.plurals = ws.guideline.plurals;
+    if (ws.guideline.min_group > 0) o.min_group = ws.guideline.min_group;
     Diagnostics notes;
     auto r = analyse_rankings(ranking_inputs(ws, study->rankings), ws.attribute_levels("role"), o, notes);
     if (notes.has_errors()) diags.append(notes);
@@ -169,6 +169,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
         o.resamples = options.resamples;
         o.seed = options.seed;
         o.where = {{"role", role}};
+        if (ws.guideline.min_group > 0) o.min_group = ws.guideline.min_group;
         o.compare = std::pair{present.front(), present.back()};
         o.model.enabled = true;
         Diagnostics notes;
@@ -233,6 +234,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                          {"guideline", ws.guideline.name},
                          {"transcripts", ws.transcripts.size()},
                          {"participants_by_role", by_role_count},
+                         {"role_plurals", ws.guideline.plurals},
                          {"segments", study->segments.size()},
                          {"coded_segments", coded},
                          {"taxonomy_nodes", tax.size()}};

@@ -1,6 +1,7 @@
 // SVG chart drawing. Layout is computed in user units; each chart carries a viewBox and width="100%" so it
 // scales from 1280 px screens down to print width. Text is drawn in the page's system font stack.
 #include "qualrank/report/svg_charts.h"
+#include "qualrank/util/text.h"
 
 #include <algorithm>
 #include <array>
@@ -24,9 +25,8 @@ std::string num(double x) {
 }
 
 std::string fixed2(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.2f", x);
-  return buf;
+  std::string s = text::fixed(x, 2);  // no sign on a value shown as zero
+  return s == "0.00" || s[0] == '-' ? s : "+" + s;
 }
 
 std::string open_svg(double w, double h, const std::string& title) {

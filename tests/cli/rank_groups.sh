@@ -158,8 +158,11 @@ assert [(x["role"], x["title"]) for x in e] == [("manager", "manager: mid vs sen
                                                ("contractor", "contractor: junior vs mid")], [(x["role"], x["title"]) for x in e]
 assert e[0]["where"] == {"role": "manager"} and e[0]["by"] == "experience"
 q = e[1]["questions"][0]
-assert q["comparison"]["groups"] == ["junior", "senior"] and q["comparison"]["n"] == {"junior": 1, "senior": 1}
-assert any("one participant stands for a whole group" in w for w in q["comparison"]["warnings"]), q["comparison"]["warnings"]
+# junior 1 vs senior 1: below the minimum group size (2), so no comparison, test or model; raw rankings instead
+assert q["comparison"] is None and q["comparisons"] == [] and q["k_groups"] is None and q["model"] is None, q
+assert [(t["group"], t["rankings"]) for t in q["too_small"]] == [
+    ("junior", [{"participant": "E01", "ranking": "TOOL.1 > TOOL.2"}]),
+    ("senior", [{"participant": "E02", "ranking": "TOOL.3 > TOOL.2"}])], q["too_small"]
 assert r["rankings_by_experience"]["where"] == {"role": "manager"}
 assert r["rankings"]["questions"][0]["k_groups"]["groups"] == ["manager", "employee", "contractor"]
 EOF

@@ -279,3 +279,39 @@ TEST_CASE("analysis::analyse_rankings tests k groups and says what small samples
   for (const auto& pa : q2.comparisons)
     for (const auto& g : pa.gaps) CHECK_FALSE(g.misaligned);
 }
+
+TEST_CASE("analysis::group_phrase names a group for a sentence", "[analysis][ranking]") {
+  RankingOptions o;
+  o.plurals = {{"nurse", "nurses"}};
+  CHECK(group_phrase(o, "nurse") == "nurses");
+  CHECK(group_phrase(o, "it-staff") == "participants in role it-staff");
+  o.by = "experience";
+  CHECK(group_phrase(o, "senior") == "participants with experience senior");
+}
+
+TEST_CASE("analysis::analyse_rankings leaves groups below min_group out of every statistic", "[analysis][ranking]") {
+  // manager 3, employee 4, contractor 2 (three_groups()); min_group 3 leaves contractor out
+  RankingOptions o;
+  o.resamples = 0;
+  o.min_group = 3;
+  o.model.enabled = true;
+  Diagnostics d;
+  auto a = analyse_rankings({three_groups()}, {"manager", "employee", "contractor"}, o, d);
+  const auto& q = a.questions.at(0);
+  CHECK(q.too_small == std::vector<std::string>{"contractor"});
+  CHECK(q.too_small_note ==
+        "contractor (n = 2) has fewer than 3 participants (the minimum group size, --min-group): its raw rankings are shown, and no "
+        "confidence interval, test, model or flag is computed for it, since so few answers describe individuals, not a group.");
+  CHECK_FALSE(q.k_groups);  // two groups remain
+  CHECK(q.not_compared.empty());
+  REQUIRE(q.model);
+  REQUIRE(q.model->groups.size() == 2);
+  CHECK(q.model->groups[1].level == "employee");
+  // a comparison asked for with the small group is not made
+  o.comparisons = {{"manager", "contractor"}, {"manager", "employee"}};
+  a = analyse_rankings({three_groups()}, {"manager", "employee", "contractor"}, o, d);
+  REQUIRE(a.questions[0].comparisons.size() == 1);
+  CHECK(a.questions[0].comparisons[0].comparison.b == "employee");
+  REQUIRE(a.questions[0].model->pairs.size() == 1);
+  CHECK(a.questions[0].model->pairs[0].b == "employee");
+}

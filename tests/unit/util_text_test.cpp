@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "qualrank/util/text.h"
 
@@ -73,4 +74,15 @@ TEST_CASE("text::replace_invalid_utf8 puts U+FFFD for each invalid sequence", "[
   std::string valid = "caf\xC3\xA9";
   CHECK(text::replace_invalid_utf8(valid) == 0);
   CHECK(valid == "caf\xC3\xA9");
+}
+
+TEST_CASE("text::fixed never writes a negative zero", "[util][text]") {
+  CHECK(text::fixed(-0.001, 2) == "0.00");
+  CHECK(text::fixed(-0.0, 2) == "0.00");
+  CHECK(text::fixed(-0.004999, 2) == "0.00");
+  CHECK(text::fixed(-0.005001, 2) == "-0.01");
+  CHECK(text::fixed(-1.5, 1) == "-1.5");
+  CHECK(text::fixed(2.345678, 3) == "2.346");
+  CHECK(text::fixed(std::nan(""), 2) == "n/a");
+  CHECK(text::fixed(-0.4, 0) == "0");
 }

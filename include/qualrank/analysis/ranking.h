@@ -101,6 +101,9 @@ struct QuestionRankAnalysis {
   std::vector<ItemGap> gaps;                // the first comparison's gaps, sorted by |gap| descending, then item order
   std::vector<PairAnalysis> comparisons;    // every comparison made, in the order asked for
   std::vector<std::string> not_compared;    // groups present in no comparison (said in every output)
+  std::vector<std::string> too_small;       // groups below RankingOptions::min_group, in level order: in no
+                                            // comparison, k-group test or model; their raw rankings are shown
+  std::string too_small_note;               // too_small_sentence (said in every output); "" when none
   std::optional<KGroupAnalysis> k_groups;   // with more than two groups
   std::vector<ParticipantRanking> answers;  // the raw answers analysed
   std::optional<QuestionModel> model;       // Plackett-Luce (RankingOptions::model.enabled)
@@ -116,9 +119,13 @@ struct RankingOptions {
   std::uint64_t seed = 20250101;
   double misaligned_p = 0.05;
   double misaligned_delta = 0.474;
+  int min_group = 2;                                           // smaller groups: raw rankings only (no CI,
+                                                               // test, model or flag); --min-group
   int min_group_size = 3;                                      // smaller groups are reported, not flagged
   int min_ci_participants = 5;                                 // a bootstrap CI from fewer carries a warning
   ModelOptions model;                                          // Plackett-Luce beside the mean ranks
+  std::map<std::string, std::string> plurals;                  // level -> how its members are named in
+                                                               // sentences (the guideline's `plurals`)
 };
 
 struct RankingAnalysis {
@@ -140,6 +147,17 @@ struct RankingAnalysis {
 // in `diags` (the question's `model` is then empty).
 RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questions, const std::vector<std::string>& levels,
                                  const RankingOptions& options, Diagnostics& diags);
+
+// How the members of group `level` are named in a sentence: options.plurals[level] when given, else
+// "participants in role nurse" (grouped by role) or "participants with experience senior" (any other
+// attribute). Paste-ready for any level name, never "nurse rank" or "it-staffs".
+std::string group_phrase(const RankingOptions& options, const std::string& level);
+
+// Why groups below the minimum size show only their raw rankings, naming them, e.g. "contractor (n = 1) has
+// fewer than 2 participants (the minimum group size, --min-group): its raw rankings are shown, and no
+// confidence interval, test, model or flag is computed for it, since one or two answers describe individuals,
+// not a group." "" when no group is that small.
+std::string too_small_sentence(const QuestionRankAnalysis& q, const RankingOptions& options);
 
 // The plain sentence for a comparison in which no item can reach significance, e.g. "with 3 and 4
 // participants no item can reach p < 0.05 after Holm's correction; flags rest on effect size alone".

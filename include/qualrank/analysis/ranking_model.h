@@ -41,6 +41,12 @@ struct ItemDifference {
   double p = 0, p_holm = 0;  // two-sided Wald test; Holm across the question's items
 };
 
+// The item differences of one compared pair (a, b), as ItemDifference.
+struct PairDifferences {
+  std::string a, b;
+  std::vector<ItemDifference> items;  // question item order
+};
+
 struct QuestionModel {
   double pseudo_rankings = 0.5;
   pl::PartialRankings partial = pl::PartialRankings::top_k;
@@ -49,7 +55,13 @@ struct QuestionModel {
   std::optional<LikelihoodRatioTest> lr_test;           // with two or more groups
   std::string a, b;                                     // the compared groups of item_differences
   std::vector<ItemDifference> item_differences;         // question item order; empty without a comparison
+  std::vector<PairDifferences> pairs;                   // every comparison's differences (the first = a, b)
 };
+
+// The per-item differences of group b minus group a in `model` (centred log-worth, Wald test, Holm across
+// items); empty when either group has no estimates in the model.
+std::vector<ItemDifference> item_differences(const QuestionModel& model, const std::vector<std::string>& items,
+                                             const std::string& a, const std::string& b);
 
 // Fits the model for one question. `groups`: (level, that level's answers) in level order; `compare`: the two
 // levels of item_differences (none: no differences). A fit without an estimate (the rankings do not connect

@@ -67,6 +67,12 @@ struct Guideline {
   std::string taxonomy;
   std::string file;
   std::vector<std::string> roles;
+  // How a role's members are named in sentences (`plurals: {nurse: nurses}`); a role without one is
+  // "participants in role X" (group_phrase in ranking.h).
+  std::map<std::string, std::string> plurals;
+  // The ranking analysis's minimum group size (`min_group: N`, N >= 1): smaller groups show their raw
+  // rankings only (RankingOptions::min_group); 0 = not set (the default, 2).
+  int min_group = 0;
   std::optional<ExperienceScheme> experience;
   std::optional<CodebookContextSetting> codebook_context;
   // The pairwise group comparisons of the ranking analysis (`compare: [[a, b], ...]`, roles); empty = the

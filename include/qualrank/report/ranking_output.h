@@ -32,6 +32,10 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& analysis);
 // The likelihood-ratio test of a question's model in one sentence (for summaries).
 std::string model_summary_sentence(const QuestionModel& model);
 
+// When the Plackett-Luce likelihood-ratio test is below 0.05 but no per-item test (Kruskal-Wallis or
+// Mann-Whitney, Holm-adjusted) is: a sentence saying what each tests ("Why the tests differ: ..."); else "".
+std::string tests_differ_sentence(const QuestionRankAnalysis& q);
+
 // A question's heading: "III.R: the words" when every role is asked in the same words, else
 // "III.R (worded per role)" (the callers list QuestionRankAnalysis::wording under it).
 std::string question_heading(const QuestionRankAnalysis& q);

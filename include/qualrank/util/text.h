@@ -50,6 +50,10 @@ std::size_t count_code_points(std::string_view s);
 std::string columns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right = {},
                     std::string_view indent = "");
 
+// `x` with `digits` decimals ("%.*f"), "n/a" for NaN, and never a negative zero: -0.001 to two decimals is
+// "0.00", not "-0.00" (a sign on a number shown as zero reads as a direction that is not there).
+std::string fixed(double x, int digits);
+
 // "Natural" order for taxonomy ids: A.2 < A.10, A.1 < A.1.i, C.9 < C.10; roman numerals compare as numbers.
 bool natural_less(std::string_view a, std::string_view b);
 
