@@ -89,6 +89,7 @@ int cmd_new_transcript(Context&, const std::vector<std::string>&);
 int cmd_report(Context&, const std::vector<std::string>&);
 int cmd_codebook(Context&, const std::vector<std::string>&);
 int cmd_rank(Context&, const std::vector<std::string>&);
+int cmd_saturation(Context&, const std::vector<std::string>&);
 int cmd_taxonomy(Context&, const std::vector<std::string>&);
 int cmd_agreement(Context&, const std::vector<std::string>&);
 int cmd_reconcile(Context&, const std::vector<std::string>&);

@@ -15,6 +15,7 @@ const std::vector<Command>& commands() {
       {"new-transcript", "write a transcript skeleton for a participant, one section per question", cmd_new_transcript},
       {"codebook", "write the Excel codebook (codebook, segments, participants, matrix, co-occurrence)", cmd_codebook},
       {"rank", "analyse rankings: group consensus, rank correlation, priority gaps", cmd_rank},
+      {"saturation", "new codes per interview, the cumulative curve and saturation (base, run, threshold), overall and per role", cmd_saturation},
       {"agreement", "inter-coder agreement on label tables or multi-coder transcripts", cmd_agreement},
       {"reconcile", "walk the coders' disagreements and record the team's decisions as a consensus coding", cmd_reconcile},
       {"taxonomy", "the versioned taxonomy: show, log, propose, accept, reject, diff, export", cmd_taxonomy},

@@ -98,6 +98,8 @@ struct Transcript {
   std::map<std::string, std::string> attributes; // front-matter attributes (+ derived experience)
   std::map<std::string, Location> attribute_where;
   Location participant_where, role_where;
+  std::string date;                              // front-matter `date:` (ISO YYYY-MM-DD, checked), "" when absent
+  Location date_where;
   std::vector<Section> sections;
   std::vector<Turn> turns;
   std::vector<RankingAnswer> rankings;
