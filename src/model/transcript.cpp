@@ -33,18 +33,6 @@ namespace {
 
 using markup::column_of;
 
-// True for a calendar date written YYYY-MM-DD (Gregorian leap years).
-bool iso_date(const std::string& s) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
-    if (s[i] < '0' || s[i] > '9') return false;
-  int y = std::stoi(s.substr(0, 4)), m = std::stoi(s.substr(5, 2)), d = std::stoi(s.substr(8, 2));
-  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
-}
-
 struct BodyParser {
   Transcript& t;
   const std::string& file;
@@ -439,8 +427,6 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
   if ((*node)["date"]) {
     t.date = yaml::get_string(*node, "date", file, diags, false, 2);
     t.date_where = yaml::where((*node)["date"], file, 2);
-    if (!iso_date(t.date))
-      diags.error(t.date_where, "date '" + t.date + "' is not an ISO date YYYY-MM-DD (the interview's date orders the saturation curve)");
   }
   if ((*node)["interviewer"]) t.interviewer_labels = yaml::get_string_list(*node, "interviewer", file, diags, 2);
   if (t.participant.find_first_of(" \t:,[]{}@\\|\"") != std::string::npos)
@@ -460,7 +446,7 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
       t.attributes[key] = v.Scalar();
       t.attribute_where[key] = yaml::where(v, file, 2);
       if (std::string(key) == "date" && !text::is_calendar_date(v.Scalar()))
-        diags.error(yaml::where(v, file, 2), "date '" + v.Scalar() + "' is not a date YYYY-MM-DD (the interview's day)");
+        diags.error(yaml::where(v, file, 2), "date '" + v.Scalar() + "' is not a date YYYY-MM-DD (the interview's day; it orders the saturation curve)");
     }
   }
   if (auto attrs = (*node)["attributes"]) {

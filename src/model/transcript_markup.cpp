@@ -148,6 +148,18 @@ enum Problem : std::size_t {
   kOpenBraceInSpan, kCloseBraceInSpan, kBadTail, kEmptyList, kEmptySpan, kOutsideTurn, kInterviewer, kProblemCount
 };
 
+// Position of the first unescaped '|' in `s`, or npos: one forward pass (a memo's text runs to it).
+std::size_t find_unescaped_bar(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && escapable(s[i + 1])) {
+      ++i;
+      continue;
+    }
+    if (s[i] == '|') return i;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 CodeTail parse_code_tail(std::string_view tail) {
@@ -167,7 +179,7 @@ CodeTail parse_code_tail(std::string_view tail) {
       auto id = colon == std::string_view::npos ? std::string_view{} : text::trim(rest.substr(0, colon));
       if (id.empty() || id.find_first_of(" \t|") != std::string_view::npos) break;
       auto body = rest.substr(colon + 1);
-      std::size_t bar = find_unescaped(body, 0, '|', "", nullptr);
+      std::size_t bar = find_unescaped_bar(body);
       auto raw = text::trim(body.substr(0, bar));
       out.own.push_back({std::string(id), unescape(raw), std::string(raw)});
       m = bar == std::string_view::npos ? body.substr(body.size()) : text::trim(body.substr(bar + 1));

@@ -69,7 +69,7 @@ rm -rf "$tmp/ws"; mkdir -p "$tmp/ws/guidelines"; cp "$FIXTURES"/fieldwork/guidel
 state >"$tmp/before"
 imp no-ids.qde
 [[ $rc -eq 1 ]] || fail "no-ids.qde into a guideline: exit $rc, not 1"
-has "guidelines/remote-work-interview.yaml:26:13: error: the guideline names node 'COM' (and 3 more), but no-ids.qde's codes carry no ids: ids given by position would point the guideline's questions at unrelated codes; give each code its id in a --map file (code name: node id)" "$tmp/err"
+has "guidelines/remote-work-interview.yaml:27:13: error: the guideline names node 'COM' (and 3 more), but no-ids.qde's codes carry no ids: ids given by position would point the guideline's questions at unrelated codes; give each code its id in a --map file (code name: node id)" "$tmp/err"
 state | cmp -s - "$tmp/before" || fail "a refused project import wrote files"
 imp no-ids.qde --map no-ids-map.yaml
 [[ $rc -eq 0 ]] || fail "no-ids.qde --map: exit $rc: $(cat "$tmp/err")"

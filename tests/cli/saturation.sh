@@ -97,7 +97,7 @@ sed -i 's/^coder: eli$/coder: eli\ndate: 2025-02-30/' "$ws/transcripts/C02.md"
 line=$(grep -n '^date: 2025-02-30' "$ws/transcripts/C02.md" | cut -d: -f1)
 set +e; q saturation >"$tmp/out" 2>"$tmp/err"; rc=$?; set -e
 [[ $rc == 1 && ! -s "$tmp/out" ]] || fail "bad date: rc $rc"
-grep -qxF "transcripts/C02.md:$line:7: error: date '2025-02-30' is not an ISO date YYYY-MM-DD (the interview's date orders the saturation curve)" "$tmp/err" || fail "bad date message: $(cat "$tmp/err")"
+grep -qxF "transcripts/C02.md:$line:7: error: date '2025-02-30' is not a date YYYY-MM-DD (the interview's day; it orders the saturation curve)" "$tmp/err" || fail "bad date message: $(cat "$tmp/err")"
 set +e; q validate >/dev/null 2>&1; rc=$?; set -e
 [[ $rc == 1 ]] || fail "validate accepts a bad date"
 

@@ -65,7 +65,7 @@ grep -qF '\<script>alert(1)\</script>' "$tmp/r.md" || fail "group name not escap
 expect 2 "qualrank taxonomy propose: error: --date '2025-02-30' is not a date YYYY-MM-DD" \
   q taxonomy propose add --id WELL.3 --parent WELL --name Sleep --rationale x --date 2025-02-30
 sed -i 's/^date: 2025-05-13$/date: 2025-02-29/' "$ws/transcripts/C01.md"
-expect 1 "transcripts/C01.md:5:7: error: date '2025-02-29' is not a date YYYY-MM-DD (the interview's day)" q validate
+expect 1 "transcripts/C01.md:5:7: error: date '2025-02-29' is not a date YYYY-MM-DD (the interview's day; it orders the saturation curve)" q validate
 sed -i 's/^date: 2025-02-29$/date: 2025-05-13/' "$ws/transcripts/C01.md"
 tr '\n' '\r' <"$ws/transcripts/C02.md" >"$tmp/cr.md"; mv "$tmp/cr.md" "$ws/transcripts/C02.md"
 expect 1 "transcripts/C02.md:1:1: error: the file's lines end with a bare carriage return (CR, old Mac style); convert them to LF or CRLF" q validate
@@ -110,7 +110,7 @@ set +e; "$QUALRANK" -C "$tmp/qde-ws" import "$tmp/project.qde" >/dev/null 2>"$tm
 grep -qE "^$tmp/project.qde:[0-9]+: error: source text 'internal://[0-9a-f-]+\.txt' is in the project's archive, not in this file: a \.qde is the project file inside a \.qdpx archive, which also holds the sources; import the \.qdpx \(or a \.qdc for the codebook alone\)$" "$tmp/err" || fail "bare .qde: $(head -2 "$tmp/err")"
 # A misindented guideline: yaml-cpp's words, and what is probably wrong.
 G=$ws/guidelines/remote-work-interview.yaml; cp "$G" "$tmp/g.orig"
-sed -i '20s/^      - id: I.2/    - id: I.2/' "$G"
-expect 1 "guidelines/remote-work-interview.yaml:20:5: error: YAML syntax error: end of map not found (the lines around here are probably not indented alike: the keys of one map, and the '- ' items of one list, start in the same column, their contents further right; use spaces, not tabs)" q validate
+sed -i '21s/^      - id: I.2/    - id: I.2/' "$G"
+expect 1 "guidelines/remote-work-interview.yaml:21:5: error: YAML syntax error: end of map not found (the lines around here are probably not indented alike: the keys of one map, and the '- ' items of one list, start in the same column, their contents further right; use spaces, not tabs)" q validate
 cp "$tmp/g.orig" "$G"
 echo "ok: trust round two"
