@@ -130,9 +130,36 @@ Shifted shifted(const std::vector<double>& theta) {
   return s;
 }
 
+// An "every item, minus a few" denominator computed as total - (the few) loses its digits when the few hold
+// nearly all the worth (many identical rankings push the worths orders of magnitude apart, and the later
+// choices are among items worth 1e-6 of the first): below this share of the total the term is summed over its
+// items instead (`explicit_term`), as R's PlackettLuce always does.
+constexpr double kComplementFloor = 1e-3;
+
+// Term d written out as its items and weights (every item at weight 1 plus its entries' deltas; zero weights
+// left out), for an "every item" term whose complement would cancel.
+void explicit_term(const Terms& t, std::size_t d, std::size_t m, std::vector<int>& items, std::vector<double>& weights) {
+  weights.assign(m, 1.0);
+  for (auto e = t.begin[d]; e < t.begin[d + 1]; ++e) weights[static_cast<std::size_t>(t.item[e])] += t.delta[e];
+  items.clear();
+  std::size_t k = 0;
+  for (std::size_t j = 0; j < m; ++j)
+    if (weights[j] != 0) {
+      items.push_back(static_cast<int>(j));
+      weights[k++] = weights[j];
+    }
+  weights.resize(k);
+}
+
 double denominator(const Terms& t, std::size_t d, const Shifted& s) {
   double D = t.all[d] ? s.total : 0.0;
   for (auto e = t.begin[d]; e < t.begin[d + 1]; ++e) D += t.delta[e] * s.alpha[static_cast<std::size_t>(t.item[e])];
+  if (t.all[d] && D < kComplementFloor * s.total) {
+    D = 0;
+    std::vector<double> w(s.alpha.size(), 1.0);
+    for (auto e = t.begin[d]; e < t.begin[d + 1]; ++e) w[static_cast<std::size_t>(t.item[e])] += t.delta[e];
+    for (std::size_t j = 0; j < w.size(); ++j) D += w[j] * s.alpha[j];
+  }
   return D;
 }
 
@@ -162,22 +189,37 @@ void derivatives(const Terms& t, const std::vector<double>& theta, double npseud
   std::vector<double> u(m, 0.0);         // sum over those terms of s_j / D^2, s_j = delta_j alpha_j
   std::vector<double> diag(m, 0.0);      // sum of sparse v_j / D (v = the term's weighted alphas)
   const std::size_t terms = t.all.size();
+  std::vector<int> items;       // an explicit term's items and weights (see kComplementFloor)
+  std::vector<double> weights;
   for (std::size_t d = 0; d < terms; ++d) {
     const double D = denominator(t, d, s), invD = 1.0 / D, inv2 = invD * invD;
-    const bool all = t.all[d] != 0;
+    bool all = t.all[d] != 0;
+    const int* item = t.item.data() + t.begin[d];
+    const double* delta = t.delta.data() + t.begin[d];
+    std::size_t count = t.begin[d + 1] - t.begin[d];
+    if (all) {
+      double complement = s.total;
+      for (std::size_t e = 0; e < count; ++e) complement += delta[e] * s.alpha[static_cast<std::size_t>(item[e])];
+      if (complement < kComplementFloor * s.total) {  // summed over its items instead: a plain sparse term
+        explicit_term(t, d, m, items, weights);
+        all = false;
+        item = items.data();
+        delta = weights.data();
+        count = items.size();
+      }
+    }
     if (all) {
       inv_all += invD;
       inv2_all += inv2;
     }
-    const auto b = t.begin[d], e_end = t.begin[d + 1];
-    for (auto e = b; e < e_end; ++e) {
-      const auto i = static_cast<std::size_t>(t.item[e]);
-      const double si = t.delta[e] * s.alpha[i];
+    for (std::size_t e = 0; e < count; ++e) {
+      const auto i = static_cast<std::size_t>(item[e]);
+      const double si = delta[e] * s.alpha[i];
       diag[i] += si * invD;
       if (all) u[i] += si * inv2;
-      for (auto f = b; f < e_end; ++f) {
-        const auto j = static_cast<std::size_t>(t.item[f]);
-        H[i][j] += si * t.delta[f] * s.alpha[j] * inv2;  // + s s^T / D^2 (the sign is applied below)
+      for (std::size_t f = 0; f < count; ++f) {
+        const auto j = static_cast<std::size_t>(item[f]);
+        H[i][j] += si * delta[f] * s.alpha[j] * inv2;  // + s s^T / D^2 (the sign is applied below)
       }
     }
   }

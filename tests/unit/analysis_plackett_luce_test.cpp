@@ -304,3 +304,32 @@ TEST_CASE("analysis::model_rankings tests shared priorities as SciPy does", "[an
   CHECK(m->item_differences.empty());
   CHECK_FALSE(d.has_errors());
 }
+
+// Issue #22: 1,600 identical rankings of 10 items (the report failed "information matrix is singular"): the
+// worths lie orders of magnitude apart, so the later choices' "every item but the chosen" denominators cancel.
+// Expected log-worths from SciPy (Debian python3-scipy 1.10.1), BFGS on the penalised log-likelihood
+// (npseudo 0.5 wins and 0.5 losses per item against a hypothetical item of worth 1):
+//   import numpy as np; from scipy.optimize import minimize; from scipy.special import logsumexp
+//   n, m = 1600, 10
+//   def f(th): return -(n * sum(th[k] - logsumexp(th[k:]) for k in range(m - 1)) + np.sum(0.5 * (th - 2 * np.logaddexp(0, th))))
+//   def g(th):
+//       out = np.zeros(m)
+//       for k in range(m - 1):
+//           p = np.exp(th[k:] - logsumexp(th[k:])); out[k] += n; out[k:] -= n * p
+//       return -(out + 0.5 * (1 - 2 / (1 + np.exp(-th))))
+//   r = minimize(f, np.zeros(m), jac=g, method='BFGS', options={'gtol': 1e-10, 'maxiter': 10000})
+//   print([round(x - r.x[0], 4) for x in r.x])
+//   -> [0.0, -8.0712, -15.4496, -22.4228, -29.1087, -35.5864, -42.2722, -49.2454, -56.6238, -64.695]
+TEST_CASE("analysis::fit_plackett_luce fits many identical rankings (worths far apart)", "[analysis][plackett_luce]") {
+  std::vector<qualrank::pl::Ranking> rankings;
+  for (int i = 0; i < 1600; ++i) {
+    qualrank::pl::Ranking r;
+    for (int k = 0; k < 10; ++k) r.tiers.push_back({k});
+    rankings.push_back(r);
+  }
+  auto fit = qualrank::pl::fit_plackett_luce(10, rankings);
+  REQUIRE(fit.error.empty());
+  const double expected[] = {0.0, -8.0712, -15.4496, -22.4228, -29.1087, -35.5864, -42.2722, -49.2454, -56.6238, -64.695};
+  for (int k = 0; k < 10; ++k) CHECK(fit.log_worth[k] == Approx(expected[k]).margin(2e-4));
+  for (int k = 1; k < 10; ++k) CHECK(std::isfinite(fit.se[k]));
+}
