@@ -49,6 +49,10 @@ run "transcript: 2M '[' on one line" "$hostile/transcript/open-brackets-2M.md" t
 run "transcript: 2M '[x' on one line" "$hostile/transcript/open-bracket-x-4M.md" transcripts/E09.md validate
 run "transcript: 1M ']{' on one line" "$hostile/transcript/close-open-2M.md" transcripts/E09.md validate
 run "transcript: 250k spans, interviewer" "$hostile/transcript/interviewer-spans-2M.md" transcripts/E09.md validate
+run "transcript: 200k spans on one turn" "$hostile/transcript/spans-200K.md" transcripts/E09.md validate
+run "transcript: 850k '[x] {COM.1}'" "$hostile/transcript/near-miss-850K.md" transcripts/E09.md validate
+run ".qdc: 60,000 flat codes" "$hostile/qdc/flat-60K.qdc" - import @FILE
+run ".qdc: 1,000 codes, one GUID" "$hostile/qdc/same-guid-1K.qdc" - import @FILE
 run "transcript: 2 MB code id" "$hostile/transcript/long-code-2M.md" transcripts/E09.md validate
 run "transcript: 3000 aliases of 1 MB" "$hostile/transcript/front-matter-aliases.md" transcripts/E09.md validate
 run "transcript: 10 MB, 90,000 turns" "$hostile/transcript/turns-10M.md" transcripts/E09.md validate

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <set>
 
 #include "qualrank/analysis/autocode.h"
@@ -117,12 +118,14 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       whole.suggested = std::move(p.suggested);
       out.push_back(std::move(whole));
     }
+    std::optional<text::CodePointOffsets> offsets;  // only for turns with spans
+    if (!p.spans.empty()) offsets.emplace(turn.text);
     for (auto& [s, codes] : p.spans) {
       CodedSegment seg = base();
       seg.whole_turn = false;
       seg.text = turn.text.substr(s->begin, s->end - s->begin);
-      seg.begin = text::count_code_points(std::string_view(turn.text).substr(0, s->begin));
-      seg.end = seg.begin + text::count_code_points(seg.text);
+      seg.begin = offsets->at(s->begin);
+      seg.end = offsets->at(s->end);
       seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
       if (s->line > 0) seg.source.line = s->line;  // the transcript line holding the span
       seg.codes = std::move(codes);

@@ -343,13 +343,11 @@ std::optional<std::vector<std::string>> append_proposals(const std::filesystem::
       else p.quote = history_detail::quote_at(cache[p.file], p.line);  // re-anchors the source if lines move
     }
     Diagnostics check;
-    TaxonomyReplay alone = replay;
-    if (!alone.apply(edit, h.latest_version() + 1, check)) {
+    if (!replay.check(edit, h.latest_version() + 1, check)) {
       bool applies = false;
       if (edit.op == EditOp::add || edit.op == EditOp::move || edit.op == EditOp::merge || edit.op == EditOp::deprecate) {
-        TaxonomyReplay pending = with_pending;
         Diagnostics ignored;
-        applies = pending.apply(edit, h.latest_version() + 1, ignored);
+        applies = with_pending.check(edit, h.latest_version() + 1, ignored);
       }
       if (!applies)
         for (auto d : check.items()) {

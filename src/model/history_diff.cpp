@@ -129,10 +129,11 @@ std::vector<CodedRef> coded_refs(const Workspace& ws) {
       std::vector<const Span*> spans;
       for (const auto& s : turn.spans) spans.push_back(&s);
       std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
+      const text::CodePointOffsets offsets(turn.text);
       for (const auto* s : spans) {
         if (s->codes.empty()) continue;
-        auto begin = text::count_code_points(std::string_view(turn.text).substr(0, s->begin));
-        auto end = begin + text::count_code_points(std::string_view(turn.text).substr(s->begin, s->end - s->begin));
+        auto begin = offsets.at(s->begin);
+        auto end = offsets.at(s->end);
         out.push_back({turn_id + "[" + std::to_string(begin) + ":" + std::to_string(end) + "]", written(s->codes)});
       }
     }

@@ -172,7 +172,13 @@ bool TaxonomyReplay::apply(const TaxonomyEdit& e, int version, Diagnostics& diag
   return false;
 }
 
-bool TaxonomyReplay::add(const TaxonomyEdit& e, Diagnostics& diags) {
+bool TaxonomyReplay::check(const TaxonomyEdit& e, int version, Diagnostics& diags) const {
+  if (e.op == EditOp::add) return add_allowed(e, diags);
+  TaxonomyReplay trial = *this;
+  return trial.apply(e, version, diags);
+}
+
+bool TaxonomyReplay::add_allowed(const TaxonomyEdit& e, Diagnostics& diags) const {
   if (!check_new_id(e, e.node, diags)) return false;
   if (!e.parent.empty() && !check_live(e, e.parent, false, diags)) return false;
   if (!e.name || text::trim(*e.name).empty()) {
@@ -181,7 +187,11 @@ bool TaxonomyReplay::add(const TaxonomyEdit& e, Diagnostics& diags) {
   }
   bool ok = check_label(e, *e.name, e.node, diags);
   for (const auto& a : e.aliases.value_or(std::vector<std::string>{})) ok = check_label(e, a, e.node, diags) && ok;
-  if (!ok) return false;
+  return ok;
+}
+
+bool TaxonomyReplay::add(const TaxonomyEdit& e, Diagnostics& diags) {
+  if (!add_allowed(e, diags)) return false;
   TaxonomyNode n;
   n.id = e.node;
   n.parent = e.parent;

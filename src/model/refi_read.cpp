@@ -5,7 +5,9 @@
 #include <pugixml.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <unordered_map>
 #include <utility>
 
 #include "qualrank/model/refi.h"
@@ -44,6 +46,20 @@ struct Reader {
     if (!a) diags.error(at(n), std::string("<") + n.name() + "> without the required attribute '" + attr + "'");
     return a.value();
   }
+  // The element's GUID, which no other element of the file may carry (a GUID names one code, source,
+  // selection, user, variable or note; a second use would make every reference to it ambiguous).
+  std::unordered_map<std::string, std::pair<std::string, int>> guids;  // GUID (lower case) -> element, line
+  std::string guid(const pugi::xml_node& n) {
+    std::string g = required(n, "guid");
+    if (g.empty()) return g;
+    std::string key = g;
+    for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    auto [it, fresh] = guids.emplace(key, std::pair<std::string, int>{n.name(), line_of(n)});
+    if (!fresh)
+      diags.error(at(n), std::string("<") + n.name() + "> has the guid '" + g + "' of the <" + it->second.first + "> at line " +
+                             std::to_string(it->second.second) + "; a GUID names one element, so references to it would be ambiguous");
+    return g;
+  }
   std::vector<std::pair<std::string, int>> refs(const pugi::xml_node& n, std::string_view name) {
     std::vector<std::pair<std::string, int>> out;
     for (auto r : children(n, name)) out.emplace_back(required(r, "targetGUID"), line_of(r));
@@ -52,7 +68,7 @@ struct Reader {
 
   Code code(const pugi::xml_node& n) {
     Code c;
-    c.guid = required(n, "guid");
+    c.guid = guid(n);
     c.name = required(n, "name");
     c.line = line_of(n);
     std::string codable = n.attribute("isCodable").value();
@@ -129,14 +145,14 @@ struct Reader {
 
   Source source(const pugi::xml_node& n) {
     Source s;
-    s.guid = required(n, "guid");
+    s.guid = guid(n);
     s.name = n.attribute("name").value();
     s.user_guid = n.attribute("creatingUser").value();
     s.line = line_of(n);
     s.has_text = load_text(n, s.text, s.text_file, true);
     for (auto sel : children(n, "PlainTextSelection")) {
       Selection x;
-      x.guid = required(sel, "guid");
+      x.guid = guid(sel);
       x.name = sel.attribute("name").value();
       x.user_guid = sel.attribute("creatingUser").value();
       x.start = position(sel, "startPosition");
@@ -159,17 +175,17 @@ struct Reader {
       auto kind = local_name(top);
       if (kind == "Users") {
         for (auto u : children(top, "User"))
-          p.users.push_back({required(u, "guid"), u.attribute("name") ? u.attribute("name").value() : u.attribute("id").value(), line_of(u)});
+          p.users.push_back({guid(u), u.attribute("name") ? u.attribute("name").value() : u.attribute("id").value(), line_of(u)});
       } else if (kind == "CodeBook") {
         if (auto codes = child(top, "Codes"))
           for (auto c : children(codes, "Code")) p.codes.push_back(code(c));
       } else if (kind == "Variables") {
         for (auto v : children(top, "Variable"))
-          p.variables.push_back({required(v, "guid"), required(v, "name"), v.attribute("typeOfVariable").value(), line_of(v)});
+          p.variables.push_back({guid(v), required(v, "name"), v.attribute("typeOfVariable").value(), line_of(v)});
       } else if (kind == "Cases") {
         for (auto c : children(top, "Case")) {
           Case k;
-          k.guid = required(c, "guid");
+          k.guid = guid(c);
           k.name = c.attribute("name").value();
           k.line = line_of(c);
           for (auto vv : children(c, "VariableValue")) {
@@ -195,7 +211,7 @@ struct Reader {
       } else if (kind == "Notes") {
         for (auto n : children(top, "Note")) {
           Note note;
-          note.guid = required(n, "guid");
+          note.guid = guid(n);
           note.name = n.attribute("name").value();
           note.line = line_of(n);
           std::string text_file;
@@ -225,7 +241,7 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
   // entity declarations are not expanded (no "billion laughs") and a reference to one stays as written.
   auto result = doc.load_buffer(decoded->data(), decoded->size(), pugi::parse_default | pugi::parse_doctype,
                                 pugi::encoding_utf8);
-  Reader r{*decoded, xml_file, diags, read_source, {0}};
+  Reader r{*decoded, xml_file, diags, read_source, {0}, false, {}};
   for (std::size_t i = 0; i < decoded->size(); ++i)
     if ((*decoded)[i] == '\n') r.line_starts.push_back(i + 1);
   if (!result) {

@@ -225,9 +225,14 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
   std::array<int, kProblemCount> seen{};
   int unbuilt = 0;
   // Reports problem `p` at `pos`; `message` is called only when the problem may be kept.
+  // Reports problem p at pos; false when past the cap of its kind on this line (counted, not built).
   auto report = [&](Problem p, std::size_t pos, auto&& message) {
-    if (++seen[p] > Diagnostics::kPerKind) ++unbuilt;
-    else diags.error(at(pos), message());
+    if (++seen[p] > Diagnostics::kPerKind) {
+      ++unbuilt;
+      return false;
+    }
+    diags.error(at(pos), message());
+    return true;
   };
   MarkupIndex index(part);
   auto file_pos = [&](std::size_t pos) { return ref.file_offset + base + pos; };
@@ -329,11 +334,14 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
         while (blanks_to < n && (part[blanks_to] == ' ' || part[blanks_to] == '\t')) ++blanks_to;
       }
       std::size_t k = blanks_to;
-      if (k > brace && k < n && part[k] == '{') {
-        report(kWhitespace, brace, [] {
-          return "whitespace between ']' and '{' (a coded span is [text]{ID}, with nothing between; "
-                 "write \\{ for a literal brace)";
-        });
+      // A near miss within the cap is read as the span it was meant to be, so its codes are checked too;
+      // past the cap it is left as text (the file is in error anyway), so a line of a million near misses
+      // holds no million spans.
+      if (k > brace && k < n && part[k] == '{' &&
+          report(kWhitespace, brace, [] {
+            return "whitespace between ']' and '{' (a coded span is [text]{ID}, with nothing between; "
+                   "write \\{ for a literal brace)";
+          })) {
         brace = k;
       } else {
         literal_close = close;  // "[laughs]": kept as text, brackets included

@@ -166,6 +166,22 @@ std::size_t count_code_points(std::string_view s) {
   return n;
 }
 
+CodePointOffsets::CodePointOffsets(std::string_view text) : text_(text) {
+  before_block_.reserve(text.size() / kBlock + 1);
+  std::size_t n = 0;
+  for (std::size_t b = 0; b < text.size(); b += kBlock) {
+    before_block_.push_back(n);
+    n += count_code_points(text.substr(b, kBlock));
+  }
+  if (before_block_.empty()) before_block_.push_back(0);
+}
+
+std::size_t CodePointOffsets::at(std::size_t byte) const {
+  byte = std::min(byte, text_.size());
+  const std::size_t block = std::min(byte / kBlock, before_block_.size() - 1);
+  return before_block_[block] + count_code_points(text_.substr(block * kBlock, byte - block * kBlock));
+}
+
 namespace {
 
 // Value of a lower-case roman numeral made only of i, v, x, l, c; -1 if it is not one.

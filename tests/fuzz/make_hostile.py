@@ -11,8 +11,8 @@ import sys
 import zipfile
 import zlib
 
-FRONT = "---\nparticipant: E01\nrole: employee\ncoder: dana\n"
-TURN = "---\n\n## I.1 Tenure\nI: How many years have you worked remotely?\nE01: One year.\n"
+FRONT = "---\nparticipant: E09\nrole: employee\ncoder: dana\n"
+TURN = "---\n\n## I.1 Tenure\nI: How many years have you worked remotely?\nE09: One year.\n"
 MB = 1024 * 1024
 
 
@@ -53,9 +53,9 @@ def main():
     put(out, "transcript", "commas-1M.md", FRONT + TURN + "@code B.1" + "," * 1_000_000 + "\n")
     put(out, "standoff", "commas-100K.codes", "t1: COM.1" + "," * 100_000 + "\n")
     # Issue #22: searches for a closing bracket or brace that rescanned the rest of the line per error.
-    put(out, "transcript", "open-brackets-2M.md", FRONT + TURN + "E01: " + "[" * 2_000_000 + "\n")
-    put(out, "transcript", "open-bracket-x-4M.md", FRONT + TURN + "E01: " + "[x" * 2_000_000 + "\n")
-    put(out, "transcript", "close-open-2M.md", FRONT + TURN + "E01: " + "]{" * 1_000_000 + "\n")
+    put(out, "transcript", "open-brackets-2M.md", FRONT + TURN + "E09: " + "[" * 2_000_000 + "\n")
+    put(out, "transcript", "open-bracket-x-4M.md", FRONT + TURN + "E09: " + "[x" * 2_000_000 + "\n")
+    put(out, "transcript", "close-open-2M.md", FRONT + TURN + "E09: " + "]{" * 1_000_000 + "\n")
     put(out, "transcript", "interviewer-spans-2M.md", FRONT + TURN + "I: Why? " + "[a]{B.1} " * 250_000 + "\n")
     # A 2 MB line echoed in full by every message about it.
     put(out, "transcript", "long-code-2M.md", FRONT + TURN + "@code " + "X" * 2_000_000 + "\n")
@@ -73,7 +73,7 @@ def main():
     put(out, "yaml", "alias-5000x1M.yaml", "s: &s " + big + "\nl: [" + ", ".join(["*s"] * 5000) + "]\n")
     # Front matter with 3,000 aliases of a 1 MB string.
     put(out, "transcript", "front-matter-aliases.md",
-        "---\nparticipant: E01\nrole: employee\nnote: &s " + big + "\nattributes:\n" +
+        "---\nparticipant: E09\nrole: employee\nnote: &s " + big + "\nattributes:\n" +
         "".join("  a%d: *s\n" % i for i in range(3000)) + TURN)
     # Billion laughs: 10 levels of 10 aliases each.
     laughs = ['a0: &a0 "lol"']
@@ -85,7 +85,7 @@ def main():
     put(out, "yaml", "deep-100K.yaml", "a: " + "[" * 100_000 + "\n")
     put(out, "yaml", "flat-10M.yaml", "".join("k%d: %s\n" % (i, "v" * 80) for i in range(110_000)))
     # A 10 MB transcript with many ordinary turns and codes.
-    turns = "".join("I: Question %d?\nE01: Answer %d, %s.\n@code COM.1, WELL.1\n" % (i, i, "w" * 40)
+    turns = "".join("I: Question %d?\nE09: Answer %d, %s.\n@code COM.1, WELL.1\n" % (i, i, "w" * 40)
                     for i in range(90_000))
     put(out, "transcript", "turns-10M.md", FRONT + "---\n\n## I.1 Tenure\n" + turns)
     # Invalid UTF-8 where it once reached a workbook: a participant id and a role in a ranking table.
@@ -103,6 +103,18 @@ def main():
                 + "</Code>\n" * n + "</Codes></CodeBook>\n")
     put(out, "qdc", "nested-100K.qdc", nested_qdc(100_000))
     put(out, "qdc", "nested-1K.qdc", nested_qdc(1_000))
+    # Issue #22, accepted large inputs: 200,000 coded spans on one turn (4.6 s: each span's code-point offset
+    # counted from the turn's start); 850,000 near misses "[x] {COM.1}" (9 MB; 57 s and 1.5 GB: each kept as a
+    # span past the diagnostics' cap); 60,000 flat codes in a .qdc; 1,000 codes sharing one GUID (accepted).
+    put(out, "transcript", "spans-200K.md", FRONT + TURN + "E09: " + "[a]{COM.1} " * 200_000 + "\n")
+    put(out, "transcript", "near-miss-850K.md", FRONT + TURN + "E09: " + "[x] {COM.1}" * 850_000 + "\n")
+    codebook = '<?xml version="1.0" encoding="utf-8"?>\n<CodeBook xmlns="urn:QDA-XML:codebook:1.0" origin="x"><Codes>\n'
+    put(out, "qdc", "flat-60K.qdc", codebook + "".join(
+        '<Code guid="%08d-0000-4000-8000-%012d" name="code number %d with a longer name" isCodable="true"/>\n' % (i, i, i)
+        for i in range(60_000)) + "</Codes></CodeBook>\n")
+    put(out, "qdc", "same-guid-1K.qdc", codebook + "".join(
+        '<Code guid="00000001-0000-4000-8000-000000000000" name="c%d" isCodable="true"/>\n' % i for i in range(1000))
+        + "</Codes></CodeBook>\n")
     if small:
         with open(stamp_path, "w") as f:
             f.write(stamp)

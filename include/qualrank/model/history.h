@@ -204,6 +204,9 @@ class TaxonomyReplay {
   explicit TaxonomyReplay(const Taxonomy& base);
   // Applies `edit` (as if accepted into `version`); false and a located error when it breaks an invariant.
   bool apply(const TaxonomyEdit& edit, int version, Diagnostics& diags);
+  // Whether `edit` would apply, with apply's errors, leaving the replay as it is (an `add` is checked in
+  // place; other edits on a copy).
+  bool check(const TaxonomyEdit& edit, int version, Diagnostics& diags) const;
   // The taxonomy so far (tombstones removed, reindexed), leaving the replay usable.
   Taxonomy snapshot() const;
   // The taxonomy at the end; the replay is spent afterwards.
@@ -221,6 +224,7 @@ class TaxonomyReplay {
   void unregister_labels(const TaxonomyNode& n, bool keep_as_old);
   void retire(const std::string& id, NodeFate fate);
 
+  bool add_allowed(const TaxonomyEdit& e, Diagnostics& diags) const;
   bool add(const TaxonomyEdit& e, Diagnostics& diags);
   bool rename(const TaxonomyEdit& e, int version, Diagnostics& diags);
   bool redefine(const TaxonomyEdit& e, Diagnostics& diags);
