@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "qualrank/analysis/agreement_bootstrap.h"
 #include "qualrank/util/text.h"
@@ -52,9 +53,11 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
   // 1. Coders per transcript.
   std::vector<std::string> files;
   std::vector<std::vector<std::string>> file_coders;
+  std::unordered_map<std::string, std::size_t> file_index;  // files in order of first appearance
   for (const auto& seg : segments) {
     if (seg.codes.empty()) continue;
-    const auto f = index_of(files, seg.source.file);
+    const auto f = file_index.try_emplace(seg.source.file, files.size()).first->second;
+    if (f == files.size()) files.push_back(seg.source.file);
     if (file_coders.size() <= f) file_coders.resize(f + 1);
     for (const auto& code : seg.codes)
       if (!is_consensus_coder(code.coder)) index_of(file_coders[f], code.coder);  // agreement is before reconciliation
@@ -77,11 +80,11 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
     return taxonomy.ancestor_at(node, options.compare_level).value_or(node);
   };
   std::vector<Unit> units;
-  std::map<std::string, std::size_t> unit_index;
+  std::unordered_map<std::string, std::size_t> unit_index;  // lookup only; units keep their order
   std::set<std::string> node_set;
   for (const auto& seg : segments) {
     if (std::all_of(seg.codes.begin(), seg.codes.end(), [](const AppliedCode& c) { return is_consensus_coder(c.coder); })) continue;
-    const auto f = static_cast<std::size_t>(std::find(files.begin(), files.end(), seg.source.file) - files.begin());
+    const auto f = file_index.at(seg.source.file);  // listed above: the segment has codes
     if (!kept[f]) continue;
     const std::string id = options.unit == TranscriptUnit::turn ? seg.participant + "#t" + std::to_string(seg.turn) : seg.id;
     auto [it, fresh] = unit_index.try_emplace(seg.source.file + '\n' + id, units.size());

@@ -118,8 +118,13 @@ CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& 
 }
 
 nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options) {
+  return codebook_tables_json(data, options, codebook_tables(data, options));
+}
+
+nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions&,
+                                            const CodebookTables& tables) {
   const Taxonomy& tax = *data.taxonomy;
-  auto [matrix, co, exemplars] = codebook_tables(data, options);
+  const auto& [matrix, co, exemplars] = tables;
 
   nlohmann::ordered_json out;
   out["taxonomy"] = {{"name", tax.name}, {"version", data.version}};

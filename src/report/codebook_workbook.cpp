@@ -275,8 +275,13 @@ void about_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab&
 }  // namespace
 
 bool write_codebook_workbook(const CodebookData& data, const CodebookOptions& options, const std::filesystem::path& out,
-                             Diagnostics& diags) {
-  auto tables = codebook_tables(data, options);
+                             Diagnostics& diags, const std::function<bool()>& may_commit) {
+  return write_codebook_workbook(data, options, codebook_tables(data, options), out, diags, may_commit);
+}
+
+bool write_codebook_workbook(const CodebookData& data, const CodebookOptions&, const CodebookTables& tables,
+                             const std::filesystem::path& out, Diagnostics& diags,
+                             const std::function<bool()>& may_commit) {
   const auto& usage = tables.matrix;
   const auto& co = tables.cooccurrence;
 
@@ -293,8 +298,8 @@ bool write_codebook_workbook(const CodebookData& data, const CodebookOptions& op
     cooccurrence_sheet(book, data, co);
     about_sheet(book, data, usage, co);
   }
-  if (!book.ok() || !book.commit()) {
-    diags.error({out.string(), 0, 0}, book.error());
+  if (!book.ok() || !book.commit(may_commit)) {
+    if (!book.error().empty()) diags.error({out.string(), 0, 0}, book.error());
     return false;
   }
   return true;

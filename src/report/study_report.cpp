@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <map>
+#include <mutex>
 
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/analysis/study.h"
@@ -24,6 +26,7 @@
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/taxonomy_output.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/parallel.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -33,17 +36,16 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
+// Runs named steps, telling options.on_step when each starts and ends (from either of the report's two
+// threads, one at a time).
 class Steps {
  public:
   explicit Steps(const StudyReportOptions& o) : options_(o) {}
   template <class F>
   auto run(const std::string& name, F&& f) {
-    if (options_.on_step) options_.on_step(name, false, 0);
+    tell(name, false, 0);
     auto start = std::chrono::steady_clock::now();
-    auto finish = [&] {
-      if (options_.on_step)
-        options_.on_step(name, true, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    };
+    auto finish = [&] { tell(name, true, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()); };
     if constexpr (std::is_void_v<decltype(f())>) {
       f();
       finish();
@@ -55,7 +57,13 @@ class Steps {
   }
 
  private:
+  void tell(const std::string& name, bool done, double seconds) {
+    if (!options_.on_step) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    options_.on_step(name, done, seconds);
+  }
   const StudyReportOptions& options_;
+  std::mutex mutex_;
 };
 
 std::string fmt(double x, int digits = 2) {
@@ -132,63 +140,90 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   const std::string counts = " (" + std::to_string(ws.transcripts.size()) + " transcripts, " +
                              std::to_string(study->segments.size()) + " segments, " + std::to_string(study->rankings.size()) +
                              " rankings)";
-  auto by_role = steps.run("rank by role" + counts, [&] {
-    RankingOptions o;
-    o.resamples = options.resamples;
-    o.seed = options.seed;
-    o.model.enabled = true;
-    o.comparisons = ws.guideline.compare;  // empty: the first two roles
-    o.plurals = ws.guideline.plurals;
-    if (ws.guideline.min_group > 0) o.min_group = ws.guideline.min_group;
-    Diagnostics notes;
-    auto r = analyse_rankings(ranking_inputs(ws, study->rankings), ws.attribute_levels("role"), o, notes);
-    if (notes.has_errors()) diags.append(notes);
-    return r;
-  });
-  // The experience comparison of every role with at least two experience levels among its participants:
-  // grouped by the experience attribute, the least and the most experienced level present compared pairwise,
-  // every level in the k-group test.
+  // Two threads: the rankings on one; agreement and the codebook (tables, workbook) on the other. Nothing is
+  // renamed into place until both have succeeded, and the diagnostics are reported in one fixed order (the
+  // rankings' first, as when one thread did everything).
+  Diagnostics side_diags;
+  RankingAnalysis by_role;
   std::vector<ExperienceComparison> by_experience;
-  if (ws.guideline.experience) {
-    const auto& scheme = *ws.guideline.experience;
-    auto levels = ws.attribute_levels(scheme.attribute);
-    for (const auto& role : ws.guideline.roles) {
-      std::vector<std::string> present;
-      for (const auto& l : levels)
-        for (const auto& r : study->rankings) {
-          auto ra = r.attributes.find("role"), rl = r.attributes.find(scheme.attribute);
-          if (ra != r.attributes.end() && ra->second == role && rl != r.attributes.end() && rl->second == l) {
-            present.push_back(l);
-            break;
+  auto side_work = [&] {
+    by_role = steps.run("rank by role" + counts, [&] {
+      RankingOptions o;
+      o.resamples = options.resamples;
+      o.seed = options.seed;
+      o.model.enabled = true;
+      o.comparisons = ws.guideline.compare;  // empty: the first two roles
+      o.plurals = ws.guideline.plurals;
+      if (ws.guideline.min_group > 0) o.min_group = ws.guideline.min_group;
+      Diagnostics notes;
+      auto r = analyse_rankings(ranking_inputs(ws, study->rankings), ws.attribute_levels("role"), o, notes);
+      if (notes.has_errors()) side_diags.append(notes);
+      return r;
+    });
+    // The experience comparison of every role with at least two experience levels among its participants:
+    // grouped by the experience attribute, the least and the most experienced level present compared pairwise,
+    // every level in the k-group test.
+    if (ws.guideline.experience) {
+      const auto& scheme = *ws.guideline.experience;
+      auto levels = ws.attribute_levels(scheme.attribute);
+      for (const auto& role : ws.guideline.roles) {
+        std::vector<std::string> present;
+        for (const auto& l : levels)
+          for (const auto& r : study->rankings) {
+            auto ra = r.attributes.find("role"), rl = r.attributes.find(scheme.attribute);
+            if (ra != r.attributes.end() && ra->second == role && rl != r.attributes.end() && rl->second == l) {
+              present.push_back(l);
+              break;
+            }
           }
-        }
-      if (present.size() < 2) continue;
-      auto analysis = steps.run("rank " + role + " by " + scheme.attribute + counts, [&] {
-        RankingOptions o;
-        o.by = scheme.attribute;
-        o.resamples = options.resamples;
-        o.seed = options.seed;
-        o.where = {{"role", role}};
-        if (ws.guideline.min_group > 0) o.min_group = ws.guideline.min_group;
-        o.compare = std::pair{present.front(), present.back()};
-        o.model.enabled = true;
-        Diagnostics notes;
-        auto r = analyse_rankings(ranking_inputs(ws, study->rankings), levels, o, notes);
-        if (notes.has_errors()) diags.append(notes);
-        return r;
-      });
-      by_experience.push_back({role, role + ": " + present.front() + " vs " + present.back(), std::move(analysis)});
+        if (present.size() < 2) continue;
+        auto analysis = steps.run("rank " + role + " by " + scheme.attribute + counts, [&] {
+          RankingOptions o;
+          o.by = scheme.attribute;
+          o.resamples = options.resamples;
+          o.seed = options.seed;
+          o.where = {{"role", role}};
+          if (ws.guideline.min_group > 0) o.min_group = ws.guideline.min_group;
+          o.compare = std::pair{present.front(), present.back()};
+          o.model.enabled = true;
+          Diagnostics notes;
+          auto r = analyse_rankings(ranking_inputs(ws, study->rankings), levels, o, notes);
+          if (notes.has_errors()) side_diags.append(notes);
+          return r;
+        });
+        by_experience.push_back({role, role + ": " + present.front() + " vs " + present.back(), std::move(analysis)});
+      }
     }
-  }
+    return !side_diags.has_errors();
+  };
+  std::future<bool> side;
+  if (worker_threads() > 1) side = std::async(std::launch::async, side_work);
+  else side = std::async(std::launch::deferred, side_work);
+  bool side_ok = false, side_done = false;
+  auto wait_side = [&] {
+    if (!side_done) {
+      side_ok = side.get();
+      side_done = true;
+    }
+    return side_ok;
+  };
+  Diagnostics main_diags;  // reported after the rankings'
   // Agreement compares the individual coders (before reconciliation); then the coding the report counts.
   auto agreement = steps.run("agreement", [&] {
     WorkspaceAgreementOptions o;
     o.labels.group_by_level = 1;
     o.labels.disagreements = 10;
     o.transcripts.disagreements = 10;
-    return workspace_agreement(*study, o, diags);
+    return workspace_agreement(*study, o, main_diags);
   });
-  if (diags.has_errors()) return false;
+  // Stops with the diagnostics in their order (the rankings' first), once the other thread has finished.
+  auto fail = [&] {
+    wait_side();
+    diags.append(side_diags);
+    diags.append(main_diags);
+    return false;
+  };
+  if (main_diags.has_errors()) return fail();
   // Agreement per coding round: the transcripts reconciled on one day form a round (their consensus files'
   // first decision date).
   std::vector<AgreementRound> rounds;
@@ -212,7 +247,21 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   CodebookOptions cb_options;
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
   cb_data.coding = coding.describe();
-  auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, diags); });
+  const auto cb_tables = codebook_tables(cb_data, cb_options);
+  auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, main_diags); });
+  if (main_diags.has_errors()) return fail();
+  // The codebook workbook, while the rankings are computed; renamed into place only if they succeed.
+  const fs::path& out = options.output_dir;
+  std::vector<std::string> names;
+  bool ok = steps.run("write codebook.xlsx (" + std::to_string(cb_data.segments.size()) + " coded segments)", [&] {
+    bool r = write_codebook_workbook(cb_data, cb_options, cb_tables, out / "codebook.xlsx", main_diags, wait_side);
+    if (r) names.push_back("codebook.xlsx");
+    return r;
+  });
+  if (!ok) return fail();
+  wait_side();
+  diags.append(side_diags);
+  diags.append(main_diags);
   if (diags.has_errors()) return false;
 
   // report.json
@@ -251,7 +300,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     j["title"] = e.title;
     report["experience_comparisons"].push_back(j);
   }
-  report["codebook"] = codebook_tables_json(cb_data, cb_options);
+  report["codebook"] = codebook_tables_json(cb_data, cb_options, cb_tables);
   report["coding"] = {{"selection", coding.selection},
                        {"description", coding.describe()},
                        {"reconciled", coding.reconciled},
@@ -274,9 +323,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     report["agreement"]["rounds"] = list;
   }
 
-  // Outputs.
-  const fs::path& out = options.output_dir;
-  std::vector<std::string> names;
+  // Outputs (codebook.xlsx is written above).
   auto text_file = [&](const std::string& name, const std::string& content) {
     std::string err;
     if (!files::write_atomic(out / name, content, &err)) {
@@ -286,12 +333,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     names.push_back(name);
     return true;
   };
-  bool ok = steps.run("write codebook.xlsx (" + std::to_string(cb_data.segments.size()) + " coded segments)", [&] {
-    bool r = write_codebook_workbook(cb_data, cb_options, out / "codebook.xlsx", diags);
-    if (r) names.push_back("codebook.xlsx");
-    return r;
-  });
-  ok = ok && steps.run("write rankings.xlsx and rankings.md", [&] {
+  ok = steps.run("write rankings.xlsx and rankings.md", [&] {
     std::vector<TitledRankingAnalysis> extra;
     for (const auto& e : by_experience) extra.push_back({e.title, &e.analysis});
     if (!write_rankings_workbook(by_role, tax, out / "rankings.xlsx", diags, extra)) return false;

@@ -341,7 +341,7 @@ Sheet& Book::add_sheet(std::string_view name) {
   return *sheets_.back();
 }
 
-bool Book::commit() {
+bool Book::commit(const std::function<bool()>& gate) {
   if (!workbook_ || committed_) {
     fail("the workbook was not started or is already committed");
     return false;
@@ -354,6 +354,7 @@ bool Book::commit() {
     fail(std::string("cannot write the workbook: ") + lxw_strerror(rc));
     return false;
   }
+  if (gate && !gate()) return false;  // output_'s destructor removes the temp file
   std::string err;
   if (!output_->commit(&err)) {  // fsync + rename; on failure the target is untouched
     fail(err);

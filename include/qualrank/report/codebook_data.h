@@ -106,6 +106,9 @@ CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& 
 //                     "exemplars":[{"quote","participant","segment","source"}]}]},
 //  "cooccurrence":{"level","nodes":[..],"counts":[[..]],"segments_above_level"}}
 nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options);
+// The same from tables already computed by codebook_tables(data, options).
+nlohmann::ordered_json codebook_tables_json(const CodebookData& data, const CodebookOptions& options,
+                                            const CodebookTables& tables);
 
 // The same tables as one tidy CSV: table,row,column,count,group_size,percent. Matrix rows have column "all"
 // or ATTRIBUTE=VALUE (an empty VALUE = no value); co-occurrence rows name the other node in `column`.

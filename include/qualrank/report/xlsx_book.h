@@ -23,6 +23,7 @@
 #pragma once
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -146,8 +147,10 @@ class Book {
 
   // Finishes every sheet (autofilter, widths), writes the zip and renames it over the target. Returns false,
   // with error() set, on any failure (a write that failed earlier, a full disk, a rename); the target is then
-  // untouched. Call once.
-  bool commit();
+  // untouched. Call once. When `gate` is given it is asked, once the temp file is complete, whether to rename
+  // it into place; on false the temp file is removed and commit returns false with error() empty (the caller
+  // decided not to write, e.g. because work done beside it failed).
+  bool commit(const std::function<bool()>& gate = nullptr);
 
   lxw_workbook* raw() const { return workbook_; }
   const std::filesystem::path& target() const { return target_; }
