@@ -500,6 +500,41 @@ void agreement_table(std::ostringstream& h, const Json& a, const std::string& ti
   }
 }
 
+// Saturation: the statement, the chart of the whole study, and the curve as a table (per role: the statement).
+void saturation_section(std::ostringstream& h, const Json& report) {
+  if (!report.contains("saturation") || !report["saturation"].is_object()) return;
+  const Json& sat = report["saturation"];
+  const Json& all = sat["all"];
+  const Json& p = sat["parameters"];
+  h << "<h2 id=\"saturation\">Saturation</h2><p>New codes per interview, in interview order (the transcripts' <code>date:</code>, "
+       "else file order), and the assessment of Guest, Namey &amp; Chen (2020, PLoS ONE 15(5): e0232076): base "
+    << p["base"].dump() << " interviews, runs of " << p["run"].dump() << ", new-information threshold "
+    << escape(text::fixed(100 * p["threshold"].get<double>(), 0)) << "%.</p>";
+  h << "<p class=\"sat-statement\"><b>" << escape(str(all, "statement")) << "</b></p>";
+  svg::SaturationChart chart;
+  chart.title = "New codes per interview and distinct codes so far";
+  chart.base = p["base"].get<int>();
+  if (all["saturated_at"].is_number()) chart.saturated_at = all["saturated_at"].get<int>();
+  for (const auto& i : all["interviews"]) chart.points.push_back({str(i, "participant"), i["new_codes"].get<int>(), i["cumulative"].get<int>()});
+  h << svg::saturation_chart(chart) << "\n";
+  if (sat.contains("roles") && !sat["roles"].empty()) {
+    h << "<ul class=\"sat-roles\">";
+    for (auto it = sat["roles"].begin(); it != sat["roles"].end(); ++it)
+      h << "<li data-role=\"" << escape(it.key()) << "\">" << escape(it.key()) << ": " << escape(str(it.value(), "statement")) << "</li>";
+    h << "</ul>";
+  }
+  h << "<details><summary>The curve, interview by interview</summary><table class=\"sat-table\"><tr><th>#</th><th>Participant</th>"
+       "<th>Role</th><th>Codes</th><th>New</th><th>Distinct so far</th><th>First seen here</th></tr>";
+  for (const auto& i : all["interviews"]) {
+    std::string first;
+    for (const auto& c : i["first_seen"]) first += (first.empty() ? "" : ", ") + c.get<std::string>();
+    h << "<tr><td>" << i["number"].dump() << "</td><td>" << escape(str(i, "participant")) << "</td><td>" << escape(str(i, "role"))
+      << "</td><td>" << i["codes"].dump() << "</td><td>" << i["new_codes"].dump() << "</td><td>" << i["cumulative"].dump()
+      << "</td><td>" << escape(first) << "</td></tr>";
+  }
+  h << "</table></details>";
+}
+
 void agreement_section(std::ostringstream& h, const Json& report) {
   if (!report.contains("agreement") || report["agreement"].is_null()) return;
   const auto& ag = report["agreement"];
@@ -534,7 +569,7 @@ std::string render_html_report(const Json& report) {
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
   h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
-       "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#agreement\">Agreement</a></nav>\n";
+       "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#saturation\">Saturation</a><a href=\"#agreement\">Agreement</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
   card("transcripts", ws.value("transcripts", Json(0)));
@@ -553,6 +588,7 @@ std::string render_html_report(const Json& report) {
   heatmap_section(h, report);
   coded_section(h, report);
   tree_section(h, report);
+  saturation_section(h, report);
   agreement_section(h, report);
   h << "<p class=\"muted\" style=\"margin-top:3rem\">Every number on this page is read from report.json, written by the same run.</p>";
   h << "</body></html>\n";

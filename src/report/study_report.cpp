@@ -24,6 +24,7 @@
 #include "qualrank/report/html_report.h"
 #include "qualrank/report/query_output.h"
 #include "qualrank/report/ranking_output.h"
+#include "qualrank/report/saturation_output.h"
 #include "qualrank/report/taxonomy_output.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/parallel.h"
@@ -248,6 +249,8 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
   cb_data.coding = coding.describe();
   const auto cb_tables = codebook_tables(cb_data, cb_options);
+  // Saturation of the coding the report counts (Guest, Namey & Chen 2020, with their default parameters).
+  const auto saturation = steps.run("saturation", [&] { return analyse_saturation(*study, saturation::Parameters{}, 0); });
   auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, main_diags); });
   if (main_diags.has_errors()) return fail();
   // The codebook workbook, while the rankings are computed; renamed into place only if they succeed.
@@ -307,6 +310,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                        {"unreconciled", coding.unreconciled},
                        {"coders", coding.coders}};
   report["coded"] = what_is_coded_json(*study);
+  report["saturation"] = saturation_json(saturation);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
   if (!rounds.empty() && report["agreement"].is_object()) {
     Json list = Json::array();

@@ -351,4 +351,63 @@ std::string forest_plot(const ForestPlot& f) {
   return s.str();
 }
 
+std::string saturation_chart(const SaturationChart& c) {
+  const double width = 900, height = 320, left = 60, right = width - 20, top = 40, bottom = height - 50;
+  const std::size_t n = c.points.size();
+  int top_value = 1;
+  for (const auto& p : c.points) top_value = std::max({top_value, p.cumulative, p.new_codes});
+  const double slot = n ? (right - left) / static_cast<double>(n) : 0;
+  auto x_of = [&](std::size_t k) { return left + slot * (static_cast<double>(k) + 0.5); };  // k 0-based
+  auto y_of = [&](double v) { return bottom - (bottom - top) * v / top_value; };
+  std::ostringstream s;
+  s << open_svg(width, height, c.title);
+  if (c.base > 0 && n > 0) {
+    const double w = slot * std::min<double>(c.base, static_cast<double>(n));
+    s << "<rect class=\"sat-base\" x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(w) << "\" height=\""
+      << num(bottom - top) << "\" fill=\"#eeeeee\"/><text x=\"" << num(left + 4) << "\" y=\"" << num(top + 14)
+      << "\" class=\"axis\">base (" << c.base << ")</text>";
+  }
+  // Axis: 0, half and the top value, and the interview numbers (every one up to 30, else every tenth).
+  for (int v : {0, top_value / 2, top_value}) {
+    s << "<line x1=\"" << num(left) << "\" y1=\"" << num(y_of(v)) << "\" x2=\"" << num(right) << "\" y2=\"" << num(y_of(v))
+      << "\" stroke=\"#dddddd\"/><text x=\"" << num(left - 6) << "\" y=\"" << num(y_of(v) + 4)
+      << "\" text-anchor=\"end\" class=\"axis\">" << v << "</text>";
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto& p = c.points[k];
+    const double bar = std::max(slot * 0.6, 1.0);
+    const double y = y_of(p.new_codes);
+    s << "<rect class=\"sat-new\" data-interview=\"" << k + 1 << "\" data-id=\"" << escape(p.id) << "\" data-new=\""
+      << p.new_codes << "\" x=\"" << num(x_of(k) - bar / 2) << "\" y=\"" << num(y) << "\" width=\"" << num(bar)
+      << "\" height=\"" << num(bottom - y) << "\" fill=\"" << kOrange << "\"><title>" << escape(p.id) << ": " << p.new_codes
+      << " new, " << p.cumulative << " in all</title></rect>";
+    if (n <= 30 || (k + 1) % 10 == 0 || k == 0)
+      s << "<text x=\"" << num(x_of(k)) << "\" y=\"" << num(bottom + 16) << "\" text-anchor=\"middle\" class=\"axis\">" << k + 1
+        << "</text>";
+  }
+  if (n > 0) {
+    s << "<polyline class=\"sat-line\" fill=\"none\" stroke=\"" << kBlue << "\" stroke-width=\"2\" points=\"";
+    for (std::size_t k = 0; k < n; ++k) s << (k ? " " : "") << num(x_of(k)) << ',' << num(y_of(c.points[k].cumulative));
+    s << "\"/>";
+    for (std::size_t k = 0; k < n; ++k)
+      s << "<circle class=\"sat-cum\" data-interview=\"" << k + 1 << "\" data-cumulative=\"" << c.points[k].cumulative
+        << "\" cx=\"" << num(x_of(k)) << "\" cy=\"" << num(y_of(c.points[k].cumulative)) << "\" r=\"3\" fill=\"" << kBlue << "\"/>";
+  }
+  if (c.saturated_at > 0 && static_cast<std::size_t>(c.saturated_at) <= n) {
+    const double x = left + slot * c.saturated_at;
+    s << "<line class=\"sat-reached\" x1=\"" << num(x) << "\" y1=\"" << num(top) << "\" x2=\"" << num(x) << "\" y2=\"" << num(bottom)
+      << "\" stroke=\"#000\" stroke-dasharray=\"5,4\"/><text x=\"" << num(x + 4) << "\" y=\"" << num(top + 28)
+      << "\" class=\"axis\">saturation after " << c.saturated_at << "</text>";
+  }
+  // Legend: a swatch per series (the line is also drawn with points, the bars are filled: not colour alone).
+  s << "<g class=\"sat-legend\"><rect x=\"" << num(left) << "\" y=\"10\" width=\"14\" height=\"14\" fill=\"" << kOrange
+    << "\"/><text x=\"" << num(left + 20) << "\" y=\"22\" class=\"axis\">new codes in the interview</text><line x1=\"" << num(left + 230)
+    << "\" y1=\"17\" x2=\"" << num(left + 254) << "\" y2=\"17\" stroke=\"" << kBlue << "\" stroke-width=\"2\"/><circle cx=\""
+    << num(left + 242) << "\" cy=\"17\" r=\"3\" fill=\"" << kBlue << "\"/><text x=\"" << num(left + 260)
+    << "\" y=\"22\" class=\"axis\">distinct codes so far</text><text x=\"" << num((left + right) / 2) << "\" y=\""
+    << num(height - 12) << "\" text-anchor=\"middle\" class=\"axis\">interview, in interview order</text></g>";
+  s << "</svg>";
+  return s.str();
+}
+
 }  // namespace qualrank::svg

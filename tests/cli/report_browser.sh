@@ -17,7 +17,9 @@ timeout 120 "$browser" "${flags[@]}" --user-data-dir="$tmp/profile1" --dump-dom 
   || { cat "$tmp/chromium.log"; fail "chromium --dump-dom failed"; }
 charts=$(grep -o '<svg class="chart"' "$tmp/dom.html" | wc -l)
 # 3 ranking questions x (slope + gap chart + forest plot) x (by role, user and developer by experience) + 1 heatmap
-[[ $charts -eq 28 ]] || fail "expected 28 SVG charts in the rendered DOM, found $charts"
+# + 1 saturation chart
+[[ $charts -eq 29 ]] || fail "expected 29 SVG charts in the rendered DOM, found $charts"
+grep -q "class=\"sat-new\" data-interview=\"19\"" "$tmp/dom.html" || fail "the saturation chart lacks interview 19 of the bundled study"
 grep -q 'class="slope highlighted"' "$tmp/dom.html" || fail "no misaligned item highlighted in a slope chart"
 grep -q 'class="forest-point"' "$tmp/dom.html" || fail "no forest plot point in the rendered DOM"
 grep -q 'class="badge">new in v2' "$tmp/dom.html" || fail "taxonomy tree does not mark interview-proposed additions"

@@ -62,4 +62,22 @@ struct ForestPlot {
 // (%.17g, so a test can compare them with the numbers they came from).
 std::string forest_plot(const ForestPlot& f);
 
+struct SaturationPoint {
+  std::string id;      // the interview (participant id)
+  int new_codes = 0;   // codes first seen in this interview
+  int cumulative = 0;  // distinct codes seen up to and including it
+};
+struct SaturationChart {
+  std::string title;
+  std::vector<SaturationPoint> points;  // in interview order
+  int base = 0;                         // interviews in the base (shaded; 0 = none)
+  int saturated_at = 0;                 // interviews before the first saturating run (0 = not reached)
+};
+// New codes per interview as bars and the cumulative count of distinct codes as a line with points, on one
+// axis, in interview order; the base interviews shaded, a dashed line after interview `saturated_at` when
+// saturation was reached. Each bar is a <rect class="sat-new"> with data-interview (1-based), data-id and
+// data-new; each point a <circle class="sat-cum"> with data-interview and data-cumulative, so a test can
+// compare them with report.json.
+std::string saturation_chart(const SaturationChart& c);
+
 }  // namespace qualrank::svg
