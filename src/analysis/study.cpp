@@ -1,5 +1,7 @@
 #include "qualrank/analysis/study.h"
 
+#include "qualrank/analysis/findings.h"
+
 namespace qualrank {
 
 std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics& diags, const StudyOptions& options) {
@@ -14,6 +16,9 @@ std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics
   if (options.segment_filter) coding.keep = options.segment_filter(*study->version, study->workspace);
   study->segments = coded_segments(study->workspace, study->version->taxonomy, study->version->resolve, diags, coding);
   study->rankings = collect_rankings(study->workspace, study->version->resolve, diags);
+  study->findings = load_findings(root, diags);
+  if (!options.segment_filter)  // a query builds only some segments: "no segment is coded" would be wrong there
+    check_findings(study->findings, study->version->taxonomy, study->version->resolve, study->segments, diags);
   return study;
 }
 

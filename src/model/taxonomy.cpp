@@ -186,6 +186,7 @@ void collect(const YAML::Node& list, const std::string& parent, const std::strin
     n.definition = yaml::get_string(item, "definition", file, diags, false);
     n.inclusion = yaml::get_string(item, "inclusion", file, diags, false);
     n.exclusion = yaml::get_string(item, "exclusion", file, diags, false);
+    n.decision_rules = yaml::get_string(item, "decision_rules", file, diags, false);
     n.aliases = yaml::get_string_list(item, "aliases", file, diags);
     n.keywords = yaml::get_string_list(item, "keywords", file, diags);
     if (item["status"] && item["status"].IsScalar()) n.status = item["status"].Scalar();

@@ -22,6 +22,7 @@
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/report/html_report.h"
+#include "qualrank/report/methods_output.h"
 #include "qualrank/report/query_output.h"
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/saturation_output.h"
@@ -311,6 +312,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                        {"coders", coding.coders}};
   report["coded"] = what_is_coded_json(*study);
   report["saturation"] = saturation_json(saturation);
+  report["methods"] = methods_json(*study, study->segments, cb_tables.exemplars);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
   if (!rounds.empty() && report["agreement"].is_object()) {
     Json list = Json::array();
@@ -359,6 +361,8 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     });
   }
   if (ok && diff && !diff->changes.empty()) ok = text_file("taxonomy-diff.md", taxonomy_diff_markdown(*diff));
+  report["methods"]["checklist"] = reporting_checklist(report);
+  if (ok) ok = text_file("methods.md", methods_markdown(report));
   if (ok) {
     names.push_back("report.json");
     names.push_back("index.html");

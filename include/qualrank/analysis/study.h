@@ -10,6 +10,7 @@
 
 #include "qualrank/analysis/coding.h"
 #include "qualrank/analysis/ranking_input.h"
+#include "qualrank/model/findings.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 
@@ -20,6 +21,7 @@ struct Study {
   std::unique_ptr<TaxonomyVersion> version;
   std::vector<CodedSegment> segments;
   std::vector<ParticipantRanking> rankings;
+  std::vector<Finding> findings;  // findings.yaml (checked against the codes when every segment is built)
   const Taxonomy& taxonomy() const { return version->taxonomy; }
 };
 

@@ -26,6 +26,8 @@ struct TaxonomyNode {
   int level = 1;       // 1 for roots
   std::string status = "active";  // active | deprecated (history replays may set it)
   Location where;      // where the node is defined
+  std::string decision_rules;  // optional: how coders decide borderline cases (shown in methods.md); last, so
+                               // that positional initialisers of the fields above stay valid
 };
 
 class Taxonomy {

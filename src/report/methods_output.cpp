@@ -1,0 +1,302 @@
+// Methods evidence: see methods_output.h. The checklist's items and levels follow the ACM SIGSOFT Empirical
+// Standard for qualitative surveys (interview studies) and its inter-rater reliability supplement
+// (https://github.com/acmsigsoft/EmpiricalStandards): essential, desirable and extraordinary attributes.
+#include "qualrank/report/methods_output.h"
+
+#include <set>
+
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Json side_json(const EvidenceSide& s) {
+  Json quotes = Json::array();
+  for (const auto& q : s.quotes)
+    quotes.push_back({{"quote", q.quote}, {"participant", q.participant}, {"role", q.role}, {"node", q.node}, {"source", q.source},
+                      {"exemplar", q.exemplar}});
+  return {{"nodes", s.nodes}, {"segments", s.segments}, {"participants_by_role", s.participants_by_role}, {"quotes", quotes}};
+}
+
+// Backslash-escapes what Markdown would read as markup; newlines become spaces (one table cell, one line).
+std::string md(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+      continue;
+    }
+    if (std::string_view("\\`*_[]<>#|!~&").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string str(const Json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+std::string num(const Json& v, int digits) {
+  return v.is_number() ? text::fixed(v.get<double>(), digits) : std::string("n/a");
+}
+
+// "2 managers, 1 employee" in the guideline's plurals where given, else "participants in role X: n".
+std::string by_role(const Json& counts, const Json& plurals) {
+  std::vector<std::string> parts;
+  for (auto it = counts.begin(); it != counts.end(); ++it) {
+    const int n = it.value().get<int>();
+    if (n == 1 || !plurals.contains(it.key())) parts.push_back(std::to_string(n) + " in role " + it.key());
+    else parts.push_back(std::to_string(n) + " " + plurals[it.key()].get<std::string>());
+  }
+  return parts.empty() ? "none" : text::join(parts, ", ");
+}
+
+}  // namespace
+
+Json methods_json(const Study& study, const std::vector<CodedSegment>& segments,
+                  const std::map<std::string, std::vector<ExemplarQuote>>& exemplars) {
+  const Workspace& ws = study.workspace;
+  const Guideline& g = ws.guideline;
+  const Taxonomy& tax = study.taxonomy();
+  Json out;
+  // Participants: the experience level, then the attributes the guideline's background questions set.
+  std::vector<std::string> attributes;
+  if (g.experience) attributes.push_back(g.experience->attribute);
+  for (const auto& q : g.questions)
+    if (q.kind == QuestionKind::background && !q.attribute.empty() &&
+        std::find(attributes.begin(), attributes.end(), q.attribute) == attributes.end())
+      attributes.push_back(q.attribute);
+  Json rows = Json::array();
+  for (const auto& t : ws.transcripts) {
+    Json values = Json::object();
+    for (const auto& a : attributes)
+      if (auto it = t.attributes.find(a); it != t.attributes.end()) values[a] = it->second;
+    rows.push_back({{"participant", t.participant}, {"role", t.role}, {"values", values}});
+  }
+  out["participants"] = {{"attributes", attributes}, {"rows", rows}};
+  // The guideline question x code matrix: segments answering each question, per top-level node.
+  std::vector<std::string> tops;
+  for (const auto& id : tax.order())
+    if (tax.find(id)->level == 1) tops.push_back(id);
+  auto top_of = [&](const std::string& node) { return tax.ancestor_at(node, 1).value_or(node); };
+  Json nodes = Json::array();
+  for (const auto& id : tops) nodes.push_back({{"id", id}, {"name", tax.find(id)->name}});
+  Json qrows = Json::array();
+  for (const auto& q : g.questions) {
+    if (q.kind == QuestionKind::ranking || q.kind == QuestionKind::background) continue;
+    std::vector<int> counts(tops.size(), 0);
+    int total = 0;
+    for (const auto& s : segments) {
+      if (s.question != q.id || s.codes.empty()) continue;
+      ++total;
+      std::set<std::string> seen;
+      for (const auto& c : s.codes)
+        if (auto top = top_of(c.node); seen.insert(top).second)
+          if (auto it = std::find(tops.begin(), tops.end(), top); it != tops.end()) ++counts[static_cast<std::size_t>(it - tops.begin())];
+    }
+    qrows.push_back({{"question", q.id}, {"part", q.part}, {"text", q.text}, {"segments", total}, {"counts", counts}});
+  }
+  out["guide_matrix"] = {{"nodes", nodes}, {"rows", qrows}};
+  // The codebook: every node in taxonomy order, its rules, how often it is coded, its first exemplar.
+  std::map<std::string, int> coded;
+  for (const auto& s : segments) {
+    std::set<std::string> seen;
+    for (const auto& c : s.codes)
+      for (const TaxonomyNode* n = tax.find(c.node); n && seen.insert(n->id).second; n = n->parent.empty() ? nullptr : tax.find(n->parent))
+        ++coded[n->id];
+  }
+  Json book = Json::array();
+  for (const auto& id : tax.order()) {
+    const TaxonomyNode* n = tax.find(id);
+    Json e = nullptr;
+    if (auto it = exemplars.find(id); it != exemplars.end() && !it->second.empty()) {
+      const auto& q = it->second.front();
+      e = {{"quote", q.quote}, {"participant", q.participant}, {"role", q.role}, {"source", q.source}};
+    }
+    book.push_back({{"id", n->id}, {"name", n->name}, {"level", n->level}, {"definition", n->definition}, {"inclusion", n->inclusion},
+                    {"exclusion", n->exclusion}, {"decision_rules", n->decision_rules}, {"segments", coded[id]}, {"exemplar", e}});
+  }
+  out["codebook"] = book;
+  // The chain of evidence.
+  if (study.findings.empty()) {
+    out["findings"] = nullptr;
+  } else {
+    Json list = Json::array();
+    for (const auto& f : finding_evidence(study.findings, tax, study.version->resolve, segments))
+      list.push_back({{"id", f.id}, {"claim", f.claim}, {"support", side_json(f.support)}, {"counter", side_json(f.counter)}});
+    out["findings"] = list;
+  }
+  return out;
+}
+
+Json reporting_checklist(const Json& report) {
+  const Json& m = report["methods"];
+  Json out = Json::array();
+  auto item = [&](const std::string& what, const char* level, bool ok, const std::string& evidence) {
+    out.push_back({{"item", what}, {"level", level}, {"supported", ok}, {"evidence", evidence}});
+  };
+  const auto& prow = m["participants"]["rows"];
+  item("How the interviewees were chosen (sampling strategy)", "essential", false,
+       "not in the workspace: describe how and why the participants were chosen (and who declined)");
+  item("A description of the interviewees (roles, experience, background)", "essential", !prow.empty(),
+       prow.empty() ? "no participants" : std::to_string(prow.size()) + " participants with role and " +
+                                              std::to_string(m["participants"]["attributes"].size()) + " attributes (Participants table)");
+  const bool findings = m["findings"].is_array() && !m["findings"].empty();
+  item("A chain of evidence from quotations to findings", "essential", findings,
+       findings ? std::to_string(m["findings"].size()) + " findings with their quotes and participants (Chain of evidence)"
+                : "missing: list the claims and the codes they rest on in findings.yaml (docs/findings.md)");
+  const Json& sat = report.contains("saturation") ? report["saturation"] : Json();
+  const bool sat_ok = sat.is_object() && sat["all"]["saturated_at"].is_number();
+  item("Evidence of saturation", "essential", sat_ok,
+       sat.is_object() ? str(sat["all"], "statement") : std::string("missing: no interviews"));
+  item("The interview guide", "desirable", !m["guide_matrix"]["rows"].empty(),
+       std::to_string(m["guide_matrix"]["rows"].size()) + " questions, with the codes their answers carry (Interview guide)");
+  int used = 0, defined = 0, ruled = 0, exemplified = 0;
+  for (const auto& n : m["codebook"]) {
+    if (n["segments"].get<int>() == 0) continue;
+    ++used;
+    if (!str(n, "definition").empty()) ++defined;
+    if (!str(n, "decision_rules").empty()) ++ruled;
+    if (!n["exemplar"].is_null()) ++exemplified;
+  }
+  item("The coding scheme with definitions, examples and decision rules", "desirable", used > 0 && defined == used && ruled == used && exemplified == used,
+       "of " + std::to_string(used) + " codes used: " + std::to_string(defined) + " defined, " + std::to_string(exemplified) +
+           " with an exemplar quote, " + std::to_string(ruled) + " with decision rules (Codebook)");
+  item("Chain-of-evidence tables", "desirable", findings, findings ? "Chain of evidence" : "missing: findings.yaml");
+  const Json& agr = report.contains("agreement") ? report["agreement"] : Json();
+  const bool several = agr.is_object();
+  item("Several coders, with an inter-rater agreement analysis", "extraordinary", several,
+       several ? "agreement of the coders (Agreement)" : "one coder per transcript: double-code some transcripts (docs/team-coding.md)");
+  std::size_t reconciled = 0;  // rounds of reconciled transcripts (the not-yet-reconciled group is no round)
+  if (several && agr.contains("rounds"))
+    for (const auto& r : agr["rounds"])
+      if (str(r, "round") != "not reconciled yet") ++reconciled;
+  item("Agreement per analysis cycle (coding round), not only the best measure", "extraordinary", reconciled > 0,
+       reconciled > 0 ? std::to_string(reconciled) + (reconciled == 1 ? " reconciled round" : " reconciled rounds") + " (Agreement)"
+                      : "no reconciled round yet (qualrank reconcile)");
+  return out;
+}
+
+std::string methods_markdown(const Json& report) {
+  const Json& ws = report["workspace"];
+  const Json& m = report["methods"];
+  const Json plurals = ws.value("role_plurals", Json::object());
+  std::string o;
+  o += "# Methods and evidence: " + md(str(ws, "title")) + "\n\n";
+  o += "_A draft written by qualrank " + md(str(report, "qualrank")) + " from report.json: edit it, keep its numbers._\n\n";
+  // Participants.
+  const auto& attrs = m["participants"]["attributes"];
+  const auto& prow = m["participants"]["rows"];
+  o += "## Participants\n\n" + std::to_string(prow.size()) + " participants: " + by_role(ws["participants_by_role"], plurals) + ".\n\n";
+  o += "| Participant | Role |";
+  for (const auto& a : attrs) o += " " + md(a.get<std::string>()) + " |";
+  o += "\n|---|---|";
+  for (std::size_t i = 0; i < attrs.size(); ++i) o += "---|";
+  o += "\n";
+  for (const auto& r : prow) {
+    o += "| " + md(str(r, "participant")) + " | " + md(str(r, "role")) + " |";
+    for (const auto& a : attrs) o += " " + md(r["values"].contains(a.get<std::string>()) ? r["values"][a.get<std::string>()].get<std::string>() : "") + " |";
+    o += "\n";
+  }
+  // Interview guide x codes.
+  const auto& gm = m["guide_matrix"];
+  o += "\n## Interview guide and codes\n\nCoded segments answering each question, per top-level node (a segment counts once per node).\n\n";
+  o += "| Question | Segments |";
+  for (const auto& n : gm["nodes"]) o += " " + md(str(n, "id")) + " " + md(str(n, "name")) + " |";
+  o += "\n|---|---:|";
+  for (std::size_t i = 0; i < gm["nodes"].size(); ++i) o += "---:|";
+  o += "\n";
+  for (const auto& r : gm["rows"]) {
+    o += "| " + md(str(r, "question")) + " " + md(str(r, "text")) + " | " + r["segments"].dump() + " |";
+    for (const auto& c : r["counts"]) o += " " + c.dump() + " |";
+    o += "\n";
+  }
+  // Codebook.
+  o += "\n## Codebook\n\n| Code | Name | Definition | Decision rules | Segments | Exemplar |\n|---|---|---|---|---:|---|\n";
+  for (const auto& n : m["codebook"]) {
+    std::string def = str(n, "definition");
+    if (!str(n, "inclusion").empty()) def += (def.empty() ? "" : " ") + std::string("Include: ") + str(n, "inclusion");
+    if (!str(n, "exclusion").empty()) def += (def.empty() ? "" : " ") + std::string("Exclude: ") + str(n, "exclusion");
+    std::string ex = n["exemplar"].is_null() ? "" : "“" + str(n["exemplar"], "quote") + "” (" + str(n["exemplar"], "participant") + ", " +
+                                                        str(n["exemplar"], "source") + ")";
+    o += "| " + md(str(n, "id")) + " | " + md(str(n, "name")) + " | " + md(def) + " | " + md(str(n, "decision_rules")) + " | " +
+         n["segments"].dump() + " | " + md(ex) + " |\n";
+  }
+  // Chain of evidence.
+  o += "\n## Chain of evidence\n\n";
+  if (!m["findings"].is_array()) {
+    o += "No findings.yaml: list each claim of the paper with the codes it rests on (docs/findings.md), and this section shows "
+         "its quotes, the participants behind it and its counter-evidence.\n";
+  } else {
+    for (const auto& f : m["findings"]) {
+      const auto& s = f["support"];
+      o += "### " + md(str(f, "id")) + ": " + md(str(f, "claim")) + "\n\n";
+      std::vector<std::string> nodes;
+      for (const auto& n : s["nodes"]) nodes.push_back(md(n.get<std::string>()));
+      o += "Rests on " + text::join(nodes, ", ") + ": " + s["segments"].dump() + " coded segments from " +
+           by_role(s["participants_by_role"], plurals) + " (of " + by_role(ws["participants_by_role"], plurals) + ").\n\n";
+      for (const auto& q : s["quotes"])
+        o += "> “" + md(str(q, "quote")) + "” (" + md(str(q, "participant")) + ", " + md(str(q, "role")) + "; " + md(str(q, "node")) + "; " +
+             md(str(q, "source")) + (q["exemplar"].get<bool>() ? "; exemplar" : "") + ")\n>\n";
+      if (!s["quotes"].empty()) o.resize(o.size() - 2), o += "\n";
+      const auto& c = f["counter"];
+      if (c["nodes"].empty()) {
+        o += "Counter-evidence: none named (add `counter:` codes to the finding).\n\n";
+      } else if (c["segments"].get<int>() == 0) {
+        o += "Counter-evidence: no segment is coded with ";
+        std::vector<std::string> cn;
+        for (const auto& n : c["nodes"]) cn.push_back(md(n.get<std::string>()));
+        o += text::join(cn, ", ") + ".\n\n";
+      } else {
+        o += "Counter-evidence: " + c["segments"].dump() + " coded segments from " + by_role(c["participants_by_role"], plurals) + ".\n\n";
+        for (const auto& q : c["quotes"])
+          o += "> “" + md(str(q, "quote")) + "” (" + md(str(q, "participant")) + ", " + md(str(q, "role")) + "; " + md(str(q, "node")) + "; " +
+               md(str(q, "source")) + ")\n>\n";
+        o.resize(o.size() - 2);
+        o += "\n";
+      }
+    }
+  }
+  // Agreement.
+  o += "\n## Agreement\n\n";
+  const Json& agr = report.contains("agreement") ? report["agreement"] : Json();
+  if (!agr.is_object()) {
+    o += "One coder per transcript: no agreement to report.\n";
+  } else {
+    if (agr.contains("transcripts") && agr["transcripts"].is_object()) {
+      const auto& t = agr["transcripts"];
+      o += "Coders of the double-coded transcripts: Krippendorff's alpha " + num(t.value("krippendorff_alpha", Json()), 3) + ", Fleiss' kappa " +
+           num(t.value("fleiss_kappa", Json()), 3) + " over " + t.value("units", Json(0)).dump() + " units.\n";
+    }
+    if (agr.contains("labels") && agr["labels"].is_object()) {
+      const auto& l = agr["labels"];
+      o += "Label tables: Fleiss' kappa " + num(l.value("fleiss_kappa", Json()), 3) + ", Krippendorff's alpha " +
+           num(l.value("krippendorff_alpha", Json()), 3) + " over " + l.value("units", Json(0)).dump() + " units.\n";
+    }
+    if (agr.contains("rounds") && !agr["rounds"].empty()) {
+      o += "\n| Round | Transcripts | Units | Fleiss' kappa | Krippendorff's alpha |\n|---|---:|---:|---:|---:|\n";
+      for (const auto& r : agr["rounds"])
+        o += "| " + md(str(r, "round")) + " | " + std::to_string(r["transcripts"].size()) + " | " + r["units"].dump() + " | " +
+             num(r["fleiss_kappa"], 3) + " | " + num(r["krippendorff_alpha"], 3) + " |\n";
+    }
+    o += "\nPer node: see index.html and agreement.xlsx.\n";
+  }
+  // Saturation.
+  o += "\n## Saturation\n\n";
+  if (report.contains("saturation") && report["saturation"].is_object()) {
+    const auto& sat = report["saturation"];
+    o += md(str(sat["all"], "statement")) + "\n";
+    for (auto it = sat["roles"].begin(); it != sat["roles"].end(); ++it) o += "\n- " + md(it.key()) + ": " + md(str(it.value(), "statement"));
+    o += "\n";
+  }
+  // Checklist.
+  o += "\n## Reporting checklist (ACM SIGSOFT Empirical Standard, qualitative surveys)\n\n| Item | Level | In the workspace | Where, or what is missing |\n|---|---|---|---|\n";
+  for (const auto& c : m["checklist"])
+    o += "| " + md(str(c, "item")) + " | " + str(c, "level") + " | " + (c["supported"].get<bool>() ? "yes" : "no") + " | " + md(str(c, "evidence")) + " |\n";
+  return o;
+}
+
+}  // namespace qualrank
