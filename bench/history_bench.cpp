@@ -48,14 +48,14 @@ Taxonomy make_base() {
   int theme_index = 0;
   for (int r = 0; r < 10; ++r) {
     std::string root = "R" + std::to_string(r);
-    t.add({root, "Root " + std::to_string(r), "Definition of " + root, "", "", {}, {}, "", 1, "active", {}, ""});
+    t.add({root, "Root " + std::to_string(r), "Definition of " + root, "", "", {}, {}, "", 1, "active", qualrank::Location{}, std::string()});
     for (int th = 0; th < 30; ++th, ++theme_index) {
       std::string theme = root + "." + std::to_string(th);
-      t.add({theme, "Theme " + theme, "Definition of " + theme, "", "", {"alias " + theme}, {"kw " + theme}, root, 2, "active", {}, ""});
+      t.add({theme, "Theme " + theme, "Definition of " + theme, "", "", {"alias " + theme}, {"kw " + theme}, root, 2, "active", qualrank::Location{}, std::string()});
       int subs = 32 + (theme_index < 90 ? 1 : 0);  // 10 + 300 + 9,690 = 10,000 nodes
       for (int s = 0; s < subs; ++s) {
         std::string sub = theme + "." + std::to_string(s);
-        t.add({sub, "Sub-theme " + sub, "Definition of " + sub, "", "", {}, {}, theme, 3, "active", {}, ""});
+        t.add({sub, "Sub-theme " + sub, "Definition of " + sub, "", "", {}, {}, theme, 3, "active", qualrank::Location{}, std::string()});
       }
     }
   }
