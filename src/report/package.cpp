@@ -146,7 +146,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   Settings settings;
   settings.resamples = options.resamples;
   settings.seed = options.seed;
-  settings.coder = options.coder;
+  settings.coder = pseudonymiser.apply(options.coder);  // a coder named in the list is counted by pseudonym
   if (long long e = files::source_date_epoch(-1); e >= 0) settings.source_date_epoch = e;
   Diagnostics run;
   auto outputs = make_outputs(staging, staging, settings, run);

@@ -168,6 +168,14 @@ SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$fw" -q package --names ../names.cs
 cmp -s "$fw/e1.zip" "$tmp/first.zip" && fail "SOURCE_DATE_EPOCH not used"
 diff -r "$fw/e1" "$fw/e2" >/dev/null || fail "two runs with one SOURCE_DATE_EPOCH differ"
 [[ $(jq .settings.source_date_epoch "$fw/e1/qualrank-package.json") == 1700000000 ]] || fail "manifest epoch"
+# --coder names a listed coder: counted under the pseudonym, as `report --coder` counts the original
+"$QUALRANK" -C "$fw" -q package --names ../names.csv --coder carol -o bycoder
+[[ $(jq -r .settings.coder "$fw/bycoder/qualrank-package.json") == Person-2 ]] || fail "coder setting not pseudonymised"
+"$QUALRANK" -C "$fw" -q report --coder carol -o "$tmp/carol"
+counts='[.codebook.matrix.rows[] | [.node, .segments, .participants, .counts]]'
+[[ $(jq -c "$counts" "$tmp/carol/report.json") == "$(jq -c "$counts" "$fw/bycoder/reports/report.json")" ]] || fail "--coder carol counts differently in the package"
+[[ $(jq -c "$counts" "$tmp/carol/report.json") != "$(jq -c "$counts" "$pkg/reports/report.json")" ]] || fail "--coder carol counts as the consensus does (the check cannot fail)"
+"$QUALRANK" -C "$fw" -q package verify bycoder || fail "verify bycoder"
 "$QUALRANK" -C "$fw" -q package verify e1 || fail "verify with the manifest's SOURCE_DATE_EPOCH"
 
 # verify on a tampered package: every difference named, located.
