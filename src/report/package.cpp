@@ -180,6 +180,32 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       return false;
     }
 
+  // Nothing listed may survive: a name written differently in an input (a YAML or XML escape, markup inside
+  // it) reaches the outputs decoded. Every file, its path and every entry of a zip file are checked.
+  if (!names.empty()) {
+    auto leaked = [&](const std::string& where, std::string_view text) {
+      if (const NameEntry* n = pseudonymiser.find_name(text)) {
+        diags.error({where, 0, 0}, "still holds the listed name '" + n->name +
+                                       "' (written differently in an input, e.g. escaped or with markup inside it); "
+                                       "list that spelling too; nothing written");
+        return true;
+      }
+      return false;
+    };
+    for (const auto& [rel, bytes] : package_files) {
+      if (leaked(rel, rel)) return false;
+      if (bytes.starts_with("PK\x03\x04")) {
+        zip::Reader reader(staging / rel);
+        for (const auto& entry : reader.names()) {
+          auto content = reader.read(entry);
+          if (leaked(rel + "!" + entry, entry) || (content && leaked(rel + "!" + entry, *content))) return false;
+        }
+      } else if (leaked(rel, bytes)) {
+        return false;
+      }
+    }
+  }
+
   // The zip, then the key, then the renames.
   std::map<std::string, std::string> entries;
   for (const auto& [rel, bytes] : package_files) entries[out_name + "/" + rel] = bytes;

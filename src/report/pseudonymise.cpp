@@ -48,6 +48,12 @@ std::string pseudonym_problem(std::string_view p) {
     if (std::string_view("[]{}|\\@/:\"#").find(c) != std::string_view::npos)
       return std::string("holds '") + c + "' (coding markup or a path character)";
   }
+  // Letters, digits, space, '-', '_', '.' only: nothing YAML, CSV or a file name reads specially.
+  auto cps = folded_code_points(p);
+  if (!u_isalnum(cps.front())) return "does not start with a letter or digit";
+  for (int c : cps)
+    if (!u_isalnum(c) && c != ' ' && c != '-' && c != '_' && c != '.')
+      return "holds a character other than letters, digits, space, '-', '_' and '.'";
   return "";
 }
 
@@ -197,53 +203,71 @@ std::string Pseudonymiser::replace_emails(std::string_view s) {
   return out;
 }
 
-std::string Pseudonymiser::replace_names(std::string_view s) {
-  if (names_.empty()) return std::string(s);
-  // Code points with their byte offsets.
-  std::vector<int> cps;
+// `s` as code points (invalid bytes as U+FFFD), their case-folded forms and byte offsets (one more at the end).
+struct Pseudonymiser::Decoded {
+  std::vector<int> cps, folded;
   std::vector<std::size_t> offsets;
-  cps.reserve(s.size());
-  offsets.reserve(s.size() + 1);
+};
+
+Pseudonymiser::Decoded Pseudonymiser::decode(std::string_view s) {
+  Decoded d;
+  d.cps.reserve(s.size());
+  d.offsets.reserve(s.size() + 1);
   int32_t i = 0, n = static_cast<int32_t>(s.size());
   while (i < n) {
-    offsets.push_back(static_cast<std::size_t>(i));
+    d.offsets.push_back(static_cast<std::size_t>(i));
     UChar32 c;
     U8_NEXT(s.data(), i, n, c);
-    cps.push_back(c < 0 ? 0xFFFD : c);
+    d.cps.push_back(c < 0 ? 0xFFFD : c);
   }
-  offsets.push_back(s.size());
-  std::vector<int> folded(cps.size());
-  for (std::size_t k = 0; k < cps.size(); ++k) folded[k] = u_foldCase(cps[k], U_FOLD_CASE_DEFAULT);
+  d.offsets.push_back(s.size());
+  d.folded.resize(d.cps.size());
+  for (std::size_t k = 0; k < d.cps.size(); ++k) d.folded[k] = u_foldCase(d.cps[k], U_FOLD_CASE_DEFAULT);
+  return d;
+}
 
+const Pseudonymiser::Candidate* Pseudonymiser::match_at(const Decoded& d, std::size_t k) const {
+  const auto& bucket = by_first_[static_cast<std::size_t>(d.folded[k]) % kBuckets];
+  if (bucket.empty() || (k > 0 && word_char(d.cps[k - 1]) && word_char(d.cps[k]))) return nullptr;
+  for (const auto& c : bucket) {
+    std::size_t len = c.folded.size();
+    if (k + len > d.cps.size() || !std::equal(c.folded.begin(), c.folded.end(), d.folded.begin() + static_cast<std::ptrdiff_t>(k)))
+      continue;
+    if (k + len < d.cps.size() && word_char(d.cps[k + len]) && word_char(d.cps[k + len - 1])) continue;
+    return &c;
+  }
+  return nullptr;
+}
+
+std::string Pseudonymiser::replace_names(std::string_view s) {
+  if (names_.empty()) return std::string(s);
+  const Decoded d = decode(s);
   std::string out;
   out.reserve(s.size());
   std::size_t copied = 0, k = 0;
-  while (k < cps.size()) {
-    const auto& bucket = by_first_[static_cast<std::size_t>(folded[k]) % kBuckets];
-    const Candidate* hit = nullptr;
-    if (!bucket.empty() && (k == 0 || !word_char(cps[k - 1]) || !word_char(cps[k]))) {
-      for (const auto& c : bucket) {
-        std::size_t len = c.folded.size();
-        if (k + len > cps.size() || !std::equal(c.folded.begin(), c.folded.end(), folded.begin() + static_cast<std::ptrdiff_t>(k)))
-          continue;
-        if (k + len < cps.size() && word_char(cps[k + len]) && word_char(cps[k + len - 1])) continue;
-        hit = &c;
-        break;
-      }
-    }
+  while (k < d.cps.size()) {
+    const Candidate* hit = match_at(d, k);
     if (!hit) {
       ++k;
       continue;
     }
-    out.append(s.substr(copied, offsets[k] - copied));
+    out.append(s.substr(copied, d.offsets[k] - copied));
     out += names_[hit->entry].pseudonym;
     ++counts_[hit->entry];
     ++replacements_;
     k += hit->folded.size();
-    copied = offsets[k];
+    copied = d.offsets[k];
   }
   out.append(s.substr(copied));
   return out;
+}
+
+const NameEntry* Pseudonymiser::find_name(std::string_view s) const {
+  if (names_.empty()) return nullptr;
+  const Decoded d = decode(s);
+  for (std::size_t k = 0; k < d.cps.size(); ++k)
+    if (const Candidate* hit = match_at(d, k)) return &names_[hit->entry];
+  return nullptr;
 }
 
 std::size_t Pseudonymiser::names_found() const {

@@ -227,6 +227,13 @@ printf 'person\nJonas\n' >"$tmp/nocol.csv"
 refuse "$tmp/nocol.csv:1:1: error: a names list needs a 'name' column (and optionally 'pseudonym' and 'kind')" --names "$tmp/nocol.csv"
 printf 'name,pseudonym\nE01,C01\n' >"$tmp/clash.csv"
 refuse "transcripts/E01.md: error: becomes transcripts/C01.md once pseudonymised, as transcripts/C01.md does; give them different pseudonyms" --names "$tmp/clash.csv"
+# a name the replacement cannot see (escaped in YAML) but the outputs would show: found in the finished package
+cp "$fw/codebooks/remote-work.yaml" "$tmp/tax.orig"
+sed -i 's/^        definition: Progress shared in writing, read when people have time.$/        definition: "Progress shared in writing, as Zo\\u00eb \\u00c5ngstr\\u00f6m asked."/' "$fw/codebooks/remote-work.yaml"
+grep -qF 'as Zo\u00eb' "$fw/codebooks/remote-work.yaml" || fail "test setup: the escaped name"
+snapshot >"$tmp/before"
+refuse "exports/codebook.qdc: error: still holds the listed name 'ZOË ÅNGSTRÖM' (written differently in an input, e.g. escaped or with markup inside it); list that spelling too; nothing written" --names ../names.csv
+cp "$tmp/tax.orig" "$fw/codebooks/remote-work.yaml"
 [[ -z "$(find "$fw" -maxdepth 1 -name '.*staging*')" ]] || fail "a staging folder was left behind"
 
 # --- The bundled study: coders and organisations, the history's quotes rechained ---------------------------

@@ -43,6 +43,9 @@ TEST_CASE("report::parse_names_list refuses what would break the package or leak
   CHECK(first_error("name,pseudonym\nAnna,P/1\n") == "names.csv:2:1: error: the pseudonym 'P/1' holds '/' (coding markup or a path character)");
   CHECK(first_error("name,pseudonym\nAnna,{A}\n") == "names.csv:2:1: error: the pseudonym '{A}' holds '{' (coding markup or a path character)");
   CHECK(first_error("name,pseudonym\nAnna,.hidden\n") == "names.csv:2:1: error: the pseudonym '.hidden' starts with '.'");
+  CHECK(first_error("name,pseudonym\nAnna,*ref\n") == "names.csv:2:1: error: the pseudonym '*ref' does not start with a letter or digit");
+  CHECK(first_error("name,pseudonym\nAnna,\"Smith, J\"\n") ==
+        "names.csv:2:1: error: the pseudonym 'Smith, J' holds a character other than letters, digits, space, '-', '_' and '.'");
   CHECK(first_error("name,pseudonym\nAnna,x\nANNA,y\n") == "names.csv:3:1: error: 'ANNA' is listed twice (first on line 2); give each name once");
   CHECK(first_error("name,pseudonym\nAnna,Bert\nBert,Anna\n") ==
         "names.csv:2:1: error: the pseudonym 'Bert' contains a listed name or an e-mail address; it would appear in the package");
@@ -57,6 +60,15 @@ TEST_CASE("report::Pseudonymiser replaces whole words, case-insensitively, longe
   CHECK(p.apply("[Anna said]{A.1} and U01.anna.codes") == "[P-A said]{A.1} and U01.P-A.codes");
   CHECK(p.replacements() == 7);
   CHECK(p.names_found() == 3);
+}
+
+TEST_CASE("report::Pseudonymiser::find_name finds what apply would replace, counting nothing", "[report]") {
+  Pseudonymiser p(names("name\nAnna Berg\n"));
+  CHECK(p.find_name("Annabel Bergen") == nullptr);
+  const NameEntry* hit = p.find_name("x anna  berg, ANNA BERG.");
+  REQUIRE(hit);
+  CHECK(hit->name == "Anna Berg");
+  CHECK(p.replacements() == 0);
 }
 
 TEST_CASE("report::Pseudonymiser numbers e-mail addresses by first appearance, across calls", "[report]") {

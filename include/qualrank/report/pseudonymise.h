@@ -53,12 +53,18 @@ class Pseudonymiser {
   std::size_t replacements() const { return replacements_; }
   std::size_t names_found() const;
   std::size_t addresses() const { return emails_.size(); }
+  // The first listed name `text` still holds (as apply() would find it), or nullptr: the check of a finished
+  // package. Counts nothing.
+  const NameEntry* find_name(std::string_view text) const;
 
  private:
   struct Candidate {
     std::vector<int> folded;  // the name's code points, case-folded
     std::size_t entry;
   };
+  struct Decoded;  // a text as code points, case-folded code points and byte offsets
+  static Decoded decode(std::string_view text);
+  const Candidate* match_at(const Decoded& d, std::size_t k) const;
   std::string replace_emails(std::string_view text);
   std::string replace_names(std::string_view text);
 
