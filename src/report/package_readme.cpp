@@ -1,5 +1,6 @@
 // README.md of a replication package (package_internal.h): made from the package's own files and manifest
 // only, so that `package verify` makes it again and compares it like any other output.
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -44,6 +45,33 @@ const std::map<std::string, std::string>& output_descriptions() {
   return d;
 }
 
+// What file `f` holds, in one sentence.
+std::string describe(const std::string& f, const std::map<std::string, const TranscriptInfo*>& transcripts) {
+  if (auto it = output_descriptions().find(f); it != output_descriptions().end()) return it->second;
+  if (auto t = transcripts.find(f); t != transcripts.end())
+    return "the transcript of participant " + t->second->participant + " (role " + t->second->role +
+           "), with the codes of " + t->second->coder + " written inline";
+  if (f.starts_with("transcripts/") && f.ends_with(".codes")) {
+    std::string name = stem_of(f);
+    name = name.substr(0, name.size() - 6);
+    auto dot = name.rfind('.');
+    std::string coder = dot == std::string::npos ? name : name.substr(dot + 1);
+    std::string transcript = "transcripts/" + (dot == std::string::npos ? name : name.substr(0, dot)) + ".md";
+    if (coder == "consensus") return "the team's consensus coding of `" + transcript + "` (qualrank reconcile)";
+    return "the independent codings of `" + transcript + "` by " + coder;
+  }
+  if (f.starts_with("codebooks/labels/")) return "a label table: codes given to units by several coders (agreement)";
+  if (f.starts_with("codebooks/") && (f.ends_with(".history.yaml") || f.ends_with(".history.yml")))
+    return "the taxonomy's history: every proposed edit with its rationale and the participants' words behind it, "
+           "and the decisions that made the later versions";
+  if (f.starts_with("codebooks/"))
+    return "the taxonomy (codebook), version 1: codes with definitions, inclusion and exclusion criteria, aliases "
+           "and keywords";
+  if (f.starts_with("guidelines/"))
+    return "the interview guideline: roles, experience levels, parts and questions per role, ranking questions";
+  return "an output of the analysis";
+}
+
 }  // namespace
 
 std::string readme(const Outputs& outputs, const nlohmann::json& manifest, const std::vector<std::string>& files) {
@@ -79,33 +107,50 @@ std::string readme(const Outputs& outputs, const nlohmann::json& manifest, const
        "the same pseudonym for the same name in every file and file name ("
     << p["replacements"].dump()
     << " replacements); every output was then made from the pseudonymised files. The key from names to "
-       "pseudonyms is not part of this package. The hashes of the taxonomy history were recomputed over its "
-       "pseudonymised entries.\n\n";
+       "pseudonyms is not part of this package.";
+  if (std::any_of(files.begin(), files.end(), [](const std::string& f) {
+        return f.starts_with("codebooks/") && (f.ends_with(".history.yaml") || f.ends_with(".history.yml"));
+      }))
+    r << " The hashes of the taxonomy history were recomputed over its pseudonymised entries.";
+  r << "\n\n";
   r << "## List of files\n\n"
     << "The taxonomy is `" << outputs.taxonomy << "` (the analysis uses its version " << outputs.version
-    << "), the guideline `" << outputs.guideline << "`.\n\n";
-  for (const auto& f : files) {
-    r << "- `" << f << "`: ";
-    if (auto it = output_descriptions().find(f); it != output_descriptions().end()) r << it->second;
-    else if (auto t = transcripts.find(f); t != transcripts.end())
-      r << "the transcript of participant " << t->second->participant << " (role " << t->second->role
-        << "), with the codes of " << t->second->coder << " written inline";
-    else if (f.starts_with("transcripts/") && f.ends_with(".codes")) {
-      std::string name = stem_of(f);
-      name = name.substr(0, name.size() - 6);
-      auto dot = name.rfind('.');
-      std::string coder = dot == std::string::npos ? name : name.substr(dot + 1);
-      std::string transcript = "transcripts/" + (dot == std::string::npos ? name : name.substr(0, dot)) + ".md";
-      if (coder == "consensus") r << "the team's consensus coding of `" << transcript << "` (qualrank reconcile)";
-      else r << "the independent codings of `" << transcript << "` by " << coder;
-    } else if (f.starts_with("codebooks/labels/")) r << "a label table: codes given to units by several coders (agreement)";
-    else if (f.starts_with("codebooks/") && (f.ends_with(".history.yaml") || f.ends_with(".history.yml")))
-      r << "the taxonomy's history: every proposed edit with its rationale and the participants' words behind it, "
-           "and the decisions that made the later versions";
-    else if (f.starts_with("codebooks/")) r << "the taxonomy (codebook), version 1: codes with definitions, inclusion and exclusion criteria, aliases and keywords";
-    else if (f.starts_with("guidelines/")) r << "the interview guideline: roles, experience levels, parts and questions per role, ranking questions";
-    else r << "an output of the analysis";
+    << "), the guideline `" << outputs.guideline << "`. The formats of the inputs are described in qualrank's "
+       "docs/formats.md.\n\n";
+  struct Group {
+    const char* prefix;
+    const char* title;
+  };
+  static const Group groups[] = {
+      {"transcripts/", "The interviews, pseudonymised: one Markdown transcript per participant (front matter, "
+                       "sections per question, turns, codes, memos, rankings) and the codings of further coders"},
+      {"codebooks/", "The taxonomy (codebook) the transcripts are coded with, its history of reviewed edits, and "
+                     "label tables"},
+      {"guidelines/", "The interview guideline"},
+      {"reports/", "The outputs of `qualrank report`, made from the files above"},
+      {"exports/", "The study in other tools' formats, made from the files above"},
+      {"", "This package's own files"},
+  };
+  int number = 0;
+  for (const auto& g : groups) {
+    std::vector<std::string> members;
+    for (const auto& f : files) {
+      bool in_folder = f.find('/') != std::string::npos;
+      if (*g.prefix ? f.starts_with(g.prefix) : !in_folder) members.push_back(f);
+    }
+    if (members.empty()) continue;
+    r << ++number << ". " << (*g.prefix ? "`" + std::string(g.prefix) + "`: " : std::string()) << g.title << "\n\n";
+    for (const auto& f : members) {
+      r << "   - `" << f << "`: " << describe(f, transcripts) << "\n";
+    }
     r << "\n";
+  }
+  // Anything in another folder (a package made by a later version) is still listed.
+  for (const auto& f : files) {
+    bool grouped = f.find('/') == std::string::npos;
+    for (const auto& g : groups)
+      if (*g.prefix && f.starts_with(g.prefix)) grouped = true;
+    if (!grouped) r << "- `" << f << "`: " << describe(f, transcripts) << "\n";
   }
   return r.str();
 }

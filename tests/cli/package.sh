@@ -146,10 +146,10 @@ diff "$fw/codebooks/remote-work.history.yaml" "$pkg/codebooks/remote-work.histor
 grep -c '^    author: Person-3$' "$pkg/codebooks/remote-work.history.yaml" | grep -qx 4 || fail "history authors"
 # README: every file listed once, and what a transcript is.
 for f in $(cd "$pkg" && find . -type f | sed 's|^\./||'); do
-  [[ $(grep -c "^- \`$f\`: " "$pkg/README.md") == 1 ]] || fail "README does not list $f once"
+  [[ $(grep -c "^   - \`$f\`: " "$pkg/README.md") == 1 ]] || fail "README does not list $f once"
 done
-grep -qxF -- '- `transcripts/C01.md`: the transcript of participant C01 (role contractor), with the codes of Person-4 written inline' "$pkg/README.md" || fail "README transcript line"
-grep -qxF -- '- `transcripts/E01.Person-2.codes`: the independent codings of `transcripts/E01.md` by Person-2' "$pkg/README.md" || fail "README codes line"
+grep -qxF -- '   - `transcripts/C01.md`: the transcript of participant C01 (role contractor), with the codes of Person-4 written inline' "$pkg/README.md" || fail "README transcript line"
+grep -qxF -- '   - `transcripts/E01.Person-2.codes`: the independent codings of `transcripts/E01.md` by Person-2' "$pkg/README.md" || fail "README codes line"
 # sha256sum(1) agrees with SHA256SUMS, which names every other file.
 (cd "$pkg" && sha256sum -c --quiet SHA256SUMS) || fail "sha256sum -c"
 [[ $(wc -l <"$pkg/SHA256SUMS") == $((n_files - 1)) ]] || fail "SHA256SUMS does not name every file"
