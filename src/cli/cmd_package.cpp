@@ -13,12 +13,16 @@ namespace {
 
 int cmd_package_verify(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("package verify options");
-  desc.add_options()("dir", po::value<std::string>()->required(), "the package folder (relative to the workspace)");
+  desc.add_options()("dir", po::value<std::string>(), "the package folder (relative to the workspace)");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "package verify", "DIR", desc, args, vm, rc, &pos)) return rc;
+  if (!vm.count("dir")) {
+    *ctx.err << "qualrank package verify: error: say which package: qualrank package verify DIR\n";
+    return 2;
+  }
   const auto& given = vm["dir"].as<std::string>();
   std::filesystem::path dir = given_path(ctx, given);
   Diagnostics diags;
@@ -26,7 +30,7 @@ int cmd_package_verify(Context& ctx, const std::vector<std::string>& args) {
   bool ok = verify_package(dir, diags, summary);
   diags.print(*ctx.err);
   if (!ok) {
-    *ctx.err << "qualrank package verify: " << given << " does not reproduce (see above)\n";
+    *ctx.err << "qualrank package verify: " << given << " is not verified (see above)\n";
     return 1;
   }
   if (!ctx.quiet)

@@ -191,7 +191,7 @@ for line in "$tmp/t/transcripts/C01.md: error: SHA-256 differs from SHA256SUMS" 
             "$tmp/t/reports/report.json: error: SHA-256 differs from SHA256SUMS" \
             "$tmp/t/exports/segments.csv:$pos: error: differs from the re-run (first difference at byte $byte)" \
             "$tmp/t/reports/report.json:$rpos: error: differs from the re-run (first difference at byte $rbyte)" \
-            "qualrank package verify: $tmp/t does not reproduce (see above)"; do
+            "qualrank package verify: $tmp/t is not verified (see above)"; do
   grep -qxF "$line" "$tmp/t.err" || fail "verify does not say: $line; it says: $(cat "$tmp/t.err")"
 done
 grep -qE "^$tmp/t/exports/project.qdpx: error: differs from the re-run \(first difference at byte [0-9]+\)$" "$tmp/t.err" || fail "qdpx not named"
@@ -202,6 +202,13 @@ if "$QUALRANK" -C "$fw" package verify package 2>"$tmp/m.err"; then fail "verify
 grep -qxF "$fw/package/exports/codebook.qdc: error: is missing (listed in SHA256SUMS): cannot read the file" "$tmp/m.err" || fail "missing: $(cat "$tmp/m.err")"
 grep -qxF "$fw/package/exports/codebook.qdc: error: is missing (the re-run makes it)" "$tmp/m.err" || fail "missing output: $(cat "$tmp/m.err")"
 grep -qxF "$fw/package/notes.txt: warning: not listed in SHA256SUMS" "$tmp/m.err" || fail "extra file: $(cat "$tmp/m.err")"
+
+# verify of what is not a package; usage
+if "$QUALRANK" -C "$fw" package verify transcripts 2>"$tmp/np.err"; then fail "verify passed transcripts/"; fi
+[[ "$(cat "$tmp/np.err")" == "$fw/transcripts/qualrank-package.json: error: cannot read the file; not a qualrank package
+qualrank package verify: transcripts is not verified (see above)" ]] || fail "not a package: $(cat "$tmp/np.err")"
+set +e; "$QUALRANK" -C "$fw" package verify 2>"$tmp/u.err"; rc=$?; set -e
+[[ $rc == 2 && "$(cat "$tmp/u.err")" == "qualrank package verify: error: say which package: qualrank package verify DIR" ]] || fail "usage: $rc $(cat "$tmp/u.err")"
 
 # Refusals, nothing written.
 "$QUALRANK" -C "$fw" -q package --names ../names.csv
