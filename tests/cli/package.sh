@@ -202,6 +202,11 @@ if "$QUALRANK" -C "$fw" package verify package 2>"$tmp/m.err"; then fail "verify
 grep -qxF "$fw/package/exports/codebook.qdc: error: is missing (listed in SHA256SUMS): cannot read the file" "$tmp/m.err" || fail "missing: $(cat "$tmp/m.err")"
 grep -qxF "$fw/package/exports/codebook.qdc: error: is missing (the re-run makes it)" "$tmp/m.err" || fail "missing output: $(cat "$tmp/m.err")"
 grep -qxF "$fw/package/notes.txt: warning: not listed in SHA256SUMS" "$tmp/m.err" || fail "extra file: $(cat "$tmp/m.err")"
+# a package file that is a symlink leading out of the package is not read
+cp -r "$tmp/unzipped/package" "$tmp/s"; cp "$tmp/s/guidelines/remote-work-interview.yaml" "$tmp/g.yaml"
+ln -sf "$tmp/g.yaml" "$tmp/s/guidelines/remote-work-interview.yaml"
+if "$QUALRANK" package verify "$tmp/s" 2>"$tmp/s.err"; then fail "verify followed a symlink out"; fi
+grep -qxF "$tmp/s/guidelines/remote-work-interview.yaml: error: is missing (listed in SHA256SUMS): leads outside the workspace through a symlink; not read" "$tmp/s.err" || fail "symlink: $(cat "$tmp/s.err")"
 
 # verify of what is not a package; usage
 if "$QUALRANK" -C "$fw" package verify transcripts 2>"$tmp/np.err"; then fail "verify passed transcripts/"; fi
@@ -241,6 +246,18 @@ grep -qF 'as Zo\u00eb' "$fw/codebooks/remote-work.yaml" || fail "test setup: the
 snapshot >"$tmp/before"
 refuse "exports/codebook.qdc: error: still holds the listed name 'ZOË ÅNGSTRÖM' (written differently in an input, e.g. escaped or with markup inside it); list that spelling too; nothing written" --names ../names.csv
 cp "$tmp/tax.orig" "$fw/codebooks/remote-work.yaml"
+# symlinks: a default output leading out, an input leading out; neither followed, nothing written
+mkdir "$tmp/elsewhere"; mv "$fw/package" "$tmp/pkg.keep"; ln -s "$tmp/elsewhere" "$fw/package"
+snapshot >"$tmp/before"
+refuse "qualrank package: error: the default output package leads outside the workspace (through a symlink); give -o to write there on purpose" --names ../names.csv
+[[ -z "$(ls -A "$tmp/elsewhere")" ]] || fail "wrote through the package symlink"
+rm "$fw/package"; mv "$tmp/pkg.keep" "$fw/package"
+cp "$fw/transcripts/C02.md" "$tmp/C02.md"; ln -sf "$tmp/C02.md" "$fw/transcripts/C02.md"
+snapshot >"$tmp/before"
+refuse "transcripts/C02.md: error: leads outside the workspace through a symlink; not read" --names ../names.csv
+rm "$fw/transcripts/C02.md"; cp "$tmp/C02.md" "$fw/transcripts/C02.md"
+# the README says nothing of the bundled study
+grep -qiE 'LLM|issue type|framework' "$pkg/README.md" && fail "README carries the bundled study's words"
 [[ -z "$(find "$fw" -maxdepth 1 -name '.*staging*')" ]] || fail "a staging folder was left behind"
 
 # --- The bundled study: coders and organisations, the history's quotes rechained ---------------------------
