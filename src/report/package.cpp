@@ -153,7 +153,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   if (!outputs) {
     diags.append(run);
     diags.note({}, "the pseudonymised copy of the workspace has errors (`qualrank validate` shows the workspace's "
-                   "own; an error only here comes from a replaced name); nothing written");
+                   "own; an error only here comes from a replaced name)");
     return false;
   }
   diags.append(run);  // warnings

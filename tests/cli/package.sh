@@ -223,7 +223,7 @@ refuse() {  # refuse "EXPECTED STDERR LINE" ARGS...
   local want=$1; shift
   if "$QUALRANK" -C "$fw" -q package "$@" 2>"$tmp/r.err"; then fail "package $* succeeded"; fi
   grep -qxF "$want" "$tmp/r.err" || fail "package $*: expected '$want', got: $(cat "$tmp/r.err")"
-  snapshot | diff "$tmp/before" - >/dev/null || fail "package $* changed files"
+  snapshot | diff "$tmp/before" - >"$tmp/snap.diff" || fail "package $* changed files: $(cat "$tmp/snap.diff")"
 }
 refuse "$fw/package/key.csv: error: the key may not be written into the package ($fw/package); keep it outside" --names ../names.csv --key package/key.csv
 refuse "$fw/package.zip: error: the key may not be written into the package ($fw/package); keep it outside" --names ../names.csv --key package.zip
@@ -246,6 +246,11 @@ grep -qF 'as Zo\u00eb' "$fw/codebooks/remote-work.yaml" || fail "test setup: the
 snapshot >"$tmp/before"
 refuse "exports/codebook.qdc: error: still holds the listed name 'ZOË ÅNGSTRÖM' (written differently in an input, e.g. escaped or with markup inside it); list that spelling too; nothing written" --names ../names.csv
 cp "$tmp/tax.orig" "$fw/codebooks/remote-work.yaml"
+snapshot >"$tmp/before"
+# a listed word that the files' structure uses: the pseudonymised copy does not validate
+printf 'name\nparticipant\n' >"$tmp/structure.csv"
+refuse "qualrank: note: the pseudonymised copy of the workspace has errors (\`qualrank validate\` shows the workspace's own; an error only here comes from a replaced name)" --names "$tmp/structure.csv"
+grep -qxF "transcripts/C01.md:2:1: error: missing 'participant'" "$tmp/r.err" || fail "the copy's error: $(head -3 "$tmp/r.err")"
 # symlinks: a default output leading out, an input leading out; neither followed, nothing written
 mkdir "$tmp/elsewhere"; mv "$fw/package" "$tmp/pkg.keep"; ln -s "$tmp/elsewhere" "$fw/package"
 snapshot >"$tmp/before"
