@@ -1,6 +1,6 @@
-// Names and e-mail addresses replaced by consistent pseudonyms (report/pseudonymise.h). Texts are scanned by
-// code point: a listed name may start where the previous code point is not a word character; the names that
-// start with that (case-folded) code point are tried longest first.
+// Names and e-mail addresses replaced by consistent pseudonyms (report/pseudonymise.h). Names are found by the
+// keyword matcher of auto-coding (analysis/autocode.h: an Aho-Corasick automaton over case-folded UTF-8, whole
+// words only), so a text is scanned once whatever the length of the list.
 #include "qualrank/report/pseudonymise.h"
 
 #include <unicode/uchar.h>
@@ -10,16 +10,13 @@
 #include <map>
 #include <set>
 
+#include "qualrank/analysis/autocode.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
 
 namespace {
-
-constexpr std::size_t kBuckets = 1024;
-
-bool word_char(int cp) { return cp == '_' || u_isalnum(cp); }
 
 // The code points of valid UTF-8 `s`, case-folded; invalid bytes as U+FFFD.
 std::vector<int> folded_code_points(std::string_view s) {
@@ -116,6 +113,11 @@ std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, co
       ok = false;
       continue;
     }
+    if (e.name.size() > kMaxNameBytes) {
+      diags.error({file, row.line, 1}, "a name is at most " + std::to_string(kMaxNameBytes) + " bytes");
+      ok = false;
+      continue;
+    }
     if (e.name.find_first_of("\r\n") != std::string::npos) {
       diags.error({file, row.line, 1}, "a name is one line");
       ok = false;
@@ -156,16 +158,13 @@ std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, co
 }
 
 Pseudonymiser::Pseudonymiser(std::vector<NameEntry> names) : names_(std::move(names)), counts_(names_.size(), 0) {
-  by_first_.resize(kBuckets);
-  for (std::size_t i = 0; i < names_.size(); ++i) {
-    Candidate c{folded_code_points(names_[i].name), i};
-    if (c.folded.empty()) continue;
-    by_first_[static_cast<std::size_t>(c.folded.front()) % kBuckets].push_back(std::move(c));
-  }
-  for (auto& bucket : by_first_)
-    std::stable_sort(bucket.begin(), bucket.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.folded.size() > b.folded.size(); });
+  if (names_.empty()) return;
+  std::vector<KeywordRule> rules;
+  for (const auto& n : names_) rules.push_back({n.name, ""});
+  matcher_ = std::make_unique<KeywordMatcher>(rules);
 }
+
+Pseudonymiser::~Pseudonymiser() = default;
 
 std::string Pseudonymiser::apply(std::string_view text) { return replace_names(replace_emails(text)); }
 
@@ -203,71 +202,41 @@ std::string Pseudonymiser::replace_emails(std::string_view s) {
   return out;
 }
 
-// `s` as code points (invalid bytes as U+FFFD), their case-folded forms and byte offsets (one more at the end).
-struct Pseudonymiser::Decoded {
-  std::vector<int> cps, folded;
-  std::vector<std::size_t> offsets;
-};
-
-Pseudonymiser::Decoded Pseudonymiser::decode(std::string_view s) {
-  Decoded d;
-  d.cps.reserve(s.size());
-  d.offsets.reserve(s.size() + 1);
-  int32_t i = 0, n = static_cast<int32_t>(s.size());
-  while (i < n) {
-    d.offsets.push_back(static_cast<std::size_t>(i));
-    UChar32 c;
-    U8_NEXT(s.data(), i, n, c);
-    d.cps.push_back(c < 0 ? 0xFFFD : c);
-  }
-  d.offsets.push_back(s.size());
-  d.folded.resize(d.cps.size());
-  for (std::size_t k = 0; k < d.cps.size(); ++k) d.folded[k] = u_foldCase(d.cps[k], U_FOLD_CASE_DEFAULT);
-  return d;
-}
-
-const Pseudonymiser::Candidate* Pseudonymiser::match_at(const Decoded& d, std::size_t k) const {
-  const auto& bucket = by_first_[static_cast<std::size_t>(d.folded[k]) % kBuckets];
-  if (bucket.empty() || (k > 0 && word_char(d.cps[k - 1]) && word_char(d.cps[k]))) return nullptr;
-  for (const auto& c : bucket) {
-    std::size_t len = c.folded.size();
-    if (k + len > d.cps.size() || !std::equal(c.folded.begin(), c.folded.end(), d.folded.begin() + static_cast<std::ptrdiff_t>(k)))
-      continue;
-    if (k + len < d.cps.size() && word_char(d.cps[k + len]) && word_char(d.cps[k + len - 1])) continue;
-    return &c;
-  }
-  return nullptr;
+std::vector<Pseudonymiser::Hit> Pseudonymiser::hits(std::string_view s) const {
+  std::vector<Hit> found;
+  if (!matcher_) return found;
+  matcher_->scan_impl(
+      s,
+      [](void* ctx, int32_t rule, std::size_t begin, std::size_t end) {
+        static_cast<std::vector<Hit>*>(ctx)->push_back({begin, end, static_cast<std::size_t>(rule)});
+      },
+      &found);
+  // Leftmost first; where several start at one place, the longest.
+  std::sort(found.begin(), found.end(), [](const Hit& a, const Hit& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+  });
+  return found;
 }
 
 std::string Pseudonymiser::replace_names(std::string_view s) {
-  if (names_.empty()) return std::string(s);
-  const Decoded d = decode(s);
   std::string out;
   out.reserve(s.size());
-  std::size_t copied = 0, k = 0;
-  while (k < d.cps.size()) {
-    const Candidate* hit = match_at(d, k);
-    if (!hit) {
-      ++k;
-      continue;
-    }
-    out.append(s.substr(copied, d.offsets[k] - copied));
-    out += names_[hit->entry].pseudonym;
-    ++counts_[hit->entry];
+  std::size_t copied = 0;
+  for (const Hit& h : hits(s)) {
+    if (h.begin < copied) continue;  // inside a longer name replaced already
+    out.append(s.substr(copied, h.begin - copied));
+    out += names_[h.entry].pseudonym;
+    ++counts_[h.entry];
     ++replacements_;
-    k += hit->folded.size();
-    copied = d.offsets[k];
+    copied = h.end;
   }
   out.append(s.substr(copied));
   return out;
 }
 
 const NameEntry* Pseudonymiser::find_name(std::string_view s) const {
-  if (names_.empty()) return nullptr;
-  const Decoded d = decode(s);
-  for (std::size_t k = 0; k < d.cps.size(); ++k)
-    if (const Candidate* hit = match_at(d, k)) return &names_[hit->entry];
-  return nullptr;
+  auto found = hits(s);
+  return found.empty() ? nullptr : &names_[found.front().entry];
 }
 
 std::size_t Pseudonymiser::names_found() const {

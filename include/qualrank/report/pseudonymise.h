@@ -3,6 +3,7 @@
 // pseudonym for the same name in every text one Pseudonymiser sees.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,8 @@
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {
+
+class KeywordMatcher;
 
 // One row of a names list.
 struct NameEntry {
@@ -23,6 +26,7 @@ struct NameEntry {
 // Limits of a names list (README, "Safety and limits").
 inline constexpr std::size_t kMaxNames = 10000;
 inline constexpr std::size_t kMaxNamesFileBytes = 4u * 1024u * 1024u;
+inline constexpr std::size_t kMaxNameBytes = 200;
 
 // Parses a names list: CSV (RFC 4180) with a header naming the column `name` and optionally `pseudonym` and
 // `kind`. An empty pseudonym is generated from the kind (`person` by default) and a counter per kind, in the
@@ -37,13 +41,16 @@ std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, co
 // Replaces names and e-mail addresses, consistently across every call on one object.
 //   E-mail addresses (local@domain.tld, ASCII) first: each distinct address (case-insensitively) becomes
 //   "Email-N", numbered in the order they are first met.
-//   Then every listed name, as a whole word (the characters around it are not letters, digits or '_'),
+//   Then every listed name, as a whole word (the characters around it are not letters or digits),
 //   case-insensitively (Unicode simple case folding), the longest listed name first where several start at
 //   one place. Replaced text is not searched again.
-// Linear in the text for a given list (each place is tried only against the names starting with its letter).
+// One pass over the text whatever the list's length (an Aho-Corasick automaton), plus the occurrences found.
 class Pseudonymiser {
  public:
   explicit Pseudonymiser(std::vector<NameEntry> names);
+  ~Pseudonymiser();
+  Pseudonymiser(const Pseudonymiser&) = delete;
+  Pseudonymiser& operator=(const Pseudonymiser&) = delete;
   // `text` with every name and address replaced.
   std::string apply(std::string_view text);
   // The key, as CSV: kind,original,pseudonym,occurrences — every listed name (with how often it was replaced,
@@ -58,19 +65,17 @@ class Pseudonymiser {
   const NameEntry* find_name(std::string_view text) const;
 
  private:
-  struct Candidate {
-    std::vector<int> folded;  // the name's code points, case-folded
-    std::size_t entry;
+  struct Hit {
+    std::size_t begin, end, entry;
   };
-  struct Decoded;  // a text as code points, case-folded code points and byte offsets
-  static Decoded decode(std::string_view text);
-  const Candidate* match_at(const Decoded& d, std::size_t k) const;
+  // Every occurrence of a listed name, leftmost first, the longest first among those starting together.
+  std::vector<Hit> hits(std::string_view text) const;
   std::string replace_emails(std::string_view text);
   std::string replace_names(std::string_view text);
 
   std::vector<NameEntry> names_;
   std::vector<std::size_t> counts_;
-  std::vector<std::vector<Candidate>> by_first_;  // hashed by the first folded code point, longest first
+  std::unique_ptr<KeywordMatcher> matcher_;  // over names_, in order; null when there are none
   struct Email {
     std::string folded, original, pseudonym;
     std::size_t count = 0;
