@@ -130,6 +130,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   for (const auto& kv : package_files) package_inputs.push_back(kv.first);
 
   // Staging: the pseudonymised workspace, then every output made from it.
+  remove_stale(out.parent_path(), "." + out_name + ".", {".staging", ".old"});
   const fs::path staging = out.parent_path() / ("." + out_name + "." + std::to_string(::getpid()) + ".staging");
   fs::remove_all(staging, ec);
   RemoveOnExit cleanup{staging};

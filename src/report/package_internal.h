@@ -66,6 +66,10 @@ std::string readme(const Outputs& outputs, const nlohmann::json& manifest, const
 // SHA256SUMS in sha256sum(1) format: "HEX  PATH\n" per file, in path order.
 std::string checksums(const std::map<std::string, std::string>& files);
 
+// Removes what a killed run left in `dir`: folders named PREFIX + PID + SUFFIX (for each suffix) whose process
+// no longer runs (files::process_gone).
+void remove_stale(const fs::path& dir, const std::string& prefix, const std::vector<std::string>& suffixes);
+
 // Sets SOURCE_DATE_EPOCH to a value (or unsets it) for its lifetime, restoring the old state afterwards.
 class ScopedEpoch {
  public:

@@ -148,6 +148,20 @@ std::string checksums(const std::map<std::string, std::string>& files) {
   return out;
 }
 
+void remove_stale(const fs::path& dir, const std::string& prefix, const std::vector<std::string>& suffixes) {
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    for (const auto& suffix : suffixes) {
+      if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) continue;
+      std::string_view pid(name);
+      pid = pid.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+      std::error_code rm;
+      if (files::process_gone(pid)) fs::remove_all(it->path(), rm);
+    }
+  }
+}
+
 ScopedEpoch::ScopedEpoch(const std::optional<long long>& epoch) {
   if (const char* v = std::getenv("SOURCE_DATE_EPOCH")) old_ = v;
   if (epoch) ::setenv("SOURCE_DATE_EPOCH", std::to_string(*epoch).c_str(), 1);

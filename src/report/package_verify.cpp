@@ -94,6 +94,9 @@ bool verify_package(const fs::path& dir, Diagnostics& diags, VerifySummary& summ
   }
   auto settings = settings_from_manifest(manifest, at(kManifest), diags);
   if (!settings) return false;
+  if (manifest.contains("qualrank") && manifest["qualrank"] != QUALRANK_VERSION)
+    diags.warning({at(kManifest), 0, 0}, "made with qualrank " + manifest["qualrank"].dump() + ", verified with " +
+                                            QUALRANK_VERSION + ": outputs may differ for that reason alone");
 
   // 1. The checksums.
   auto sums = files::read_inside(dir, kChecksums);
@@ -126,6 +129,7 @@ bool verify_package(const fs::path& dir, Diagnostics& diags, VerifySummary& summ
     if (rel != kChecksums && !listed.count(rel)) diags.warning({at(rel), 0, 0}, "not listed in SHA256SUMS");
 
   // 2. The re-run.
+  remove_stale(dir, ".verify.", {""});
   const fs::path scratch = dir / (".verify." + std::to_string(::getpid()));
   fs::remove_all(scratch, ec);
   RemoveOnExit cleanup{scratch};

@@ -160,8 +160,14 @@ n_out=$(($(jq '.outputs | length' "$pkg/qualrank-package.json") + 1))
 [[ "$(cat "$tmp/v.out")" == "qualrank package verify: ok: $((n_files - 1)) files match SHA256SUMS, $n_out outputs re-made byte for byte" ]] || fail "verify output: $(cat "$tmp/v.out")"
 [[ $(find "$pkg" | wc -l) == $(find "$tmp/unzipped/package" | wc -l) ]] || fail "verify left files behind"
 # Same inputs, same zip bytes (the old package is replaced); SOURCE_DATE_EPOCH stamps it and is kept for verify.
+# What a killed run left (its process gone) is removed; another live process's folder is not.
 cp "$fw/package.zip" "$tmp/first.zip"
+mkdir -p "$fw/.package.999999999.staging/x" "$fw/.package.999999999.old" "$fw/.package.$$.staging"
 "$QUALRANK" -C "$fw" -q package --names ../names.csv
+[[ ! -e "$fw/.package.999999999.staging" && ! -e "$fw/.package.999999999.old" ]] || fail "stale staging folders left"
+[[ -d "$fw/.package.$$.staging" ]] || fail "a live process's staging folder was removed"; rmdir "$fw/.package.$$.staging"
+mkdir "$pkg/.verify.999999999"; "$QUALRANK" -C "$fw" -q package verify package || fail "verify with a stale scratch folder"
+[[ ! -e "$pkg/.verify.999999999" ]] || fail "stale verify folder left"
 cmp "$tmp/first.zip" "$fw/package.zip" || fail "a second run gives other zip bytes"
 SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$fw" -q package --names ../names.csv -o e1
 SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$fw" -q package --names ../names.csv -o e2
@@ -202,6 +208,13 @@ if "$QUALRANK" -C "$fw" package verify package 2>"$tmp/m.err"; then fail "verify
 grep -qxF "$fw/package/exports/codebook.qdc: error: is missing (listed in SHA256SUMS): cannot read the file" "$tmp/m.err" || fail "missing: $(cat "$tmp/m.err")"
 grep -qxF "$fw/package/exports/codebook.qdc: error: is missing (the re-run makes it)" "$tmp/m.err" || fail "missing output: $(cat "$tmp/m.err")"
 grep -qxF "$fw/package/notes.txt: warning: not listed in SHA256SUMS" "$tmp/m.err" || fail "extra file: $(cat "$tmp/m.err")"
+# a package made by another version: said, beside the checksum error of the edited manifest
+cp -r "$tmp/unzipped/package" "$tmp/v"
+version=$(jq -r .qualrank "$tmp/v/qualrank-package.json")
+sed -i "s/\"qualrank\": \"$version\"/\"qualrank\": \"0.0.1\"/" "$tmp/v/qualrank-package.json"
+if "$QUALRANK" package verify "$tmp/v" 2>"$tmp/v.err"; then fail "verify passed an edited manifest"; fi
+grep -qxF "$tmp/v/qualrank-package.json: warning: made with qualrank \"0.0.1\", verified with $version: outputs may differ for that reason alone" "$tmp/v.err" || fail "version: $(cat "$tmp/v.err")"
+grep -qxF "$tmp/v/qualrank-package.json: error: SHA-256 differs from SHA256SUMS" "$tmp/v.err" || fail "manifest checksum: $(cat "$tmp/v.err")"
 # a package file that is a symlink leading out of the package is not read
 cp -r "$tmp/unzipped/package" "$tmp/s"; cp "$tmp/s/guidelines/remote-work-interview.yaml" "$tmp/g.yaml"
 ln -sf "$tmp/g.yaml" "$tmp/s/guidelines/remote-work-interview.yaml"
