@@ -101,6 +101,13 @@ diff "$tmp/expected" "$tmp/out" >/dev/null || fail "summary: $(diff "$tmp/expect
 # Nothing from the names list survives, in the folder or in the zip (nested zips included).
 mkdir "$tmp/unzipped"; (cd "$tmp/unzipped" && unzip -q "$fw/package.zip")
 [[ -z "$(leaks "$tmp/needles" "$pkg" "$tmp/unzipped")" ]] || fail "names survive: $(leaks "$tmp/needles" "$pkg" "$tmp/unzipped")"
+# and by grep(1), every zip inside unzipped (all but "eli", a part of common words: checked as a word above)
+cp -r "$tmp/unzipped" "$tmp/grepped"
+find "$tmp/grepped" -name '*.xlsx' -o -name '*.qdpx' | while read -r z; do mkdir "$z.d"; (cd "$z.d" && unzip -q "$z"); rm "$z"; done
+[[ $(find "$tmp/grepped" -type f | wc -l) -gt 60 ]] || fail "the zips were not unpacked"
+grep -v '^eli$' "$tmp/needles" >"$tmp/needles-grep"
+if LC_ALL=C.UTF-8 grep -rilF -f "$tmp/needles-grep" "$tmp/grepped"; then fail "grep finds a listed name"; fi
+LC_ALL=C.UTF-8 grep -rilF -f "$tmp/needles-grep" "$fw/transcripts" >/dev/null || fail "grep finds nothing in the original (the check cannot fail)"
 # the zip holds exactly the folder's files, byte for byte
 diff -r "$pkg" "$tmp/unzipped/package" || fail "the zip and the folder differ"
 # The key: outside, exact (counts as `grep -rwoi NAME` of the workspace gives them), nowhere in the package.
