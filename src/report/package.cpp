@@ -92,6 +92,10 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
     if (!parsed) return false;
     names = std::move(*parsed);
   }
+  if (key && names_path && *key == *names_path) {
+    diags.error({options.key_file->string(), 0, 0}, "the key would overwrite the names list; write it elsewhere");
+    return false;
+  }
 
   // The inputs, pseudonymised.
   const auto inputs = input_files(root, diags);
