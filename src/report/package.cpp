@@ -62,7 +62,8 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   }
   std::error_code ec;
   if (fs::exists(fs::symlink_status(out, ec))) {
-    if (!fs::is_directory(out, ec) || !fs::exists(out / kManifest, ec)) {
+    bool replaceable = fs::is_directory(out, ec) && (fs::exists(out / kManifest, ec) || fs::is_empty(out, ec));
+    if (!replaceable) {
       diags.error({shown, 0, 0}, "exists and is not a qualrank package (no " + std::string(kManifest) +
                                      "); remove it or choose another folder; nothing written");
       return false;
