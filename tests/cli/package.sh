@@ -92,7 +92,7 @@ pkg="$fw/package"
 n_files=$(find "$pkg" -type f | wc -l)
 cat >"$tmp/expected" <<EOT
 qualrank package: wrote $fw/package/ ($n_files files) and package.zip
-  pseudonymised: 8 of 8 listed names found, 2 e-mail addresses, $(python3 -c "import json;print(json.load(open('$pkg/qualrank-package.json'))['pseudonymisation']['replacements'])") replacements
+  pseudonymised: 8 of 8 listed names found, 2 e-mail addresses, 21 replacements
   key: $fw/../key.csv (keep it apart from the package)
 EOT
 diff "$tmp/expected" "$tmp/out" >/dev/null || fail "summary: $(diff "$tmp/expected" "$tmp/out")"
@@ -125,6 +125,8 @@ email,J.Becker@acme-logistics.com,Email-1,1
 email,zoe@example.org,Email-2,1
 EOT
 diff "$tmp/key.expected" "$tmp/key.csv" || fail "key"
+# 21 replacements = the sum of the key's occurrences; the manifest says the same
+[[ $(jq -c .pseudonymisation "$pkg/qualrank-package.json") == '{"names_listed":8,"names_found":8,"addresses":2,"replacements":21}' ]] || fail "manifest counts"
 grep -qF "$(sha256sum <"$tmp/key.csv" | cut -d' ' -f1)" "$pkg/SHA256SUMS" && fail "the key's bytes are in the package"
 [[ -z "$(find "$pkg" "$tmp/unzipped" -name 'key*')" ]] || fail "a key file in the package"
 # Consistent pseudonyms: in the transcript, the standoff file and its renamed path, the front matter, the outputs.
