@@ -309,4 +309,12 @@ grep -qF "loss curves in Tracker-1" "$ws/package/codebooks/llm-frameworks.histor
 "$QUALRANK" -C "$ws" -q report -o "$tmp/orig"
 jq -S '.rankings' "$tmp/orig/report.json" >"$tmp/r1"; jq -S '.rankings' "$ws/package/reports/report.json" >"$tmp/r2"
 cmp -s "$tmp/r1" "$tmp/r2" || fail "the rankings differ after pseudonymisation"
+# a participant id listed: the transcript renamed, its front matter and the history's provenance follow
+printf 'name,pseudonym\nU07,P-Seven\n' >"$tmp/ids.csv"
+"$QUALRANK" -C "$ws" -q package --names "$tmp/ids.csv" -o "$tmp/ids"
+[[ -f "$tmp/ids/transcripts/P-Seven.md" && ! -e "$tmp/ids/transcripts/U07.md" ]] || fail "U07.md not renamed"
+grep -qxF "participant: P-Seven" "$tmp/ids/transcripts/P-Seven.md" || fail "participant id"
+grep -qxF "        source: transcripts/P-Seven.md:62" "$tmp/ids/codebooks/llm-frameworks.history.yaml" || fail "provenance source"
+[[ -z "$(leaks <(echo U07) "$tmp/ids")" ]] || fail "U07 survives: $(leaks <(echo U07) "$tmp/ids")"
+"$QUALRANK" -q package verify "$tmp/ids" || fail "verify (ids)"
 echo "package: ok"
