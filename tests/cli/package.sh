@@ -211,6 +211,9 @@ for line in "$tmp/t/transcripts/C01.md: error: SHA-256 differs from SHA256SUMS" 
 done
 grep -qE "^$tmp/t/exports/project.qdpx: error: differs from the re-run \(first difference at byte [0-9]+\)$" "$tmp/t.err" || fail "qdpx not named"
 [[ -z "$(find "$tmp/t" -name '.verify*')" ]] || fail "verify left its scratch folder"
+# verify works outside any workspace (a downloaded package), the path taken from the current folder
+(cd "$tmp" && "$QUALRANK" -q package verify unzipped/package) || fail "verify outside a workspace"
+(cd "$tmp/unzipped/package" && "$QUALRANK" -q package verify .) || fail "verify . inside the package"
 # a missing file; a file the checksums do not name (a warning, not a failure)
 rm "$pkg/exports/codebook.qdc"; echo extra >"$pkg/notes.txt"
 if "$QUALRANK" -C "$fw" package verify package 2>"$tmp/m.err"; then fail "verify passed without codebook.qdc"; fi
