@@ -96,7 +96,10 @@ std::string readme(const Outputs& outputs, const nlohmann::json& manifest, const
     << kManifest << "`: " << s["resamples"].dump() << " bootstrap resamples, seed " << s["seed"].dump()
     << ", coding counted: " << s["coder"].get<std::string>() << ", SOURCE_DATE_EPOCH "
     << (s["source_date_epoch"].is_null() ? std::string("unset (fixed document times)") : s["source_date_epoch"].dump())
-    << ". The report alone: `SOURCE_DATE_EPOCH=... qualrank -C . report -o rerun --resamples "
+    << ". The report alone, into `rerun/`: `"
+    << (s["source_date_epoch"].is_null() ? std::string("env -u SOURCE_DATE_EPOCH ")
+                                         : "SOURCE_DATE_EPOCH=" + s["source_date_epoch"].dump() + " ")
+    << "qualrank -C . report -o rerun --resamples "
     << s["resamples"].dump() << " --seed " << s["seed"].dump() << " --coder " << s["coder"].get<std::string>()
     << "`.\n\n";
   r << "## Pseudonymisation\n\n"

@@ -211,6 +211,13 @@ for line in "$tmp/t/transcripts/C01.md: error: SHA-256 differs from SHA256SUMS" 
 done
 grep -qE "^$tmp/t/exports/project.qdpx: error: differs from the re-run \(first difference at byte [0-9]+\)$" "$tmp/t.err" || fail "qdpx not named"
 [[ -z "$(find "$tmp/t" -name '.verify*')" ]] || fail "verify left its scratch folder"
+# the README's own command for the report alone makes the package's reports, byte for byte
+cmd=$(grep -o 'The report alone, into `rerun/`: `[^`]*`' "$pkg/README.md" | sed 's/.*: `//; s/`$//')
+[[ $cmd == "env -u SOURCE_DATE_EPOCH qualrank -C . report -o rerun --resamples 10000 --seed 20250101 --coder consensus" ]] || fail "README command: $cmd"
+cp -r "$pkg" "$tmp/readme-run"
+(cd "$tmp/readme-run" && eval "${cmd/qualrank/\"\$QUALRANK\" -q}")
+[[ $(ls "$tmp/readme-run/rerun" | wc -l) == $(ls "$pkg/reports" | wc -l) ]] || fail "README's command wrote $(ls "$tmp/readme-run/rerun")"
+for f in "$tmp"/readme-run/rerun/*; do cmp "$f" "$pkg/reports/$(basename "$f")" || fail "README's command: $(basename "$f") differs"; done
 # verify works outside any workspace (a downloaded package), the path taken from the current folder
 (cd "$tmp" && "$QUALRANK" -q package verify unzipped/package) || fail "verify outside a workspace"
 (cd "$tmp/unzipped/package" && "$QUALRANK" -q package verify .) || fail "verify . inside the package"
