@@ -319,6 +319,11 @@ grep -qF "loss curves in Tracker-1" "$ws/package/codebooks/llm-frameworks.histor
 "$QUALRANK" -C "$ws" -q report -o "$tmp/orig"
 jq -S '.rankings' "$tmp/orig/report.json" >"$tmp/r1"; jq -S '.rankings' "$ws/package/reports/report.json" >"$tmp/r2"
 cmp -s "$tmp/r1" "$tmp/r2" || fail "the rankings differ after pseudonymisation"
+# a default names list that leads outside the workspace is not read
+mv "$ws/pseudonyms.csv" "$tmp/outside-names.csv"; ln -s "$tmp/outside-names.csv" "$ws/pseudonyms.csv"
+set +e; "$QUALRANK" -C "$ws" -q package -o "$tmp/never" 2>"$tmp/pn.err"; rc=$?; set -e
+[[ $rc == 1 && "$(cat "$tmp/pn.err")" == "pseudonyms.csv: error: leads outside the workspace through a symlink; not read" && ! -e "$tmp/never" ]] || fail "default names list through a symlink: $rc $(cat "$tmp/pn.err")"
+rm "$ws/pseudonyms.csv"
 # a participant id listed: the transcript renamed, its front matter and the history's provenance follow
 printf 'name,pseudonym\nU07,P-Seven\n' >"$tmp/ids.csv"
 "$QUALRANK" -C "$ws" -q package --names "$tmp/ids.csv" -o "$tmp/ids"
