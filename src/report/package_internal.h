@@ -56,7 +56,8 @@ std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_ro
 // The manifest (kManifest) of a package.
 nlohmann::ordered_json manifest_json(const Settings& settings, const nlohmann::ordered_json& pseudonymisation,
                                      const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
-// Reads the settings back; nullopt with an error located in `file` when they are missing or malformed.
+// Reads the settings back; nullopt with an error located in `file` when they, the version string or the
+// pseudonymisation counts (what readme() reads) are missing or malformed.
 std::optional<Settings> settings_from_manifest(const nlohmann::json& manifest, const std::string& file, Diagnostics& diags);
 
 // README.md: what the package is, how to re-run it, how it was pseudonymised, and every file of `files`

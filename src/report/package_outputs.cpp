@@ -127,11 +127,17 @@ std::optional<Settings> settings_from_manifest(const nlohmann::json& manifest, c
   };
   if (!manifest.is_object() || !manifest.contains("settings") || !manifest["settings"].is_object())
     return bad("no \"settings\" object; not a qualrank package manifest");
+  if (!manifest.contains("qualrank") || !manifest["qualrank"].is_string()) return bad("\"qualrank\" is not a version string");
+  const auto& p = manifest.contains("pseudonymisation") ? manifest["pseudonymisation"] : nlohmann::json(nullptr);
+  if (!p.is_object()) return bad("no \"pseudonymisation\" object");
+  for (const char* key : {"names_listed", "names_found", "addresses", "replacements"})
+    if (!p.contains(key) || !p[key].is_number_unsigned()) return bad(std::string("pseudonymisation.") + key + " is not a whole number");
   const auto& j = manifest["settings"];
   if (!j.contains("resamples") || !j["resamples"].is_number_integer()) return bad("settings.resamples is not a whole number");
   if (!j.contains("seed") || !j["seed"].is_number_unsigned()) return bad("settings.seed is not a whole number");
   if (!j.contains("coder") || !j["coder"].is_string()) return bad("settings.coder is not a string");
-  const auto& e = j.contains("source_date_epoch") ? j["source_date_epoch"] : nlohmann::json(nullptr);
+  if (!j.contains("source_date_epoch")) return bad("settings.source_date_epoch is missing (null when it was unset)");
+  const auto& e = j["source_date_epoch"];
   if (!e.is_null() && (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() > files::kMaxSourceDateEpoch))
     return bad("settings.source_date_epoch is neither null nor a valid SOURCE_DATE_EPOCH");
   s.resamples = j["resamples"].get<int>();

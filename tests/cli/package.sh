@@ -234,6 +234,12 @@ sed -i "s/\"qualrank\": \"$version\"/\"qualrank\": \"0.0.1\"/" "$tmp/v/qualrank-
 if "$QUALRANK" package verify "$tmp/v" 2>"$tmp/v.err"; then fail "verify passed an edited manifest"; fi
 grep -qxF "$tmp/v/qualrank-package.json: warning: made with qualrank \"0.0.1\", verified with $version: outputs may differ for that reason alone" "$tmp/v.err" || fail "version: $(cat "$tmp/v.err")"
 grep -qxF "$tmp/v/qualrank-package.json: error: SHA-256 differs from SHA256SUMS" "$tmp/v.err" || fail "manifest checksum: $(cat "$tmp/v.err")"
+# a manifest that is not one: located errors, never an internal error
+for edit in '.qualrank = 5' 'del(.pseudonymisation)' '.settings.seed = "x"' '.pseudonymisation.addresses = -1' 'del(.settings.source_date_epoch)'; do
+  jq "$edit" "$tmp/unzipped/package/qualrank-package.json" >"$tmp/v/qualrank-package.json"
+  set +e; "$QUALRANK" package verify "$tmp/v" 2>"$tmp/v.err"; rc=$?; set -e
+  [[ $rc == 1 ]] && grep -q "^$tmp/v/qualrank-package.json: error: " "$tmp/v.err" || fail "manifest $edit: $rc $(cat "$tmp/v.err")"
+done
 # a package file that is a symlink leading out of the package is not read
 cp -r "$tmp/unzipped/package" "$tmp/s"; cp "$tmp/s/guidelines/remote-work-interview.yaml" "$tmp/g.yaml"
 ln -sf "$tmp/g.yaml" "$tmp/s/guidelines/remote-work-interview.yaml"
