@@ -88,3 +88,12 @@ TEST_CASE("report::Pseudonymiser key lists every listed name with its count", "[
   p.apply("Anna and anna");
   CHECK(p.key_csv() == "kind,original,pseudonym,occurrences\nperson,Anna,Person-1,2\nother,'=cmd,Other-1,0\n");
 }
+
+TEST_CASE("report::parse_names_list enforces its limits, located", "[report]") {
+  std::string many = "name\n";
+  for (int i = 0; i <= 10000; ++i) many += "Name" + std::to_string(i) + "\n";
+  CHECK(first_error(many) == "names.csv:10002:1: error: a names list holds at most 10000 names");
+  CHECK(first_error("name\n" + std::string(201, 'a') + "\n") == "names.csv:2:1: error: a name is at most 200 bytes");
+  CHECK(first_error(std::string(kMaxNamesFileBytes + 1, 'a')) ==
+        "names.csv: error: a names list holds at most 4194304 bytes, not 4194305");
+}
