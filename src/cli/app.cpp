@@ -252,8 +252,10 @@ int run(int argc, char** argv) {
   // its repository), so a command run in transcripts/ works on its workspace. `init` writes a new one here.
   // The workspace: -C DIR, else the nearest folder from here upward that has a codebooks/ folder (as git finds
   // its repository), so a command run in transcripts/ works on its workspace. `init` and `import` may make a
-  // new workspace here, and `agreement --labels` reads label tables anywhere.
-  if (!workspace_given && name != "init" && name != "import" && name != "agreement") {
+  // new workspace here, `agreement --labels` reads label tables anywhere, and `package verify DIR` checks a
+  // package wherever it is.
+  const bool anywhere = name == "package" && !args.empty() && args[0] == "verify";
+  if (!workspace_given && name != "init" && name != "import" && name != "agreement" && !anywhere) {
     std::error_code ec;
     std::filesystem::path here = std::filesystem::current_path(ec), found;
     for (auto p = here; !p.empty(); p = p.parent_path()) {

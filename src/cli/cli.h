@@ -97,5 +97,6 @@ int cmd_export(Context&, const std::vector<std::string>&);
 int cmd_import(Context&, const std::vector<std::string>&);
 int cmd_import_transcript(Context&, const std::vector<std::string>&);
 int cmd_query(Context&, const std::vector<std::string>&);
+int cmd_package(Context&, const std::vector<std::string>&);
 
 }  // namespace qualrank::cli

@@ -24,6 +24,7 @@ const std::vector<Command>& commands() {
       {"participants", "participants import: merge a spreadsheet of participant attributes into the transcripts", cmd_participants},
       {"import-transcript", "turn a WebVTT, SRT, Word or text transcript into a workspace transcript", cmd_import_transcript},
       {"report", "the main job: validate, then write every output into reports/", cmd_report},
+      {"package", "a pseudonymised replication package (folder + zip, README, SHA256SUMS); package verify DIR re-runs it", cmd_package},
   };
   return table;
 }

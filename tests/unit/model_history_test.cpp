@@ -596,3 +596,30 @@ TEST_CASE("model::history append_proposals records all of a batch or none", "[mo
   Diagnostics d4;
   CHECK_FALSE(append_proposals(ws.root, {with_rationale(parent_gone)}, d4));
 }
+
+TEST_CASE("model::rechain_history recomputes the chain over edited entries", "[model]") {
+  const std::string edits_yaml =
+      "history: t\nentries:\n"
+      "  - propose: E0001\n    op: deprecate\n    args: {node: A}\n    rationale: asked by Anna\n    author: anna\n"
+      "    date: 2025-01-01\n    hash: 0000000000000000000000000000000000000000000000000000000000000000\n"
+      "  - reject: E0001\n    reason: Anna changed her mind\n    author: anna\n    date: 2025-01-02\n"
+      "    hash: 1111111111111111111111111111111111111111111111111111111111111111\n";
+  Diagnostics d;
+  CHECK_FALSE(parse_history(edits_yaml, "h.yaml", d));  // the made-up hashes do not match
+  Diagnostics d2;
+  auto fixed = rechain_history(edits_yaml, "h.yaml", d2);
+  REQUIRE(fixed);
+  CHECK_FALSE(d2.has_errors());
+  Diagnostics d3;
+  auto h = parse_history(*fixed, "h.yaml", d3);
+  CHECK_FALSE(d3.has_errors());
+  REQUIRE(h);
+  CHECK(h->edits.size() == 1);
+  CHECK(h->edits[0].rationale == "asked by Anna");
+  // only the hash values changed
+  CHECK(fixed->size() == edits_yaml.size());
+  CHECK(fixed->substr(0, fixed->find("hash:")) == edits_yaml.substr(0, edits_yaml.find("hash:")));
+  Diagnostics d4;
+  CHECK_FALSE(rechain_history("history: t\nentries:\n  - propose: E0001\n", "h.yaml", d4));
+  CHECK(format_diagnostic(d4.items()[0]) == "h.yaml:3:5: error: a history entry without its hash (64 hex digits)");
+}

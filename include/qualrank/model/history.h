@@ -129,6 +129,12 @@ std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& di
 // (sorted keys, every scalar a string, the `hash` field left out).
 std::string history_entry_hash(const std::string& canonical_json, const std::string& previous_hash);
 
+// `text` (a history file) with every entry's `hash` recomputed over the entry as it now reads, in order: for a
+// copy whose content was changed on purpose (a pseudonymised replication package, history_rechain.cpp). Each
+// old hash value is replaced where it is written; nullopt (errors in `diags`) when the text does not parse or
+// an entry has no 64-hex-digit hash of its own.
+std::optional<std::string> rechain_history(const std::string& text, const std::string& file, Diagnostics& diags);
+
 // Today's UTC date as YYYY-MM-DD (SOURCE_DATE_EPOCH when set, else the clock): the default date of an entry.
 std::string today_utc();
 

@@ -1,0 +1,87 @@
+// Pseudonymisation for a replication package (docs/package.md): the names of a names list (people,
+// organisations, places, anything listed) and every e-mail address are replaced by pseudonyms, the same
+// pseudonym for the same name in every text one Pseudonymiser sees.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+class KeywordMatcher;
+
+// One row of a names list.
+struct NameEntry {
+  std::string name;       // as listed (at least 2 characters; matched case-insensitively, as whole words)
+  std::string pseudonym;  // as listed, or generated: "<Kind>-<N>" ("Person-1", "Organisation-2")
+  std::string kind;       // lower-case letters; "person" when the list has no kind
+  int line = 0;           // its line in the names file
+};
+
+// Limits of a names list (README, "Safety and limits").
+inline constexpr std::size_t kMaxNames = 10000;
+inline constexpr std::size_t kMaxNamesFileBytes = 4u * 1024u * 1024u;
+inline constexpr std::size_t kMaxNameBytes = 200;
+
+// Parses a names list: CSV (RFC 4180) with a header naming the column `name` and optionally `pseudonym` and
+// `kind`. An empty pseudonym is generated from the kind (`person` by default) and a counter per kind, in the
+// list's order. Located errors: a missing `name` column, an unknown column, an empty or one-character name, a
+// name listed twice (case-insensitively), a kind that is not lower-case letters, a pseudonym that is empty of
+// text, holds coding markup or a path character ([ ] { } | \ @ / : " # or a control character), starts
+// with '.', or contains a listed name as a word (it would carry that name into the package); more than
+// kMaxNames rows or kMaxNamesFileBytes bytes. Returns nullopt when there is any error.
+std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, const std::string& file,
+                                                       Diagnostics& diags);
+
+// Replaces names and e-mail addresses, consistently across every call on one object.
+//   E-mail addresses (local@domain.tld, ASCII) first: each distinct address (case-insensitively) becomes
+//   "Email-N", numbered in the order they are first met.
+//   Then every listed name, as a whole word (the characters around it are not letters or digits),
+//   case-insensitively (Unicode simple case folding), the longest listed name first where several start at
+//   one place. Replaced text is not searched again.
+// One pass over the text whatever the list's length (an Aho-Corasick automaton), plus the occurrences found.
+class Pseudonymiser {
+ public:
+  explicit Pseudonymiser(std::vector<NameEntry> names);
+  ~Pseudonymiser();
+  Pseudonymiser(const Pseudonymiser&) = delete;
+  Pseudonymiser& operator=(const Pseudonymiser&) = delete;
+  // `text` with every name and address replaced.
+  std::string apply(std::string_view text);
+  // The key, as CSV: kind,original,pseudonym,occurrences — every listed name (with how often it was replaced,
+  // 0 included) and every address met. The real names: never write it into the package.
+  std::string key_csv() const;
+  // Replacements made so far, and how many distinct listed names and addresses they concerned.
+  std::size_t replacements() const { return replacements_; }
+  std::size_t names_found() const;
+  std::size_t addresses() const { return emails_.size(); }
+  // The first listed name `text` still holds (as apply() would find it), or nullptr: the check of a finished
+  // package. Counts nothing.
+  const NameEntry* find_name(std::string_view text) const;
+
+ private:
+  struct Hit {
+    std::size_t begin, end, entry;
+  };
+  // Every occurrence of a listed name, leftmost first, the longest first among those starting together.
+  std::vector<Hit> hits(std::string_view text) const;
+  std::string replace_emails(std::string_view text);
+  std::string replace_names(std::string_view text);
+
+  std::vector<NameEntry> names_;
+  std::vector<std::size_t> counts_;
+  std::unique_ptr<KeywordMatcher> matcher_;  // over names_, in order; null when there are none
+  struct Email {
+    std::string folded, original, pseudonym;
+    std::size_t count = 0;
+  };
+  std::vector<Email> emails_;
+  std::size_t replacements_ = 0;
+};
+
+}  // namespace qualrank

@@ -1,0 +1,258 @@
+// build_package (report/package.h). The workspace's inputs are read, pseudonymised in memory (paths too) and
+// written into a hidden staging folder beside the package, which is then a workspace of its own: the report
+// and the exports are made from it, so every output is pseudonymised by construction. The README, manifest
+// and SHA256SUMS follow; the zip is written to a temp file; then the staging folder is renamed into place and
+// the zip after it.
+#include <unistd.h>
+
+#include <set>
+
+#include "package_internal.h"
+#include "qualrank/model/history.h"
+#include "qualrank/report/package.h"
+#include "qualrank/report/pseudonymise.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/zip.h"
+
+namespace qualrank {
+
+namespace fs = std::filesystem;
+using namespace package_detail;
+
+namespace {
+
+fs::path canonical_or_self(const fs::path& p) {
+  std::error_code ec;
+  auto c = fs::weakly_canonical(fs::absolute(p), ec);
+  return ec ? fs::absolute(p).lexically_normal() : c;
+}
+
+// Whether `inner` is `outer` or lies below it (both canonical).
+bool within(const fs::path& inner, const fs::path& outer) {
+  auto rel = inner.lexically_relative(outer);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// Removes a folder this process made, quietly.
+struct RemoveOnExit {
+  fs::path dir;
+  ~RemoveOnExit() {
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+
+bool is_history(const std::string& rel) {
+  return rel.starts_with("codebooks/") && rel.find('/', 10) == std::string::npos &&
+         (rel.ends_with(".history.yaml") || rel.ends_with(".history.yml"));
+}
+
+}  // namespace
+
+bool build_package(const fs::path& workspace, const PackageOptions& options, Diagnostics& diags,
+                   PackageSummary& summary) {
+  const fs::path root = canonical_or_self(workspace);
+  const fs::path out = canonical_or_self(options.output_dir);
+  const std::string out_name = out.filename().string();
+  const fs::path zip_path = out.parent_path() / (out_name + ".zip");
+  const std::string shown = options.output_dir.string();
+  if (out_name.empty() || out_name == "." || out_name == ".." || within(root, out)) {
+    diags.error({shown, 0, 0}, "the package folder cannot be the workspace or a folder that holds it");
+    return false;
+  }
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(out, ec))) {
+    bool replaceable = fs::is_directory(out, ec) && (fs::exists(out / kManifest, ec) || fs::is_empty(out, ec));
+    if (!replaceable) {
+      diags.error({shown, 0, 0}, "exists and is not a qualrank package (no " + std::string(kManifest) +
+                                     "); remove it or choose another folder; nothing written");
+      return false;
+    }
+  }
+  std::optional<fs::path> key;
+  if (options.key_file) {
+    key = canonical_or_self(*options.key_file);
+    if (within(*key, out) || *key == zip_path) {
+      diags.error({options.key_file->string(), 0, 0},
+                  "the key may not be written into the package (" + shown + "); keep it outside");
+      return false;
+    }
+  }
+
+  // The names list.
+  std::vector<NameEntry> names;
+  std::optional<fs::path> names_path;
+  if (options.names_file) {
+    names_path = canonical_or_self(*options.names_file);
+    auto text = files::read(*options.names_file);
+    if (!text) {
+      diags.error({options.names_file->string(), 0, 0}, "cannot read the names list");
+      return false;
+    }
+    auto parsed = parse_names_list(*text, options.names_file->string(), diags);
+    if (!parsed) return false;
+    names = std::move(*parsed);
+  }
+  if (key && names_path && *key == *names_path) {
+    diags.error({options.key_file->string(), 0, 0}, "the key would overwrite the names list; write it elsewhere");
+    return false;
+  }
+
+  // The inputs, pseudonymised.
+  const auto inputs = input_files(root, diags);
+  if (diags.has_errors()) return false;
+  Pseudonymiser pseudonymiser(names);
+  std::map<std::string, std::string> package_files;  // package-relative path -> bytes
+  std::map<std::string, std::string> renamed_from;
+  for (const auto& rel : inputs) {
+    const fs::path abs = canonical_or_self(root / rel);
+    if ((names_path && abs == *names_path) || (key && abs == *key)) {
+      diags.error({rel, 0, 0}, std::string(names_path && abs == *names_path ? "the names list" : "the key file") +
+                                   " is one of the workspace's inputs; keep it outside codebooks/, guidelines/ and transcripts/");
+      return false;
+    }
+    std::string why;
+    auto bytes = files::read_inside(root, rel, &why);
+    if (!bytes) {
+      diags.error({rel, 0, 0}, why);
+      continue;
+    }
+    std::string new_rel = pseudonymiser.apply(rel);
+    std::string content = pseudonymiser.apply(*bytes);
+    if (is_history(rel)) {
+      auto rechained = rechain_history(content, new_rel, diags);
+      if (!rechained) continue;
+      content = std::move(*rechained);
+    }
+    if (auto [it, fresh] = renamed_from.emplace(new_rel, rel); !fresh) {
+      diags.error({rel, 0, 0}, "becomes " + new_rel + " once pseudonymised, as " + it->second + " does; give them different pseudonyms");
+      continue;
+    }
+    package_files[new_rel] = std::move(content);
+  }
+  if (diags.has_errors()) return false;
+  std::vector<std::string> package_inputs;
+  for (const auto& kv : package_files) package_inputs.push_back(kv.first);
+
+  // Staging: the pseudonymised workspace, then every output made from it.
+  remove_stale(out.parent_path(), "." + out_name + ".", {".staging", ".old"});
+  const fs::path staging = out.parent_path() / ("." + out_name + "." + std::to_string(::getpid()) + ".staging");
+  fs::remove_all(staging, ec);
+  RemoveOnExit cleanup{staging};
+  if (!fs::create_directories(staging, ec)) {
+    diags.error({staging.string(), 0, 0}, "cannot create the staging folder: " + ec.message());
+    return false;
+  }
+  std::string err;
+  for (const auto& [rel, bytes] : package_files)
+    if (!files::write_atomic(staging / rel, bytes, &err)) {
+      diags.error({(staging / rel).string(), 0, 0}, "cannot write: " + err);
+      return false;
+    }
+  Settings settings;
+  settings.resamples = options.resamples;
+  settings.seed = options.seed;
+  settings.coder = pseudonymiser.apply(options.coder);  // a coder named in the list is counted by pseudonym
+  if (long long e = files::source_date_epoch(-1); e >= 0) settings.source_date_epoch = e;
+  Diagnostics run;
+  auto outputs = make_outputs(staging, staging, settings, run);
+  if (!outputs) {
+    diags.append(run);
+    diags.note({}, "the pseudonymised copy of the workspace has errors (`qualrank validate` shows the workspace's "
+                   "own; an error only here comes from a replaced name)");
+    return false;
+  }
+  diags.append(run);  // warnings
+  std::vector<std::string> output_names;
+  for (auto& [rel, bytes] : outputs->files) {
+    output_names.push_back(rel);
+    package_files[rel] = bytes;
+  }
+  nlohmann::ordered_json pseudo = {{"names_listed", names.size()},
+                                   {"names_found", pseudonymiser.names_found()},
+                                   {"addresses", pseudonymiser.addresses()},
+                                   {"replacements", pseudonymiser.replacements()}};
+  auto manifest = manifest_json(settings, pseudo, package_inputs, output_names);
+  package_files[kManifest] = manifest.dump(2) + "\n";
+  std::vector<std::string> listed;
+  for (const auto& kv : package_files) listed.push_back(kv.first);
+  for (const char* extra : {kReadme, kChecksums}) listed.push_back(extra);
+  std::sort(listed.begin(), listed.end());
+  package_files[kReadme] = readme(*outputs, nlohmann::json::parse(package_files[kManifest]), listed);
+  package_files[kChecksums] = checksums(package_files);
+  for (const char* name : {kManifest, kReadme, kChecksums})
+    if (!files::write_atomic(staging / name, package_files[name], &err)) {
+      diags.error({(staging / name).string(), 0, 0}, "cannot write: " + err);
+      return false;
+    }
+
+  // Nothing listed may survive: a name written differently in an input (a YAML or XML escape, markup inside
+  // it) reaches the outputs decoded. Every file, its path and every entry of a zip file are checked.
+  if (!names.empty()) {
+    auto leaked = [&](const std::string& where, std::string_view text) {
+      if (const NameEntry* n = pseudonymiser.find_name(text)) {
+        diags.error({where, 0, 0}, "still holds the listed name '" + n->name +
+                                       "' (written differently in an input, e.g. escaped or with markup inside it); "
+                                       "list that spelling too; nothing written");
+        return true;
+      }
+      return false;
+    };
+    for (const auto& [rel, bytes] : package_files) {
+      if (leaked(rel, rel)) return false;
+      if (bytes.starts_with("PK\x03\x04")) {
+        zip::Reader reader(staging / rel);
+        for (const auto& entry : reader.names()) {
+          auto content = reader.read(entry);
+          if (leaked(rel + "!" + entry, entry) || (content && leaked(rel + "!" + entry, *content))) return false;
+        }
+      } else if (leaked(rel, bytes)) {
+        return false;
+      }
+    }
+  }
+
+  // The zip, then the key, then the renames.
+  std::map<std::string, std::string> entries;
+  for (const auto& [rel, bytes] : package_files) entries[out_name + "/" + rel] = bytes;
+  files::AtomicOutput zip_out(zip_path);
+  if (!zip::write(zip_out.temp_path(), entries, files::source_date_epoch(kFallbackEpoch), &err)) {
+    diags.error({zip_path.string(), 0, 0}, "cannot write: " + err);
+    return false;
+  }
+  if (key && !files::write_atomic(*key, pseudonymiser.key_csv(), &err)) {
+    diags.error({options.key_file->string(), 0, 0}, "cannot write the key: " + err);
+    return false;
+  }
+  const fs::path old = out.parent_path() / ("." + out_name + "." + std::to_string(::getpid()) + ".old");
+  bool had_old = fs::exists(out, ec);
+  if (had_old) {
+    fs::remove_all(old, ec);
+    fs::rename(out, old, ec);
+    if (ec) {
+      diags.error({shown, 0, 0}, "cannot replace the old package: " + ec.message());
+      return false;
+    }
+  }
+  fs::rename(staging, out, ec);
+  if (ec) {
+    diags.error({shown, 0, 0}, "cannot rename the package into place: " + ec.message());
+    if (had_old) fs::rename(old, out, ec);
+    return false;
+  }
+  cleanup.dir.clear();
+  if (had_old) fs::remove_all(old, ec);
+  if (!zip_out.commit(&err)) {
+    diags.error({zip_path.string(), 0, 0}, "cannot write: " + err);
+    return false;
+  }
+  summary.zip = zip_path;
+  summary.files = listed;
+  summary.names_listed = names.size();
+  summary.names_found = pseudonymiser.names_found();
+  summary.addresses = pseudonymiser.addresses();
+  summary.replacements = pseudonymiser.replacements();
+  return true;
+}
+
+}  // namespace qualrank

@@ -1,0 +1,86 @@
+// Private parts shared by package.cpp (building) and package_verify.cpp (re-running): what the inputs are,
+// how the outputs are made, the manifest and the README.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank::package_detail {
+
+namespace fs = std::filesystem;
+
+inline constexpr const char* kManifest = "qualrank-package.json";
+inline constexpr const char* kChecksums = "SHA256SUMS";
+inline constexpr const char* kReadme = "README.md";
+inline constexpr long long kFallbackEpoch = 1735689600;  // 2025-01-01T00:00:00Z, as `export` and the workbooks
+
+// How the outputs are made; stored in the manifest so that a re-run makes the same bytes.
+struct Settings {
+  int resamples = 10000;
+  std::uint64_t seed = 20250101;
+  std::string coder = "consensus";
+  std::optional<long long> source_date_epoch;  // SOURCE_DATE_EPOCH when the package was made (none: unset)
+};
+
+// One transcript as the README describes it.
+struct TranscriptInfo {
+  std::string file, participant, role, coder;
+};
+
+// The outputs of one run: package-relative path -> bytes, and what the README says about the inputs.
+struct Outputs {
+  std::map<std::string, std::string> files;
+  std::vector<TranscriptInfo> transcripts;
+  std::string title, taxonomy, guideline;
+  int version = 1;
+};
+
+// The workspace-relative paths of the inputs under `root` that a package copies (sorted): codebooks/*.yaml|yml
+// (the taxonomy and its history), codebooks/labels/*.csv, guidelines/*.yaml|yml, transcripts/*.md and
+// *.codes. A file that leads outside through a symlink is an error.
+std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags);
+
+// Runs the analysis of the workspace `root` with `settings`: `qualrank report` into out_root/reports, and the
+// exports into out_root/exports (project.qdpx, codebook.qdc, codebook-tables.csv, segments.csv). Returns every
+// file it wrote (package-relative path -> bytes), or nullopt with errors in `diags`.
+std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_root, const Settings& settings,
+                                    Diagnostics& diags);
+
+// The manifest (kManifest) of a package.
+nlohmann::ordered_json manifest_json(const Settings& settings, const nlohmann::ordered_json& pseudonymisation,
+                                     const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
+// Reads the settings back; nullopt with an error located in `file` when they, the version string or the
+// pseudonymisation counts (what readme() reads) are missing or malformed.
+std::optional<Settings> settings_from_manifest(const nlohmann::json& manifest, const std::string& file, Diagnostics& diags);
+
+// README.md: what the package is, how to re-run it, how it was pseudonymised, and every file of `files`
+// (package-relative paths, kManifest, kChecksums and README.md included) with what it holds.
+std::string readme(const Outputs& outputs, const nlohmann::json& manifest, const std::vector<std::string>& files);
+
+// SHA256SUMS in sha256sum(1) format: "HEX  PATH\n" per file, in path order.
+std::string checksums(const std::map<std::string, std::string>& files);
+
+// Removes what a killed run left in `dir`: folders named PREFIX + PID + SUFFIX (for each suffix) whose process
+// no longer runs (files::process_gone).
+void remove_stale(const fs::path& dir, const std::string& prefix, const std::vector<std::string>& suffixes);
+
+// Sets SOURCE_DATE_EPOCH to a value (or unsets it) for its lifetime, restoring the old state afterwards.
+class ScopedEpoch {
+ public:
+  explicit ScopedEpoch(const std::optional<long long>& epoch);
+  ~ScopedEpoch();
+  ScopedEpoch(const ScopedEpoch&) = delete;
+  ScopedEpoch& operator=(const ScopedEpoch&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+}  // namespace qualrank::package_detail
