@@ -5,6 +5,7 @@
 #include "package_internal.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
+#include "qualrank/model/findings.h"
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/refi_export.h"
 #include "qualrank/report/segments_output.h"
@@ -34,6 +35,11 @@ std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags) {
   add("guidelines", ".yml");
   add("transcripts", ".md");
   add("transcripts", ".codes");
+  // The study's findings (the chain of evidence of methods.md), when there are some.
+  if (const fs::path f = root / kFindingsFile; fs::exists(fs::symlink_status(f))) {
+    if (!files::resolved_inside(root, f)) diags.error({kFindingsFile, 0, 0}, files::kOutsideMessage);
+    else out.push_back(kFindingsFile);
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "package_internal.h"
+#include "qualrank/model/findings.h"
 
 namespace qualrank::package_detail {
 
@@ -19,7 +20,7 @@ const std::map<std::string, std::string>& output_descriptions() {
   static const std::map<std::string, std::string> d = {
       {"reports/report.json", "every result of the analysis as JSON (the keys are listed in qualrank's README): the "
                               "workspace, the taxonomy at its latest version, the rankings, the codebook tables, "
-                              "what is coded with exemplar quotes, agreement and the taxonomy diff"},
+                              "what is coded with exemplar quotes, agreement, saturation, the methods evidence and the taxonomy diff"},
       {"reports/index.html", "the report as one HTML page, rendered from report.json only (no script, nothing loaded "
                              "from the network)"},
       {"reports/codebook.xlsx", "the codebook workbook: codes with definitions, coded segments, participants, the "
@@ -27,6 +28,9 @@ const std::map<std::string, std::string>& output_descriptions() {
       {"reports/rankings.xlsx", "the ranking analysis as a workbook: per question and group the mean and median "
                                 "ranks, Borda scores, consensus order, Kendall's W, and the comparison of groups"},
       {"reports/rankings.md", "the same ranking analysis as Markdown"},
+      {"reports/methods.md", "a draft of the methods evidence: participants, the guideline question x code matrix, "
+                             "the codebook with decision rules and exemplars, the chain of evidence of the findings, "
+                             "agreement per round, saturation and the reporting checklist"},
       {"reports/agreement.xlsx", "inter-coder agreement (label tables and transcripts coded by several coders)"},
       {"reports/taxonomy-diff.md", "what changed between the first and the latest taxonomy version, with the "
                                    "proposals behind each change"},
@@ -67,6 +71,8 @@ std::string describe(const std::string& f, const std::map<std::string, const Tra
   if (f.starts_with("codebooks/"))
     return "the taxonomy (codebook), version 1: codes with definitions, inclusion and exclusion criteria, aliases "
            "and keywords";
+  if (f == kFindingsFile)
+    return "the study's findings: each claim with the codes it rests on (the chain of evidence in reports/methods.md)";
   if (f.starts_with("guidelines/"))
     return "the interview guideline: roles, experience levels, parts and questions per role, ranking questions";
   return "an output of the analysis";

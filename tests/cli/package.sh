@@ -69,6 +69,7 @@ edit("E01.md", "E01: Slack. Important decisions vanish in threads",
      "E01: Slack. Important decisions by jonas vanish in threads")
 edit("E01.carol.codes", 't4 "Important decisions vanish in threads"', 't4 "Important decisions by jonas vanish in threads"')
 PY
+printf 'findings:\n  - id: F1\n    claim: Jonas Becker runs the team by chat\n    codes: [COM.1]\n' >"$fw/findings.yaml"
 "$QUALRANK" -C "$fw" -q validate || fail "the edited fixture does not validate"
 cat >"$tmp/names.csv" <<'CSV'
 name,pseudonym,kind
@@ -92,11 +93,15 @@ pkg="$fw/package"
 n_files=$(find "$pkg" -type f | wc -l)
 cat >"$tmp/expected" <<EOT
 qualrank package: wrote $fw/package/ ($n_files files) and package.zip
-  pseudonymised: 8 of 8 listed names found, 2 e-mail addresses, 21 replacements
+  pseudonymised: 8 of 8 listed names found, 2 e-mail addresses, 22 replacements
   key: $fw/../key.csv (keep it apart from the package)
 EOT
 diff "$tmp/expected" "$tmp/out" >/dev/null || fail "summary: $(diff "$tmp/expected" "$tmp/out")"
 [[ -s "$fw/package.zip" ]] || fail "no package.zip"
+# The findings travel pseudonymised, and methods.md's chain of evidence shows the claim as pseudonymised.
+grep -qxF "    claim: Manager-A runs the team by chat" "$fw/package/findings.yaml" || fail "findings.yaml: $(cat "$fw/package/findings.yaml")"
+grep -qxF "### F1: Manager-A runs the team by chat" "$fw/package/reports/methods.md" || fail "methods.md lacks the finding"
+grep -qF -- '- `findings.yaml`: the study'"'"'s findings' "$fw/package/README.md" || fail "README does not describe findings.yaml"
 
 # Nothing from the names list survives, in the folder or in the zip (nested zips included).
 mkdir "$tmp/unzipped"; (cd "$tmp/unzipped" && unzip -q "$fw/package.zip")
@@ -113,7 +118,7 @@ diff -r "$pkg" "$tmp/unzipped/package" || fail "the zip and the folder differ"
 # The key: outside, exact (counts as `grep -rwoi NAME` of the workspace gives them), nowhere in the package.
 cat >"$tmp/key.expected" <<'EOT'
 kind,original,pseudonym,occurrences
-person,Jonas Becker,Manager-A,1
+person,Jonas Becker,Manager-A,2
 person,Jonas,Manager-A,2
 organisation,Acme Logistics,Organisation-1,2
 person,ZOË ÅNGSTRÖM,Person-1,1
@@ -125,8 +130,8 @@ email,J.Becker@acme-logistics.com,Email-1,1
 email,zoe@example.org,Email-2,1
 EOT
 diff "$tmp/key.expected" "$tmp/key.csv" || fail "key"
-# 21 replacements = the sum of the key's occurrences; the manifest says the same
-[[ $(jq -c .pseudonymisation "$pkg/qualrank-package.json") == '{"names_listed":8,"names_found":8,"addresses":2,"replacements":21}' ]] || fail "manifest counts"
+# 22 replacements = the sum of the key's occurrences; the manifest says the same
+[[ $(jq -c .pseudonymisation "$pkg/qualrank-package.json") == '{"names_listed":8,"names_found":8,"addresses":2,"replacements":22}' ]] || fail "manifest counts"
 grep -qF "$(sha256sum <"$tmp/key.csv" | cut -d' ' -f1)" "$pkg/SHA256SUMS" && fail "the key's bytes are in the package"
 [[ -z "$(find "$pkg" "$tmp/unzipped" -name 'key*')" ]] || fail "a key file in the package"
 # Consistent pseudonyms: in the transcript, the standoff file and its renamed path, the front matter, the outputs.
