@@ -282,7 +282,22 @@ std::string methods_markdown(const Json& report) {
         o += "| " + md(str(r, "round")) + " | " + std::to_string(r["transcripts"].size()) + " | " + r["units"].dump() + " | " +
              num(r["fleiss_kappa"], 3) + " | " + num(r["krippendorff_alpha"], 3) + " |\n";
     }
-    o += "\nPer node: see index.html and agreement.xlsx.\n";
+    if (agr.contains("transcripts") && agr["transcripts"].is_object() && agr["transcripts"].contains("per_node") &&
+        !agr["transcripts"]["per_node"].empty()) {
+      o += "\nPer node (each measure on the units coded with the node by at least one coder; all measures shown, not "
+           "only the best):\n\n| Node | Units coded | Fleiss' kappa | Krippendorff's alpha | Per cent agreement |\n|---|---:|---:|---:|---:|\n";
+      const auto& per = agr["transcripts"]["per_node"];
+      for (auto it = per.begin(); it != per.end(); ++it)
+        o += "| " + md(it.key()) + " | " + it.value().value("units_coded", Json(0)).dump() + " | " + num(it.value().value("fleiss_kappa", Json()), 3) +
+             " | " + num(it.value().value("krippendorff_alpha", Json()), 3) + " | " + num(it.value().value("percent_agreement", Json()), 3) + " |\n";
+    }
+    if (agr.contains("labels") && agr["labels"].is_object() && agr["labels"].contains("per_category") &&
+        !agr["labels"]["per_category"].empty()) {
+      o += "\nLabel tables, per category:\n\n| Category | Fleiss' kappa |\n|---|---:|\n";
+      const auto& per = agr["labels"]["per_category"];
+      for (auto it = per.begin(); it != per.end(); ++it)
+        o += "| " + md(it.key()) + " | " + num(it.value().value("fleiss_kappa", Json()), 3) + " |\n";
+    }
   }
   // Saturation.
   o += "\n## Saturation\n\n";

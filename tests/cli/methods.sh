@@ -85,6 +85,13 @@ assert "### F1: Meetings \\<b\\>drain\\</b\\> remote teams" in md, "claim headin
 assert f"Rests on COM.2: {f1['support']['segments']} coded segments from" in md
 assert "Code COM.2 only when a meeting is named \\| not for chat." in md, "decision rules"
 assert "| A chain of evidence from quotations to findings | essential | yes | 2 findings with their quotes and participants (Chain of evidence) |" in md
+# Agreement per node: every node of report.json, with all three measures.
+per = report["agreement"]["transcripts"]["per_node"]
+assert per, "the fixture has double-coded transcripts"
+f3 = lambda v: "n/a" if v is None else "%.3f" % v
+for node, v in per.items():
+    row = f"| {node} | {v['units_coded']} | {f3(v['fleiss_kappa'])} | {f3(v['krippendorff_alpha'])} | {f3(v['percent_agreement'])} |"
+    assert row in md, row
 print("ok")
 PY
 # A finding citing an unknown code, or a code no segment carries (TOOL.3 once its two codings are moved to
