@@ -51,7 +51,7 @@ std::vector<CrosstabParticipant> CodebookData::crosstab_participants() const {
 std::vector<CodedSegment> CodebookData::coded_segments() const {
   std::vector<CodedSegment> out;
   out.reserve(segments.size());
-  for (const auto& s : segments) out.push_back(s.segment);
+  for (const auto& s : segments) out.push_back(*s.segment);
   return out;
 }
 
@@ -85,7 +85,7 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
   for (const auto& s : study.segments) {
     if (s.codes.empty()) continue;
     CodebookSegment row;
-    row.segment = s;
+    row.segment = &s;
     row.prompt = prompt_category(ws.guideline, s);
     row.context_where = s.source;
     if (data.context.enabled()) {
@@ -109,7 +109,7 @@ CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& 
   auto exemplars = exemplar_quotes(segments);
   // Shown where the Source column says (for an imported table: as the table gives it, not the table's row).
   std::map<std::string, const std::string*> shown;
-  for (const auto& s : data.segments) shown.emplace(s.segment.id, &s.source);
+  for (const auto& s : data.segments) shown.emplace(s.segment->id, &s.source);
   for (auto& [node, quotes] : exemplars)
     for (auto& q : quotes)
       if (auto it = shown.find(q.segment); it != shown.end()) q.source = *it->second;

@@ -90,7 +90,10 @@ std::optional<CodebookData> import_coded_table(const std::string& text_in, const
       continue;
     }
     CodebookSegment out;
-    CodedSegment& s = out.segment;
+    auto owned = std::make_shared<CodedSegment>();
+    out.owned = owned;
+    out.segment = owned.get();
+    CodedSegment& s = *owned;
     s.participant = participant;
     s.role = cell("type");
     out.experience = cell("experience");

@@ -113,7 +113,7 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
   sheet.header(columns, 1);
   int row = 1;
   for (const auto& r : data.segments) {
-    const CodedSegment& s = r.segment;
+    const CodedSegment& s = *r.segment;
     const Location& at = s.source;
     Location memo_at = at;
     for (const auto& c : s.codes)
@@ -159,7 +159,7 @@ void participants_sheet(xlsx::Book& book, const CodebookData& data) {
   sheet.header(columns, 1);
 
   std::map<std::string, std::size_t> coded;
-  for (const auto& s : data.segments) ++coded[s.segment.participant];
+  for (const auto& s : data.segments) ++coded[s.segment->participant];
   int row = 1;
   for (const auto& p : data.participants) {
     int col = 0;

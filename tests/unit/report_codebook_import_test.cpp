@@ -56,16 +56,16 @@ TEST_CASE("report::import_coded_table reads BOM, CRLF, quoted newlines, names an
   CHECK(data->participants[1].id == "P2");
   CHECK(data->participants[1].role == "developer");
   CHECK(data->participants[1].attributes.at("experience") == "advanced");
-  const auto& s3 = data->segments[2].segment;
+  const auto& s3 = *data->segments[2].segment;
   CHECK(s3.text == "And I never found how to save a model,\nthen it crashed.");
   CHECK(s3.nodes(*data->taxonomy) == std::vector<std::string>{"A.2", "B.1"});
   CHECK(s3.question == "II.1");
   CHECK(s3.source.line == 4);
-  CHECK(data->segments[3].segment.nodes(*data->taxonomy) == std::vector<std::string>{"B.1"});  // by name "Crash"
-  CHECK(data->segments[4].segment.nodes(*data->taxonomy) == std::vector<std::string>{"A.1.i", "A.1.ii"});  // a.1.ii
+  CHECK(data->segments[3].segment->nodes(*data->taxonomy) == std::vector<std::string>{"B.1"});  // by name "Crash"
+  CHECK(data->segments[4].segment->nodes(*data->taxonomy) == std::vector<std::string>{"A.1.i", "A.1.ii"});  // a.1.ii
   CHECK(data->segments[0].source == "transcripts/P1.md:11");  // the table's Source column
   CHECK(data->segments[1].source == "good.csv:3");            // none given: the table row
-  CHECK(data->segments[6].segment.text == "All kinds of \"questions\", really.");
+  CHECK(data->segments[6].segment->text == "All kinds of \"questions\", really.");
 }
 
 TEST_CASE("report::codebook_tables_json is the same from the transcripts and from the equivalent table", "[codebook]") {

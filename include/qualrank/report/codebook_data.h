@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,10 @@ struct CodebookParticipant {
 
 // One row of the Coded segments sheet: a segment with at least one code, and how it is shown.
 struct CodebookSegment {
-  CodedSegment segment;
+  // The segment: the study's own (kept alive by the caller, as the taxonomy is) or, for a table read back,
+  // `owned`. A pointer, so that the report's 240,000 rows do not copy the study's segments.
+  const CodedSegment* segment = nullptr;
+  std::shared_ptr<const CodedSegment> owned;
   std::string prompt;      // Prompt Category: "II.1 Which questions ...", or the part, or as imported
   std::string context;     // the context attribute's value (CodebookData::context)
   Location context_where;  // where that value is written (the attribute, or the table row)
