@@ -95,13 +95,14 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
 
 // The segments of one transcript, in turn order (whole turn, then its spans by position).
 void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out) {
+  const SegmentAttributes attributes(std::make_shared<const SegmentAttributes::Map>(t.attributes));
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
     auto base = [&]() {
       CodedSegment seg;
       seg.participant = t.participant;
       seg.role = t.role;
-      seg.attributes = t.attributes;
+      seg.attributes = attributes;
       seg.question = turn.section;
       seg.part = p.question ? p.question->part : "";
       seg.turn = turn.number;

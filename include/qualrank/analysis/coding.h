@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,11 +24,46 @@ struct AppliedCode {
   bool exemplar = false;  // the researcher picked this segment as an exemplar quote for `node`
 };
 
+// A segment's attributes: its transcript's front-matter attributes, shared by all the transcript's segments
+// (400,000 segments would otherwise hold 400,000 copies of a few maps). Reads like a const std::map; writing
+// through operator[] gives the segment its own copy first.
+class SegmentAttributes {
+ public:
+  using Map = std::map<std::string, std::string>;
+  SegmentAttributes() = default;
+  explicit SegmentAttributes(std::shared_ptr<const Map> shared) : map_(std::move(shared)) {}
+  SegmentAttributes& operator=(const Map& m) {
+    map_ = std::make_shared<const Map>(m);
+    return *this;
+  }
+  const Map& get() const { return map_ ? *map_ : none(); }
+  operator const Map&() const { return get(); }  // NOLINT: reads as the map it stands for
+  Map::const_iterator find(const std::string& key) const { return get().find(key); }
+  Map::const_iterator begin() const { return get().begin(); }
+  Map::const_iterator end() const { return get().end(); }
+  std::size_t count(const std::string& key) const { return get().count(key); }
+  bool empty() const { return get().empty(); }
+  std::string& operator[](const std::string& key) {
+    auto own = std::make_shared<Map>(get());
+    std::string& value = (*own)[key];
+    map_ = std::move(own);
+    return value;
+  }
+  bool operator==(const SegmentAttributes& o) const { return get() == o.get(); }
+
+ private:
+  static const Map& none() {
+    static const Map nothing;
+    return nothing;
+  }
+  std::shared_ptr<const Map> map_;
+};
+
 struct CodedSegment {
   std::string id;                   // PARTICIPANT#tN, or PARTICIPANT#tN[b:e] for a span (code points)
   std::string participant;
   std::string role;
-  std::map<std::string, std::string> attributes;
+  SegmentAttributes attributes;     // the transcript's front-matter attributes (shared)
   std::string question;             // guideline question id ("" outside sections)
   std::string part;                 // guideline part id
   std::string text;
