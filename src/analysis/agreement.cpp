@@ -123,7 +123,8 @@ void group_units(const LabelTable& table, const Taxonomy& taxonomy, int level, L
   for (std::size_t g = 0; g < names.size(); ++g)
     if (!members[g].empty()) kept.push_back(g);
   for (std::size_t g : kept)
-    out.groups.push_back({names[g], agreement_figures(select_units(table.ratings, members[g]))});
+    out.groups.push_back({names[g], agreement_figures(select_units(table.ratings, members[g])),
+                          taxonomy.find(names[g]) ? taxonomy.find(names[g])->name : std::string()});
   for (std::size_t s = 0; s < out.sources.size(); ++s)
     for (std::size_t g : kept) out.sources[s].groups.emplace_back(names[g], per_source[s][g]);
 }

@@ -10,6 +10,7 @@
 #include "qualrank/analysis/transcript_agreement.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/report/agreement_output.h"
+#include "qualrank/report/corpus_output.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
@@ -21,6 +22,7 @@ namespace fs = std::filesystem;
 
 const char* kUsage =
     "[--labels FILE.csv ...] [--unit-col NAME] [--coder-cols A,B,...] [--final-col NAME] [--group-by-level N]\n"
+    "       [--periods SOURCE_PERIOD.txt ...]\n"
     "       [--duplicates keep|first|error]\n"
     "       [--transcripts [--unit turn|segment] [--compare-level N]]\n"
     "       [--at VERSION] [--resamples N] [--seed S] [--disagreements N] [--format json|table] [-o FILE.xlsx]";
@@ -55,6 +57,9 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       ("labels", po::value<std::vector<std::string>>()->multitoken(),
        "label tables (CSV; relative to the workspace); default: codebooks/labels/*.csv")
       ("transcripts", "compare the coders of multi-coder transcripts (with --labels too: both)")
+      ("periods", po::value<std::vector<std::string>>()->multitoken(),
+       "per-period unit id lists SOURCE_PERIOD.txt (one id per line): add the corpus table, units per source x period x "
+       "top-level node of the consensus label (the level of --group-by-level, default 1)")
       ("unit-col", po::value<std::string>(), "the unit id column (default: the first column)")
       ("coder-cols", po::value<std::string>(), "the coder columns, comma-separated (default: headers starting with Label or coder)")
       ("final-col", po::value<std::string>(), "the consensus column (default: Final_Label or final, when present)")
@@ -115,6 +120,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
   std::optional<TranscriptAgreement> transcripts;
   std::unique_ptr<TaxonomyVersion> version;  // the labels' taxonomy, when the workspace has one
   std::unique_ptr<Study> study;
+  std::optional<CorpusTable> corpus;  // --periods
 
   if (want_labels) {
     std::optional<Workspace> ws;
@@ -156,6 +162,23 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     labels = label_agreement(table, version ? &version->taxonomy : nullptr, label_options, diags);
     timer.lap("label-table statistics");
     if (diags.has_errors()) return report_diagnostics(ctx, diags);
+    if (vm.count("periods")) {
+      if (!version) return usage_error("--periods counts units per top-level node: it needs a workspace with a taxonomy");
+      if (!table.has_consensus) return usage_error("--periods counts units by their consensus label: the label tables have no consensus column (--final-col)");
+      std::vector<PeriodList> lists;
+      for (const auto& p : vm["periods"].as<std::vector<std::string>>()) {
+        const fs::path path = given_path(ctx, p);
+        auto text = files::read(path);
+        if (!text) {
+          diags.error({p, 0, 0}, "cannot read the period list");
+          continue;
+        }
+        if (auto list = parse_period_list(*text, path.string(), diags)) lists.push_back(std::move(*list));
+      }
+      if (diags.has_errors()) return report_diagnostics(ctx, diags);
+      corpus = corpus_table(table, version->taxonomy, label_options.group_by_level > 0 ? label_options.group_by_level : 1, lists, diags);
+      if (diags.has_errors()) return report_diagnostics(ctx, diags);
+    }
   }
   if (want_transcripts) {
     StudyOptions options;
@@ -179,7 +202,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     fs::path out = given_path(ctx, vm["output"].as<std::string>());
     Diagnostics write_diags;
     const bool ok = write_agreement_workbook(labels ? &*labels : nullptr, transcripts ? &*transcripts : nullptr, taxonomy,
-                                             out, write_diags);
+                                             out, write_diags, corpus ? &*corpus : nullptr);
     write_diags.print(*ctx.err);
     if (!ok) return 1;
     if (!ctx.quiet) *ctx.err << "qualrank agreement: wrote " << out.string() << '\n';
@@ -190,9 +213,11 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     if (labels && transcripts) j = workspace_agreement_json({labels, transcripts});
     else if (labels) j = label_agreement_json(*labels);
     else j = transcript_agreement_json(*transcripts);
+    if (corpus) j["corpus"] = corpus_table_json(*corpus, version->taxonomy);
     *ctx.out << j.dump(2) << '\n';
   } else {
     if (labels) *ctx.out << label_agreement_table(*labels);
+    if (corpus) *ctx.out << '\n' << corpus_table_text(*corpus, version->taxonomy);
     if (labels && transcripts) *ctx.out << '\n';
     if (transcripts) *ctx.out << transcript_agreement_table(*transcripts);
   }

@@ -79,7 +79,8 @@ nlohmann::ordered_json label_agreement_json(const LabelAgreement& a) {
   out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed, a.ci_warning);
   json groups = json::object();
   for (const auto& g : a.groups)
-    groups[g.group] = {{"units", g.figures.units},
+    groups[g.group] = {{"name", g.name},
+                       {"units", g.figures.units},
                        {"fleiss_kappa", number(g.figures.fleiss_kappa)},
                        {"krippendorff_alpha", number(g.figures.krippendorff_alpha)},
                        {"percent_agreement", number(g.figures.percent_agreement)},
@@ -185,13 +186,13 @@ std::string label_agreement_table(const LabelAgreement& a) {
     out << "\nBy level-" << a.group_level << " group of the consensus label (" << a.ungrouped_units << " units ungrouped)\n";
     rows = {{"group", "units", "fleiss", "alpha", "agreement"}};
     for (const auto& g : a.groups)
-      rows.push_back({g.group, std::to_string(g.figures.units), num(g.figures.fleiss_kappa),
+      rows.push_back({g.name.empty() || g.name == g.group ? g.group : g.group + " " + g.name, std::to_string(g.figures.units), num(g.figures.fleiss_kappa),
                       num(g.figures.krippendorff_alpha), num(g.figures.percent_agreement)});
     out << columns(rows);
   }
   out << "\nUnits per source\n";
   rows = {{"source", "units"}};
-  for (const auto& g : a.groups) rows[0].push_back(g.group);
+  for (const auto& g : a.groups) rows[0].push_back(g.name.empty() || g.name == g.group ? g.group : g.group + " " + g.name);
   for (const auto& s : a.sources) {
     rows.push_back({s.source, std::to_string(s.units)});
     for (const auto& [g, n] : s.groups) rows.back().push_back(std::to_string(n));

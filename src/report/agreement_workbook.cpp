@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "qualrank/report/agreement_output.h"
+#include "qualrank/report/corpus_output.h"
 #include "qualrank/report/xlsx_book.h"
 
 namespace qualrank {
@@ -124,7 +125,7 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
 
   auto& sources = book.add_sheet("Sources");
   std::vector<xlsx::Column> cols{{"Source", CellStyle::text, 40}, {"Units", CellStyle::integer, 10}};
-  for (const auto& g : a.groups) cols.push_back({g.group, CellStyle::integer, 10});
+  for (const auto& g : a.groups) cols.push_back({g.name.empty() || g.name == g.group ? g.group : g.group + " " + g.name, CellStyle::integer, 16});
   sources.header(cols, 1);
   row = 0;
   for (const auto& s : a.sources) {
@@ -227,13 +228,15 @@ void transcript_sheets(xlsx::Book& book, const TranscriptAgreement& a, const Tax
 }  // namespace
 
 bool write_agreement_workbook(const LabelAgreement* labels, const TranscriptAgreement* transcripts,
-                              const Taxonomy* taxonomy, const std::filesystem::path& target, Diagnostics& diags) {
+                              const Taxonomy* taxonomy, const std::filesystem::path& target, Diagnostics& diags,
+                              const CorpusTable* corpus) {
   xlsx::Book book(target, {"Inter-coder agreement", "qualrank agreement", "qualrank", ""}, diags);
   if (!book.ok()) {
     diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
     return false;
   }
   if (labels) label_sheets(book, *labels, taxonomy);
+  if (corpus && taxonomy) corpus_sheet(book, *corpus, *taxonomy);
   if (transcripts) transcript_sheets(book, *transcripts, taxonomy);
   if (!labels && !transcripts) book.add_sheet("Summary").write_text(0, 0, "No label tables and no multi-coder transcripts.");
   if (!book.commit()) {

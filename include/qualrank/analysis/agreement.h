@@ -53,6 +53,7 @@ struct AgreementFigures {
 struct GroupAgreement {
   std::string group;  // taxonomy node id at the grouping level
   AgreementFigures figures;
+  std::string name;   // the node's name (tables head the group "ID Name", never the bare id)
 };
 
 struct SourceGroups {

@@ -13,6 +13,8 @@
 
 namespace qualrank {
 
+struct CorpusTable;
+
 // {"units","coders":[..],"categories":[..],"dropped_units","fleiss_kappa","krippendorff_alpha",
 //  "percent_agreement","cohen_kappa_pairs":[{"a","b","kappa","units"}],"per_category":{cat:{"fleiss_kappa"}},
 //  "coder_vs_final":{coder:{"agreement","cohen_kappa","units"}},
@@ -42,7 +44,9 @@ std::string transcript_agreement_table(const TranscriptAgreement& a);
 // Transcripts, Transcript nodes, Transcript pairs, Transcript disputes (when listed). Either may be null.
 // `taxonomy` (may be null) adds node names. Atomic and reproducible (xlsx_book.h). Returns false after
 // reporting the failure to `diags`.
+// `corpus` (may be null; needs `taxonomy`) adds the sheet Corpus (report/corpus_output.h).
 bool write_agreement_workbook(const LabelAgreement* labels, const TranscriptAgreement* transcripts,
-                              const Taxonomy* taxonomy, const std::filesystem::path& target, Diagnostics& diags);
+                              const Taxonomy* taxonomy, const std::filesystem::path& target, Diagnostics& diags,
+                              const CorpusTable* corpus = nullptr);
 
 }  // namespace qualrank

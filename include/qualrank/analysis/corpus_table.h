@@ -1,0 +1,55 @@
+// Corpus statistics of label tables ("Table I" of a study that coded units from several sources over
+// several periods): units per source x period x top-level node of the consensus label. The periods come from
+// per-period id lists, one file per source and period named SOURCE_PERIOD.txt (one unit id per line), as a
+// study's published data often has them (issue URLs per repository and year). Pure functions.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qualrank/analysis/label_table.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+struct PeriodList {
+  std::string source;  // the label table's source it lists units of (the file name before the last '_')
+  std::string period;  // the file name after the last '_', without .txt (e.g. 2024, 2024-H1)
+  std::string file;    // as shown in messages
+  std::vector<std::pair<std::string, int>> ids;  // unit id, line
+};
+
+// Reads one period list: the name must be SOURCE_PERIOD.txt (else a located error and nullopt); blank lines
+// and surrounding blanks are ignored; at most kMaxPeriodIds ids.
+inline constexpr std::size_t kMaxPeriodIds = 10'000'000;
+std::optional<PeriodList> parse_period_list(const std::string& text, const std::string& file, Diagnostics& diags);
+
+struct CorpusRow {
+  std::string source;
+  std::int64_t units = 0;
+  std::vector<std::int64_t> by_period;  // parallel to CorpusTable::periods
+  std::int64_t no_period = 0;           // units of the source in no period list
+  std::vector<std::int64_t> by_group;   // parallel to CorpusTable::groups
+  std::int64_t ungrouped = 0;           // no consensus label, or one above the grouping level
+};
+
+struct CorpusTable {
+  int level = 1;                        // the taxonomy level the groups are taken at
+  std::vector<std::string> periods;     // in natural order
+  std::vector<std::string> groups;      // node ids at `level`, taxonomy order (only those with units)
+  std::vector<CorpusRow> rows;          // one per source, in input order
+  CorpusRow total;
+};
+
+// Counts every unit (row) of `table` once: its source's row, the period whose list names its id, and the
+// level-`level` ancestor of its consensus label. Problems, located and reported to `diags`: a period list
+// naming a source that no label table has (error); an id listed in two periods of one source (error at the
+// second listing); ids listed that are not in the source's table (one warning per list, with the count and
+// the first); units in no period list (one warning per source, with the count). Needs the consensus column.
+CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int level, const std::vector<PeriodList>& periods,
+                         Diagnostics& diags);
+
+}  // namespace qualrank

@@ -1,0 +1,23 @@
+// Outputs of the corpus table (analysis/corpus_table.h): JSON, a plain-text table and a workbook sheet, the
+// top-level groups headed by the taxonomy's names ("A Question"), never by bare ids.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "qualrank/analysis/corpus_table.h"
+#include "qualrank/report/xlsx_book.h"
+
+namespace qualrank {
+
+// {"level","periods":[..],"groups":[{"id","name"}],"rows":[ROW],"total":ROW},
+// ROW = {"source","units","periods":{PERIOD:n},"no_period","groups":{ID:n},"ungrouped"}.
+nlohmann::ordered_json corpus_table_json(const CorpusTable& t, const Taxonomy& taxonomy);
+
+// "Units per source, period and <level name>": one row per source and a total; columns: units, each period,
+// "(no period)" when some unit has none, each group as "ID Name", "(ungrouped)" when some unit has none.
+std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy);
+
+// The same as a sheet named "Corpus" (integers, the header row frozen).
+void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy);
+
+}  // namespace qualrank

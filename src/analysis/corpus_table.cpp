@@ -1,0 +1,142 @@
+#include "qualrank/analysis/corpus_table.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+std::optional<PeriodList> parse_period_list(const std::string& text, const std::string& file, Diagnostics& diags) {
+  const std::string stem = std::filesystem::path(file).stem().string();
+  const auto cut = stem.rfind('_');
+  if (cut == std::string::npos || cut == 0 || cut + 1 == stem.size()) {
+    diags.error({file, 0, 0}, "a period list is named SOURCE_PERIOD.txt (e.g. pytorch_2024.txt), SOURCE as the label table's file name");
+    return std::nullopt;
+  }
+  PeriodList out;
+  out.source = stem.substr(0, cut);
+  out.period = stem.substr(cut + 1);
+  out.file = file;
+  int line = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    ++line;
+    std::string id(text::trim(std::string_view(text).substr(at, nl - at)));
+    at = nl + 1;
+    if (id.empty()) continue;
+    if (out.ids.size() >= kMaxPeriodIds) {
+      diags.error({file, line, 1}, "more than " + std::to_string(kMaxPeriodIds) + " ids in one period list");
+      return std::nullopt;
+    }
+    out.ids.emplace_back(std::move(id), line);
+  }
+  return out;
+}
+
+CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int level, const std::vector<PeriodList>& periods,
+                         Diagnostics& diags) {
+  CorpusTable out;
+  out.level = level;
+  // Periods in natural order; each source's id -> period index.
+  for (const auto& p : periods)
+    if (std::find(out.periods.begin(), out.periods.end(), p.period) == out.periods.end()) out.periods.push_back(p.period);
+  std::sort(out.periods.begin(), out.periods.end(), [](const std::string& a, const std::string& b) { return text::natural_less(a, b); });
+  std::map<std::string, std::size_t> source_index;
+  for (std::size_t s = 0; s < table.sources.size(); ++s) source_index.emplace(table.sources[s], s);
+  std::vector<std::unordered_map<std::string, std::pair<std::size_t, const PeriodList*>>> period_of(table.sources.size());
+  std::vector<std::unordered_map<std::string, int>> listed_line(table.sources.size());
+  for (const auto& p : periods) {
+    auto s = source_index.find(p.source);
+    if (s == source_index.end()) {
+      diags.error({p.file, 0, 0}, "lists units of source '" + p.source + "', but no label table is named " + p.source +
+                                      (table.sources.empty() ? "" : " (the sources: " + text::join(table.sources, ", ") + ")"));
+      continue;
+    }
+    const std::size_t k = static_cast<std::size_t>(std::find(out.periods.begin(), out.periods.end(), p.period) - out.periods.begin());
+    for (const auto& [id, line] : p.ids) {
+      auto [it, fresh] = period_of[s->second].try_emplace(id, k, &p);
+      if (!fresh && (it->second.first != k || it->second.second != &p))
+        diags.error({p.file, line, 1}, "unit '" + id + "' is listed in period " + it->second.second->period + " too (" +
+                                           it->second.second->file + "); a unit belongs to one period");
+    }
+  }
+  // Groups: the level-`level` ancestors of the consensus labels, taxonomy order.
+  std::vector<int> group_of_category;
+  std::vector<std::string> names;
+  for (const auto& c : table.categories) {
+    auto g = taxonomy.ancestor_at(c, level);
+    if (!g) {
+      group_of_category.push_back(-1);
+      continue;
+    }
+    auto it = std::find(names.begin(), names.end(), *g);
+    if (it == names.end()) names.push_back(*g), it = names.end() - 1;
+    group_of_category.push_back(static_cast<int>(it - names.begin()));
+  }
+  std::vector<std::size_t> order(names.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return taxonomy.rank_of(names[a]) < taxonomy.rank_of(names[b]); });
+  std::vector<int> position(names.size());
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<int>(i);
+  std::vector<std::vector<std::int64_t>> group_counts(table.sources.size(), std::vector<std::int64_t>(names.size(), 0));
+  out.rows.resize(table.sources.size());
+  for (std::size_t s = 0; s < table.sources.size(); ++s) {
+    out.rows[s].source = table.sources[s];
+    out.rows[s].by_period.assign(out.periods.size(), 0);
+  }
+  std::vector<std::unordered_map<std::string, bool>> seen(table.sources.size());  // ids of the table, per source
+  for (std::int64_t u = 0; u < table.units(); ++u) {
+    const auto s = static_cast<std::size_t>(table.unit_source[static_cast<std::size_t>(u)]);
+    CorpusRow& row = out.rows[s];
+    ++row.units;
+    const std::string id(table.unit_id(u));
+    seen[s][id] = true;
+    if (auto it = period_of[s].find(id); it != period_of[s].end()) ++row.by_period[it->second.first];
+    else ++row.no_period;
+    const int c = table.consensus[static_cast<std::size_t>(u)];
+    const int g = c < 0 ? -1 : group_of_category[static_cast<std::size_t>(c)];
+    if (g < 0) ++row.ungrouped;
+    else ++group_counts[s][static_cast<std::size_t>(position[static_cast<std::size_t>(g)])];
+  }
+  // Only groups with units, in taxonomy order.
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    std::int64_t n = 0;
+    for (const auto& counts : group_counts) n += counts[i];
+    if (n > 0) kept.push_back(i);
+  }
+  for (std::size_t i : kept) out.groups.push_back(names[order[i]]);
+  out.total.source = "total";
+  out.total.by_period.assign(out.periods.size(), 0);
+  out.total.by_group.assign(kept.size(), 0);
+  for (std::size_t s = 0; s < out.rows.size(); ++s) {
+    CorpusRow& row = out.rows[s];
+    for (std::size_t i : kept) row.by_group.push_back(group_counts[s][i]);
+    out.total.units += row.units;
+    out.total.no_period += row.no_period;
+    out.total.ungrouped += row.ungrouped;
+    for (std::size_t k = 0; k < row.by_period.size(); ++k) out.total.by_period[k] += row.by_period[k];
+    for (std::size_t k = 0; k < row.by_group.size(); ++k) out.total.by_group[k] += row.by_group[k];
+    if (!periods.empty() && row.no_period > 0)
+      diags.warning({table.files[s], 0, 0}, std::to_string(row.no_period) + " of its " + std::to_string(row.units) +
+                                                " units are in no period list (" + row.source + "_PERIOD.txt)");
+  }
+  for (const auto& p : periods) {
+    auto s = source_index.find(p.source);
+    if (s == source_index.end()) continue;
+    std::size_t missing = 0;
+    const std::pair<std::string, int>* first = nullptr;
+    for (const auto& entry : p.ids)
+      if (!seen[s->second].count(entry.first) && missing++ == 0) first = &entry;
+    if (missing > 0)
+      diags.warning({p.file, first->second, 1}, std::to_string(missing) + " listed id" + (missing == 1 ? " is" : "s are") +
+                                                    " not in the label table of " + p.source + ", the first '" + first->first + "'");
+  }
+  return out;
+}
+
+}  // namespace qualrank

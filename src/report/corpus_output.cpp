@@ -1,0 +1,96 @@
+#include "qualrank/report/corpus_output.h"
+
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+std::string group_title(const Taxonomy& taxonomy, const std::string& id) {
+  const TaxonomyNode* n = taxonomy.find(id);
+  return n && !n->name.empty() && n->name != id ? id + " " + n->name : id;
+}
+
+struct Columns {
+  std::vector<std::string> titles;
+  bool no_period = false, ungrouped = false;
+};
+
+Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
+  Columns c;
+  c.no_period = t.total.no_period > 0 && !t.periods.empty();
+  c.ungrouped = t.total.ungrouped > 0;
+  c.titles = {"source", "units"};
+  for (const auto& p : t.periods) c.titles.push_back(p);
+  if (c.no_period) c.titles.push_back("(no period)");
+  for (const auto& g : t.groups) c.titles.push_back(group_title(taxonomy, g));
+  if (c.ungrouped) c.titles.push_back("(ungrouped)");
+  return c;
+}
+
+std::vector<std::int64_t> values_of(const CorpusRow& r, const Columns& c) {
+  std::vector<std::int64_t> v{r.units};
+  v.insert(v.end(), r.by_period.begin(), r.by_period.end());
+  if (c.no_period) v.push_back(r.no_period);
+  v.insert(v.end(), r.by_group.begin(), r.by_group.end());
+  if (c.ungrouped) v.push_back(r.ungrouped);
+  return v;
+}
+
+nlohmann::ordered_json row_json(const CorpusTable& t, const CorpusRow& r) {
+  nlohmann::ordered_json periods = nlohmann::ordered_json::object(), groups = nlohmann::ordered_json::object();
+  for (std::size_t k = 0; k < t.periods.size(); ++k) periods[t.periods[k]] = r.by_period[k];
+  for (std::size_t k = 0; k < t.groups.size(); ++k) groups[t.groups[k]] = r.by_group[k];
+  return {{"source", r.source}, {"units", r.units}, {"periods", periods}, {"no_period", r.no_period}, {"groups", groups},
+          {"ungrouped", r.ungrouped}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json corpus_table_json(const CorpusTable& t, const Taxonomy& taxonomy) {
+  nlohmann::ordered_json groups = nlohmann::ordered_json::array(), rows = nlohmann::ordered_json::array();
+  for (const auto& g : t.groups) {
+    const TaxonomyNode* n = taxonomy.find(g);
+    groups.push_back({{"id", g}, {"name", n ? n->name : g}});
+  }
+  for (const auto& r : t.rows) rows.push_back(row_json(t, r));
+  return {{"level", t.level}, {"periods", t.periods}, {"groups", groups}, {"rows", rows}, {"total", row_json(t, t.total)}};
+}
+
+std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
+  const Columns c = columns_of(t, taxonomy);
+  std::vector<std::vector<std::string>> rows{c.titles};
+  std::vector<bool> right(c.titles.size(), true);
+  right[0] = false;
+  for (const CorpusRow* r : [&] {
+         std::vector<const CorpusRow*> all;
+         for (const auto& row : t.rows) all.push_back(&row);
+         all.push_back(&t.total);
+         return all;
+       }()) {
+    rows.push_back({r->source});
+    for (auto v : values_of(*r, c)) rows.back().push_back(std::to_string(v));
+  }
+  return "Units per source, period and " + taxonomy.level_name(t.level) + " (of the consensus label)\n" +
+         text::columns(rows, right, "  ");
+}
+
+void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy) {
+  const Columns c = columns_of(t, taxonomy);
+  auto& sheet = book.add_sheet("Corpus");
+  std::vector<xlsx::Column> cols;
+  for (std::size_t i = 0; i < c.titles.size(); ++i)
+    cols.push_back({c.titles[i], i == 0 ? xlsx::CellStyle::text : xlsx::CellStyle::integer, i == 0 ? 30.0 : 24.0});
+  sheet.header(cols, 1);
+  int row = 0;
+  auto write = [&](const CorpusRow& r) {
+    ++row;
+    sheet.write_text(row, 0, r.source);
+    int col = 1;
+    for (auto v : values_of(r, c)) sheet.write_number(row, col++, static_cast<double>(v));
+  };
+  for (const auto& r : t.rows) write(r);
+  write(t.total);
+}
+
+}  // namespace qualrank
