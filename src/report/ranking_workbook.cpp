@@ -222,16 +222,14 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
     lxw_chart* scatter = workbook_add_chart(book.raw(), LXW_CHART_SCATTER);
     lxw_chart_series* s = chart_add_series(scatter, range(name, 1, ca, k, ca).c_str(), range(name, 1, cb, k, cb).c_str());
     chart_series_set_name(s, "items");
-    // Each point labelled with its item id (column A).
-    std::vector<std::string> refs;
-    for (int j = 0; j < k; ++j) refs.push_back(range(name, j + 1, 0, j + 1, 0));
+    // Each point labelled with its item id, as text: a label that refers to a cell is drawn as the point's
+    // value by LibreOffice, and the ids are what the reader looks up in the table.
+    std::vector<std::string> ids(q.items.begin(), q.items.end());
     std::vector<lxw_chart_data_label> labels(static_cast<std::size_t>(k));
     std::vector<lxw_chart_data_label*> label_ptrs;
     for (int j = 0; j < k; ++j) {
-      std::string& ref = refs[static_cast<std::size_t>(j)];
-      ref = ref.substr(0, ref.find(':'));  // a single cell: ='Sheet'!$A$2
       labels[static_cast<std::size_t>(j)] = {};
-      labels[static_cast<std::size_t>(j)].value = const_cast<char*>(ref.c_str());
+      labels[static_cast<std::size_t>(j)].value = const_cast<char*>(ids[static_cast<std::size_t>(j)].c_str());
       label_ptrs.push_back(&labels[static_cast<std::size_t>(j)]);
     }
     label_ptrs.push_back(nullptr);

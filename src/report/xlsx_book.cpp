@@ -28,6 +28,13 @@ namespace {
 
 constexpr long long kFallbackTime = 1735689600;  // 2025-01-01T00:00:00Z
 constexpr double kMinWidth = 6;
+// Printing (docs/codebook.md, "Printing"): a row is 15 points per line of its tallest wrapped cell, at most
+// Excel's 409; a sheet up to kFitWidth characters wide prints one page wide (landscape A4 shrinks it to about
+// 60% at most), a wider one prints across pages at full size with its id/name columns repeated; column A, where
+// labels of statistics sit under the tables, may grow to kLabelWidth.
+constexpr double kLineHeight = 15, kMaxRowHeight = 409;
+constexpr double kFitWidth = 200;
+constexpr double kLabelWidth = 60;
 
 // Length of the UTF-8 sequence starting with byte `c` (1 for stray continuation bytes).
 std::size_t sequence_length(unsigned char c) {
@@ -132,6 +139,7 @@ std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* 
 void Sheet::header(const std::vector<Column>& columns, int frozen_columns) {
   columns_ = columns;
   has_header_ = true;
+  frozen_cols_ = frozen_columns;
   if (widths_.size() < columns.size()) widths_.resize(columns.size(), 0);
   for (std::size_t c = 0; c < columns.size(); ++c) {
     write_text(0, static_cast<int>(c), columns[c].title, {}, book_.bold());
@@ -149,6 +157,28 @@ lxw_format* Sheet::column_format(int col) const {
 void Sheet::note_width(int col, std::string_view text) {
   if (widths_.size() <= static_cast<std::size_t>(col)) widths_.resize(col + 1, 0);
   widths_[col] = std::max(widths_[col], display_width(text) + 1);
+}
+
+void Sheet::note_lines(int row, int col, std::string_view text) {
+  // Characters per line at the column's cap (a text that wraps has made its column reach the cap), less a
+  // tenth for the words carried to the next line.
+  const double cap = static_cast<std::size_t>(col) < columns_.size() ? columns_[col].max_width : 50;
+  const double per_line = std::max(1.0, (std::max(cap, kMinWidth) - 1) * 0.9);
+  std::size_t lines = 0, current = 0;
+  auto end_line = [&] { lines += std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(static_cast<double>(current) / per_line))); };
+  for (unsigned char c : text) {
+    if (c == '\n') {
+      end_line();
+      current = 0;
+    } else if ((c & 0xC0) != 0x80) {
+      ++current;
+    }
+  }
+  end_line();
+  if (lines <= 1) return;
+  if (lines_.size() <= static_cast<std::size_t>(row)) lines_.resize(static_cast<std::size_t>(row) + 1, 0);
+  auto& slot = lines_[static_cast<std::size_t>(row)];
+  slot = static_cast<std::uint16_t>(std::max<std::size_t>(slot, std::min<std::size_t>(lines, 1000)));
 }
 
 void Sheet::write_text(int row, int col, std::string_view text, const Location& source, lxw_format* format) {
@@ -179,6 +209,7 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
                                      std::to_string(cut) + " characters left out and marked '[cut by qualrank: " +
                                      std::to_string(cut) + " characters]'");
   note_width(col, value);
+  if (lxw_format* f = format ? format : column_format(col); f && f->text_wrap) note_lines(row, col, value);
   std::string stored = escape_ooxml_literals(value);
   if (stored.size() != value.size() && text::count_code_points(stored) > kMaxCellChars) stored = value;  // rare
   int rc = worksheet_write_string(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), stored.c_str(),
@@ -231,10 +262,25 @@ void Sheet::print_title(const std::string& text) {
 
 void Sheet::finish() {
   if (!sheet_) return;
-  // Print settings: landscape, one page wide, header row repeated, page numbers.
+  // Print settings: landscape A4, the header row repeated on every page, page numbers; one page wide when
+  // that stays readable, else across pages with the id/name columns repeated (see kFitWidth).
+  double total = 0;
+  for (std::size_t c = 0; c < widths_.size(); ++c) {
+    double cap = c < columns_.size() ? columns_[c].max_width : 50;
+    if (c == 0) cap = std::max(cap, kLabelWidth);
+    total += std::clamp(widths_[c], kMinWidth, std::max(cap, kMinWidth));
+  }
   worksheet_set_landscape(sheet_);
-  worksheet_fit_to_pages(sheet_, 1, 0);
+  worksheet_set_paper(sheet_, 9);  // A4
+  if (total <= kFitWidth) worksheet_fit_to_pages(sheet_, 1, 0);
+  else if (frozen_cols_ > 0)
+    book_.check(worksheet_repeat_columns(sheet_, 0, static_cast<lxw_col_t>(frozen_cols_ - 1)),
+                "cannot set the print titles of sheet '" + name_ + "'");
   if (has_header_) book_.check(worksheet_repeat_rows(sheet_, 0, 0), "cannot set the print titles of sheet '" + name_ + "'");
+  for (std::size_t r = 0; r < lines_.size(); ++r)
+    if (lines_[r] > 1)
+      book_.check(worksheet_set_row(sheet_, static_cast<lxw_row_t>(r), std::min(kMaxRowHeight, kLineHeight * lines_[r]), nullptr),
+                  "cannot set the row heights of sheet '" + name_ + "'");
   if (!header_text_.empty()) book_.check(worksheet_set_header(sheet_, header_text_.c_str()), "cannot set the page header of sheet '" + name_ + "'");
   book_.check(worksheet_set_footer(sheet_, "&CPage &P of &N"), "cannot set the page footer of sheet '" + name_ + "'");
   if (has_header_ && !columns_.empty())
@@ -243,6 +289,7 @@ void Sheet::finish() {
                 "cannot set the autofilter of sheet '" + name_ + "'");
   for (std::size_t c = 0; c < widths_.size(); ++c) {
     double cap = c < columns_.size() ? columns_[c].max_width : 50;
+    if (c == 0) cap = std::max(cap, kLabelWidth);  // column A holds the labels of the statistics under the tables
     double width = std::clamp(widths_[c], kMinWidth, std::max(cap, kMinWidth));
     book_.check(worksheet_set_column(sheet_, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c), width, nullptr),
                 "cannot set the column widths of sheet '" + name_ + "'");

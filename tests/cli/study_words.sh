@@ -90,9 +90,14 @@ def print_settings(path):
     wb = openpyxl.load_workbook(path)
     for sh in wb.worksheets:
         assert sh.page_setup.orientation == "landscape", (path, sh.title, sh.page_setup.orientation)
-        assert sh.sheet_properties.pageSetUpPr.fitToPage, (path, sh.title)
-        assert sh.page_setup.fitToWidth in (1, "1", None), (path, sh.title, sh.page_setup.fitToWidth)  # 1 is the default
-        assert str(sh.page_setup.fitToHeight) == "0", (path, sh.title, sh.page_setup.fitToHeight)
+        # One page wide when the sheet is narrow enough to stay readable (<= 200 characters), else across
+        # pages at full size (tests/cli/workbook_print.sh checks the repeated columns).
+        width = sum((sh.column_dimensions[openpyxl.utils.get_column_letter(c)].width or 0) for c in range(1, sh.max_column + 1))
+        fits = bool(sh.sheet_properties.pageSetUpPr and sh.sheet_properties.pageSetUpPr.fitToPage)
+        assert fits == (width <= 200), (path, sh.title, width, fits)
+        if fits:
+            assert sh.page_setup.fitToWidth in (1, "1", None), (path, sh.title, sh.page_setup.fitToWidth)  # 1 is the default
+            assert str(sh.page_setup.fitToHeight) == "0", (path, sh.title, sh.page_setup.fitToHeight)
         assert sh.print_title_rows in ("1:1", "$1:$1"), (path, sh.title, sh.print_title_rows)
     return wb
 

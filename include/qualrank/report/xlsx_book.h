@@ -22,6 +22,7 @@
 // (chart.h); add chart data with write_number/write_text so it is checked like everything else.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -107,7 +108,9 @@ class Sheet {
   friend class Book;
   Sheet(Book& book, lxw_worksheet* sheet, std::string name) : book_(book), sheet_(sheet), name_(std::move(name)) {}
   void note_width(int col, std::string_view text);
-  void finish();  // autofilter and column widths
+  // Notes the lines a wrapped cell needs at its column's width cap, so the row can be made that tall.
+  void note_lines(int row, int col, std::string_view text);
+  void finish();  // autofilter, column widths, row heights and print setup
   lxw_format* column_format(int col) const;
 
   Book& book_;
@@ -119,6 +122,8 @@ class Sheet {
   std::string header_text_;  // print_title(), in Excel's header syntax
   int last_row_ = -1;
   int last_col_ = -1;
+  int frozen_cols_ = 0;                // header(): the id/name columns repeated on every printed page
+  std::vector<std::uint16_t> lines_;   // per row: the most lines a wrapped cell of it needs (0 or 1: default height)
 };
 
 // A workbook being written. Create, add sheets, write, commit(). Not copyable.

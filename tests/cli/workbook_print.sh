@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Print-ready workbooks (fieldwork study and the bundled study): landscape A4, the header row repeated; a sheet
+# too wide to stay readable on one page prints across pages at full size with its id/name columns repeated
+# (no fit-to-width), a narrow one fits one page wide; rows grow with their wrapped text (taller for longer
+# text); column A is as wide as its longest label; the scatter's points are labelled with the item ids.
+# Then, printed by LibreOffice: several pages, and the full label "rho CI low (95% bootstrap)" on the page.
+set -euo pipefail
+: "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+ws="$tmp/study"; cp -r "$FIXTURES/fieldwork" "$ws"
+"$QUALRANK" -C "$ws" -q report -o "$tmp/fw" --resamples 200 || fail "report (fieldwork)"
+"$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/bundled" --resamples 200 || fail "report (bundled)"
+for d in fw bundled; do
+/usr/bin/python3 - "$tmp/$d" <<'PY' || fail "print setup ($d)"
+import math, re, sys, zipfile, openpyxl
+d = sys.argv[1]
+cb = openpyxl.load_workbook(f"{d}/codebook.xlsx")
+for ws in cb.worksheets:
+    assert ws.page_setup.orientation == "landscape", (ws.title, ws.page_setup.orientation)
+    assert str(ws.page_setup.paperSize) == "9", (ws.title, ws.page_setup.paperSize)
+    assert ws.print_title_rows in ("1:1", "$1:$1"), (ws.title, ws.print_title_rows)
+wide = cb["Codebook"]
+total = sum((wide.column_dimensions[openpyxl.utils.get_column_letter(c)].width or 0) for c in range(1, wide.max_column + 1))
+assert total > 200, total
+assert not wide.sheet_properties.pageSetUpPr or not wide.sheet_properties.pageSetUpPr.fitToPage, "the wide Codebook sheet is shrunk to one page"
+assert wide.print_title_cols in ("A:A", "$A:$A"), wide.print_title_cols
+narrow = cb["Participants"] if "Participants" in cb.sheetnames else None
+if narrow is not None:
+    total = sum((narrow.column_dimensions[openpyxl.utils.get_column_letter(c)].width or 0) for c in range(1, narrow.max_column + 1))
+    if total <= 200:
+        assert narrow.sheet_properties.pageSetUpPr.fitToPage and narrow.page_setup.fitToWidth in (1, None), "a narrow sheet fits one page wide"
+# Rows grow with wrapped text: in Coded segments, the row of the longest quote is taller than one line, and
+# taller rows hold longer text.
+seg = cb["Coded segments"]
+header = [c.value for c in seg[1]]
+qcol = header.index("Thematic Quote") + 1
+rows = []
+for r in range(2, seg.max_row + 1):
+    text = seg.cell(row=r, column=qcol).value or ""
+    height = seg.row_dimensions[r].height or 15
+    rows.append((len(text) + 40 * text.count("\n"), height, text))
+rows.sort()
+longest = rows[-1]
+width = seg.column_dimensions[openpyxl.utils.get_column_letter(qcol)].width
+if longest[0] > width:
+    assert longest[1] > 15, ("a long wrapped quote kept one line", longest)
+for (la, ha, _), (lb, hb, _) in zip(rows, rows[1:]):
+    assert ha <= hb or la == lb or abs(la - lb) < width, ("shorter text in a taller row", la, ha, lb, hb)
+# Column A of the rankings sheets is as wide as its longest label.
+rk = openpyxl.load_workbook(f"{d}/rankings.xlsx")
+for ws in rk.worksheets:
+    labels = [c.value for c in ws["A"] if isinstance(c.value, str)]
+    if not labels:
+        continue
+    need = max(len(l) for l in labels)
+    got = ws.column_dimensions["A"].width
+    assert got >= min(need, 60), (ws.title, got, need, max(labels, key=len))
+# The scatter's data labels are the item ids, as text (not cell references drawn as values).
+z = zipfile.ZipFile(f"{d}/rankings.xlsx")
+charts = [n for n in z.namelist() if n.startswith("xl/charts/chart")]
+scatters = [z.read(n).decode() for n in charts if "<c:scatterChart>" in z.read(n).decode()]
+assert scatters, "no scatter chart"
+for x in scatters:
+    texts = re.findall(r"<c:dLbl>.*?<a:t>([^<]*)</a:t>", x, re.S)
+    assert texts and all(re.fullmatch(r"[A-Za-z]+(\.[A-Za-z0-9]+)*", t) for t in texts), texts[:5]
+    assert "<c:strRef>" not in x.split("<c:dLbls>")[1].split("</c:dLbls>")[0], "labels refer to cells"
+print("ok")
+PY
+done
+# Printed by LibreOffice: the Codebook prints across pages, column A's labels whole.
+if command -v soffice >/dev/null && command -v pdftotext >/dev/null; then
+  (cd "$tmp/fw" && HOME="$tmp" timeout 180 soffice --headless --convert-to pdf --outdir "$tmp/pdf" rankings.xlsx >/dev/null 2>&1) || fail "soffice"
+  pdftotext -layout "$tmp/pdf/rankings.pdf" "$tmp/rankings.txt"
+  grep -q "rho CI low (95% bootstrap)" "$tmp/rankings.txt" || fail "the label of column A is cut on the printed page"
+  pages=$(grep -c $'\f' "$tmp/rankings.txt" || true)
+  (( pages > 1 )) || fail "the wide sheet printed on $pages page(s)"
+else
+  echo "note: soffice or pdftotext absent; the printed pages are not checked"
+fi
+echo "ok: print-ready workbooks"
