@@ -112,6 +112,10 @@ def main():
     put(out, "qdc", "flat-60K.qdc", codebook + "".join(
         '<Code guid="%08d-0000-4000-8000-%012d" name="code number %d with a longer name" isCodable="true"/>\n' % (i, i, i)
         for i in range(60_000)) + "</Codes></CodeBook>\n")
+    # findings.yaml past its limit of 1,000 findings, and a claim of 1 MB.
+    put(out, "findings", "findings-1001.yaml", "findings:\n" + "".join(
+        "  - id: F%d\n    claim: c\n    codes: [COM.1]\n" % i for i in range(1001)))
+    put(out, "findings", "claim-1M.yaml", "findings:\n  - id: F1\n    claim: " + "x" * MB + "\n    codes: [COM.1]\n")
     put(out, "qdc", "same-guid-1K.qdc", codebook + "".join(
         '<Code guid="00000001-0000-4000-8000-000000000000" name="c%d" isCodable="true"/>\n' % i for i in range(1000))
         + "</Codes></CodeBook>\n")
