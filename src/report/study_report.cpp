@@ -243,13 +243,13 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     }
     TranscriptAgreementOptions o;
     o.resamples = 0;
-    rounds = agreement_rounds(study->segments, tax, round_of, o);
+    rounds = steps.run("agreement per round", [&] { return agreement_rounds(study->segments, tax, round_of, o); });
   }
-  const CodingChoice coding = select_coding(study->segments, options.coder, true);
+  const CodingChoice coding = steps.run("select the coding counted", [&] { return select_coding(study->segments, options.coder, true); });
   CodebookOptions cb_options;
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
   cb_data.coding = coding.describe();
-  const auto cb_tables = codebook_tables(cb_data, cb_options);
+  const auto cb_tables = steps.run("codebook matrix and co-occurrence", [&] { return codebook_tables(cb_data, cb_options); });
   // Saturation of the coding the report counts (Guest, Namey & Chen 2020, with their default parameters).
   const auto saturation = steps.run("saturation", [&] { return analyse_saturation(*study, saturation::Parameters{}, 0); });
   auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, main_diags); });
@@ -312,7 +312,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                        {"coders", coding.coders}};
   report["coded"] = what_is_coded_json(*study);
   report["saturation"] = saturation_json(saturation);
-  report["methods"] = methods_json(*study, study->segments, cb_tables.exemplars);
+  report["methods"] = steps.run("methods evidence", [&] { return methods_json(*study, study->segments, cb_tables.exemplars); });
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
   if (!rounds.empty() && report["agreement"].is_object()) {
     Json list = Json::array();
