@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "qualrank/report/methods_output.h"
 #include "qualrank/report/svg_charts.h"
 #include "qualrank/util/text.h"
 
@@ -569,7 +570,7 @@ std::string render_html_report(const Json& report) {
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
   h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
-       "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#saturation\">Saturation</a><a href=\"#agreement\">Agreement</a></nav>\n";
+       "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#saturation\">Saturation</a><a href=\"#agreement\">Agreement</a><a href=\"#methods\">Methods evidence</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
   card("transcripts", ws.value("transcripts", Json(0)));
@@ -590,6 +591,7 @@ std::string render_html_report(const Json& report) {
   tree_section(h, report);
   saturation_section(h, report);
   agreement_section(h, report);
+  h << methods_html(report);
   h << "<p class=\"muted\" style=\"margin-top:3rem\">Every number on this page is read from report.json, written by the same run.</p>";
   h << "</body></html>\n";
   return h.str();

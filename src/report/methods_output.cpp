@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "qualrank/report/svg_charts.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -312,6 +313,64 @@ std::string methods_markdown(const Json& report) {
   for (const auto& c : m["checklist"])
     o += "| " + md(str(c, "item")) + " | " + str(c, "level") + " | " + (c["supported"].get<bool>() ? "yes" : "no") + " | " + md(str(c, "evidence")) + " |\n";
   return o;
+}
+
+std::string methods_html(const Json& report) {
+  if (!report.contains("methods") || !report["methods"].is_object()) return "";
+  const Json& m = report["methods"];
+  const Json& ws = report["workspace"];
+  const Json plurals = ws.value("role_plurals", Json::object());
+  auto e = [](const std::string& s) { return svg::escape(s); };
+  std::string h = "<h2 id=\"methods\">Methods evidence</h2><p class=\"muted\">The same as methods.md, which is written to paste "
+                  "and edit: the participants, the chain of evidence of findings.yaml and the reporting checklist.</p>";
+  // Participants.
+  const auto& attrs = m["participants"]["attributes"];
+  h += "<h3>Participants</h3><table class=\"participants\"><tr><th>Participant</th><th>Role</th>";
+  for (const auto& a : attrs) h += "<th>" + e(a.get<std::string>()) + "</th>";
+  h += "</tr>";
+  for (const auto& r : m["participants"]["rows"]) {
+    h += "<tr><td>" + e(str(r, "participant")) + "</td><td>" + e(str(r, "role")) + "</td>";
+    for (const auto& a : attrs) {
+      const auto key = a.get<std::string>();
+      h += "<td>" + e(r["values"].contains(key) ? r["values"][key].get<std::string>() : "") + "</td>";
+    }
+    h += "</tr>";
+  }
+  h += "</table>";
+  // Chain of evidence.
+  h += "<h3>Chain of evidence</h3>";
+  if (!m["findings"].is_array()) {
+    h += "<p class=\"note\">No findings.yaml: list each claim with the codes it rests on (docs/findings.md) to see its quotes, "
+         "the participants behind it and its counter-evidence here.</p>";
+  } else {
+    for (const auto& f : m["findings"]) {
+      const auto& s = f["support"];
+      std::vector<std::string> nodes;
+      for (const auto& n : s["nodes"]) nodes.push_back(e(n.get<std::string>()));
+      h += "<div class=\"finding\" data-finding=\"" + e(str(f, "id")) + "\" data-segments=\"" + s["segments"].dump() + "\"><p><b>" +
+           e(str(f, "id")) + ": " + e(str(f, "claim")) + "</b><br>Rests on " + text::join(nodes, ", ") + ": " + s["segments"].dump() +
+           " coded segments from " + e(by_role(s["participants_by_role"], plurals)) + " (of " + e(by_role(ws["participants_by_role"], plurals)) +
+           ").</p>";
+      for (const auto& q : s["quotes"])
+        h += "<blockquote>“" + e(str(q, "quote")) + "” <span class=\"muted\">(" + e(str(q, "participant")) + ", " + e(str(q, "role")) +
+             "; " + e(str(q, "node")) + "; " + e(str(q, "source")) + (q["exemplar"].get<bool>() ? "; exemplar" : "") + ")</span></blockquote>";
+      const auto& c = f["counter"];
+      if (c["nodes"].empty()) h += "<p class=\"muted\">Counter-evidence: none named.</p>";
+      else
+        h += "<p>Counter-evidence: " + c["segments"].dump() + " coded segments" +
+             (c["segments"].get<int>() ? " from " + e(by_role(c["participants_by_role"], plurals)) : std::string()) + ".</p>";
+      h += "</div>";
+    }
+  }
+  // Checklist.
+  h += "<h3>Reporting checklist (ACM SIGSOFT Empirical Standard, qualitative surveys)</h3><table class=\"checklist\"><tr><th>Item</th>"
+       "<th>Level</th><th>In the workspace</th><th>Where, or what is missing</th></tr>";
+  if (m.contains("checklist"))
+    for (const auto& c : m["checklist"])
+      h += std::string("<tr") + (c["supported"].get<bool>() ? "" : " class=\"flag\"") + "><td>" + e(str(c, "item")) + "</td><td>" +
+           e(str(c, "level")) + "</td><td>" + (c["supported"].get<bool>() ? "yes" : "no") + "</td><td>" + e(str(c, "evidence")) + "</td></tr>";
+  h += "</table>";
+  return h;
 }
 
 }  // namespace qualrank

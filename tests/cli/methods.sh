@@ -33,8 +33,8 @@ findings:
 EOF2
 q -q report -o "$tmp/out" --resamples 0 || fail "report with findings"
 q code --format json >"$tmp/code.json"
-python3 - "$tmp/out/report.json" "$tmp/code.json" "$tmp/out/methods.md" "$ws/codebooks/remote-work.yaml" <<'PY' || fail "methods"
-import json, sys, yaml
+python3 - "$tmp/out/report.json" "$tmp/code.json" "$tmp/out/methods.md" "$ws/codebooks/remote-work.yaml" "$tmp/out/index.html" <<'PY' || fail "methods"
+import html as htmlmod, json, re, sys, yaml
 report = json.load(open(sys.argv[1]))
 segs = json.load(open(sys.argv[2]))["segments"]
 md = open(sys.argv[3]).read()
@@ -92,6 +92,16 @@ f3 = lambda v: "n/a" if v is None else "%.3f" % v
 for node, v in per.items():
     row = f"| {node} | {v['units_coded']} | {f3(v['fleiss_kappa'])} | {f3(v['krippendorff_alpha'])} | {f3(v['percent_agreement'])} |"
     assert row in md, row
+# index.html's Methods evidence: the same findings and checklist, escaped (the claim's <b> is text).
+page = open(sys.argv[5]).read()
+sec = page[page.index('<h2 id="methods">'):]
+divs = re.findall(r'<div class="finding" data-finding="([^"]*)" data-segments="(\d+)"><p><b>([^<]*)</b>', sec)
+assert [(a, int(b)) for a, b, _ in divs] == [(f["id"], f["support"]["segments"]) for f in m["findings"]], divs
+assert htmlmod.unescape(divs[0][2]) == "F1: Meetings <b>drain</b> remote teams", divs[0][2]
+assert "<b>drain</b>" not in sec
+rows = re.findall(r'<tr(?: class="flag")?><td>([^<]*)</td><td>(essential|desirable|extraordinary)</td><td>(yes|no)</td>', sec)
+assert [(htmlmod.unescape(i), l, y == "yes") for i, l, y in rows] == [(c["item"], c["level"], c["supported"]) for c in m["checklist"]], rows
+assert len(re.findall(r'<blockquote>', sec)) == len(m["findings"][0]["support"]["quotes"]) + len(m["findings"][1]["support"]["quotes"])
 print("ok")
 PY
 # A finding citing an unknown code, or a code no segment carries (TOOL.3 once its two codings are moved to

@@ -29,4 +29,9 @@ nlohmann::ordered_json reporting_checklist(const nlohmann::ordered_json& report)
 // methods.md from report.json (every number read from it; text escaped for Markdown).
 std::string methods_markdown(const nlohmann::ordered_json& report);
 
+// The "Methods evidence" section of index.html from report.json: the participants, the chain of evidence
+// (each claim, its support per role, its quotes and counter-evidence) and the reporting checklist; escaped
+// HTML, no script. Empty when report.json has no "methods".
+std::string methods_html(const nlohmann::ordered_json& report);
+
 }  // namespace qualrank
