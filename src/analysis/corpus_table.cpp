@@ -9,6 +9,33 @@
 
 namespace qualrank {
 
+namespace {
+
+// Natural order of period names: runs of digits compare as numbers (2024-H2 before 2024-H10, 9 before 10),
+// everything else character by character.
+bool period_less(std::string_view a, std::string_view b) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t i0 = i, j0 = j;
+      while (i < a.size() && digit(a[i])) ++i;
+      while (j < b.size() && digit(b[j])) ++j;
+      auto x = a.substr(i0, i - i0), y = b.substr(j0, j - j0);
+      while (x.size() > 1 && x[0] == '0') x.remove_prefix(1);
+      while (y.size() > 1 && y[0] == '0') y.remove_prefix(1);
+      if (x.size() != y.size()) return x.size() < y.size();
+      if (x != y) return x < y;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i, ++j;
+    }
+  }
+  return a.size() - i < b.size() - j || (a.size() - i == b.size() - j && a < b);
+}
+
+}  // namespace
+
 std::optional<PeriodList> parse_period_list(const std::string& text, const std::string& file, Diagnostics& diags) {
   const std::string stem = std::filesystem::path(file).stem().string();
   const auto cut = stem.rfind('_');
@@ -44,7 +71,7 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
   // Periods in natural order; each source's id -> period index.
   for (const auto& p : periods)
     if (std::find(out.periods.begin(), out.periods.end(), p.period) == out.periods.end()) out.periods.push_back(p.period);
-  std::sort(out.periods.begin(), out.periods.end(), [](const std::string& a, const std::string& b) { return text::natural_less(a, b); });
+  std::sort(out.periods.begin(), out.periods.end(), [](const std::string& a, const std::string& b) { return period_less(a, b); });
   std::map<std::string, std::size_t> source_index;
   for (std::size_t s = 0; s < table.sources.size(); ++s) source_index.emplace(table.sources[s], s);
   std::vector<std::unordered_map<std::string, std::pair<std::size_t, const PeriodList*>>> period_of(table.sources.size());

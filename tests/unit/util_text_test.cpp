@@ -86,3 +86,17 @@ TEST_CASE("text::fixed never writes a negative zero", "[util][text]") {
   CHECK(text::fixed(std::nan(""), 2) == "n/a");
   CHECK(text::fixed(-0.4, 0) == "0");
 }
+
+TEST_CASE("text::CodePointOffsets counts code points before any byte, across its 4 KiB blocks", "[util]") {
+  std::string s;
+  for (int i = 0; i < 3000; ++i) s += (i % 3 == 0) ? "é" : "a";  // 1,000 two-byte and 2,000 one-byte: 4,000 bytes
+  s += std::string(5000, 'b');
+  text::CodePointOffsets at(s);
+  for (std::size_t byte : {std::size_t{0}, std::size_t{2}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097}, std::size_t{8191},
+                           std::size_t{8192}, s.size(), s.size() + 10}) {
+    std::size_t b = std::min(byte, s.size());
+    if (b < s.size() && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80) continue;  // only at character starts
+    CHECK(at.at(byte) == text::count_code_points(std::string_view(s).substr(0, b)));
+  }
+  CHECK(text::CodePointOffsets("").at(0) == 0);
+}
