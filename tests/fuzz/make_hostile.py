@@ -112,6 +112,8 @@ def main():
     put(out, "qdc", "flat-60K.qdc", codebook + "".join(
         '<Code guid="%08d-0000-4000-8000-%012d" name="code number %d with a longer name" isCodable="true"/>\n' % (i, i, i)
         for i in range(60_000)) + "</Codes></CodeBook>\n")
+    # A period list of 1,000,000 ids (9 MB), none in the table: one warning with the count, not a million.
+    put(out, "periods", "ids-1M.txt", "".join("u%07d\n" % i for i in range(1_000_000)))
     # findings.yaml past its limit of 1,000 findings, and a claim of 1 MB.
     put(out, "findings", "findings-1001.yaml", "findings:\n" + "".join(
         "  - id: F%d\n    claim: c\n    codes: [COM.1]\n" % i for i in range(1001)))

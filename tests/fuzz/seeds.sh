@@ -22,6 +22,7 @@ seed() {
 seed taxonomy -path '*/codebooks/*.yaml' -not -name '*.history.yaml'
 seed guideline -path '*/guidelines/*.yaml'
 seed findings -name 'findings*.yaml'
+seed periods -path '*/corpus/*_*.txt'
 seed history -name '*.history.yaml'
 seed transcript -name '*.md' -path '*transcripts/*'
 seed standoff -name '*.codes'
