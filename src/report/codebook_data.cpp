@@ -72,6 +72,7 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
   data.origin = "workspace";
   if (ws.guideline.experience) data.experience_attribute = ws.guideline.experience->attribute;
   data.context = codebook_context(options, ws.guideline);
+  data.study_segments = &study.segments;
   for (const auto& t : ws.transcripts) {
     CodebookParticipant p;
     p.id = t.participant;
@@ -105,7 +106,9 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
 
 CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& options) {
   auto participants = data.crosstab_participants();
-  auto segments = data.coded_segments();
+  std::vector<CodedSegment> copied;
+  if (!data.study_segments) copied = data.coded_segments();
+  const std::vector<CodedSegment>& segments = data.study_segments ? *data.study_segments : copied;
   auto exemplars = exemplar_quotes(segments);
   // Shown where the Source column says (for an imported table: as the table gives it, not the table's row).
   std::map<std::string, const std::string*> shown;

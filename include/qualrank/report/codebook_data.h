@@ -82,6 +82,9 @@ struct CodebookData {
   CodebookContext context;                     // the context column (none when !context.enabled())
   std::vector<CodebookParticipant> participants;
   std::vector<CodebookSegment> segments;       // coded segments only, in source order
+  // The study's segments the rows point into (a workspace's data; nullptr for a table read back). The
+  // tables count them directly: their uncoded segments add nothing, and no copy of 240,000 segments is made.
+  const std::vector<CodedSegment>* study_segments = nullptr;
   std::vector<CrosstabParticipant> crosstab_participants() const;
   std::vector<CodedSegment> coded_segments() const;
 };
