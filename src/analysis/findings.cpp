@@ -9,13 +9,6 @@ namespace qualrank {
 
 namespace {
 
-// True when `node` is `cited` or lies below it.
-bool within(const Taxonomy& taxonomy, const std::string& node, const std::string& cited) {
-  for (const TaxonomyNode* n = taxonomy.find(node); n; n = n->parent.empty() ? nullptr : taxonomy.find(n->parent))
-    if (n->id == cited) return true;
-  return false;
-}
-
 std::vector<std::string> resolved(const std::vector<CitedCode>& codes, const NodeResolver& resolve) {
   std::vector<std::string> out;
   for (const auto& c : codes)
@@ -43,7 +36,7 @@ EvidenceSide side_of(const std::vector<std::string>& nodes, const Taxonomy& taxo
     const AppliedCode* hit = nullptr;
     for (const auto& c : s.codes)
       for (const auto& n : nodes)
-        if (within(taxonomy, c.node, n) && (!hit || (c.exemplar && !hit->exemplar))) hit = &c;
+        if (taxonomy.is_within(c.node, n) && (!hit || (c.exemplar && !hit->exemplar))) hit = &c;
     if (!hit) continue;
     ++side.segments;
     who[s.role].insert(s.participant);

@@ -3,6 +3,7 @@
 // (https://github.com/acmsigsoft/EmpiricalStandards): essential, desirable and extraordinary attributes.
 #include "qualrank/report/methods_output.h"
 
+#include <algorithm>
 #include <set>
 
 #include "qualrank/report/svg_charts.h"
@@ -22,18 +23,11 @@ Json side_json(const EvidenceSide& s) {
   return {{"nodes", s.nodes}, {"segments", s.segments}, {"participants_by_role", s.participants_by_role}, {"quotes", quotes}};
 }
 
-// Backslash-escapes what Markdown would read as markup; newlines become spaces (one table cell, one line).
-std::string md(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n' || c == '\r') {
-      out += ' ';
-      continue;
-    }
-    if (std::string_view("\\`*_[]<>#|!~&").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
+// Text for one Markdown line or table cell: newlines become spaces, markup is escaped.
+std::string md(std::string s) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  std::replace(s.begin(), s.end(), '\r', ' ');
+  return text::markdown_escape(s);
 }
 
 std::string str(const Json& j, const char* key) {
@@ -57,8 +51,7 @@ std::string by_role(const Json& counts, const Json& plurals) {
 
 }  // namespace
 
-Json methods_json(const Study& study, const std::vector<CodedSegment>& segments,
-                  const std::map<std::string, std::vector<ExemplarQuote>>& exemplars) {
+Json methods_json(const Study& study, const std::vector<CodedSegment>& segments, const CodebookTables& tables) {
   const Workspace& ws = study.workspace;
   const Guideline& g = ws.guideline;
   const Taxonomy& tax = study.taxonomy();
@@ -101,14 +94,11 @@ Json methods_json(const Study& study, const std::vector<CodedSegment>& segments,
     qrows.push_back({{"question", q.id}, {"part", q.part}, {"text", q.text}, {"segments", total}, {"counts", counts}});
   }
   out["guide_matrix"] = {{"nodes", nodes}, {"rows", qrows}};
-  // The codebook: every node in taxonomy order, its rules, how often it is coded, its first exemplar.
-  std::map<std::string, int> coded;
-  for (const auto& s : segments) {
-    std::set<std::string> seen;
-    for (const auto& c : s.codes)
-      for (const TaxonomyNode* n = tax.find(c.node); n && seen.insert(n->id).second; n = n->parent.empty() ? nullptr : tax.find(n->parent))
-        ++coded[n->id];
-  }
+  // The codebook: every node in taxonomy order, its rules, how often it is coded (the codebook matrix's count),
+  // its first exemplar.
+  std::map<std::string, std::size_t> coded;
+  for (const auto& n : tables.matrix.nodes) coded[n.node] = n.segments;
+  const auto& exemplars = tables.exemplars;
   Json book = Json::array();
   for (const auto& id : tax.order()) {
     const TaxonomyNode* n = tax.find(id);

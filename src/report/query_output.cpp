@@ -94,15 +94,7 @@ std::string one_line(std::string s) {
   return out;
 }
 
-// Backslash-escapes what Markdown would read as markup (CommonMark: any ASCII punctuation may be escaped).
-std::string md_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::string_view("\\`*_[]<>#|!~&").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
+std::string md_escape(const std::string& s) { return text::markdown_escape(s); }
 
 std::vector<std::string> distinct_memos(const CodedSegment& s) {
   std::vector<std::string> m;

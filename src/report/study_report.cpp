@@ -312,7 +312,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                        {"coders", coding.coders}};
   report["coded"] = what_is_coded_json(*study);
   report["saturation"] = saturation_json(saturation);
-  report["methods"] = steps.run("methods evidence", [&] { return methods_json(*study, study->segments, cb_tables.exemplars); });
+  report["methods"] = steps.run("methods evidence", [&] { return methods_json(*study, study->segments, cb_tables); });
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
   if (!rounds.empty() && report["agreement"].is_object()) {
     Json list = Json::array();

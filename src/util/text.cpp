@@ -228,6 +228,16 @@ int compare_component(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::string markdown_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (std::string_view("\\`*_[]<>#|!~&").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 bool natural_less(std::string_view a, std::string_view b) {
   while (true) {
     auto pa = a.find('.'), pb = b.find('.');

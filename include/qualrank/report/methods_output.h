@@ -10,6 +10,7 @@
 #include "qualrank/analysis/findings.h"
 #include "qualrank/analysis/query.h"
 #include "qualrank/analysis/study.h"
+#include "qualrank/report/codebook_data.h"
 
 namespace qualrank {
 
@@ -18,9 +19,9 @@ namespace qualrank {
 //  "codebook":[{"id","name","level","definition","inclusion","exclusion","decision_rules","segments","exemplar":{..}|null}],
 //  "findings":[{"id","claim","support":SIDE,"counter":SIDE}] | null (no findings.yaml),
 //  SIDE = {"nodes":[..],"segments","participants_by_role":{ROLE:n},"quotes":[{"quote","participant","role","node","source","exemplar"}]}}
-// `segments` is the coding the report counts; `exemplars` its exemplar quotes per node (codebook tables).
-nlohmann::ordered_json methods_json(const Study& study, const std::vector<CodedSegment>& segments,
-                                    const std::map<std::string, std::vector<ExemplarQuote>>& exemplars);
+// `segments` is the coding the report counts; `tables` its codebook tables (report/codebook_data.h), whose
+// matrix gives each node's segments (the aggregate rule) and whose exemplars give the codebook's quote.
+nlohmann::ordered_json methods_json(const Study& study, const std::vector<CodedSegment>& segments, const CodebookTables& tables);
 
 // The checklist, from a report.json that holds "methods", "saturation" and "agreement":
 // [{"item","level":"essential|desirable|extraordinary","supported":true|false,"evidence":"..."}].

@@ -72,6 +72,10 @@ std::string fixed(double x, int digits);
 // "Natural" order for taxonomy ids: A.2 < A.10, A.1 < A.1.i, C.9 < C.10; roman numerals compare as numbers.
 bool natural_less(std::string_view a, std::string_view b);
 
+// Backslash-escapes what Markdown would read as markup (CommonMark: any ASCII punctuation may be escaped):
+// \ ` * _ [ ] < > # | ! ~ &.
+std::string markdown_escape(std::string_view s);
+
 // Edit distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to `word` (edit distance, ASCII case ignored) when it is at most `max_distance` away,
