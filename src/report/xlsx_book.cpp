@@ -176,9 +176,32 @@ void Sheet::note_lines(int row, int col, std::string_view text) {
   }
   end_line();
   if (lines <= 1) return;
+  if (book_.streamed_) {
+    open_lines_ = static_cast<std::uint16_t>(std::max<std::size_t>(open_lines_, std::min<std::size_t>(lines, 1000)));
+    return;
+  }
   if (lines_.size() <= static_cast<std::size_t>(row)) lines_.resize(static_cast<std::size_t>(row) + 1, 0);
   auto& slot = lines_[static_cast<std::size_t>(row)];
   slot = static_cast<std::uint16_t>(std::max<std::size_t>(slot, std::min<std::size_t>(lines, 1000)));
+}
+
+void Sheet::set_row_height(int row, std::uint16_t lines) {
+  if (lines > 1)
+    book_.check(worksheet_set_row(sheet_, static_cast<lxw_row_t>(row), std::min(kMaxRowHeight, kLineHeight * lines), nullptr),
+                "cannot set the row heights of sheet '" + name_ + "'");
+}
+
+bool Sheet::enter_row(int row) {
+  if (!book_.streamed_ || row == open_row_) return true;
+  if (row < open_row_) {
+    book_.fail("internal error: sheet '" + name_ + "' row " + std::to_string(row + 1) + " written after row " +
+               std::to_string(open_row_ + 1) + " (a streamed sheet is written row by row)");
+    return false;
+  }
+  if (open_row_ >= 0) set_row_height(open_row_, open_lines_);  // the row is still in memory until `row` is written
+  open_row_ = row;
+  open_lines_ = 0;
+  return true;
 }
 
 void Sheet::write_text(int row, int col, std::string_view text, const Location& source, lxw_format* format) {
@@ -188,6 +211,7 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
                ", beyond Excel's limits (1,048,576 rows, 16,384 columns)");
     return;
   }
+  if (!enter_row(row)) return;
   last_row_ = std::max(last_row_, row);
   last_col_ = std::max(last_col_, col);
   if (text.empty()) {
@@ -224,6 +248,7 @@ void Sheet::write_number(int row, int col, double value, lxw_format* format) {
                ", beyond Excel's limits (1,048,576 rows, 16,384 columns)");
     return;
   }
+  if (!enter_row(row)) return;
   last_row_ = std::max(last_row_, row);
   last_col_ = std::max(last_col_, col);
   if (!std::isfinite(value)) {
@@ -277,10 +302,8 @@ void Sheet::finish() {
     book_.check(worksheet_repeat_columns(sheet_, 0, static_cast<lxw_col_t>(frozen_cols_ - 1)),
                 "cannot set the print titles of sheet '" + name_ + "'");
   if (has_header_) book_.check(worksheet_repeat_rows(sheet_, 0, 0), "cannot set the print titles of sheet '" + name_ + "'");
-  for (std::size_t r = 0; r < lines_.size(); ++r)
-    if (lines_[r] > 1)
-      book_.check(worksheet_set_row(sheet_, static_cast<lxw_row_t>(r), std::min(kMaxRowHeight, kLineHeight * lines_[r]), nullptr),
-                  "cannot set the row heights of sheet '" + name_ + "'");
+  if (book_.streamed_ && open_row_ >= 0) set_row_height(open_row_, open_lines_);
+  for (std::size_t r = 0; r < lines_.size(); ++r) set_row_height(static_cast<int>(r), lines_[r]);
   if (!header_text_.empty()) book_.check(worksheet_set_header(sheet_, header_text_.c_str()), "cannot set the page header of sheet '" + name_ + "'");
   book_.check(worksheet_set_footer(sheet_, "&CPage &P of &N"), "cannot set the page footer of sheet '" + name_ + "'");
   if (has_header_ && !columns_.empty())
@@ -309,7 +332,26 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
     error_ = "cannot create a file in " + output_->temp_path().parent_path().string() + ": " + std::strerror(errno);
     return;
   }
+  // libxlsxwriter's scratch files (one per sheet when streamed, and each part before it is zipped) go to a
+  // hidden folder beside the output, ".NAME.scratch.PID.HEX.tmp", not to the system's temp folder: removed
+  // when the book is done, or (after a kill) by the next write into this folder, as the temp file is.
+  {
+    const std::string temp_name = output_->temp_path().filename().string();  // .NAME.PID.HEX.tmp
+    const std::string prefix = "." + target_.filename().string();
+    scratch_dir_ = output_->temp_path().parent_path() / (prefix + ".scratch" + temp_name.substr(prefix.size()));
+    std::error_code ec;
+    if (!fs::create_directory(scratch_dir_, ec) || ec) {
+      error_ = "cannot create a folder in " + scratch_dir_.parent_path().string() + ": " +
+               (ec ? ec.message() : std::string("it exists"));
+      scratch_dir_.clear();
+      return;
+    }
+  }
+  scratch_dir_text_ = scratch_dir_.string();
   lxw_workbook_options options = {};
+  options.tmpdir = scratch_dir_text_.data();
+  options.constant_memory = properties.streamed ? LXW_TRUE : LXW_FALSE;
+  streamed_ = properties.streamed;
   workbook_ = workbook_new_opt(output_->temp_path().c_str(), &options);
   if (!workbook_) {
     error_ = "cannot start a workbook at " + output_->temp_path().string();
@@ -346,7 +388,15 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
 
 Book::~Book() {
   if (workbook_ && !committed_) lxw_workbook_free(workbook_);
+  remove_scratch();
   // output_'s destructor removes the temp file unless it was committed.
+}
+
+void Book::remove_scratch() {
+  if (scratch_dir_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(scratch_dir_, ec);  // libxlsxwriter has unlinked its files already; this removes the folder
+  scratch_dir_.clear();
 }
 
 lxw_format* Book::format(CellStyle style) const {
@@ -397,6 +447,7 @@ bool Book::commit(const std::function<bool()>& gate) {
   if (!error_.empty()) return false;
   lxw_error rc = workbook_close(workbook_);
   workbook_ = nullptr;  // workbook_close frees it whatever happens
+  remove_scratch();
   if (rc != LXW_NO_ERROR) {
     fail(std::string("cannot write the workbook: ") + lxw_strerror(rc));
     return false;

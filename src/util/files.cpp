@@ -69,8 +69,8 @@ bool process_gone(std::string_view pid) {
 
 namespace {
 
-// The hidden temp files of a folder that a qualrank process killed while writing left behind
-// (".NAME.PID.HEX.tmp" whose PID no longer runs) are removed before the first temp name there: once per
+// The hidden temp files (and a workbook's scratch folders) of a folder that a qualrank process killed while
+// writing left behind (".NAME.PID.HEX.tmp" whose PID no longer runs) are removed before the first temp name there: once per
 // folder per process, so that writing many files into one folder scans it once.
 void sweep_stale_temps(const fs::path& dir) {
   static std::mutex mutex;
@@ -90,7 +90,9 @@ void sweep_stale_temps(const fs::path& dir) {
     if (hex.empty() || hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) continue;
     if (!process_gone(pid)) continue;
     std::error_code rm;
-    if (it->is_regular_file(rm) && !it->is_symlink(rm)) fs::remove(it->path(), rm);
+    if (it->is_symlink(rm)) continue;
+    if (it->is_regular_file(rm)) fs::remove(it->path(), rm);
+    else if (it->is_directory(rm)) fs::remove_all(it->path(), rm);  // a workbook's scratch folder (xlsx_book.cpp)
   }
 }
 

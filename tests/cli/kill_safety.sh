@@ -72,6 +72,7 @@ for cmd in report propose import code-add; do
       grep -qxF "$sum  $name" "$tmp/new.sums" && continue
       base_name=${name##*/}
       [[ $base_name == .*.tmp ]] && continue                       # a temp file the kill left: hidden, ignored
+      [[ /$name == */.*.tmp/* ]] && continue                       # in a workbook's hidden scratch folder
       [[ $base_name == *.history.yaml.lock ]] && continue          # the history's advisory lock file
       fail "$cmd killed after ${delay_us} us: $name is neither the old nor the new bytes"
     done <"$tmp/now.sums"
@@ -82,7 +83,7 @@ for cmd in report propose import code-add; do
     Q -q -C "$ws" validate 2>"$tmp/err" || fail "$cmd killed after ${delay_us} us: validate: $(cat "$tmp/err")"
     # Leftovers trip nothing: unless the killed run got to its end, a run to the end now gives the complete new
     # bytes (temp files and the lock aside).
-    clean() { grep -v -e '/\.[^/]*\.tmp$' -e '^[0-9a-f]*  \.[^/]*\.tmp$' -e '\.lock$' || true; }
+    clean() { grep -v -e '/\.[^/]*\.tmp$' -e '^[0-9a-f]*  \.[^/]*\.tmp$' -e '\.[^/]*\.tmp/' -e '\.lock$' || true; }
     clean <"$tmp/new.sums" >"$tmp/new-nolock.sums"
     digest "$ws" | clean >"$tmp/after.sums"
     if ! cmp -s "$tmp/after.sums" "$tmp/new-nolock.sums"; then  # (the kill came before the end)
@@ -115,7 +116,7 @@ for _ in 1 2 3; do
   if [[ -z $span ]] || (( t < span )); then span=$t; fi
 done
 (( span > 0 )) || span=1
-set_clean() { grep -v -e '/\.[^/]*\.tmp$' -e '^[0-9a-f]*  \.[^/]*\.tmp$' -e '\.lock$' || true; }  # (temp files anywhere)
+set_clean() { grep -v -e '/\.[^/]*\.tmp$' -e '^[0-9a-f]*  \.[^/]*\.tmp$' -e '\.[^/]*\.tmp/' -e '\.lock$' || true; }  # (temp files anywhere)
 digest "$gbase" | set_clean >"$tmp/old.sums"; digest "$ref" | set_clean >"$tmp/new.sums"
 states_old=0 states_new=0
 for ((k = 0; k < KILLS; k++)); do

@@ -36,7 +36,7 @@ for f in "$out"/*; do
     *.xlsx) mkdir -p "$tmp/x/$(basename "$f")"; unzip -qo "$f" -d "$tmp/x/$(basename "$f")"
             find "$tmp/x/$(basename "$f")" -name '*.xml' -exec cat {} + >"$tmp/part.txt"
             [[ -s "$tmp/part.txt" ]] || fail "$f has no XML parts"
-            grep -c 'sharedStrings\|<sst' "$tmp/part.txt" >/dev/null || fail "$f has no shared strings"
+            grep -c '<t>\|<t xml:space' "$tmp/part.txt" >/dev/null || fail "$f has no text cells (shared or inline)"
             cat "$tmp/part.txt" >>"$tmp/all.txt" ;;
     *) cat "$f" >>"$tmp/all.txt" ;;
   esac

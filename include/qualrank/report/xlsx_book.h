@@ -73,6 +73,11 @@ struct BookProperties {
   std::string subject;
   std::string author = "qualrank";
   std::string comments;
+  // Streamed: every row goes to disk as soon as a later row is written (libxlsxwriter's constant_memory mode,
+  // strings stored inline), so memory stays flat however many rows; each sheet's rows must then be written in
+  // increasing order (a write to an earlier row fails the book: an error, never a lost cell). For workbooks of
+  // data tables without charts (a chart's cached values need the cells in memory).
+  bool streamed = false;
 };
 
 class Book;
@@ -111,6 +116,10 @@ class Sheet {
   // Notes the lines a wrapped cell needs at its column's width cap, so the row can be made that tall.
   void note_lines(int row, int col, std::string_view text);
   void finish();  // autofilter, column widths, row heights and print setup
+  // Moves to `row` before a cell of it is written; false (and the book failed) when a streamed sheet has
+  // written a later row already. Sets the height of the row being left.
+  bool enter_row(int row);
+  void set_row_height(int row, std::uint16_t lines);
   lxw_format* column_format(int col) const;
 
   Book& book_;
@@ -124,6 +133,8 @@ class Sheet {
   int last_col_ = -1;
   int frozen_cols_ = 0;                // header(): the id/name columns repeated on every printed page
   std::vector<std::uint16_t> lines_;   // per row: the most lines a wrapped cell of it needs (0 or 1: default height)
+  int open_row_ = -1;                  // streamed: the row being written (earlier rows are on disk)
+  std::uint16_t open_lines_ = 0;       // streamed: lines_ of open_row_ (lines_ stays empty)
 };
 
 // A workbook being written. Create, add sheets, write, commit(). Not copyable.
@@ -177,6 +188,10 @@ class Book {
   std::set<std::tuple<std::string, int, int, char>> warned_;
   std::string error_;
   bool committed_ = false;
+  bool streamed_ = false;
+  std::filesystem::path scratch_dir_;  // libxlsxwriter's tmpdir, a hidden folder beside the output
+  std::string scratch_dir_text_;       // its path as libxlsxwriter keeps it (a pointer into this string)
+  void remove_scratch();
 };
 
 // The cell reference "A1" style for 0-based (row, col), e.g. (0, 0) -> "A1", (11, 27) -> "AB12".
