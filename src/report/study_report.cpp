@@ -250,19 +250,30 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
   cb_data.coding = coding.describe();
   const auto cb_tables = steps.run("codebook matrix and co-occurrence", [&] { return codebook_tables(cb_data, cb_options); });
+  // The codebook workbook, on a thread of its own while saturation and the taxonomy diff are computed here and
+  // the rankings on the other thread; renamed into place only when all of them have succeeded. Its warnings
+  // are reported after this thread's, as when one thread did everything.
+  const fs::path& out = options.output_dir;
+  std::vector<std::string> names;
+  Diagnostics cb_diags;
+  std::promise<bool> main_verdict;
+  std::shared_future<bool> main_ok = main_verdict.get_future().share();
+  auto write_cb = [&] {
+    return steps.run("write codebook.xlsx (" + std::to_string(cb_data.segments.size()) + " coded segments)", [&] {
+      // The gate: this thread's verdict first; then (this thread now waits for the writer) the rankings'.
+      return write_codebook_workbook(cb_data, cb_options, cb_tables, out / "codebook.xlsx", cb_diags,
+                                     [&] { return main_ok.get() && wait_side(); });
+    });
+  };
+  std::future<bool> cb_written = std::async(worker_threads() > 1 ? std::launch::async : std::launch::deferred, write_cb);
   // Saturation of the coding the report counts (Guest, Namey & Chen 2020, with their default parameters).
   const auto saturation = steps.run("saturation", [&] { return analyse_saturation(*study, saturation::Parameters{}, 0); });
   auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, main_diags); });
-  if (main_diags.has_errors()) return fail();
-  // The codebook workbook, while the rankings are computed; renamed into place only if they succeed.
-  const fs::path& out = options.output_dir;
-  std::vector<std::string> names;
-  bool ok = steps.run("write codebook.xlsx (" + std::to_string(cb_data.segments.size()) + " coded segments)", [&] {
-    bool r = write_codebook_workbook(cb_data, cb_options, cb_tables, out / "codebook.xlsx", main_diags, wait_side);
-    if (r) names.push_back("codebook.xlsx");
-    return r;
-  });
-  if (!ok) return fail();
+  main_verdict.set_value(!main_diags.has_errors());
+  const bool ok_cb = cb_written.get();  // (after this, only this thread calls wait_side)
+  main_diags.append(cb_diags);
+  if (main_diags.has_errors() || !ok_cb) return fail();
+  names.push_back("codebook.xlsx");
   wait_side();
   diags.append(side_diags);
   diags.append(main_diags);
@@ -339,7 +350,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     names.push_back(name);
     return true;
   };
-  ok = steps.run("write rankings.xlsx and rankings.md", [&] {
+  bool ok = steps.run("write rankings.xlsx and rankings.md", [&] {
     std::vector<TitledRankingAnalysis> extra;
     for (const auto& e : by_experience) extra.push_back({e.title, &e.analysis});
     if (!write_rankings_workbook(by_role, tax, out / "rankings.xlsx", diags, extra)) return false;
