@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "qualrank/util/text.h"
 
@@ -25,36 +27,56 @@ CodingChoice select_coding(std::vector<CodedSegment>& segments, const std::strin
   CodingChoice out;
   const std::string wanted = text::fold_case(selection);
   out.selection = wanted == "all" || wanted == kConsensusCoder ? wanted : selection;
+  // Each coder name folded once (a study has a handful of coders and hundreds of thousands of codes).
+  struct CoderName {
+    bool consensus;
+    std::string folded;
+  };
+  std::unordered_map<std::string, CoderName> names;
+  auto name = [&](const std::string& coder) -> const CoderName& {
+    auto it = names.find(coder);
+    if (it == names.end()) it = names.emplace(coder, CoderName{is_consensus_coder(coder), text::fold_case(coder)}).first;
+    return it->second;
+  };
   // Per transcript: does it have a consensus, and how many individual coders.
-  std::map<std::string, bool> has_consensus;
-  std::map<std::string, std::set<std::string>> coders_of;
+  std::unordered_map<std::string, bool> has_consensus;
+  std::unordered_map<std::string, std::set<std::string>> coders_of;
   for (const auto& s : segments)
     for (const auto& c : s.codes) {
-      if (is_consensus_coder(c.coder)) has_consensus[s.source.file] = true;
-      else coders_of[s.source.file].insert(text::fold_case(c.coder));
+      const CoderName& n = name(c.coder);
+      if (n.consensus) has_consensus[s.source.file] = true;
+      else coders_of[s.source.file].insert(n.folded);
     }
-  auto keep = [&](const CodedSegment& s, const AppliedCode& c) {
-    const bool consensus = is_consensus_coder(c.coder);
-    if (out.selection == "all") return !consensus;
-    if (out.selection != kConsensusCoder) return text::fold_case(c.coder) == wanted;
-    return has_consensus[s.source.file] ? consensus : !consensus;
+  auto keep = [&](bool file_has_consensus, const AppliedCode& c) {
+    const CoderName& n = name(c.coder);
+    if (out.selection == "all") return !n.consensus;
+    if (out.selection != kConsensusCoder) return n.folded == wanted;
+    return file_has_consensus ? n.consensus : !n.consensus;
   };
-  std::set<std::string> seen_files;
-  std::vector<CodedSegment> kept;
-  kept.reserve(segments.size());
-  for (auto& s : segments) {
+  std::unordered_set<std::string> seen_files;
+  // Kept segments are moved down in place (no second array of them), in their order.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    CodedSegment& s = segments[i];
     const bool had_codes = !s.codes.empty();
-    s.codes.erase(std::remove_if(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return !keep(s, c); }), s.codes.end());
+    const auto consensus_it = has_consensus.find(s.source.file);
+    const bool file_has_consensus = consensus_it != has_consensus.end() && consensus_it->second;
+    s.codes.erase(std::remove_if(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return !keep(file_has_consensus, c); }),
+                  s.codes.end());
     for (const auto& c : s.codes)
-      if (!is_consensus_coder(c.coder) && std::find(out.coders.begin(), out.coders.end(), c.coder) == out.coders.end())
+      if (!name(c.coder).consensus && std::find(out.coders.begin(), out.coders.end(), c.coder) == out.coders.end())
         out.coders.push_back(c.coder);
-    if (seen_files.insert(s.source.file).second && out.selection == kConsensusCoder) {
-      if (has_consensus[s.source.file]) out.reconciled.push_back(s.source.file);
-      else if (coders_of[s.source.file].size() > 1) out.unreconciled.push_back(s.source.file);
+    if (out.selection == kConsensusCoder && seen_files.insert(s.source.file).second) {
+      if (file_has_consensus) out.reconciled.push_back(s.source.file);
+      else if (auto it = coders_of.find(s.source.file); it != coders_of.end() && it->second.size() > 1)
+        out.unreconciled.push_back(s.source.file);
     }
-    if (!s.codes.empty() || (keep_uncoded && !had_codes) || (keep_uncoded && !s.suggested.empty())) kept.push_back(std::move(s));
+    if (!s.codes.empty() || (keep_uncoded && !had_codes) || (keep_uncoded && !s.suggested.empty())) {
+      if (kept != i) segments[kept] = std::move(s);
+      ++kept;
+    }
   }
-  segments = std::move(kept);
+  segments.erase(segments.begin() + static_cast<std::ptrdiff_t>(kept), segments.end());
   return out;
 }
 

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "qualrank/analysis/saturation.h"
 #include "qualrank/analysis/study.h"
@@ -19,20 +21,33 @@ std::vector<Interview> interviews_of(const Study& study, int level, const std::s
     if (da.empty() != db.empty()) return db.empty();  // dated first
     return da < db;                                   // ISO dates sort as text
   });
-  std::map<std::string, std::set<std::string>> codes;  // participant -> counted codes
-  for (const auto& segment : study.segments)
+  // participant -> counted codes; a study's segments come participant by participant, so the last one's set
+  // is kept at hand (400,000 segments on a large study).
+  std::unordered_map<std::string, std::unordered_set<std::string>> codes;
+  const std::string* last = nullptr;
+  std::unordered_set<std::string>* into = nullptr;
+  for (const auto& segment : study.segments) {
+    if (segment.codes.empty()) continue;
+    if (!last || *last != segment.participant) {
+      into = &codes[segment.participant];
+      last = &segment.participant;
+    }
     for (const auto& code : segment.codes) {
       if (level <= 0) {
-        codes[segment.participant].insert(code.node);
+        into->insert(code.node);
       } else if (auto at = study.taxonomy().ancestor_at(code.node, level)) {
-        codes[segment.participant].insert(*at);
+        into->insert(*at);
       }
     }
+  }
   std::vector<Interview> out;
   for (auto i : order) {
     Interview interview{transcripts[i].participant, transcripts[i].role, {}};
     auto it = codes.find(interview.id);
-    if (it != codes.end()) interview.codes.assign(it->second.begin(), it->second.end());
+    if (it != codes.end()) {
+      interview.codes.assign(it->second.begin(), it->second.end());
+      std::sort(interview.codes.begin(), interview.codes.end());
+    }
     out.push_back(std::move(interview));
   }
   return out;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <unordered_map>
 
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/query_output.h"
@@ -83,6 +85,11 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
     p.where = t.participant_where.file.empty() ? Location{t.file, 1, 0} : t.participant_where;
     data.participants.push_back(std::move(p));
   }
+  // Each participant's transcript (the first of an id, as Workspace::participant gives), looked up once per
+  // segment: a linear search here was 2,000 x 240,000 string comparisons on a large study.
+  std::unordered_map<std::string_view, const Transcript*> transcript_of;
+  if (data.context.enabled())
+    for (const auto& t : ws.transcripts) transcript_of.emplace(t.participant, &t);
   for (const auto& s : study.segments) {
     if (s.codes.empty()) continue;
     CodebookSegment row;
@@ -91,8 +98,8 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
     row.context_where = s.source;
     if (data.context.enabled()) {
       if (auto it = s.attributes.find(data.context.attribute); it != s.attributes.end()) row.context = it->second;
-      if (const Transcript* t = ws.participant(s.participant))
-        if (auto it = t->attribute_where.find(data.context.attribute); it != t->attribute_where.end())
+      if (auto t = transcript_of.find(s.participant); t != transcript_of.end())
+        if (auto it = t->second->attribute_where.find(data.context.attribute); it != t->second->attribute_where.end())
           row.context_where = it->second;
     }
     if (!data.experience_attribute.empty())
