@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "qualrank/util/text.h"
 
@@ -48,6 +50,7 @@ std::optional<PeriodList> parse_period_list(const std::string& text, const std::
   out.period = stem.substr(cut + 1);
   out.file = file;
   int line = 0;
+  out.ids.reserve(std::min<std::size_t>(kMaxPeriodIds, static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1));
   for (std::size_t at = 0; at < text.size();) {
     std::size_t nl = text.find('\n', at);
     if (nl == std::string::npos) nl = text.size();
@@ -74,8 +77,10 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
   std::sort(out.periods.begin(), out.periods.end(), [](const std::string& a, const std::string& b) { return period_less(a, b); });
   std::map<std::string, std::size_t> source_index;
   for (std::size_t s = 0; s < table.sources.size(); ++s) source_index.emplace(table.sources[s], s);
-  std::vector<std::unordered_map<std::string, std::pair<std::size_t, const PeriodList*>>> period_of(table.sources.size());
-  std::vector<std::unordered_map<std::string, int>> listed_line(table.sources.size());
+  // Keyed by views of the lists' own ids and the table's (both outlive this function): no copy of a million ids.
+  std::vector<std::unordered_map<std::string_view, std::pair<std::size_t, const PeriodList*>>> period_of(table.sources.size());
+  for (const auto& p : periods)
+    if (auto s = source_index.find(p.source); s != source_index.end()) period_of[s->second].reserve(period_of[s->second].size() + p.ids.size());
   for (const auto& p : periods) {
     auto s = source_index.find(p.source);
     if (s == source_index.end()) {
@@ -115,14 +120,14 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
     out.rows[s].source = table.sources[s];
     out.rows[s].by_period.assign(out.periods.size(), 0);
   }
-  std::vector<std::unordered_map<std::string, bool>> seen(table.sources.size());  // ids of the table, per source
+  std::vector<std::unordered_set<std::string_view>> seen(table.sources.size());  // ids of the table, per source
+  if (!periods.empty())
+    for (std::int64_t u = 0; u < table.units(); ++u) seen[static_cast<std::size_t>(table.unit_source[static_cast<std::size_t>(u)])].insert(table.unit_id(u));
   for (std::int64_t u = 0; u < table.units(); ++u) {
     const auto s = static_cast<std::size_t>(table.unit_source[static_cast<std::size_t>(u)]);
     CorpusRow& row = out.rows[s];
     ++row.units;
-    const std::string id(table.unit_id(u));
-    seen[s][id] = true;
-    if (auto it = period_of[s].find(id); it != period_of[s].end()) ++row.by_period[it->second.first];
+    if (auto it = period_of[s].find(table.unit_id(u)); it != period_of[s].end()) ++row.by_period[it->second.first];
     else ++row.no_period;
     const int c = table.consensus[static_cast<std::size_t>(u)];
     const int g = c < 0 ? -1 : group_of_category[static_cast<std::size_t>(c)];
