@@ -4,6 +4,7 @@
 // analysis has them, plus "Raw rankings" with every participant's answer.
 #include <xlsxwriter.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -200,8 +201,10 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
     for (std::size_t w = 0; w < q.wording.size(); ++w)
       sheet.write_text(row + static_cast<int>(w), 1, text::join(q.wording[w].roles, ", ") + ": " + q.wording[w].text);
   if (q.groups.empty()) return;
-  // Charts: anchored to the right of the tables.
-  const int chart_col = static_cast<int>(cols.size()) + 1;
+  // Charts: below the tables and the question, one above the other, from column A. (Beside the tables they
+  // were cut at the page edge once a sheet of several groups prints across pages.)
+  const int chart_row = row + static_cast<int>(std::max<std::size_t>(1, q.wording.size())) + 1;
+  constexpr int kChartRows = 16;  // libxlsxwriter's default chart, 288 px, is 14.4 rows of 20 px
   lxw_chart* bars = workbook_add_chart(book.raw(), LXW_CHART_COLUMN);
   for (std::size_t gi = 0; gi < q.groups.size(); ++gi) {
     int col = 2 + static_cast<int>(gi) * 4;
@@ -212,7 +215,12 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
   chart_title_set_name(bars, ("Mean rank by group: " + question_heading(q)).c_str());
   chart_axis_set_name(bars->x_axis, "Item");
   chart_axis_set_name(bars->y_axis, "Mean rank (1 = highest priority)");
-  worksheet_insert_chart(sheet.raw(), 1, static_cast<lxw_col_t>(chart_col), bars);
+  worksheet_insert_chart(sheet.raw(), static_cast<lxw_row_t>(chart_row), 0, bars);
+  // Printed, each chart starts a page of its own, so no page edge cuts one (a page holds about 30 rows).
+  std::vector<lxw_row_t> breaks{static_cast<lxw_row_t>(chart_row)};
+  if (q.comparison) breaks.push_back(static_cast<lxw_row_t>(chart_row + kChartRows));
+  breaks.push_back(0);
+  worksheet_set_h_pagebreaks(sheet.raw(), breaks.data());
   if (q.comparison) {
     int ca = -1, cb = -1;
     for (std::size_t gi = 0; gi < q.groups.size(); ++gi) {
@@ -240,7 +248,7 @@ void question_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxon
     chart_axis_set_name(scatter->x_axis, (q.comparison->a + " mean rank").c_str());
     chart_axis_set_name(scatter->y_axis, (q.comparison->b + " mean rank").c_str());
     chart_legend_set_position(scatter, LXW_CHART_LEGEND_NONE);
-    worksheet_insert_chart(sheet.raw(), 17, static_cast<lxw_col_t>(chart_col), scatter);
+    worksheet_insert_chart(sheet.raw(), static_cast<lxw_row_t>(chart_row + kChartRows), 0, scatter);
   }
 }
 

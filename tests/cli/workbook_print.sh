@@ -65,6 +65,31 @@ for x in scatters:
     texts = re.findall(r"<c:dLbl>.*?<a:t>([^<]*)</a:t>", x, re.S)
     assert texts and all(re.fullmatch(r"[A-Za-z]+(\.[A-Za-z0-9]+)*", t) for t in texts), texts[:5]
     assert "<c:strRef>" not in x.split("<c:dLbls>")[1].split("</c:dLbls>")[0], "labels refer to cells"
+# The charts of a question sheet sit below everything written on it, from column A, each starting a printed
+# page of its own (a row break just above it), so no page edge cuts one.
+names = {}
+wbx = z.read("xl/workbook.xml").decode()
+rels = z.read("xl/_rels/workbook.xml.rels").decode()
+for name, rid in re.findall(r'<sheet name="([^"]*)" sheetId="\d+" r:id="(rId\d+)"', wbx):
+    names[name] = "xl/" + re.search(r'Id="%s" Type="[^"]*" Target="([^"]*)"' % rid, rels).group(1)
+checked = 0
+for ws in rk.worksheets:
+    sheet_xml = z.read(names[ws.title]).decode()
+    m = re.search(r'<drawing r:id="(rId\d+)"', sheet_xml)
+    if not m:
+        continue
+    srels = z.read(names[ws.title].replace("worksheets/", "worksheets/_rels/") + ".rels").decode()
+    drawing = "xl/" + re.search(r'Id="%s" Type="[^"]*" Target="\.\./([^"]*)"' % m.group(1), srels).group(1)
+    anchors = [(int(c), int(r)) for c, r in re.findall(r"<xdr:from><xdr:col>(\d+)</xdr:col><xdr:colOff>\d+</xdr:colOff><xdr:row>(\d+)</xdr:row>",
+                                                      z.read(drawing).decode())]
+    last = max(c.row for row in ws.iter_rows() for c in row if c.value is not None) - 1  # 0-based
+    breaks = sorted(int(b) for b in re.findall(r'<brk id="(\d+)"', sheet_xml))
+    assert anchors, ws.title
+    for col, row in anchors:
+        assert col == 0 and row > last, (ws.title, "chart at", col, row, "last row written", last)
+        assert row in breaks, (ws.title, "no page break above the chart at row", row, breaks)
+    checked += 1
+assert checked >= 1, "no question sheet with charts"
 print("ok")
 PY
 done
