@@ -56,9 +56,9 @@ std::optional<ParticipantSheet> sheet_from_csv(const std::string& text_in, const
   int before = diags.error_count();
   auto table = csv::parse(text_in, file, diags);
   if (diags.error_count() > before) return std::nullopt;
-  if (table.rows.size() > static_cast<std::size_t>(xlsx::kMaxRows)) {
-    diags.error({file, table.rows[static_cast<std::size_t>(xlsx::kMaxRows)].line, 1},
-                "more than " + std::to_string(xlsx::kMaxRows) + " rows; qualrank reads at most that many participants");
+  if (table.rows.size() > static_cast<std::size_t>(xlsx::kMaxReadRows)) {
+    diags.error({file, table.rows[static_cast<std::size_t>(xlsx::kMaxReadRows)].line, 1},
+                "more than " + std::to_string(xlsx::kMaxReadRows) + " rows; qualrank reads at most that many participants");
     return std::nullopt;
   }
   std::string_view text(text_in);

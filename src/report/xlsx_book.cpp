@@ -10,11 +10,14 @@
 
 #include <xlsxwriter.h>
 
+#include "qualrank/report/xlsx_stream.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "qualrank/util/files.h"
@@ -186,9 +189,10 @@ void Sheet::note_lines(int row, int col, std::string_view text) {
 }
 
 void Sheet::set_row_height(int row, std::uint16_t lines) {
-  if (lines > 1)
-    book_.check(worksheet_set_row(sheet_, static_cast<lxw_row_t>(row), std::min(kMaxRowHeight, kLineHeight * lines), nullptr),
-                "cannot set the row heights of sheet '" + name_ + "'");
+  if (lines <= 1) return;
+  const double points = std::min(kMaxRowHeight, kLineHeight * lines);
+  if (stream_ >= 0) book_.stream_->row_height(stream_, row, points);
+  else book_.check(worksheet_set_row(sheet_, static_cast<lxw_row_t>(row), points, nullptr), "cannot set the row heights of sheet '" + name_ + "'");
 }
 
 bool Sheet::enter_row(int row) {
@@ -205,7 +209,7 @@ bool Sheet::enter_row(int row) {
 }
 
 void Sheet::write_text(int row, int col, std::string_view text, const Location& source, lxw_format* format) {
-  if (!sheet_ || !book_.ok()) return;
+  if (!usable() || !book_.ok()) return;
   if (row >= kMaxRows || col >= kMaxColumns || row < 0 || col < 0) {
     book_.fail("sheet '" + name_ + "' needs cell " + std::to_string(row + 1) + "," + std::to_string(col + 1) +
                ", beyond Excel's limits (1,048,576 rows, 16,384 columns)");
@@ -236,13 +240,17 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
   if (lxw_format* f = format ? format : column_format(col); f && f->text_wrap) note_lines(row, col, value);
   std::string stored = escape_ooxml_literals(value);
   if (stored.size() != value.size() && text::count_code_points(stored) > kMaxCellChars) stored = value;  // rare
+  if (stream_ >= 0) {
+    book_.stream_->text(stream_, row, col, stored, book_.stream_format(format ? format : column_format(col)));
+    return;
+  }
   int rc = worksheet_write_string(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), stored.c_str(),
                                   format ? format : column_format(col));
   if (rc != LXW_NO_ERROR) book_.check(rc, "cannot write " + where());
 }
 
 void Sheet::write_number(int row, int col, double value, lxw_format* format) {
-  if (!sheet_ || !book_.ok()) return;
+  if (!usable() || !book_.ok()) return;
   if (row >= kMaxRows || col >= kMaxColumns || row < 0 || col < 0) {
     book_.fail("sheet '" + name_ + "' needs cell " + std::to_string(row + 1) + "," + std::to_string(col + 1) +
                ", beyond Excel's limits (1,048,576 rows, 16,384 columns)");
@@ -258,12 +266,18 @@ void Sheet::write_number(int row, int col, double value, lxw_format* format) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.4g", value);
   note_width(col, buf);
+  if (stream_ >= 0) {
+    book_.stream_->number(stream_, row, col, value, book_.stream_format(format ? format : column_format(col)));
+    return;
+  }
   book_.check(worksheet_write_number(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), value,
                                      format ? format : column_format(col)),
               "cannot write sheet '" + name_ + "' cell " + cell_name(row, col));
 }
 
 void Sheet::freeze(int rows, int cols) {
+  freeze_rows_ = rows;
+  freeze_cols_ = cols;
   if (sheet_) worksheet_freeze_panes(sheet_, static_cast<lxw_row_t>(rows), static_cast<lxw_col_t>(cols));
 }
 
@@ -286,23 +300,43 @@ void Sheet::print_title(const std::string& text) {
 }
 
 void Sheet::finish() {
-  if (!sheet_) return;
+  if (!usable()) return;
   // Print settings: landscape A4, the header row repeated on every page, page numbers; one page wide when
   // that stays readable, else across pages with the id/name columns repeated (see kFitWidth).
+  std::vector<double> widths(widths_.size());
   double total = 0;
   for (std::size_t c = 0; c < widths_.size(); ++c) {
     double cap = c < columns_.size() ? columns_[c].max_width : 50;
-    if (c == 0) cap = std::max(cap, kLabelWidth);
-    total += std::clamp(widths_[c], kMinWidth, std::max(cap, kMinWidth));
+    if (c == 0) cap = std::max(cap, kLabelWidth);  // column A holds the labels of the statistics under the tables
+    widths[c] = std::clamp(widths_[c], kMinWidth, std::max(cap, kMinWidth));
+    total += widths[c];
+  }
+  const bool fit = total <= kFitWidth;
+  if (book_.streamed_ && open_row_ >= 0) set_row_height(open_row_, open_lines_);
+  if (stream_ >= 0) {
+    StreamSheetSetup u;
+    u.widths = std::move(widths);
+    u.freeze_rows = freeze_rows_;
+    u.freeze_cols = freeze_cols_;
+    if (has_header_ && !columns_.empty()) {
+      u.filter_last_row = std::max(last_row_, 0);
+      u.filter_last_col = static_cast<int>(columns_.size() - 1);
+    }
+    u.fit_width = fit;
+    u.repeat_cols = !fit && frozen_cols_ > 0 ? frozen_cols_ : 0;
+    u.repeat_rows = has_header_ ? 1 : 0;
+    u.header = header_text_;
+    u.footer = "&CPage &P of &N";
+    book_.stream_->setup(stream_, std::move(u));
+    return;
   }
   worksheet_set_landscape(sheet_);
   worksheet_set_paper(sheet_, 9);  // A4
-  if (total <= kFitWidth) worksheet_fit_to_pages(sheet_, 1, 0);
+  if (fit) worksheet_fit_to_pages(sheet_, 1, 0);
   else if (frozen_cols_ > 0)
     book_.check(worksheet_repeat_columns(sheet_, 0, static_cast<lxw_col_t>(frozen_cols_ - 1)),
                 "cannot set the print titles of sheet '" + name_ + "'");
   if (has_header_) book_.check(worksheet_repeat_rows(sheet_, 0, 0), "cannot set the print titles of sheet '" + name_ + "'");
-  if (book_.streamed_ && open_row_ >= 0) set_row_height(open_row_, open_lines_);
   for (std::size_t r = 0; r < lines_.size(); ++r) set_row_height(static_cast<int>(r), lines_[r]);
   if (!header_text_.empty()) book_.check(worksheet_set_header(sheet_, header_text_.c_str()), "cannot set the page header of sheet '" + name_ + "'");
   book_.check(worksheet_set_footer(sheet_, "&CPage &P of &N"), "cannot set the page footer of sheet '" + name_ + "'");
@@ -310,13 +344,9 @@ void Sheet::finish() {
     book_.check(worksheet_autofilter(sheet_, 0, 0, static_cast<lxw_row_t>(std::max(last_row_, 0)),
                                      static_cast<lxw_col_t>(columns_.size() - 1)),
                 "cannot set the autofilter of sheet '" + name_ + "'");
-  for (std::size_t c = 0; c < widths_.size(); ++c) {
-    double cap = c < columns_.size() ? columns_[c].max_width : 50;
-    if (c == 0) cap = std::max(cap, kLabelWidth);  // column A holds the labels of the statistics under the tables
-    double width = std::clamp(widths_[c], kMinWidth, std::max(cap, kMinWidth));
-    book_.check(worksheet_set_column(sheet_, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c), width, nullptr),
+  for (std::size_t c = 0; c < widths.size(); ++c)
+    book_.check(worksheet_set_column(sheet_, static_cast<lxw_col_t>(c), static_cast<lxw_col_t>(c), widths[c], nullptr),
                 "cannot set the column widths of sheet '" + name_ + "'");
-  }
 }
 
 // ---- Book ----
@@ -350,8 +380,13 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
   scratch_dir_text_ = scratch_dir_.string();
   lxw_workbook_options options = {};
   options.tmpdir = scratch_dir_text_.data();
-  options.constant_memory = properties.streamed ? LXW_TRUE : LXW_FALSE;
-  streamed_ = properties.streamed;
+  // QUALRANK_XLSX_LIBXLSXWRITER=1 writes a streamed book with libxlsxwriter instead: for the test that both
+  // writers give the same cells, formats and layout (tests/cli/workbook_stream.sh).
+  const char* lxw = std::getenv("QUALRANK_XLSX_LIBXLSXWRITER");
+  streamed_ = properties.streamed && !(lxw && std::string_view(lxw) == "1");
+  if (streamed_)  // libxlsxwriter then only makes the formats, which say how cells look
+    stream_ = std::make_unique<StreamWriter>(StreamProperties{properties.title, properties.subject, properties.author,
+                                                              properties.comments, document_time()});
   workbook_ = workbook_new_opt(output_->temp_path().c_str(), &options);
   if (!workbook_) {
     error_ = "cannot start a workbook at " + output_->temp_path().string();
@@ -404,6 +439,15 @@ lxw_format* Book::format(CellStyle style) const {
   return i < style_formats_.size() ? style_formats_[i] : nullptr;
 }
 
+StreamFormat Book::stream_format(lxw_format* f) {
+  if (!f) return StreamFormat::none;
+  if (f == bold_) return StreamFormat::bold;
+  for (std::size_t i = 0; i < style_formats_.size(); ++i)
+    if (style_formats_[i] == f) return static_cast<StreamFormat>(static_cast<int>(StreamFormat::text) + static_cast<int>(i));
+  fail("internal error: a streamed workbook was given a format that is not the book's own");
+  return StreamFormat::none;
+}
+
 lxw_format* Book::p_value_format(double p) const {
   return format(p != 0 && std::fabs(p) < 0.001 ? CellStyle::scientific : CellStyle::three_decimals);
 }
@@ -432,9 +476,16 @@ Sheet& Book::add_sheet(std::string_view name) {
     ++count;
   }
   clean.resize(std::min(pos, clean.size()));
-  lxw_worksheet* ws = workbook_ ? workbook_add_worksheet(workbook_, clean.c_str()) : nullptr;
-  if (workbook_ && !ws) fail("cannot add a sheet named '" + clean + "' (empty or used twice)");
-  sheets_.push_back(std::unique_ptr<Sheet>(new Sheet(*this, ws, clean)));
+  lxw_worksheet* ws = nullptr;
+  int stream = -1;
+  if (stream_) {
+    if (clean.empty() || !sheet_names_.insert(text::fold_case(clean)).second) fail("cannot add a sheet named '" + clean + "' (empty or used twice)");
+    else stream = stream_->add_sheet(clean);
+  } else {
+    ws = workbook_ ? workbook_add_worksheet(workbook_, clean.c_str()) : nullptr;
+    if (workbook_ && !ws) fail("cannot add a sheet named '" + clean + "' (empty or used twice)");
+  }
+  sheets_.push_back(std::unique_ptr<Sheet>(new Sheet(*this, ws, stream, clean)));
   return *sheets_.back();
 }
 
@@ -445,6 +496,25 @@ bool Book::commit(const std::function<bool()>& gate) {
   }
   for (auto& s : sheets_) s->finish();
   if (!error_.empty()) return false;
+  if (stream_) {
+    lxw_workbook_free(workbook_);  // it only held the formats
+    workbook_ = nullptr;
+    std::string err;
+    const bool written = stream_->write(output_->temp_path().string(), &err);
+    stream_.reset();
+    remove_scratch();
+    if (!written) {
+      fail("cannot write the workbook: " + err);
+      return false;
+    }
+    if (gate && !gate()) return false;  // output_'s destructor removes the temp file
+    if (!output_->commit(&err)) {
+      fail(err);
+      return false;
+    }
+    committed_ = true;
+    return true;
+  }
   lxw_error rc = workbook_close(workbook_);
   workbook_ = nullptr;  // workbook_close frees it whatever happens
   remove_scratch();

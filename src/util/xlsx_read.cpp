@@ -152,9 +152,9 @@ std::optional<SheetGrid> read_sheet(const std::filesystem::path& path, const std
     int row_number = 0;
     if (auto r = row.attribute("r")) row_number = r.as_int();
     else row_number = static_cast<int>(grid.rows.size()) + 1;
-    if (row_number < 1 || row_number > kMaxRows) {
+    if (row_number < 1 || row_number > kMaxReadRows) {
       diags.error({where, row_number, 0}, "row " + std::to_string(row_number) + " is beyond the " +
-                                              std::to_string(kMaxRows) + " rows qualrank reads");
+                                              std::to_string(kMaxReadRows) + " rows qualrank reads");
       return std::nullopt;
     }
     for (auto c : children(row, "c")) {
@@ -166,8 +166,8 @@ std::optional<SheetGrid> read_sheet(const std::filesystem::path& path, const std
         }
       }
       next_column = col + 1;
-      if (col > kMaxColumns) {
-        diags.error({where, r, col}, "column " + column_letters(col) + " is beyond the " + std::to_string(kMaxColumns) +
+      if (col > kMaxReadColumns) {
+        diags.error({where, r, col}, "column " + column_letters(col) + " is beyond the " + std::to_string(kMaxReadColumns) +
                                          " columns qualrank reads");
         return std::nullopt;
       }

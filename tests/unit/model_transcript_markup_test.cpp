@@ -24,7 +24,7 @@ std::string repeat(const std::string& piece, std::size_t times) {
   return out;
 }
 
-// CPU seconds of parse_transcript on `text`: the least of three runs (a busy machine only adds time). Memory
+// CPU seconds of parse_transcript on `text`: the least of five runs (a busy machine only adds time). Memory
 // is kept warm: glibc is told to take every block from its heap and never give it back, so the runs after the
 // first reuse pages already touched. Otherwise the kernel's time to hand out fresh pages (glibc maps a big
 // block anew and unmaps it on free) is counted, which on a virtual machine alone grew the 200,000-span case
@@ -33,7 +33,7 @@ double parse_cpu_seconds(const std::string& text) {
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   double best = 1e9;
-  for (int run = 0; run < 3; ++run) {
+  for (int run = 0; run < 5; ++run) {
     Diagnostics diags;
     timespec a{}, b{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);

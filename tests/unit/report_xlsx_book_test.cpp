@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "qualrank/report/xlsx_book.h"
+#include "qualrank/util/xlsx_read.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;
@@ -159,5 +160,66 @@ TEST_CASE("xlsx::Book leaves the old file untouched when not committed or when i
     CHECK_FALSE(book.ok());
     CHECK(book.error().find("cannot create a file in") != std::string::npos);
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("xlsx::Book streamed: cells read back as written, across many deflated pieces", "[xlsx]") {
+  auto dir = temp_dir("stream");
+  Diagnostics diags;
+  xlsx::BookProperties props{"Streamed", "tests", "qualrank", ""};
+  props.streamed = true;
+  const int rows = 40000;  // about 3 MB of sheet XML: several pieces of 1 MiB, each primed with the one before
+  {
+    xlsx::Book book(dir / "s.xlsx", props, diags);
+    REQUIRE(book.ok());
+    auto& sheet = book.add_sheet("Data");
+    sheet.header({{"Id", xlsx::CellStyle::text, 10}, {"Text", xlsx::CellStyle::wrapped_text, 40}, {"n", xlsx::CellStyle::integer, 8}});
+    for (int r = 1; r <= rows; ++r) {
+      sheet.write_number(r, 2, r);  // columns of a row in any order
+      sheet.write_text(r, 1, " <&> quote " + std::to_string(r * 7919 % 100003) + " \"x\" ");
+      sheet.write_text(r, 0, "R" + std::to_string(r));
+    }
+    auto& other = book.add_sheet("Other");  // a second sheet started after the first is complete
+    other.write_text(0, 0, "=1+1");
+    REQUIRE(book.commit());
+  }
+  auto grid = xlsx::read_sheet(dir / "s.xlsx", "Data", "s.xlsx", diags);
+  REQUIRE(grid);
+  REQUIRE(grid->rows.size() == static_cast<std::size_t>(rows + 1));
+  CHECK(grid->rows[0] == std::vector<std::string>{"Id", "Text", "n"});
+  for (int r : {1, 2, 777, 20000, rows}) {
+    INFO("row " << r);
+    CHECK(grid->rows[static_cast<std::size_t>(r)] ==
+          std::vector<std::string>{"R" + std::to_string(r), " <&> quote " + std::to_string(r * 7919 % 100003) + " \"x\" ", std::to_string(r)});
+  }
+  CHECK(grid->sheet_names == std::vector<std::string>{"Data", "Other"});
+  auto other = xlsx::read_sheet(dir / "s.xlsx", "Other", "s.xlsx", diags);
+  REQUIRE(other);
+  CHECK(other->rows[0][0] == "=1+1");  // text, never a formula
+  CHECK_FALSE(diags.has_errors());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("xlsx::Book streamed: a row written after a later one fails the book, never drops a cell", "[xlsx]") {
+  auto dir = temp_dir("stream-order");
+  auto out = dir / "s.xlsx";
+  {
+    std::ofstream(out) << "old";
+  }
+  Diagnostics diags;
+  xlsx::BookProperties props;
+  props.streamed = true;
+  {
+    xlsx::Book book(out, props, diags);
+    auto& sheet = book.add_sheet("S");
+    sheet.write_text(5, 0, "row 6");
+    sheet.write_text(2, 0, "row 3, too late");
+    CHECK_FALSE(book.ok());
+    CHECK(book.error() == "internal error: sheet 'S' row 3 written after row 6 (a streamed sheet is written row by row)");
+    CHECK_FALSE(book.commit());
+  }
+  CHECK(*files::read(out) == "old");
+  const auto entries = std::distance(fs::directory_iterator(dir), fs::directory_iterator());
+  CHECK(entries == 1);  // no temp file, no scratch folder
   fs::remove_all(dir);
 }

@@ -42,6 +42,10 @@ typedef struct lxw_format lxw_format;
 namespace qualrank::files {
 class AtomicOutput;
 }
+namespace qualrank::xlsx {
+class StreamWriter;
+enum class StreamFormat : int;
+}
 
 namespace qualrank::xlsx {
 
@@ -73,10 +77,11 @@ struct BookProperties {
   std::string subject;
   std::string author = "qualrank";
   std::string comments;
-  // Streamed: every row goes to disk as soon as a later row is written (libxlsxwriter's constant_memory mode,
-  // strings stored inline), so memory stays flat however many rows; each sheet's rows must then be written in
-  // increasing order (a write to an earlier row fails the book: an error, never a lost cell). For workbooks of
-  // data tables without charts (a chart's cached values need the cells in memory).
+  // Streamed: written by qualrank's own streamed writer (xlsx_stream.h) instead of libxlsxwriter: rows become
+  // XML as they come and are deflated on a second thread, strings stored inline, so memory stays flat however
+  // many rows; each sheet's rows must then be written in increasing order (a write to an earlier row fails
+  // the book: an error, never a lost cell). For workbooks of data tables only: raw() may then serve formats,
+  // never sheets, charts or other libxlsxwriter features; a format not the book's own fails the book.
   bool streamed = false;
 };
 
@@ -107,11 +112,13 @@ class Sheet {
   // The last row written (-1 if none), for callers that append.
   int last_row() const { return last_row_; }
   const std::string& name() const { return name_; }
-  lxw_worksheet* raw() const { return sheet_; }
+  lxw_worksheet* raw() const { return sheet_; }  // nullptr in a streamed book
 
  private:
   friend class Book;
-  Sheet(Book& book, lxw_worksheet* sheet, std::string name) : book_(book), sheet_(sheet), name_(std::move(name)) {}
+  Sheet(Book& book, lxw_worksheet* sheet, int stream, std::string name)
+      : book_(book), sheet_(sheet), stream_(stream), name_(std::move(name)) {}
+  bool usable() const { return sheet_ != nullptr || stream_ >= 0; }
   void note_width(int col, std::string_view text);
   // Notes the lines a wrapped cell needs at its column's width cap, so the row can be made that tall.
   void note_lines(int row, int col, std::string_view text);
@@ -123,8 +130,10 @@ class Sheet {
   lxw_format* column_format(int col) const;
 
   Book& book_;
-  lxw_worksheet* sheet_;
+  lxw_worksheet* sheet_;  // libxlsxwriter's sheet, or nullptr in a streamed book
+  int stream_ = -1;       // the streamed writer's sheet, or -1
   std::string name_;
+  int freeze_rows_ = 0, freeze_cols_ = 0;
   std::vector<Column> columns_;
   std::vector<double> widths_;  // fitted width per column so far
   bool has_header_ = false;
@@ -189,6 +198,9 @@ class Book {
   std::string error_;
   bool committed_ = false;
   bool streamed_ = false;
+  std::unique_ptr<StreamWriter> stream_;  // the streamed book's writer
+  std::set<std::string> sheet_names_;      // folded, for a streamed book's own check of names used twice
+  StreamFormat stream_format(lxw_format* f);
   std::filesystem::path scratch_dir_;  // libxlsxwriter's tmpdir, a hidden folder beside the output
   std::string scratch_dir_text_;       // its path as libxlsxwriter keeps it (a pointer into this string)
   void remove_scratch();

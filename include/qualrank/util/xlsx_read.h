@@ -1,8 +1,8 @@
 // Reading one sheet of an .xlsx workbook as a grid of text cells (libzip + pugixml): shared strings, inline
 // strings, formula results stored as strings, numbers (as written in the file, e.g. "3" or "1.5") and booleans
 // ("TRUE"/"FALSE"). Styles are not applied: a date cell reads as its serial number. Formulas are never
-// evaluated; their cached value is read. Bounded: each XML part at most kMaxPartBytes, at most kMaxRows rows
-// and kMaxColumns columns (more is an error, nothing is read).
+// evaluated; their cached value is read. Bounded: each XML part at most kMaxPartBytes, at most kMaxReadRows rows
+// and kMaxReadColumns columns (more is an error, nothing is read).
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -14,8 +14,8 @@
 namespace qualrank::xlsx {
 
 constexpr std::size_t kMaxPartBytes = 64u * 1024u * 1024u;
-constexpr int kMaxRows = 100000;
-constexpr int kMaxColumns = 1000;
+constexpr int kMaxReadRows = 100000;
+constexpr int kMaxReadColumns = 1000;
 
 struct SheetGrid {
   std::string name;                            // the sheet's name, as in the workbook

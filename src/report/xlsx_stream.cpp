@@ -1,0 +1,652 @@
+// The streamed workbook writer (xlsx_stream.h). The XML of each part follows what libxlsxwriter 1.1.4 writes
+// in constant_memory mode (ECMA-376 SpreadsheetML), without a theme part: fonts name their colour.
+#include "qualrank/report/xlsx_stream.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <condition_variable>
+#include <cstdio>
+#include <ctime>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "qualrank/util/parallel.h"
+
+namespace qualrank::xlsx {
+
+namespace {
+
+constexpr std::size_t kChunk = 1u << 20;     // XML per deflated piece
+constexpr std::size_t kWindow = 32u * 1024;  // deflate's window: the dictionary each piece is primed with
+constexpr std::size_t kQueued = 4;           // pieces waiting for the worker, at most (bounds the memory)
+// Level 1: deflating 230 MB of sheet XML at level 6 (libxlsxwriter's) took 2.5-3.5 s of CPU on the 2,000-transcript
+// study, longer than writing it; level 1 keeps up with the writer for a file about 20% larger (31 MB, not 25).
+constexpr int kLevel = Z_BEST_SPEED;
+
+void xml_escape(std::string& out, std::string_view s, bool attribute = false) {
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char* rep = nullptr;
+    switch (s[i]) {
+      case '&': rep = "&amp;"; break;
+      case '<': rep = "&lt;"; break;
+      case '>': rep = "&gt;"; break;
+      case '"': rep = attribute ? "&quot;" : nullptr; break;
+      default: break;
+    }
+    if (!rep) continue;
+    out.append(s.substr(run, i - run));
+    out += rep;
+    run = i + 1;
+  }
+  out.append(s.substr(run));
+}
+
+std::string column_letters(int col) {
+  std::string s;
+  for (int c = col + 1; c > 0; c = (c - 1) / 26) s.insert(s.begin(), static_cast<char>('A' + (c - 1) % 26));
+  return s;
+}
+
+void append_ref(std::string& out, int row, int col) {
+  out += column_letters(col);
+  out += std::to_string(row + 1);
+}
+
+std::string number_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.16G", v);
+  return buf;
+}
+
+// A sheet name in a formula: always quoted ('' for a quote inside), which Excel accepts for any name.
+std::string quoted_sheet(const std::string& name) {
+  std::string q = "'";
+  for (char c : name) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+
+struct Piece {
+  std::string data;  // raw deflate, ending in a sync flush (or the final block)
+  uLong crc = 0;     // of the uncompressed bytes
+  uLong length = 0;  // uncompressed bytes
+};
+
+// Deflates `input` as one raw piece primed with `dictionary`; `last` ends the stream.
+bool deflate_piece(const std::string& input, const std::string& dictionary, bool last, Piece& out) {
+  z_stream zs{};
+  if (deflateInit2(&zs, kLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return false;
+  if (!dictionary.empty() &&
+      deflateSetDictionary(&zs, reinterpret_cast<const Bytef*>(dictionary.data()), static_cast<uInt>(dictionary.size())) != Z_OK) {
+    deflateEnd(&zs);
+    return false;
+  }
+  // Into a scratch buffer of the worst case, then copied at its real size (a piece keeps no slack: 230 of
+  // them would otherwise hold 230 MB).
+  thread_local std::string scratch;
+  scratch.resize(deflateBound(&zs, static_cast<uLong>(input.size())) + 64);
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
+  zs.avail_in = static_cast<uInt>(input.size());
+  zs.next_out = reinterpret_cast<Bytef*>(scratch.data());
+  zs.avail_out = static_cast<uInt>(scratch.size());
+  const int rc = deflate(&zs, last ? Z_FINISH : Z_SYNC_FLUSH);
+  const bool ok = last ? rc == Z_STREAM_END : rc == Z_OK && zs.avail_in == 0 && zs.avail_out > 0;
+  out.data.assign(scratch.data(), scratch.size() - zs.avail_out);
+  deflateEnd(&zs);
+  out.crc = crc32(0L, reinterpret_cast<const Bytef*>(input.data()), static_cast<uInt>(input.size()));
+  out.length = static_cast<uLong>(input.size());
+  return ok;
+}
+
+// One worker thread deflating pieces while the caller writes the next (inline when there is one core).
+class Deflater {
+ public:
+  Deflater() {
+    if (worker_threads() > 1) worker_ = std::thread([this] { run(); });
+  }
+  ~Deflater() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    work_.notify_all();
+    if (worker_.joinable()) worker_.join();
+  }
+  void submit(std::string input, std::string dictionary, bool last, Piece* out) {
+    if (!worker_.joinable()) {
+      if (!deflate_piece(input, dictionary, last, *out)) failed_ = true;
+      return;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    room_.wait(lock, [&] { return queue_.size() < kQueued; });
+    queue_.push_back({std::move(input), std::move(dictionary), last, out});
+    work_.notify_one();
+  }
+  // Waits for every piece submitted; false when one could not be deflated.
+  bool finish() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    room_.wait(lock, [&] { return queue_.empty() && !busy_; });
+    return !failed_;
+  }
+
+ private:
+  struct Job {
+    std::string input, dictionary;
+    bool last;
+    Piece* out;
+  };
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      Job job = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+      room_.notify_all();
+      lock.unlock();
+      const bool ok = deflate_piece(job.input, job.dictionary, job.last, *job.out);
+      lock.lock();
+      if (!ok) failed_ = true;
+      busy_ = false;
+      room_.notify_all();
+    }
+  }
+  std::thread worker_;
+  std::mutex mutex_;
+  std::condition_variable work_, room_;
+  std::deque<Job> queue_;
+  bool stop_ = false, busy_ = false, failed_ = false;
+};
+
+struct Part {
+  std::string name;
+  std::deque<Piece>* pieces;  // in order; their concatenation is the part's deflate stream
+};
+
+void put16(std::string& b, unsigned v) {
+  b += static_cast<char>(v & 0xFF);
+  b += static_cast<char>((v >> 8) & 0xFF);
+}
+void put32(std::string& b, unsigned long v) {
+  put16(b, static_cast<unsigned>(v & 0xFFFF));
+  put16(b, static_cast<unsigned>((v >> 16) & 0xFFFF));
+}
+
+}  // namespace
+
+struct StreamWriter::Impl {
+  struct Sheet {
+    std::string name;
+    std::vector<std::pair<int, std::string>> cells;  // the open row's cells: column, XML
+    int row = -1;                                    // the open row
+    double height = 0;                               // its height in points (0 = default)
+    std::string chunk;                               // XML not yet handed to the deflater
+    std::string window;                              // the last kWindow bytes handed over
+    std::deque<Piece> body;                          // the sheetData pieces
+    int first_row = -1, last_row = -1, first_col = -1, last_col = -1;
+    StreamSheetSetup setup;
+  };
+  StreamProperties properties;
+  std::deque<Sheet> sheets;  // (a deque: a sheet never moves, so the pieces being deflated stay where they are)
+  Deflater deflater;
+
+  // Hands the sheet's pending XML to the deflater, primed with the kWindow bytes of XML just before it (the
+  // dictionary must be exactly what precedes the piece in the part, which it is: the body's own bytes).
+  void hand_over(Sheet& s) {
+    std::string dictionary = s.window;
+    if (s.chunk.size() >= kWindow) {
+      s.window.assign(s.chunk, s.chunk.size() - kWindow, kWindow);
+    } else {
+      s.window += s.chunk;
+      if (s.window.size() > kWindow) s.window.erase(0, s.window.size() - kWindow);
+    }
+    s.body.emplace_back();
+    deflater.submit(std::move(s.chunk), std::move(dictionary), false, &s.body.back());
+    s.chunk.clear();
+  }
+
+  void close_row(Sheet& s) {
+    if (s.row < 0 || (s.cells.empty() && s.height <= 0)) return;
+    std::stable_sort(s.cells.begin(), s.cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    s.chunk += "<row r=\"" + std::to_string(s.row + 1) + "\"";
+    if (s.height > 0) s.chunk += " ht=\"" + number_text(s.height) + "\" customHeight=\"1\"";
+    if (s.cells.empty()) {
+      s.chunk += "/>";
+    } else {
+      s.chunk += '>';
+      for (std::size_t i = 0; i < s.cells.size(); ++i)
+        if (i + 1 == s.cells.size() || s.cells[i + 1].first != s.cells[i].first) s.chunk += s.cells[i].second;  // a cell written twice: the last
+      s.chunk += "</row>";
+    }
+    s.cells.clear();
+    if (s.chunk.size() >= kChunk) hand_over(s);
+  }
+
+  Sheet& at_row(int sheet, int row) {
+    Sheet& s = sheets[static_cast<std::size_t>(sheet)];
+    if (row != s.row) {
+      close_row(s);
+      s.row = row;
+      s.height = 0;
+    }
+    return s;
+  }
+
+  void note_cell(Sheet& s, int row, int col) {
+    if (s.first_row < 0 || row < s.first_row) s.first_row = row;
+    s.last_row = std::max(s.last_row, row);
+    if (s.first_col < 0 || col < s.first_col) s.first_col = col;
+    s.last_col = std::max(s.last_col, col);
+  }
+
+  std::string sheet_head(const Sheet& s, bool selected) const;
+  std::string sheet_tail(const Sheet& s) const;
+  std::string workbook_xml() const;
+  std::string styles_xml() const;
+  std::string content_types_xml() const;
+  std::string app_xml() const;
+  std::string core_xml() const;
+  std::string workbook_rels_xml() const;
+};
+
+namespace {
+constexpr const char* kDecl = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
+constexpr const char* kMainNs = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+constexpr const char* kRelNs = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+}  // namespace
+
+std::string StreamWriter::Impl::sheet_head(const Sheet& s, bool selected) const {
+  const StreamSheetSetup& u = s.setup;
+  std::string x = kDecl;
+  x += std::string("<worksheet xmlns=\"") + kMainNs + "\" xmlns:r=\"" + kRelNs + "\">";
+  if (u.fit_width) x += "<sheetPr><pageSetUpPr fitToPage=\"1\"/></sheetPr>";
+  x += "<dimension ref=\"";
+  if (s.first_row < 0) {
+    x += "A1";
+  } else {
+    append_ref(x, s.first_row, s.first_col);
+    if (s.first_row != s.last_row || s.first_col != s.last_col) {
+      x += ':';
+      append_ref(x, s.last_row, s.last_col);
+    }
+  }
+  x += "\"/><sheetViews><sheetView";
+  if (selected) x += " tabSelected=\"1\"";
+  x += " workbookViewId=\"0\"";
+  const int fr = u.freeze_rows, fc = u.freeze_cols;
+  if (fr <= 0 && fc <= 0) {
+    x += "/>";
+  } else {
+    x += '>';
+    std::string top_left;
+    append_ref(top_left, std::max(fr, 0), std::max(fc, 0));
+    if (fr > 0 && fc > 0) {
+      std::string top_right, bottom_left;
+      append_ref(top_right, 0, fc);
+      append_ref(bottom_left, fr, 0);
+      x += "<pane xSplit=\"" + std::to_string(fc) + "\" ySplit=\"" + std::to_string(fr) + "\" topLeftCell=\"" + top_left +
+           "\" activePane=\"bottomRight\" state=\"frozen\"/><selection pane=\"topRight\" activeCell=\"" + top_right +
+           "\" sqref=\"" + top_right + "\"/><selection pane=\"bottomLeft\" activeCell=\"" + bottom_left + "\" sqref=\"" +
+           bottom_left + "\"/><selection pane=\"bottomRight\"/>";
+    } else if (fr > 0) {
+      x += "<pane ySplit=\"" + std::to_string(fr) + "\" topLeftCell=\"" + top_left +
+           "\" activePane=\"bottomLeft\" state=\"frozen\"/><selection pane=\"bottomLeft\"/>";
+    } else {
+      x += "<pane xSplit=\"" + std::to_string(fc) + "\" topLeftCell=\"" + top_left +
+           "\" activePane=\"topRight\" state=\"frozen\"/><selection pane=\"topRight\"/>";
+    }
+    x += "</sheetView>";
+  }
+  x += "</sheetViews><sheetFormatPr defaultRowHeight=\"15\"/>";
+  if (!u.widths.empty()) {
+    x += "<cols>";
+    for (std::size_t c = 0; c < u.widths.size(); ++c) {
+      // Excel's stored width: the pixels of `w` characters of the default font (7 px each, 5 px padding),
+      // in 1/256ths of a character (libxlsxwriter's and Excel's conversion).
+      const double w = u.widths[c];
+      const int pixels = w < 1 ? static_cast<int>(w * 12 + 0.5) : static_cast<int>(w * 7 + 0.5) + 5;
+      const double stored = static_cast<double>(static_cast<int>(pixels / 7.0 * 256)) / 256;
+      const std::string n = std::to_string(c + 1);
+      x += "<col min=\"" + n + "\" max=\"" + n + "\" width=\"" + number_text(stored) + "\" customWidth=\"1\"/>";
+    }
+    x += "</cols>";
+  }
+  x += "<sheetData>";
+  return x;
+}
+
+std::string StreamWriter::Impl::sheet_tail(const Sheet& s) const {
+  const StreamSheetSetup& u = s.setup;
+  std::string x = "</sheetData>";
+  if (u.filter_last_row >= 0 && u.filter_last_col >= 0) {
+    x += "<autoFilter ref=\"A1:";
+    append_ref(x, u.filter_last_row, u.filter_last_col);
+    x += "\"/>";
+  }
+  x += "<pageMargins left=\"0.7\" right=\"0.7\" top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/>"
+       "<pageSetup paperSize=\"9\" orientation=\"landscape\"";
+  if (u.fit_width) x += " fitToHeight=\"0\"";
+  x += "/>";
+  if (!u.header.empty() || !u.footer.empty()) {
+    x += "<headerFooter>";
+    if (!u.header.empty()) {
+      x += "<oddHeader>";
+      xml_escape(x, u.header);
+      x += "</oddHeader>";
+    }
+    if (!u.footer.empty()) {
+      x += "<oddFooter>";
+      xml_escape(x, u.footer);
+      x += "</oddFooter>";
+    }
+    x += "</headerFooter>";
+  }
+  x += "</worksheet>";
+  return x;
+}
+
+std::string StreamWriter::Impl::workbook_xml() const {
+  std::string x = kDecl;
+  x += std::string("<workbook xmlns=\"") + kMainNs + "\" xmlns:r=\"" + kRelNs +
+       "\"><fileVersion appName=\"xl\" lastEdited=\"4\" lowestEdited=\"4\" rupBuild=\"4505\"/><workbookPr/>"
+       "<bookViews><workbookView xWindow=\"240\" yWindow=\"15\" windowWidth=\"16095\" windowHeight=\"9660\"/></bookViews><sheets>";
+  for (std::size_t i = 0; i < sheets.size(); ++i) {
+    x += "<sheet name=\"";
+    xml_escape(x, sheets[i].name, true);
+    x += "\" sheetId=\"" + std::to_string(i + 1) + "\" r:id=\"rId" + std::to_string(i + 1) + "\"/>";
+  }
+  x += "</sheets>";
+  // Defined names, by name then sheet: each sheet's autofilter range and print titles.
+  std::vector<std::pair<std::string, std::string>> names;  // (sort key, XML)
+  for (std::size_t i = 0; i < sheets.size(); ++i) {
+    const auto& s = sheets[i];
+    const std::string q = quoted_sheet(s.name);
+    const std::string id = std::to_string(i);
+    if (s.setup.filter_last_row >= 0 && s.setup.filter_last_col >= 0) {
+      std::string range = q + "!$A$1:$" + column_letters(s.setup.filter_last_col) + "$" + std::to_string(s.setup.filter_last_row + 1);
+      std::string e = "<definedName name=\"_xlnm._FilterDatabase\" localSheetId=\"" + id + "\" hidden=\"1\">";
+      xml_escape(e, range);
+      names.emplace_back("1" + s.name, e + "</definedName>");
+    }
+    std::vector<std::string> titles;
+    if (s.setup.repeat_cols > 0) titles.push_back(q + "!$A:$" + column_letters(s.setup.repeat_cols - 1));
+    if (s.setup.repeat_rows > 0) titles.push_back(q + "!$1:$" + std::to_string(s.setup.repeat_rows));
+    if (!titles.empty()) {
+      std::string e = "<definedName name=\"_xlnm.Print_Titles\" localSheetId=\"" + id + "\">";
+      std::string joined;
+      for (const auto& t : titles) joined += (joined.empty() ? "" : ",") + t;
+      xml_escape(e, joined);
+      names.emplace_back("2" + s.name, e + "</definedName>");
+    }
+  }
+  std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (!names.empty()) {
+    x += "<definedNames>";
+    for (const auto& n : names) x += n.second;
+    x += "</definedNames>";
+  }
+  x += "<calcPr calcId=\"124519\" fullCalcOnLoad=\"1\"/></workbook>";
+  return x;
+}
+
+std::string StreamWriter::Impl::styles_xml() const {
+  // The xf order is StreamFormat's; number formats 2 ("0.00") and 11 ("0.00E+00") are built in.
+  std::string x = kDecl;
+  x += std::string("<styleSheet xmlns=\"") + kMainNs + "\">";
+  x += "<numFmts count=\"4\"><numFmt numFmtId=\"164\" formatCode=\"0\"/><numFmt numFmtId=\"165\" formatCode=\"0.0%\"/>"
+       "<numFmt numFmtId=\"166\" formatCode=\"0.0\"/><numFmt numFmtId=\"167\" formatCode=\"0.000\"/></numFmts>";
+  x += "<fonts count=\"2\"><font><sz val=\"11\"/><color rgb=\"FF000000\"/><name val=\"Calibri\"/><family val=\"2\"/></font>"
+       "<font><b/><sz val=\"11\"/><color rgb=\"FF000000\"/><name val=\"Calibri\"/><family val=\"2\"/></font></fonts>";
+  x += "<fills count=\"2\"><fill><patternFill patternType=\"none\"/></fill><fill><patternFill patternType=\"gray125\"/></fill></fills>"
+       "<borders count=\"1\"><border><left/><right/><top/><bottom/><diagonal/></border></borders>"
+       "<cellStyleXfs count=\"1\"><xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\"/></cellStyleXfs>";
+  auto xf = [](int num_fmt, bool bold, bool wrap) {
+    std::string e = "<xf numFmtId=\"" + std::to_string(num_fmt) + "\" fontId=\"" + (bold ? "1" : "0") +
+                    "\" fillId=\"0\" borderId=\"0\" xfId=\"0\"";
+    if (num_fmt != 0) e += " applyNumberFormat=\"1\"";
+    if (bold) e += " applyFont=\"1\"";
+    e += " applyAlignment=\"1\"><alignment vertical=\"top\"";
+    if (wrap) e += " wrapText=\"1\"";
+    return e + "/></xf>";
+  };
+  x += "<cellXfs count=\"10\"><xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\"/>";
+  x += xf(0, true, false);     // bold
+  x += xf(0, false, false);    // text
+  x += xf(0, false, true);     // wrapped_text
+  x += xf(164, false, false);  // integer
+  x += xf(2, false, false);    // decimal
+  x += xf(165, false, false);  // percent
+  x += xf(166, false, false);  // one_decimal
+  x += xf(167, false, false);  // three_decimals
+  x += xf(11, false, false);   // scientific
+  x += "</cellXfs><cellStyles count=\"1\"><cellStyle name=\"Normal\" xfId=\"0\" builtinId=\"0\"/></cellStyles><dxfs count=\"0\"/>"
+       "<tableStyles count=\"0\" defaultTableStyle=\"TableStyleMedium9\" defaultPivotStyle=\"PivotStyleLight16\"/></styleSheet>";
+  return x;
+}
+
+std::string StreamWriter::Impl::content_types_xml() const {
+  std::string x = kDecl;
+  x += "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
+       "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
+       "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
+       "<Override PartName=\"/docProps/app.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.extended-properties+xml\"/>"
+       "<Override PartName=\"/docProps/core.xml\" ContentType=\"application/vnd.openxmlformats-package.core-properties+xml\"/>"
+       "<Override PartName=\"/xl/styles.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml\"/>"
+       "<Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>";
+  for (std::size_t i = 0; i < sheets.size(); ++i)
+    x += "<Override PartName=\"/xl/worksheets/sheet" + std::to_string(i + 1) +
+         ".xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml\"/>";
+  return x + "</Types>";
+}
+
+std::string StreamWriter::Impl::app_xml() const {
+  std::string x = kDecl;
+  x += "<Properties xmlns=\"http://schemas.openxmlformats.org/officeDocument/2006/extended-properties\" "
+       "xmlns:vt=\"http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes\"><Application>Microsoft Excel</Application>"
+       "<DocSecurity>0</DocSecurity><ScaleCrop>false</ScaleCrop><HeadingPairs><vt:vector size=\"2\" baseType=\"variant\">"
+       "<vt:variant><vt:lpstr>Worksheets</vt:lpstr></vt:variant><vt:variant><vt:i4>" +
+       std::to_string(sheets.size()) + "</vt:i4></vt:variant></vt:vector></HeadingPairs><TitlesOfParts><vt:vector size=\"" +
+       std::to_string(sheets.size()) + "\" baseType=\"lpstr\">";
+  for (const auto& s : sheets) {
+    x += "<vt:lpstr>";
+    xml_escape(x, s.name);
+    x += "</vt:lpstr>";
+  }
+  x += "</vt:vector></TitlesOfParts><Company></Company><LinksUpToDate>false</LinksUpToDate><SharedDoc>false</SharedDoc>"
+       "<HyperlinksChanged>false</HyperlinksChanged><AppVersion>12.0000</AppVersion></Properties>";
+  return x;
+}
+
+std::string StreamWriter::Impl::core_xml() const {
+  char date[32] = "1970-01-01T00:00:00Z";
+  const std::time_t t = static_cast<std::time_t>(properties.created);
+  std::tm tm{};
+  if (gmtime_r(&t, &tm)) std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  std::string x = kDecl;
+  x += "<cp:coreProperties xmlns:cp=\"http://schemas.openxmlformats.org/package/2006/metadata/core-properties\" "
+       "xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:dcterms=\"http://purl.org/dc/terms/\" "
+       "xmlns:dcmitype=\"http://purl.org/dc/dcmitype/\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">";
+  auto element = [&](const char* name, const std::string& value) {
+    if (value.empty()) return;
+    x += std::string("<") + name + ">";
+    xml_escape(x, value);
+    x += std::string("</") + name + ">";
+  };
+  element("dc:title", properties.title);
+  element("dc:subject", properties.subject);
+  element("dc:creator", properties.author);
+  element("dc:description", properties.comments);
+  element("cp:lastModifiedBy", properties.author);
+  x += std::string("<dcterms:created xsi:type=\"dcterms:W3CDTF\">") + date + "</dcterms:created>";
+  x += std::string("<dcterms:modified xsi:type=\"dcterms:W3CDTF\">") + date + "</dcterms:modified></cp:coreProperties>";
+  return x;
+}
+
+std::string StreamWriter::Impl::workbook_rels_xml() const {
+  std::string x = kDecl;
+  x += "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">";
+  for (std::size_t i = 0; i < sheets.size(); ++i)
+    x += "<Relationship Id=\"rId" + std::to_string(i + 1) +
+         "\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet" +
+         std::to_string(i + 1) + ".xml\"/>";
+  x += "<Relationship Id=\"rId" + std::to_string(sheets.size() + 1) +
+       "\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles\" Target=\"styles.xml\"/>";
+  return x + "</Relationships>";
+}
+
+StreamWriter::StreamWriter(StreamProperties properties) : impl_(std::make_unique<Impl>()) {
+  impl_->properties = std::move(properties);
+}
+
+StreamWriter::~StreamWriter() = default;
+
+int StreamWriter::add_sheet(std::string name) {
+  impl_->sheets.emplace_back();
+  impl_->sheets.back().name = std::move(name);
+  return static_cast<int>(impl_->sheets.size() - 1);
+}
+
+void StreamWriter::text(int sheet, int row, int col, std::string_view text, StreamFormat format) {
+  auto& s = impl_->at_row(sheet, row);
+  impl_->note_cell(s, row, col);
+  std::string c = "<c r=\"";
+  append_ref(c, row, col);
+  c += '"';
+  if (format != StreamFormat::none) c += " s=\"" + std::to_string(static_cast<int>(format)) + "\"";
+  const bool preserve = !text.empty() && (std::isspace(static_cast<unsigned char>(text.front())) ||
+                                          std::isspace(static_cast<unsigned char>(text.back())));
+  c += preserve ? " t=\"inlineStr\"><is><t xml:space=\"preserve\">" : " t=\"inlineStr\"><is><t>";
+  xml_escape(c, text);
+  c += "</t></is></c>";
+  s.cells.emplace_back(col, std::move(c));
+}
+
+void StreamWriter::number(int sheet, int row, int col, double value, StreamFormat format) {
+  auto& s = impl_->at_row(sheet, row);
+  impl_->note_cell(s, row, col);
+  std::string c = "<c r=\"";
+  append_ref(c, row, col);
+  c += '"';
+  if (format != StreamFormat::none) c += " s=\"" + std::to_string(static_cast<int>(format)) + "\"";
+  c += "><v>" + number_text(value) + "</v></c>";
+  s.cells.emplace_back(col, std::move(c));
+}
+
+void StreamWriter::row_height(int sheet, int row, double points) { impl_->at_row(sheet, row).height = points; }
+
+void StreamWriter::setup(int sheet, StreamSheetSetup setup) { impl_->sheets[static_cast<std::size_t>(sheet)].setup = std::move(setup); }
+
+bool StreamWriter::write(const std::string& path, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    if (error) *error = why;
+    return false;
+  };
+  Impl& w = *impl_;
+  // Every part as pieces: small parts one final piece; a sheet its head, its body pieces, its tail.
+  std::deque<std::deque<Piece>> small;  // (deques: nothing moves while the worker writes into it)
+  std::vector<Part> parts;
+  auto whole = [&](std::string name, const std::string& xml) {
+    small.emplace_back();
+    small.back().emplace_back();
+    w.deflater.submit(xml, "", true, &small.back().back());
+    parts.push_back({std::move(name), nullptr});
+  };
+  whole("[Content_Types].xml", w.content_types_xml());
+  whole("_rels/.rels", std::string(kDecl) +
+                           "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+                           "<Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\" Target=\"xl/workbook.xml\"/>"
+                           "<Relationship Id=\"rId2\" Type=\"http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties\" Target=\"docProps/core.xml\"/>"
+                           "<Relationship Id=\"rId3\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties\" Target=\"docProps/app.xml\"/>"
+                           "</Relationships>");
+  whole("docProps/app.xml", w.app_xml());
+  whole("docProps/core.xml", w.core_xml());
+  whole("xl/_rels/workbook.xml.rels", w.workbook_rels_xml());
+  whole("xl/workbook.xml", w.workbook_xml());
+  whole("xl/styles.xml", w.styles_xml());
+  for (std::size_t i = 0; i < parts.size(); ++i) parts[i].pieces = &small[i];
+  // Sheets: close the open row, hand over the rest, then the head (first) and the tail (last, final).
+  std::deque<std::deque<Piece>> heads(w.sheets.size());
+  for (std::size_t i = 0; i < w.sheets.size(); ++i) {
+    auto& s = w.sheets[i];
+    w.close_row(s);
+    if (!s.chunk.empty()) w.hand_over(s);
+    heads[i].emplace_back();
+    w.deflater.submit(w.sheet_head(s, i == 0), "", false, &heads[i].back());
+    s.body.emplace_back();
+    w.deflater.submit(w.sheet_tail(s), s.window, true, &s.body.back());
+  }
+  if (!w.deflater.finish()) return fail("cannot compress the workbook (zlib)");
+  for (std::size_t i = 0; i < w.sheets.size(); ++i) {
+    for (auto& p : w.sheets[i].body) heads[i].push_back(std::move(p));
+    w.sheets[i].body.clear();
+    parts.push_back({"xl/worksheets/sheet" + std::to_string(i + 1) + ".xml", &heads[i]});
+  }
+  // The zip: local header and data per part, then the central directory (no data descriptors, no ZIP64).
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return fail("cannot open " + path + " for writing");
+  std::string central;
+  unsigned long offset = 0;
+  bool ok = true;
+  for (const auto& part : parts) {
+    uLong crc = 0, length = 0;
+    unsigned long long compressed = 0, total = 0;
+    for (const auto& p : *part.pieces) {
+      crc = crc32_combine(crc, p.crc, static_cast<z_off_t>(p.length));
+      total += p.length;
+      compressed += p.data.size();
+    }
+    length = static_cast<uLong>(total);
+    if (total > 0xFFFFFFFFull || compressed > 0xFFFFFFFFull || offset > 0xFFFFFFFFul - compressed - 1024) {
+      std::fclose(f);
+      return fail("the workbook part " + part.name + " is over 4 GiB (qualrank writes no ZIP64)");
+    }
+    std::string local;
+    put32(local, 0x04034b50);
+    put16(local, 20);      // version needed: deflate
+    put16(local, 0);       // flags
+    put16(local, 8);       // deflate
+    put16(local, 0);       // time 00:00:00
+    put16(local, 0x21);    // date 1980-01-01
+    put32(local, crc);
+    put32(local, static_cast<unsigned long>(compressed));
+    put32(local, length);
+    put16(local, static_cast<unsigned>(part.name.size()));
+    put16(local, 0);
+    local += part.name;
+    std::string entry;
+    put32(entry, 0x02014b50);
+    put16(entry, 20);  // made by: MS-DOS, 2.0
+    entry.append(local, 4, 26);  // version needed ... extra length, as in the local header
+    put16(entry, 0);   // comment length
+    put16(entry, 0);   // disk
+    put16(entry, 0);   // internal attributes
+    put32(entry, 0);   // external attributes
+    put32(entry, offset);
+    entry += part.name;
+    central += entry;
+    ok = ok && std::fwrite(local.data(), 1, local.size(), f) == local.size();
+    for (const auto& p : *part.pieces) ok = ok && std::fwrite(p.data.data(), 1, p.data.size(), f) == p.data.size();
+    offset += static_cast<unsigned long>(local.size() + compressed);
+  }
+  std::string end;
+  put32(end, 0x06054b50);
+  put16(end, 0);
+  put16(end, 0);
+  put16(end, static_cast<unsigned>(parts.size()));
+  put16(end, static_cast<unsigned>(parts.size()));
+  put32(end, static_cast<unsigned long>(central.size()));
+  put32(end, offset);
+  put16(end, 0);
+  ok = ok && std::fwrite(central.data(), 1, central.size(), f) == central.size();
+  ok = ok && std::fwrite(end.data(), 1, end.size(), f) == end.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok) return fail("cannot write " + path + " (disk full?)");
+  return true;
+}
+
+}  // namespace qualrank::xlsx
