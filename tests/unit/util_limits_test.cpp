@@ -53,6 +53,24 @@ TEST_CASE("yaml::parse refuses nesting deeper than 64 and texts over 4 MiB", "[u
   REQUIRE(d.items().size() == 1);
   CHECK(format_diagnostic(d.items()[0]) ==
         "t.yaml:1:67: error: nested deeper than 64 levels (the limit on YAML nesting)");
+  // Block nesting (keys indented under keys, compact sequences under keys, "- - -" on one line) is refused
+  // alike: the first pass that counts the depth runs whenever the depth may reach the limit.
+  for (int style = 0; style < 3; ++style) {
+    std::string text = style == 1 ? "k:\n" : "";
+    for (int i = 0; i < 70; ++i) {
+      if (style == 0) text += std::string(static_cast<std::size_t>(2 * i), ' ') + "k" + std::to_string(i) + ":\n";
+      if (style == 1) text += std::string(static_cast<std::size_t>(2 * i), ' ') + "- k:\n";  // a list under each key
+      if (style == 2) text += "- ";
+    }
+    text += style == 2 ? "x\n" : std::string(142, ' ') + "x\n";
+    Diagnostics valid;  // (the same text less deep is valid YAML: the error below is the depth's)
+    if (style == 1) CHECK(yaml::parse("k:\n- k:\n  - k:\n    x\n", "ok.yaml", valid).has_value());
+    INFO("style " << style);
+    Diagnostics deep;
+    CHECK_FALSE(yaml::parse(text, "deep.yaml", deep).has_value());
+    REQUIRE(deep.has_errors());
+    CHECK(deep.items()[0].message.find("nested deeper than 64 levels") != std::string::npos);
+  }
   Diagnostics big;
   CHECK_FALSE(yaml::parse(std::string(yaml::kMaxBytes + 1, '#'), "big.yaml", big).has_value());
   REQUIRE(big.items().size() == 1);
