@@ -93,8 +93,8 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
   return plans;
 }
 
-// The segments of one transcript, in turn order (whole turn, then its spans by position).
-void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out) {
+// The segments of one transcript, in turn order (whole turn, then its spans by position), into out[at...].
+void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out, std::size_t at) {
   const SegmentAttributes attributes(std::make_shared<const SegmentAttributes::Map>(t.attributes));
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
@@ -117,7 +117,7 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       whole.end = text::count_code_points(turn.text);
       whole.codes = std::move(p.codes);
       whole.suggested = std::move(p.suggested);
-      out.push_back(std::move(whole));
+      out[at++] = std::move(whole);
     }
     std::optional<text::CodePointOffsets> offsets;  // only for turns with spans
     if (!p.spans.empty()) offsets.emplace(turn.text);
@@ -130,7 +130,7 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
       if (s->line > 0) seg.source.line = s->line;  // the transcript line holding the span
       seg.codes = std::move(codes);
-      out.push_back(std::move(seg));
+      out[at++] = std::move(seg);
     }
   }
 }
@@ -138,8 +138,9 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
 }  // namespace
 
 // Resolving codes, deciding what is kept and finding suggestions is done per transcript on several threads,
-// each into its own slot; the segments are then built in file order into a vector of the exact size, so they
-// and the diagnostics come out as one thread would give them, without a second copy of the segments.
+// each into its own slot; the segments are then built, again per transcript on several threads, into their
+// places in a vector of the exact size (file order), so they and the diagnostics come out as one thread would
+// give them, without a second copy of the segments.
 std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
                                          Diagnostics& diags, const CodingOptions& options) {
   std::optional<KeywordMatcher> matcher;
@@ -150,16 +151,17 @@ std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& ta
   parallel_for(transcripts.size(), [&](std::size_t k) {
     plans[k] = plan_transcript(ws, transcripts[k], taxonomy, resolve, matcher ? &*matcher : nullptr, options, plan_diags[k]);
   });
-  std::size_t total = 0;
-  for (const auto& per : plans)
-    for (const auto& p : per) total += (p.whole ? 1 : 0) + p.spans.size();
-  std::vector<CodedSegment> out;
-  out.reserve(total);
+  std::vector<std::size_t> first(transcripts.size() + 1, 0);  // where each transcript's segments start
   for (std::size_t k = 0; k < transcripts.size(); ++k) {
+    first[k + 1] = first[k];
+    for (const auto& p : plans[k]) first[k + 1] += (p.whole ? 1 : 0) + p.spans.size();
     diags.append(plan_diags[k]);
-    build_segments(transcripts[k], plans[k], out);
-    std::vector<TurnPlan>().swap(plans[k]);
   }
+  std::vector<CodedSegment> out(first.back());
+  parallel_for(transcripts.size(), [&](std::size_t k) {
+    build_segments(transcripts[k], plans[k], out, first[k]);
+    std::vector<TurnPlan>().swap(plans[k]);
+  });
   return out;
 }
 
