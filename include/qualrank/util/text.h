@@ -54,7 +54,7 @@ class CodePointOffsets {
   std::size_t at(std::size_t byte) const;
 
  private:
-  static constexpr std::size_t kBlock = 4096;
+  static constexpr std::size_t kBlock = 256;  // a lookup counts at most this many bytes; the table is 1/32 of the text
   std::string_view text_;
   std::vector<std::size_t> before_block_;  // code points before byte k * kBlock
 };
