@@ -14,7 +14,9 @@
 #include <thread>
 #include <utility>
 
+#include "qualrank/report/xlsx_book.h"  // cell_name
 #include "qualrank/util/parallel.h"
+#include "qualrank/util/xlsx_read.h"   // column_letters
 
 namespace qualrank::xlsx {
 
@@ -44,17 +46,6 @@ void xml_escape(std::string& out, std::string_view s, bool attribute = false) {
     run = i + 1;
   }
   out.append(s.substr(run));
-}
-
-std::string column_letters(int col) {
-  std::string s;
-  for (int c = col + 1; c > 0; c = (c - 1) / 26) s.insert(s.begin(), static_cast<char>('A' + (c - 1) % 26));
-  return s;
-}
-
-void append_ref(std::string& out, int row, int col) {
-  out += column_letters(col);
-  out += std::to_string(row + 1);
 }
 
 std::string number_text(double v) {
@@ -182,7 +173,12 @@ void put32(std::string& b, unsigned long v) {
 struct StreamWriter::Impl {
   struct Sheet {
     std::string name;
-    std::vector<std::pair<int, std::string>> cells;  // the open row's cells: column, XML
+    std::string cells_xml;                           // the open row's cells, in the order written
+    struct Cell {
+      int col;
+      std::size_t begin, end;  // its XML in cells_xml
+    };
+    std::vector<Cell> cells;
     int row = -1;                                    // the open row
     double height = 0;                               // its height in points (0 = default)
     std::string chunk;                               // XML not yet handed to the deflater
@@ -212,19 +208,37 @@ struct StreamWriter::Impl {
 
   void close_row(Sheet& s) {
     if (s.row < 0 || (s.cells.empty() && s.height <= 0)) return;
-    std::stable_sort(s.cells.begin(), s.cells.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     s.chunk += "<row r=\"" + std::to_string(s.row + 1) + "\"";
     if (s.height > 0) s.chunk += " ht=\"" + number_text(s.height) + "\" customHeight=\"1\"";
     if (s.cells.empty()) {
       s.chunk += "/>";
     } else {
       s.chunk += '>';
-      for (std::size_t i = 0; i < s.cells.size(); ++i)
-        if (i + 1 == s.cells.size() || s.cells[i + 1].first != s.cells[i].first) s.chunk += s.cells[i].second;  // a cell written twice: the last
+      const auto before = [](const Sheet::Cell& a, const Sheet::Cell& b) { return a.col < b.col; };
+      if (std::adjacent_find(s.cells.begin(), s.cells.end(), [](const auto& a, const auto& b) { return a.col >= b.col; }) ==
+          s.cells.end()) {
+        s.chunk += s.cells_xml;  // written left to right, each once: the usual case
+      } else {
+        std::stable_sort(s.cells.begin(), s.cells.end(), before);
+        for (std::size_t i = 0; i < s.cells.size(); ++i)
+          if (i + 1 == s.cells.size() || s.cells[i + 1].col != s.cells[i].col)  // a cell written twice: the last
+            s.chunk.append(s.cells_xml, s.cells[i].begin, s.cells[i].end - s.cells[i].begin);
+      }
       s.chunk += "</row>";
     }
     s.cells.clear();
+    s.cells_xml.clear();
     if (s.chunk.size() >= kChunk) hand_over(s);
+  }
+
+  // Starts the XML of a cell of `sheet` at (row, col): `<c r="REF"[ s="N"]`, left open for its type and value.
+  Sheet& open_cell(int sheet, int row, int col, StreamFormat format) {
+    Sheet& s = at_row(sheet, row);
+    note_cell(s, row, col);
+    s.cells.push_back({col, s.cells_xml.size(), 0});
+    s.cells_xml += "<c r=\"" + cell_name(row, col) + "\"";
+    if (format != StreamFormat::none) s.cells_xml += " s=\"" + std::to_string(static_cast<int>(format)) + "\"";
+    return s;
   }
 
   Sheet& at_row(int sheet, int row) {
@@ -269,10 +283,10 @@ std::string StreamWriter::Impl::sheet_head(const Sheet& s, bool selected) const 
   if (s.first_row < 0) {
     x += "A1";
   } else {
-    append_ref(x, s.first_row, s.first_col);
+    x += cell_name(s.first_row, s.first_col);
     if (s.first_row != s.last_row || s.first_col != s.last_col) {
       x += ':';
-      append_ref(x, s.last_row, s.last_col);
+      x += cell_name(s.last_row, s.last_col);
     }
   }
   x += "\"/><sheetViews><sheetView";
@@ -283,12 +297,9 @@ std::string StreamWriter::Impl::sheet_head(const Sheet& s, bool selected) const 
     x += "/>";
   } else {
     x += '>';
-    std::string top_left;
-    append_ref(top_left, std::max(fr, 0), std::max(fc, 0));
+    const std::string top_left = cell_name(std::max(fr, 0), std::max(fc, 0));
     if (fr > 0 && fc > 0) {
-      std::string top_right, bottom_left;
-      append_ref(top_right, 0, fc);
-      append_ref(bottom_left, fr, 0);
+      const std::string top_right = cell_name(0, fc), bottom_left = cell_name(fr, 0);
       x += "<pane xSplit=\"" + std::to_string(fc) + "\" ySplit=\"" + std::to_string(fr) + "\" topLeftCell=\"" + top_left +
            "\" activePane=\"bottomRight\" state=\"frozen\"/><selection pane=\"topRight\" activeCell=\"" + top_right +
            "\" sqref=\"" + top_right + "\"/><selection pane=\"bottomLeft\" activeCell=\"" + bottom_left + "\" sqref=\"" +
@@ -325,7 +336,7 @@ std::string StreamWriter::Impl::sheet_tail(const Sheet& s) const {
   std::string x = "</sheetData>";
   if (u.filter_last_row >= 0 && u.filter_last_col >= 0) {
     x += "<autoFilter ref=\"A1:";
-    append_ref(x, u.filter_last_row, u.filter_last_col);
+    x += cell_name(u.filter_last_row, u.filter_last_col);
     x += "\"/>";
   }
   x += "<pageMargins left=\"0.7\" right=\"0.7\" top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/>"
@@ -368,13 +379,13 @@ std::string StreamWriter::Impl::workbook_xml() const {
     const std::string q = quoted_sheet(s.name);
     const std::string id = std::to_string(i);
     if (s.setup.filter_last_row >= 0 && s.setup.filter_last_col >= 0) {
-      std::string range = q + "!$A$1:$" + column_letters(s.setup.filter_last_col) + "$" + std::to_string(s.setup.filter_last_row + 1);
+      std::string range = q + "!$A$1:$" + column_letters(s.setup.filter_last_col + 1) + "$" + std::to_string(s.setup.filter_last_row + 1);
       std::string e = "<definedName name=\"_xlnm._FilterDatabase\" localSheetId=\"" + id + "\" hidden=\"1\">";
       xml_escape(e, range);
       names.emplace_back("1" + s.name, e + "</definedName>");
     }
     std::vector<std::string> titles;
-    if (s.setup.repeat_cols > 0) titles.push_back(q + "!$A:$" + column_letters(s.setup.repeat_cols - 1));
+    if (s.setup.repeat_cols > 0) titles.push_back(q + "!$A:$" + column_letters(s.setup.repeat_cols));
     if (s.setup.repeat_rows > 0) titles.push_back(q + "!$1:$" + std::to_string(s.setup.repeat_rows));
     if (!titles.empty()) {
       std::string e = "<definedName name=\"_xlnm.Print_Titles\" localSheetId=\"" + id + "\">";
@@ -512,29 +523,19 @@ int StreamWriter::add_sheet(std::string name) {
 }
 
 void StreamWriter::text(int sheet, int row, int col, std::string_view text, StreamFormat format) {
-  auto& s = impl_->at_row(sheet, row);
-  impl_->note_cell(s, row, col);
-  std::string c = "<c r=\"";
-  append_ref(c, row, col);
-  c += '"';
-  if (format != StreamFormat::none) c += " s=\"" + std::to_string(static_cast<int>(format)) + "\"";
+  auto& s = impl_->open_cell(sheet, row, col, format);
   const bool preserve = !text.empty() && (std::isspace(static_cast<unsigned char>(text.front())) ||
                                           std::isspace(static_cast<unsigned char>(text.back())));
-  c += preserve ? " t=\"inlineStr\"><is><t xml:space=\"preserve\">" : " t=\"inlineStr\"><is><t>";
-  xml_escape(c, text);
-  c += "</t></is></c>";
-  s.cells.emplace_back(col, std::move(c));
+  s.cells_xml += preserve ? " t=\"inlineStr\"><is><t xml:space=\"preserve\">" : " t=\"inlineStr\"><is><t>";
+  xml_escape(s.cells_xml, text);
+  s.cells_xml += "</t></is></c>";
+  s.cells.back().end = s.cells_xml.size();
 }
 
 void StreamWriter::number(int sheet, int row, int col, double value, StreamFormat format) {
-  auto& s = impl_->at_row(sheet, row);
-  impl_->note_cell(s, row, col);
-  std::string c = "<c r=\"";
-  append_ref(c, row, col);
-  c += '"';
-  if (format != StreamFormat::none) c += " s=\"" + std::to_string(static_cast<int>(format)) + "\"";
-  c += "><v>" + number_text(value) + "</v></c>";
-  s.cells.emplace_back(col, std::move(c));
+  auto& s = impl_->open_cell(sheet, row, col, format);
+  s.cells_xml += "><v>" + number_text(value) + "</v></c>";
+  s.cells.back().end = s.cells_xml.size();
 }
 
 void StreamWriter::row_height(int sheet, int row, double points) { impl_->at_row(sheet, row).height = points; }
@@ -551,10 +552,9 @@ bool StreamWriter::write(const std::string& path, std::string* error) {
   std::deque<std::deque<Piece>> small;  // (deques: nothing moves while the worker writes into it)
   std::vector<Part> parts;
   auto whole = [&](std::string name, const std::string& xml) {
-    small.emplace_back();
-    small.back().emplace_back();
+    small.emplace_back().emplace_back();
     w.deflater.submit(xml, "", true, &small.back().back());
-    parts.push_back({std::move(name), nullptr});
+    parts.push_back({std::move(name), &small.back()});
   };
   whole("[Content_Types].xml", w.content_types_xml());
   whole("_rels/.rels", std::string(kDecl) +
@@ -568,7 +568,6 @@ bool StreamWriter::write(const std::string& path, std::string* error) {
   whole("xl/_rels/workbook.xml.rels", w.workbook_rels_xml());
   whole("xl/workbook.xml", w.workbook_xml());
   whole("xl/styles.xml", w.styles_xml());
-  for (std::size_t i = 0; i < parts.size(); ++i) parts[i].pieces = &small[i];
   // Sheets: close the open row, hand over the rest, then the head (first) and the tail (last, final).
   std::deque<std::deque<Piece>> heads(w.sheets.size());
   for (std::size_t i = 0; i < w.sheets.size(); ++i) {
