@@ -10,8 +10,6 @@
 
 #include <xlsxwriter.h>
 
-#include "qualrank/report/xlsx_stream.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -20,8 +18,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "qualrank/report/xlsx_stream.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
+#include "qualrank/util/xlsx_read.h"  // column_letters
 
 namespace qualrank::xlsx {
 
@@ -98,11 +98,7 @@ long long document_time() {
   return t == 0 ? 1 : t;  // libxlsxwriter reads 0 as "now"
 }
 
-std::string cell_name(int row, int col) {
-  std::string letters;
-  for (int c = col + 1; c > 0; c = (c - 1) / 26) letters.insert(letters.begin(), static_cast<char>('A' + (c - 1) % 26));
-  return letters + std::to_string(row + 1);
-}
+std::string cell_name(int row, int col) { return column_letters(col + 1) + std::to_string(row + 1); }
 
 std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* cut, std::size_t* replaced) {
   std::string s(text);
@@ -179,7 +175,7 @@ void Sheet::note_lines(int row, int col, std::string_view text) {
   }
   end_line();
   if (lines <= 1) return;
-  if (book_.streamed_) {
+  if (stream_ >= 0) {
     open_lines_ = static_cast<std::uint16_t>(std::max<std::size_t>(open_lines_, std::min<std::size_t>(lines, 1000)));
     return;
   }
@@ -196,7 +192,7 @@ void Sheet::set_row_height(int row, std::uint16_t lines) {
 }
 
 bool Sheet::enter_row(int row) {
-  if (!book_.streamed_ || row == open_row_) return true;
+  if (stream_ < 0 || row == open_row_) return true;
   if (row < open_row_) {
     book_.fail("internal error: sheet '" + name_ + "' row " + std::to_string(row + 1) + " written after row " +
                std::to_string(open_row_ + 1) + " (a streamed sheet is written row by row)");
@@ -312,7 +308,7 @@ void Sheet::finish() {
     total += widths[c];
   }
   const bool fit = total <= kFitWidth;
-  if (book_.streamed_ && open_row_ >= 0) set_row_height(open_row_, open_lines_);
+  if (open_row_ >= 0) set_row_height(open_row_, open_lines_);  // (streamed: the last row's height)
   if (stream_ >= 0) {
     StreamSheetSetup u;
     u.widths = std::move(widths);
@@ -362,10 +358,18 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
     error_ = "cannot create a file in " + output_->temp_path().parent_path().string() + ": " + std::strerror(errno);
     return;
   }
-  // libxlsxwriter's scratch files (one per sheet when streamed, and each part before it is zipped) go to a
-  // hidden folder beside the output, ".NAME.scratch.PID.HEX.tmp", not to the system's temp folder: removed
-  // when the book is done, or (after a kill) by the next write into this folder, as the temp file is.
-  {
+  // QUALRANK_XLSX_LIBXLSXWRITER=1 writes a streamed book with libxlsxwriter instead: for the test that both
+  // writers give the same cells, formats and layout (tests/cli/workbook_stream.sh).
+  const char* lxw = std::getenv("QUALRANK_XLSX_LIBXLSXWRITER");
+  lxw_workbook_options options = {};
+  if (properties.streamed && !(lxw && std::string_view(lxw) == "1")) {
+    // libxlsxwriter then only makes the formats, which say how cells look; it writes no file.
+    stream_ = std::make_unique<StreamWriter>(StreamProperties{properties.title, properties.subject, properties.author,
+                                                              properties.comments, document_time()});
+  } else {
+    // libxlsxwriter's scratch files (each part before it is zipped) go to a hidden folder beside the output,
+    // ".NAME.scratch.PID.HEX.tmp", not to the system's temp folder: removed when the book is done, or (after
+    // a kill) by the next write into this folder, as the temp file is.
     const std::string temp_name = output_->temp_path().filename().string();  // .NAME.PID.HEX.tmp
     const std::string prefix = "." + target_.filename().string();
     scratch_dir_ = output_->temp_path().parent_path() / (prefix + ".scratch" + temp_name.substr(prefix.size()));
@@ -376,17 +380,9 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
       scratch_dir_.clear();
       return;
     }
+    scratch_dir_text_ = scratch_dir_.string();
+    options.tmpdir = scratch_dir_text_.data();
   }
-  scratch_dir_text_ = scratch_dir_.string();
-  lxw_workbook_options options = {};
-  options.tmpdir = scratch_dir_text_.data();
-  // QUALRANK_XLSX_LIBXLSXWRITER=1 writes a streamed book with libxlsxwriter instead: for the test that both
-  // writers give the same cells, formats and layout (tests/cli/workbook_stream.sh).
-  const char* lxw = std::getenv("QUALRANK_XLSX_LIBXLSXWRITER");
-  streamed_ = properties.streamed && !(lxw && std::string_view(lxw) == "1");
-  if (streamed_)  // libxlsxwriter then only makes the formats, which say how cells look
-    stream_ = std::make_unique<StreamWriter>(StreamProperties{properties.title, properties.subject, properties.author,
-                                                              properties.comments, document_time()});
   workbook_ = workbook_new_opt(output_->temp_path().c_str(), &options);
   if (!workbook_) {
     error_ = "cannot start a workbook at " + output_->temp_path().string();
@@ -496,30 +492,20 @@ bool Book::commit(const std::function<bool()>& gate) {
   }
   for (auto& s : sheets_) s->finish();
   if (!error_.empty()) return false;
+  std::string written_error;
   if (stream_) {
     lxw_workbook_free(workbook_);  // it only held the formats
     workbook_ = nullptr;
-    std::string err;
-    const bool written = stream_->write(output_->temp_path().string(), &err);
+    stream_->write(output_->temp_path().string(), &written_error);
     stream_.reset();
+  } else {
+    lxw_error rc = workbook_close(workbook_);
+    workbook_ = nullptr;  // workbook_close frees it whatever happens
     remove_scratch();
-    if (!written) {
-      fail("cannot write the workbook: " + err);
-      return false;
-    }
-    if (gate && !gate()) return false;  // output_'s destructor removes the temp file
-    if (!output_->commit(&err)) {
-      fail(err);
-      return false;
-    }
-    committed_ = true;
-    return true;
+    if (rc != LXW_NO_ERROR) written_error = lxw_strerror(rc);
   }
-  lxw_error rc = workbook_close(workbook_);
-  workbook_ = nullptr;  // workbook_close frees it whatever happens
-  remove_scratch();
-  if (rc != LXW_NO_ERROR) {
-    fail(std::string("cannot write the workbook: ") + lxw_strerror(rc));
+  if (!written_error.empty()) {
+    fail("cannot write the workbook: " + written_error);
     return false;
   }
   if (gate && !gate()) return false;  // output_'s destructor removes the temp file

@@ -142,7 +142,7 @@ class Sheet {
   int last_col_ = -1;
   int frozen_cols_ = 0;                // header(): the id/name columns repeated on every printed page
   std::vector<std::uint16_t> lines_;   // per row: the most lines a wrapped cell of it needs (0 or 1: default height)
-  int open_row_ = -1;                  // streamed: the row being written (earlier rows are on disk)
+  int open_row_ = -1;                  // streamed: the row being written (earlier rows are written out)
   std::uint16_t open_lines_ = 0;       // streamed: lines_ of open_row_ (lines_ stays empty)
 };
 
@@ -197,11 +197,10 @@ class Book {
   std::set<std::tuple<std::string, int, int, char>> warned_;
   std::string error_;
   bool committed_ = false;
-  bool streamed_ = false;
-  std::unique_ptr<StreamWriter> stream_;  // the streamed book's writer
+  std::unique_ptr<StreamWriter> stream_;  // a streamed book's writer (nullptr: libxlsxwriter writes the book)
   std::set<std::string> sheet_names_;      // folded, for a streamed book's own check of names used twice
   StreamFormat stream_format(lxw_format* f);
-  std::filesystem::path scratch_dir_;  // libxlsxwriter's tmpdir, a hidden folder beside the output
+  std::filesystem::path scratch_dir_;  // libxlsxwriter's tmpdir, a hidden folder beside the output (not streamed)
   std::string scratch_dir_text_;       // its path as libxlsxwriter keeps it (a pointer into this string)
   void remove_scratch();
 };
