@@ -2,7 +2,6 @@
 #include "qualrank/analysis/coder_selection.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>

@@ -79,8 +79,6 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
   for (std::size_t s = 0; s < table.sources.size(); ++s) source_index.emplace(table.sources[s], s);
   // Keyed by views of the lists' own ids and the table's (both outlive this function): no copy of a million ids.
   std::vector<std::unordered_map<std::string_view, std::pair<std::size_t, const PeriodList*>>> period_of(table.sources.size());
-  for (const auto& p : periods)
-    if (auto s = source_index.find(p.source); s != source_index.end()) period_of[s->second].reserve(period_of[s->second].size() + p.ids.size());
   for (const auto& p : periods) {
     auto s = source_index.find(p.source);
     if (s == source_index.end()) {
@@ -89,6 +87,7 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
       continue;
     }
     const std::size_t k = static_cast<std::size_t>(std::find(out.periods.begin(), out.periods.end(), p.period) - out.periods.begin());
+    period_of[s->second].reserve(period_of[s->second].size() + p.ids.size());
     for (const auto& [id, line] : p.ids) {
       auto [it, fresh] = period_of[s->second].try_emplace(id, k, &p);
       if (!fresh && (it->second.first != k || it->second.second != &p))

@@ -1,7 +1,5 @@
 // The interviews of a study as the saturation assessment reads them (include/qualrank/analysis/saturation.h).
 #include <algorithm>
-#include <map>
-#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
