@@ -70,8 +70,8 @@ bool process_gone(std::string_view pid) {
 namespace {
 
 // The hidden temp files (and a workbook's scratch folders) of a folder that a qualrank process killed while
-// writing left behind (".NAME.PID.HEX.tmp" whose PID no longer runs) are removed before the first temp name there: once per
-// folder per process, so that writing many files into one folder scans it once.
+// writing left behind (".NAME.PID.HEX.tmp" whose PID no longer runs) are removed before the first temp name
+// there: once per folder per process, so that writing many files into one folder scans it once.
 void sweep_stale_temps(const fs::path& dir) {
   static std::mutex mutex;
   static std::set<std::string> swept;

@@ -136,15 +136,13 @@ class LimitCheck : public YAML::EventHandler {
   std::size_t expanded_ = 0;
 };
 
-}  // namespace
-
 // An upper bound on how deep the nodes of `text` nest, in one pass. A block node opened on an earlier line is
 // indented further than its parent, except a sequence that is a key's value, which may sit at the key's
 // column: so the block nodes still open at a line indented by k spaces are at most 2 (k + 1). On the line
 // itself every indicator ('-', ':', '?', '[', '{') may open one more, and a flow collection ('[' '{') may stay
 // open across lines: every one in the text is counted (quotes and comments are not skipped: the bound only
 // grows).
-static std::size_t nesting_bound(std::string_view text) {
+std::size_t nesting_bound(std::string_view text) {
   std::size_t flows = 0, bound = 0;
   for (std::size_t start = 0; start < text.size();) {
     std::size_t end = text.find('\n', start);
@@ -161,6 +159,8 @@ static std::size_t nesting_bound(std::string_view text) {
   }
   return bound + flows + 1;
 }
+
+}  // namespace
 
 std::optional<YAML::Node> parse(const std::string& text, const std::string& file, Diagnostics& diags,
                                 int first_line) {
