@@ -1,6 +1,7 @@
 // The inline markup parser is linear in a line by construction (issue #22): each hostile line of the
-// audit, grown 10x, costs at most 30x the CPU time (quadratic would be 100x), and its diagnostics are capped
-// (and still counted).
+// audit, grown 10x, costs at most 12x the CPU time, and its diagnostics are capped (and still counted).
+// The timing case is tagged hidden ([.linearity]) so that ctest runs it alone, as `unit.linearity`
+// (tests/CMakeLists.txt): beside another test, the other's memory traffic alone moved the ratios by 10-30%.
 #include <catch2/catch.hpp>
 
 #include <malloc.h>
@@ -48,14 +49,12 @@ double parse_cpu_seconds(const std::string& text) {
 struct Case {
   const char* name;
   std::function<std::string(std::size_t)> make;  // the transcript with `n` repetitions
-  // Allowed growth of CPU time for 10x the input. Linear work is 10x, but the large input no longer fits the
-  // caches the small one fits, and under a loaded CI run 200,000 valid spans took 14x; quadratic is 100x.
-  double bound = 30;
+  double bound = 12;  // allowed growth of CPU time for 10x the input
 };
 
 }  // namespace
 
-TEST_CASE("model::parse_transcript is linear on the hostile lines of issue #22", "[model][markup]") {
+TEST_CASE("model::parse_transcript is linear on the hostile lines of issue #22", "[model][markup][.linearity]") {
   const Case cases[] = {
       {"open brackets", [](std::size_t n) { return kFront + "E01: " + std::string(n, '[') + "\n"; }},
       {"[x repeated", [](std::size_t n) { return kFront + "E01: " + repeat("[x", n) + "\n"; }},
@@ -70,7 +69,9 @@ TEST_CASE("model::parse_transcript is linear on the hostile lines of issue #22",
   };
   for (const auto& c : cases) {
     INFO(c.name);
-    const std::size_t small = 20000;
+    // 50,000 and 500,000 repetitions: both sizes outgrow the processor's caches. From 20,000 (whose spans fit
+    // them) to 200,000, valid spans took 13-14x the time for 10x the work; from 50,000, 10.6x.
+    const std::size_t small = 50000;
     double t_small = parse_cpu_seconds(c.make(small));
     double t_big = parse_cpu_seconds(c.make(10 * small));
     INFO("n=" << small << ": " << t_small << " s; n=" << 10 * small << ": " << t_big << " s");
