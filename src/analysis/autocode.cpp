@@ -204,10 +204,15 @@ std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int3
 }
 
 std::vector<std::string> KeywordMatcher::suggest(std::string_view text) const {
-  std::vector<int32_t> hit_rules;
+  // The rules hit, in a buffer each thread keeps (suggest runs once per turn, on several threads at once).
+  thread_local std::vector<int32_t> hit_rules;
+  hit_rules.clear();
   scan(text, [&](std::size_t rule) { hit_rules.push_back(static_cast<int32_t>(rule)); });
-  std::sort(hit_rules.begin(), hit_rules.end());
   std::vector<std::string> out;
+  if (hit_rules.empty()) return out;
+  std::sort(hit_rules.begin(), hit_rules.end());
+  hit_rules.erase(std::unique(hit_rules.begin(), hit_rules.end()), hit_rules.end());
+  out.reserve(hit_rules.size());
   for (int32_t r : hit_rules) {
     const auto& node = rules_[static_cast<std::size_t>(r)].node;
     if (std::find(out.begin(), out.end(), node) == out.end()) out.push_back(node);

@@ -43,7 +43,8 @@ struct TurnPlan {
 };
 
 std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, const Taxonomy& taxonomy, const NodeResolver& resolve,
-                                      const KeywordMatcher* matcher, const CodingOptions& options, Diagnostics& diags) {
+                                      const KeywordMatcher* matcher, const CodingOptions& options, Diagnostics& diags,
+                                      std::size_t& suggested_only) {
   // Every code is resolved (and a code that does not resolve reported); only the codes of what is kept are
   // copied into AppliedCodes.
   auto resolved = [&](const std::vector<Coding>& in) {
@@ -77,7 +78,13 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     p.question = ws.guideline.find(turn.section);
     auto codes = resolved(turn.codes);
     const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, codes});
-    if (matcher && keep) p.suggested = matcher->suggest(turn.text);
+    if (matcher && keep) {
+      if (codes.empty() && !options.build_suggested_only && !options.include_uncoded) {
+        if (matcher->matches(turn.text)) ++suggested_only;  // counted, not built
+      } else {
+        p.suggested = matcher->suggest(turn.text);
+      }
+    }
     p.whole = keep && (!codes.empty() || !p.suggested.empty() || options.include_uncoded);
     if (p.whole) p.codes = applied(codes);
     std::vector<const Span*> spans;
@@ -142,15 +149,18 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
 // places in a vector of the exact size (file order), so they and the diagnostics come out as one thread would
 // give them, without a second copy of the segments.
 std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
-                                         Diagnostics& diags, const CodingOptions& options) {
+                                         Diagnostics& diags, const CodingOptions& options, CodingTally* tally) {
   std::optional<KeywordMatcher> matcher;
   if (options.suggestions) matcher.emplace(keyword_rules(taxonomy));
   const auto& transcripts = ws.transcripts;
   std::vector<std::vector<TurnPlan>> plans(transcripts.size());
   std::vector<Diagnostics> plan_diags(transcripts.size());
+  std::vector<std::size_t> suggested_only(transcripts.size(), 0);
   parallel_for(transcripts.size(), [&](std::size_t k) {
-    plans[k] = plan_transcript(ws, transcripts[k], taxonomy, resolve, matcher ? &*matcher : nullptr, options, plan_diags[k]);
+    plans[k] = plan_transcript(ws, transcripts[k], taxonomy, resolve, matcher ? &*matcher : nullptr, options, plan_diags[k],
+                               suggested_only[k]);
   });
+  if (tally) for (std::size_t n : suggested_only) tally->suggested_only += n;
   std::vector<std::size_t> first(transcripts.size() + 1, 0);  // where each transcript's segments start
   for (std::size_t k = 0; k < transcripts.size(); ++k) {
     first[k + 1] = first[k];

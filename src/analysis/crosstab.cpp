@@ -14,16 +14,16 @@ namespace qualrank {
 
 namespace {
 
-// Taxonomy-order positions of the nodes a segment counts for: its codes' nodes and their ancestors.
-std::vector<std::size_t> counted_positions(const Taxonomy& taxonomy, const CodedSegment& segment) {
-  std::vector<std::size_t> out;
+// Taxonomy-order positions of the nodes a segment counts for: its codes' nodes and their ancestors, into
+// `out` (a buffer reused from segment to segment).
+void counted_positions(const Taxonomy& taxonomy, const CodedSegment& segment, std::vector<std::size_t>& out) {
+  out.clear();
   for (const auto& code : segment.codes) {
     for (const TaxonomyNode* n = taxonomy.find(code.node); n; n = n->parent.empty() ? nullptr : taxonomy.find(n->parent))
       out.push_back(taxonomy.rank_of(n->id));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
 
 }  // namespace
@@ -61,9 +61,11 @@ NodeCrosstab node_crosstab(const Taxonomy& taxonomy, const std::vector<CodedSegm
   const auto& order = taxonomy.order();
   std::vector<std::size_t> segment_count(order.size(), 0);
   std::vector<std::vector<bool>> mentioned(order.size(), std::vector<bool>(index.size(), false));
+  std::vector<std::size_t> positions;
   for (const auto& s : segments) {
     std::size_t p = index.at(s.participant);
-    for (std::size_t pos : counted_positions(taxonomy, s)) {
+    counted_positions(taxonomy, s, positions);
+    for (std::size_t pos : positions) {
       if (pos >= order.size()) continue;
       ++segment_count[pos];
       mentioned[pos][p] = true;
@@ -93,12 +95,15 @@ Cooccurrence cooccurrence(const Taxonomy& taxonomy, const std::vector<CodedSegme
   std::unordered_map<std::string, std::size_t> column;
   for (std::size_t i = 0; i < out.nodes.size(); ++i) column.emplace(out.nodes[i], i);
   out.counts.assign(out.nodes.size(), std::vector<std::size_t>(out.nodes.size(), 0));
+  std::vector<std::size_t> hit;  // the segment's columns, sorted and distinct (reused from segment to segment)
   for (const auto& s : segments) {
     if (s.codes.empty()) continue;
-    std::set<std::size_t> hit;
+    hit.clear();
     for (const auto& code : s.codes)
       if (auto a = taxonomy.ancestor_at(code.node, level))
-        if (auto it = column.find(*a); it != column.end()) hit.insert(it->second);
+        if (auto it = column.find(*a); it != column.end()) hit.push_back(it->second);
+    std::sort(hit.begin(), hit.end());
+    hit.erase(std::unique(hit.begin(), hit.end()), hit.end());
     if (hit.empty()) {
       ++out.segments_above_level;
       continue;

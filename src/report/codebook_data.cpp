@@ -95,8 +95,8 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
     CodebookSegment row;
     row.segment = &s;
     row.prompt = prompt_category(ws.guideline, s);
-    row.context_where = s.source;
     if (data.context.enabled()) {
+      row.context_where = s.source;
       if (auto it = s.attributes.find(data.context.attribute); it != s.attributes.end()) row.context = it->second;
       if (auto t = transcript_of.find(s.participant); t != transcript_of.end())
         if (auto it = t->second->attribute_where.find(data.context.attribute); it != t->second->attribute_where.end())
@@ -117,12 +117,18 @@ CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& 
   if (!data.study_segments) copied = data.coded_segments();
   const std::vector<CodedSegment>& segments = data.study_segments ? *data.study_segments : copied;
   auto exemplars = exemplar_quotes(segments);
-  // Shown where the Source column says (for an imported table: as the table gives it, not the table's row).
-  std::map<std::string, const std::string*> shown;
-  for (const auto& s : data.segments) shown.emplace(s.segment->id, &s.source);
+  // Shown where the Source column says (for an imported table: as the table gives it, not the table's row): the
+  // first row of each quote's segment. Only the few quotes are indexed, not the rows.
+  std::unordered_map<std::string_view, std::vector<ExemplarQuote*>> unshown;
   for (auto& [node, quotes] : exemplars)
-    for (auto& q : quotes)
-      if (auto it = shown.find(q.segment); it != shown.end()) q.source = *it->second;
+    for (auto& q : quotes) unshown[q.segment].push_back(&q);
+  for (const auto& s : data.segments) {
+    if (unshown.empty()) break;
+    if (auto it = unshown.find(s.segment->id); it != unshown.end()) {
+      for (ExemplarQuote* q : it->second) q->source = s.source;
+      unshown.erase(it);
+    }
+  }
   return {node_crosstab(*data.taxonomy, segments, participants, study_groups(participants, *data.guideline)),
           cooccurrence(*data.taxonomy, segments, options.level), std::move(exemplars)};
 }

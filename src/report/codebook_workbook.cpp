@@ -115,12 +115,13 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
   for (const auto& r : data.segments) {
     const CodedSegment& s = *r.segment;
     const Location& at = s.source;
-    Location memo_at = at;
+    const Location* memo_at = &at;
     for (const auto& c : s.codes)
       if (!c.memo.empty()) {
-        memo_at = c.where;
+        memo_at = &c.where;
         break;
       }
+    const std::vector<std::string> nodes = s.nodes(*data.taxonomy);
     int col = 0;
     sheet.write_text(row, col++, s.participant, at);
     sheet.write_text(row, col++, s.role, at);
@@ -128,13 +129,13 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     if (data.context.enabled()) sheet.write_text(row, col++, r.context, r.context_where.file.empty() ? at : r.context_where);
     sheet.write_text(row, col++, r.prompt, at);
     sheet.write_text(row, col++, s.text, at);
-    sheet.write_text(row, col++, text::join(s.nodes(*data.taxonomy), ", "), at);
-    sheet.write_text(row, col++, r.memo, memo_at);
+    sheet.write_text(row, col++, text::join(nodes, ", "), at);
+    sheet.write_text(row, col++, r.memo, *memo_at);
     sheet.write_text(row, col++, text::join(s.coders(), ", "), at);
     sheet.write_text(row, col++, r.source, at);
     sheet.write_text(row, col++, s.id, at);
     std::vector<std::string> picked;  // the nodes this segment is an exemplar quote for, taxonomy order
-    for (const auto& node : s.nodes(*data.taxonomy))
+    for (const auto& node : nodes)
       if (std::any_of(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return c.node == node && c.exemplar; }))
         picked.push_back(node);
     sheet.write_text(row, col++, text::join(picked, ", "), at);

@@ -133,14 +133,17 @@ void mark_additions(Json& taxonomy_json, const Json& diff_json) {
 bool build_study_report(const fs::path& workspace, const StudyReportOptions& options, Diagnostics& diags,
                         StudyReportSummary& summary) {
   Steps steps(options);
-  auto study = steps.run("load and validate the workspace", [&] { return load_study(workspace, diags); });
+  // Suggestion-only segments are counted, not built: the report shows only coded segments.
+  StudyOptions study_options;
+  study_options.coding.build_suggested_only = false;
+  auto study = steps.run("load and validate the workspace", [&] { return load_study(workspace, diags, study_options); });
   if (!study || diags.has_errors()) return false;
   const auto& ws = study->workspace;
   const auto& tax = study->taxonomy();
 
   // Analyses.
   const std::string counts = " (" + std::to_string(ws.transcripts.size()) + " transcripts, " +
-                             std::to_string(study->segments.size()) + " segments, " + std::to_string(study->rankings.size()) +
+                             std::to_string(study->segments.size() + study->tally.suggested_only) + " segments, " + std::to_string(study->rankings.size()) +
                              " rankings)";
   // Two threads: the rankings on one; agreement and the codebook (tables, workbook) on the other. Nothing is
   // renamed into place until both have succeeded, and the diagnostics are reported in one fixed order (the
@@ -299,7 +302,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                          {"transcripts", ws.transcripts.size()},
                          {"participants_by_role", by_role_count},
                          {"role_plurals", ws.guideline.plurals},
-                         {"segments", study->segments.size()},
+                         {"segments", study->segments.size() + study->tally.suggested_only},
                          {"coded_segments", coded},
                          {"taxonomy_nodes", tax.size()}};
   report["taxonomy"] = taxonomy_version_json(tax, summarize_version(tax, study->version->number, study->version->name));

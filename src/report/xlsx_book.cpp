@@ -72,6 +72,20 @@ std::string escape_ooxml_literals(const std::string& s) {
   return out;
 }
 
+// True when cell_text and escape_ooxml_literals would return `s` unchanged for a reason seen at a glance:
+// only printable ASCII, tabs and line breaks (valid UTF-8 allowed in XML 1.0), no longer than Excel's limit
+// (one UTF-16 unit per byte), and no "_x" that could start a literal "_xHHHH_".
+bool plain_cell_text(std::string_view s) {
+  if (s.size() > kMaxCellChars) return false;
+  char previous = 0;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c >= 0x80 || (previous == '_' && ch == 'x')) return false;
+    previous = ch;
+  }
+  return true;
+}
+
 std::string cut_marker(std::size_t cut) {
   return "… [cut by qualrank: " + std::to_string(cut) + " characters]";
 }
@@ -218,28 +232,36 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
     note_width(col, "");
     return;
   }
-  std::size_t removed = 0, cut = 0, replaced = 0;
-  std::string value = cell_text(text, &removed, &cut, &replaced);
-  // The cell's name is built only when there is something to say about it (this is the per-cell hot path).
-  auto where = [&] { return "sheet '" + name_ + "' cell " + cell_name(row, col); };
-  if (replaced > 0)
-    book_.warn_once(source, 'u', "replaced " + std::to_string(replaced) + " invalid UTF-8 sequence" +
-                                     (replaced == 1 ? "" : "s") + " with U+FFFD in the text in " + where());
-  if (removed > 0)
-    book_.warn_once(source, 'x', "removed " + std::to_string(removed) + " character" + (removed == 1 ? "" : "s") +
-                                     " that XML 1.0 forbids (control characters) from the text in " + where());
-  if (cut > 0)
-    book_.warn_once(source, 'c', "text in " + where() + " is longer than Excel's limit of 32,767 characters; cut, " +
-                                     std::to_string(cut) + " characters left out and marked '[cut by qualrank: " +
-                                     std::to_string(cut) + " characters]'");
-  note_width(col, value);
-  if (lxw_format* f = format ? format : column_format(col); f && f->text_wrap) note_lines(row, col, value);
-  std::string stored = escape_ooxml_literals(value);
-  if (stored.size() != value.size() && text::count_code_points(stored) > kMaxCellChars) stored = value;  // rare
+  // Plain text (printable ASCII, tabs and line breaks, within the limit, no "_x") is stored as it is, without
+  // the copies cell_text and escape_ooxml_literals would make of it (this is the per-cell hot path).
+  auto where = [&] { return "sheet '" + name_ + "' cell " + cell_name(row, col); };  // built only when needed
+  std::string value, stored;
+  std::string_view shown = text, kept = text;  // the text as shown (widths, lines) and as stored
+  if (!plain_cell_text(text)) {
+    std::size_t removed = 0, cut = 0, replaced = 0;
+    value = cell_text(text, &removed, &cut, &replaced);
+    if (replaced > 0)
+      book_.warn_once(source, 'u', "replaced " + std::to_string(replaced) + " invalid UTF-8 sequence" +
+                                       (replaced == 1 ? "" : "s") + " with U+FFFD in the text in " + where());
+    if (removed > 0)
+      book_.warn_once(source, 'x', "removed " + std::to_string(removed) + " character" + (removed == 1 ? "" : "s") +
+                                       " that XML 1.0 forbids (control characters) from the text in " + where());
+    if (cut > 0)
+      book_.warn_once(source, 'c', "text in " + where() + " is longer than Excel's limit of 32,767 characters; cut, " +
+                                       std::to_string(cut) + " characters left out and marked '[cut by qualrank: " +
+                                       std::to_string(cut) + " characters]'");
+    stored = escape_ooxml_literals(value);
+    if (stored.size() != value.size() && text::count_code_points(stored) > kMaxCellChars) stored = value;  // rare
+    shown = value;
+    kept = stored;
+  }
+  note_width(col, shown);
+  if (lxw_format* f = format ? format : column_format(col); f && f->text_wrap) note_lines(row, col, shown);
   if (stream_ >= 0) {
-    book_.stream_->text(stream_, row, col, stored, book_.stream_format(format ? format : column_format(col)));
+    book_.stream_->text(stream_, row, col, kept, book_.stream_format(format ? format : column_format(col)));
     return;
   }
+  if (stored.empty()) stored = std::string(kept);  // libxlsxwriter takes a C string
   int rc = worksheet_write_string(sheet_, static_cast<lxw_row_t>(row), static_cast<lxw_col_t>(col), stored.c_str(),
                                   format ? format : column_format(col));
   if (rc != LXW_NO_ERROR) book_.check(rc, "cannot write " + where());

@@ -323,3 +323,32 @@ TEST_CASE("analysis::query_study_options drops only text the query cannot list",
   uncoded.uncoded = true;
   CHECK_FALSE(query_study_options(uncoded, std::nullopt).load.trim);
 }
+
+TEST_CASE("analysis::coded_segments counts suggestion-only turns instead of building them when asked", "[analysis][coding]") {
+  // The fieldwork study has two participant turns with keyword suggestions and no code (C01#t6: COM.3,
+  // WELL.2; E01#t5: TOOL.2; see the table above). The report counts them but builds only coded segments.
+  Diagnostics diags;
+  auto all = load_study(kFieldwork, diags);
+  REQUIRE(all);
+  std::vector<std::string> suggested_only;
+  for (const auto& s : all->segments)
+    if (s.codes.empty()) suggested_only.push_back(s.id);
+  CHECK(suggested_only == std::vector<std::string>{"C01#t6", "E01#t5"});
+  CHECK(all->tally.suggested_only == 0);
+
+  StudyOptions options;
+  options.coding.build_suggested_only = false;
+  auto coded = load_study(kFieldwork, diags, options);
+  REQUIRE(coded);
+  REQUIRE_FALSE(diags.has_errors());
+  CHECK(coded->tally.suggested_only == 2);
+  CHECK(coded->segments.size() == all->segments.size() - 2);
+  for (const auto& s : coded->segments) CHECK_FALSE(s.codes.empty());
+
+  // With uncoded turns listed, every turn is built as before and nothing is only counted.
+  options.coding.include_uncoded = true;
+  auto listed = load_study(kFieldwork, diags, options);
+  REQUIRE(listed);
+  CHECK(listed->tally.suggested_only == 0);
+  CHECK(listed->segments.size() > all->segments.size());
+}

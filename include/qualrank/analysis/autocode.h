@@ -23,6 +23,8 @@ class KeywordMatcher {
   // The rules' nodes that match in `text`, each node once, in the order of the rules' first appearance
   // among `nodes()`. Empty when nothing matches.
   std::vector<std::string> suggest(std::string_view text) const;
+  // Whether suggest(text) would suggest anything (nothing is allocated).
+  bool matches(std::string_view text) const { return scan(text, [](std::size_t) {}) > 0; }
   // Calls on_match(rule_index) for each keyword occurrence (no deduplication). Returns the match count.
   template <class F>
   std::size_t scan(std::string_view text, F&& on_match) const;

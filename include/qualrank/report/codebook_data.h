@@ -64,7 +64,7 @@ struct CodebookSegment {
   std::shared_ptr<const CodedSegment> owned;
   std::string prompt;      // Prompt Category: "II.1 Which questions ...", or the part, or as imported
   std::string context;     // the context attribute's value (CodebookData::context)
-  Location context_where;  // where that value is written (the attribute, or the table row)
+  Location context_where;  // where that value is written (the attribute, or the table row); unset without a context
   std::string experience;  // Experience Level
   std::string memo;        // Research Insight: the codes' memos, distinct, joined " | "
   std::string source;      // Source: "file:line"
