@@ -79,8 +79,8 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     auto codes = resolved(turn.codes);
     const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, codes});
     if (matcher && keep) {
-      if (codes.empty() && !options.build_suggested_only && !options.include_uncoded) {
-        if (matcher->matches(turn.text)) ++suggested_only;  // counted, not built
+      if (options.suggestions_counted_only && !options.include_uncoded) {
+        if (codes.empty() && matcher->matches(turn.text)) ++suggested_only;  // counted, not built
       } else {
         p.suggested = matcher->suggest(turn.text);
       }

@@ -11,8 +11,10 @@
 // `to` for an added node.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "qualrank/model/history.h"
@@ -129,11 +131,12 @@ std::vector<CodedRef> coded_refs(const Workspace& ws) {
       std::vector<const Span*> spans;
       for (const auto& s : turn.spans) spans.push_back(&s);
       std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
-      const text::CodePointOffsets offsets(turn.text);
+      std::optional<text::CodePointOffsets> offsets;  // built for a turn with a coded span only
       for (const auto* s : spans) {
         if (s->codes.empty()) continue;
-        auto begin = offsets.at(s->begin);
-        auto end = offsets.at(s->end);
+        if (!offsets) offsets.emplace(turn.text);
+        auto begin = offsets->at(s->begin);
+        auto end = offsets->at(s->end);
         out.push_back({turn_id + "[" + std::to_string(begin) + ":" + std::to_string(end) + "]", written(s->codes)});
       }
     }
@@ -236,14 +239,27 @@ TaxonomyDiff compare_versions(const VersionPair& pair, std::shared_ptr<const Tax
   if (refs) {
     auto r1 = migrating_resolver(t1, pair.before_migration);
     auto r2 = migrating_resolver(t2, pair.after_migration);
+    // Each distinct code as written is resolved once per version: a large study writes a few hundred distinct
+    // codes 400,000 times. A segment counts once per node.
+    std::unordered_map<std::string, std::pair<std::optional<std::string>, std::optional<std::string>>> resolved;
+    std::vector<const std::string*> n1, n2;
+    auto count = [](std::vector<const std::string*>& nodes, std::unordered_map<std::string, int>& into) {
+      std::sort(nodes.begin(), nodes.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+      nodes.erase(std::unique(nodes.begin(), nodes.end(), [](const std::string* a, const std::string* b) { return *a == *b; }),
+                  nodes.end());
+      for (const std::string* n : nodes) ++into[*n];
+    };
     for (const auto& ref : *refs) {
-      std::set<std::string> n1, n2;
+      n1.clear();
+      n2.clear();
       for (const auto& w : ref.written) {
-        if (auto r = r1(w); r.node) n1.insert(*r.node);
-        if (auto r = r2(w); r.node) n2.insert(*r.node);
+        auto it = resolved.find(w);
+        if (it == resolved.end()) it = resolved.emplace(w, std::pair{r1(w).node, r2(w).node}).first;
+        if (it->second.first) n1.push_back(&*it->second.first);
+        if (it->second.second) n2.push_back(&*it->second.second);
       }
-      for (const auto& n : n1) ++seg1[n];
-      for (const auto& n : n2) ++seg2[n];
+      count(n1, seg1);
+      count(n2, seg2);
     }
   }
 

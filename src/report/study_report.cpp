@@ -133,9 +133,9 @@ void mark_additions(Json& taxonomy_json, const Json& diff_json) {
 bool build_study_report(const fs::path& workspace, const StudyReportOptions& options, Diagnostics& diags,
                         StudyReportSummary& summary) {
   Steps steps(options);
-  // Suggestion-only segments are counted, not built: the report shows only coded segments.
+  // Suggestions are counted, not built: the report shows only coded segments and no suggestion.
   StudyOptions study_options;
-  study_options.coding.build_suggested_only = false;
+  study_options.coding.suggestions_counted_only = true;
   auto study = steps.run("load and validate the workspace", [&] { return load_study(workspace, diags, study_options); });
   if (!study || diags.has_errors()) return false;
   const auto& ws = study->workspace;

@@ -324,7 +324,7 @@ TEST_CASE("analysis::query_study_options drops only text the query cannot list",
   CHECK_FALSE(query_study_options(uncoded, std::nullopt).load.trim);
 }
 
-TEST_CASE("analysis::coded_segments counts suggestion-only turns instead of building them when asked", "[analysis][coding]") {
+TEST_CASE("analysis::coded_segments only counts suggestions when asked", "[analysis][coding]") {
   // The fieldwork study has two participant turns with keyword suggestions and no code (C01#t6: COM.3,
   // WELL.2; E01#t5: TOOL.2; see the table above). The report counts them but builds only coded segments.
   Diagnostics diags;
@@ -337,15 +337,21 @@ TEST_CASE("analysis::coded_segments counts suggestion-only turns instead of buil
   CHECK(all->tally.suggested_only == 0);
 
   StudyOptions options;
-  options.coding.build_suggested_only = false;
+  options.coding.suggestions_counted_only = true;
   auto coded = load_study(kFieldwork, diags, options);
   REQUIRE(coded);
   REQUIRE_FALSE(diags.has_errors());
   CHECK(coded->tally.suggested_only == 2);
   CHECK(coded->segments.size() == all->segments.size() - 2);
-  for (const auto& s : coded->segments) CHECK_FALSE(s.codes.empty());
+  std::size_t with_suggestions = 0;  // coded segments with suggestions in the full build
+  for (const auto& s : all->segments) with_suggestions += !s.codes.empty() && !s.suggested.empty();
+  CHECK(with_suggestions > 0);
+  for (const auto& s : coded->segments) {
+    CHECK_FALSE(s.codes.empty());
+    CHECK(s.suggested.empty());  // only counted: none carried
+  }
 
-  // With uncoded turns listed, every turn is built as before and nothing is only counted.
+  // With uncoded turns listed, every turn is built with its suggestions as before; nothing is only counted.
   options.coding.include_uncoded = true;
   auto listed = load_study(kFieldwork, diags, options);
   REQUIRE(listed);

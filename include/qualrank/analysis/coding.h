@@ -102,15 +102,16 @@ struct CodingOptions {
   // When set, only the segments it accepts are built (codes are resolved, and problems reported, for every
   // segment all the same). Called concurrently from several threads: it must only read shared state.
   SegmentFilter keep;
-  // false: a participant turn with suggestions but no code (a suggestion-only segment; not with
-  // include_uncoded) is counted in CodingTally::suggested_only instead of being built. The report counts
-  // every segment but lists only coded ones; building 170,000 uncoded turns it never shows cost it a second.
-  bool build_suggested_only = true;
+  // true (and suggestions, not include_uncoded): suggestions are only counted. A participant turn with
+  // suggestions but no code (a suggestion-only segment) is counted in CodingTally::suggested_only instead of
+  // being built, and the segments built carry none. The report counts every segment but shows only the coded
+  // ones and no suggestion; building 170,000 uncoded turns it never shows cost it a second.
+  bool suggestions_counted_only = false;
 };
 
 // What coded_segments counted without building it.
 struct CodingTally {
-  std::size_t suggested_only = 0;  // suggestion-only segments left unbuilt (CodingOptions::build_suggested_only)
+  std::size_t suggested_only = 0;  // suggestion-only segments left unbuilt (CodingOptions::suggestions_counted_only)
 };
 
 // Builds the coded segments of every transcript (those options.keep accepts), in file then turn order. Codes whose node cannot be

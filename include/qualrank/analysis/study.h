@@ -20,7 +20,7 @@ struct Study {
   Workspace workspace;
   std::unique_ptr<TaxonomyVersion> version;
   std::vector<CodedSegment> segments;
-  CodingTally tally;              // segments counted but not built (StudyOptions::coding.build_suggested_only)
+  CodingTally tally;              // segments counted but not built (StudyOptions::coding.suggestions_counted_only)
   std::vector<ParticipantRanking> rankings;
   std::vector<Finding> findings;  // findings.yaml (checked against the codes when every segment is built)
   const Taxonomy& taxonomy() const { return version->taxonomy; }
