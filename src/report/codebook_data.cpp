@@ -90,6 +90,8 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
   std::unordered_map<std::string_view, const Transcript*> transcript_of;
   if (data.context.enabled())
     for (const auto& t : ws.transcripts) transcript_of.emplace(t.participant, &t);
+  data.segments.reserve(static_cast<std::size_t>(
+      std::count_if(study.segments.begin(), study.segments.end(), [](const CodedSegment& s) { return !s.codes.empty(); })));
   for (const auto& s : study.segments) {
     if (s.codes.empty()) continue;
     CodebookSegment row;

@@ -27,6 +27,7 @@
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/saturation_output.h"
 #include "qualrank/report/taxonomy_output.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/parallel.h"
 #include "qualrank/util/text.h"
@@ -402,6 +403,9 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                                 (j["krippendorff_alpha"].is_number() ? fmt(j["krippendorff_alpha"].get<double>(), 3) : "n/a") + " (" +
                                 std::to_string(j["units"].get<long long>()) + " units)");
   }
+  // The study and the codebook's rows are buried, not freed, when the command line is about to exit.
+  bury(std::make_unique<CodebookData>(std::move(cb_data)));
+  bury(std::move(study));
   return ok;
 }
 
