@@ -310,8 +310,12 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     auto name = path.filename().string();
     auto dot = name.find('.');
     auto it = dot == std::string::npos ? transcript_of_stem.end() : transcript_of_stem.find(name.substr(0, dot));
-    if (it != transcript_of_stem.end()) standoff_of[it->second].push_back(path);
-    else orphans.push_back(path);
+    if (it != transcript_of_stem.end()) {
+      standoff_of[it->second].push_back(path);
+      ws.standoff_files.push_back(files::display_path(path, root));
+    } else {
+      orphans.push_back(path);
+    }
   }
   // What one transcript gives on its thread: the transcript (when it parses), its diagnostics, whether its
   // participant says nothing (worked out before `options.trim`), and its coders' spellings.

@@ -12,6 +12,8 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <string_view>
+#include <unordered_set>
 
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/analysis/study.h"
@@ -235,8 +237,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   std::vector<AgreementRound> rounds;
   {
     std::map<std::string, std::string> round_of;
+    // Only the consensus files the load found are read (not an attempt per transcript).
+    const std::unordered_set<std::string_view> standoff(ws.standoff_files.begin(), ws.standoff_files.end());
     for (const auto& t : ws.transcripts) {
       const fs::path codes = fs::path(t.file).parent_path() / (fs::path(t.file).stem().string() + ".consensus.codes");
+      if (!standoff.count(codes.generic_string())) continue;
       auto text = files::read(workspace / codes);
       if (!text) continue;
       Diagnostics ignored;  // reconcile reports unreadable decision lines

@@ -20,6 +20,7 @@ struct Workspace {
   Guideline guideline;
   std::vector<Transcript> transcripts;          // sorted by file name
   std::vector<std::string> label_tables;        // workspace-relative paths of codebooks/labels/*.csv
+  std::vector<std::string> standoff_files;      // workspace-relative paths of the transcripts' .codes files read
   std::string taxonomy_path;                    // workspace-relative
   std::string history_path;                     // codebooks/<name>.history.yaml (may not exist)
 
