@@ -119,26 +119,20 @@ std::string describe_counts(const TaxonomyVersionSummary& s) {
 std::vector<CodedRef> coded_refs(const Workspace& ws) {
   std::vector<CodedRef> out;
   auto written = [](const std::vector<Coding>& codes) {
-    std::vector<std::string> w;
+    std::vector<std::string_view> w;
+    w.reserve(codes.size());
     for (const auto& c : codes) w.push_back(c.written);
     return w;
   };
   for (const auto& t : ws.transcripts) {
     for (const auto& turn : t.turns) {
       if (turn.interviewer) continue;
-      const std::string turn_id = t.participant + "#t" + std::to_string(turn.number);
-      if (!turn.codes.empty()) out.push_back({turn_id, written(turn.codes)});
+      if (!turn.codes.empty()) out.push_back({written(turn.codes)});
       std::vector<const Span*> spans;
       for (const auto& s : turn.spans) spans.push_back(&s);
       std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
-      std::optional<text::CodePointOffsets> offsets;  // built for a turn with a coded span only
-      for (const auto* s : spans) {
-        if (s->codes.empty()) continue;
-        if (!offsets) offsets.emplace(turn.text);
-        auto begin = offsets->at(s->begin);
-        auto end = offsets->at(s->end);
-        out.push_back({turn_id + "[" + std::to_string(begin) + ":" + std::to_string(end) + "]", written(s->codes)});
-      }
+      for (const auto* s : spans)
+        if (!s->codes.empty()) out.push_back({written(s->codes)});
     }
   }
   return out;
@@ -241,7 +235,7 @@ TaxonomyDiff compare_versions(const VersionPair& pair, std::shared_ptr<const Tax
     auto r2 = migrating_resolver(t2, pair.after_migration);
     // Each distinct code as written is resolved once per version: a large study writes a few hundred distinct
     // codes 400,000 times. A segment counts once per node.
-    std::unordered_map<std::string, std::pair<std::optional<std::string>, std::optional<std::string>>> resolved;
+    std::unordered_map<std::string_view, std::pair<std::optional<std::string>, std::optional<std::string>>> resolved;
     std::vector<const std::string*> n1, n2;
     auto count = [](std::vector<const std::string*>& nodes, std::unordered_map<std::string, int>& into) {
       std::sort(nodes.begin(), nodes.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
@@ -254,7 +248,10 @@ TaxonomyDiff compare_versions(const VersionPair& pair, std::shared_ptr<const Tax
       n2.clear();
       for (const auto& w : ref.written) {
         auto it = resolved.find(w);
-        if (it == resolved.end()) it = resolved.emplace(w, std::pair{r1(w).node, r2(w).node}).first;
+        if (it == resolved.end()) {
+          const std::string code(w);
+          it = resolved.emplace(w, std::pair{r1(code).node, r2(code).node}).first;
+        }
         if (it->second.first) n1.push_back(&*it->second.first);
         if (it->second.second) n2.push_back(&*it->second.second);
       }

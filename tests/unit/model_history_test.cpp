@@ -463,7 +463,7 @@ TEST_CASE("model::history diff lists net changes with edits and segment counts",
   }
   h->edits = {rename, merge, added, move};
   h->accepted = {0, 1, 2, 3};
-  std::vector<CodedRef> refs = {{"P1#t1", {"A.1"}}, {"P1#t2", {"B.2", "numerics"}}, {"P1#t3", {"B.1"}}};
+  std::vector<CodedRef> refs = {{{"A.1"}}, {{"B.2", "numerics"}}, {{"B.1"}}};  // three segments' codes
   Diagnostics d;
   auto diff = diff_versions(base(), h, 1, 2, &refs, d);
   REQUIRE(diff);

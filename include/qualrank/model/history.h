@@ -268,10 +268,10 @@ NodeResolver migrating_resolver(const Taxonomy& at, std::shared_ptr<const Migrat
 // Diff (history_diff.cpp)
 
 // The codes of one coded segment as written (a whole turn's @code codes, or one span's), for counting how
-// many segments a change touches. Segment ids match coded_segments().
+// many segments a change touches: views into the workspace's transcripts (keep it alive), in the order of
+// coded_segments().
 struct CodedRef {
-  std::string segment;
-  std::vector<std::string> written;
+  std::vector<std::string_view> written;
 };
 std::vector<CodedRef> coded_refs(const Workspace& ws);
 
