@@ -138,6 +138,29 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     if (!l.codes().empty()) learned = std::move(l);
   } catch (const std::exception&) {  // too little coded yet: keyword rules only
   }
+  // Blind coding learns from one coder's own codings: trained once per coder (the study is loaded once, so
+  // moving between transcripts gives the same suggester), nullopt when that coder has too little coded yet.
+  std::map<std::string, std::optional<suggest::CodeSuggester>> learned_by_coder;
+  auto learned_from = [&](const std::string& own) -> const std::optional<suggest::CodeSuggester>& {
+    const std::string key = text::fold_case(own);
+    if (auto it = learned_by_coder.find(key); it != learned_by_coder.end()) return it->second;
+    std::optional<suggest::CodeSuggester>& slot = learned_by_coder[key];
+    std::vector<CodedSegment> mine;
+    for (const auto& seg : study->segments) {
+      auto is_mine = [&](const AppliedCode& c) { return text::fold_case(c.coder) == key; };
+      if (std::none_of(seg.codes.begin(), seg.codes.end(), is_mine)) continue;
+      CodedSegment copy = seg;
+      copy.codes.erase(std::remove_if(copy.codes.begin(), copy.codes.end(), [&](const AppliedCode& c) { return !is_mine(c); }),
+                       copy.codes.end());
+      mine.push_back(std::move(copy));
+    }
+    try {
+      auto l = suggest::train_suggester(suggest::training_segments(mine, study->taxonomy()));
+      if (!l.codes().empty()) slot = std::move(l);
+    } catch (const std::exception&) {  // too little coded by this coder yet: keyword rules only
+    }
+    return slot;
+  };
   // The transcripts `[` and `]` move between, in file order.
   std::vector<std::string> files;
   for (const auto& p : files::list_files(ctx.workspace / "transcripts", ".md")) files.push_back("transcripts/" + p.filename().string());
@@ -153,19 +176,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     if (blind) {
       // Blind: the learned suggestions come from this coder's own codings only (the others' codings of this
       // very transcript would leak through them).
-      std::vector<CodedSegment> mine;
-      for (const auto& seg : study->segments) {
-        CodedSegment copy = seg;
-        copy.codes.erase(std::remove_if(copy.codes.begin(), copy.codes.end(),
-                                        [&](const AppliedCode& c) { return text::fold_case(c.coder) != text::fold_case(own); }),
-                         copy.codes.end());
-        if (!copy.codes.empty()) mine.push_back(std::move(copy));
-      }
-      try {
-        auto l = suggest::train_suggester(suggest::training_segments(mine, study->taxonomy()));
-        if (!l.codes().empty()) m->set_learned(std::move(l));
-      } catch (const std::exception&) {  // too little coded by this coder yet: keyword rules only
-      }
+      if (const auto& l = learned_from(own)) m->set_learned(*l);
     } else if (learned) {
       m->set_learned(learned);
     }
