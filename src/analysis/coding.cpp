@@ -103,6 +103,8 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
 // The segments of one transcript, in turn order (whole turn, then its spans by position), into out[at...].
 void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out, std::size_t at) {
   const SegmentAttributes attributes(std::make_shared<const SegmentAttributes::Map>(t.attributes));
+  // The segments' sources share one file name (the parser's, when the participant's location holds it).
+  const FileName file = t.participant_where.file == t.file ? t.participant_where.file : FileName(t.file);
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
     auto base = [&]() {
@@ -113,7 +115,7 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.question = turn.section;
       seg.part = p.question ? p.question->part : "";
       seg.turn = turn.number;
-      seg.source = {t.file, turn.line, 0};
+      seg.source = {file, turn.line, 0};
       return seg;
     };
     const std::string turn_id = t.participant + "#t" + std::to_string(turn.number);

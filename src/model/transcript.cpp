@@ -35,7 +35,7 @@ using markup::column_of;
 
 struct BodyParser {
   Transcript& t;
-  const std::string& file;
+  const FileName& file;  // shared by every Location the parser builds
   std::string_view content;
   Diagnostics& diags;
   Turn* current = nullptr;             // the turn text lines are appended to
@@ -363,7 +363,8 @@ struct BodyParser {
 
 }  // namespace
 
-static std::optional<Transcript> parse_transcript_unguarded(const std::string& content, const std::string& file, Diagnostics& diags) {
+static std::optional<Transcript> parse_transcript_unguarded(const std::string& content, const std::string& path, Diagnostics& diags) {
+  const FileName file(path);  // one string for all the file's Locations
   if (auto bad = text::find_invalid_utf8(content)) {
     diags.error({file, bad->line, bad->column}, "invalid UTF-8 (byte offset " + std::to_string(bad->offset) + ")");
     return std::nullopt;

@@ -12,7 +12,7 @@ namespace qualrank::markup {
 
 // Where a line sits in its file, for locations and byte offsets.
 struct LineRef {
-  const std::string& file;
+  const FileName& file;
   int lineno = 0;
   std::string_view raw;       // the whole line as in the file (without its newline)
   std::size_t file_offset;    // byte offset of raw[0] in the file

@@ -39,7 +39,7 @@ bool plain_number(const std::string& s, double& value) {
 
 std::string location_text(const Location& l) {
   if (l.file.empty()) return "";
-  return l.line > 0 ? l.file + ":" + std::to_string(l.line) : l.file;
+  return l.line > 0 ? l.file + ":" + std::to_string(l.line) : l.file.str();
 }
 
 // A node's exemplar quotes, one per line: "quote" (participant).

@@ -56,7 +56,7 @@ std::string kind_of(const std::string& m) {
 }  // namespace
 
 std::string format_diagnostic(const Diagnostic& d) {
-  std::string s = d.where.file.empty() ? std::string("qualrank") : d.where.file;
+  std::string s = d.where.file.empty() ? std::string("qualrank") : d.where.file.str();
   if (d.where.line > 0) {
     s += ':' + std::to_string(d.where.line);
     if (d.where.column > 0) s += ':' + std::to_string(d.where.column);
