@@ -101,7 +101,10 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
 }
 
 // The segments of one transcript, in turn order (whole turn, then its spans by position), into out[at...].
-void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out, std::size_t at) {
+// take_text: a whole-turn segment takes its turn's text (only when the caller passed the workspace non-const:
+// coded_segments_taking_text).
+void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out, std::size_t at,
+                    bool take_text) {
   const SegmentAttributes attributes(std::make_shared<const SegmentAttributes::Map>(t.attributes));
   // The segments' sources share one file name (the parser's, when the participant's location holds it).
   const FileName file = t.participant_where.file == t.file ? t.participant_where.file : FileName(t.file);
@@ -119,15 +122,9 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       return seg;
     };
     const std::string turn_id = t.participant + "#t" + std::to_string(turn.number);
-    if (p.whole) {
-      CodedSegment whole = base();
-      whole.id = turn_id;
-      whole.text = turn.text;
-      whole.end = text::count_code_points(turn.text);
-      whole.codes = std::move(p.codes);
-      whole.suggested = std::move(p.suggested);
-      out[at++] = std::move(whole);
-    }
+    // The whole turn's slot comes first; it is filled after the spans, which copy from the turn's text.
+    const std::size_t whole_at = at;
+    if (p.whole) ++at;
     std::optional<text::CodePointOffsets> offsets;  // only for turns with spans
     if (!p.spans.empty()) offsets.emplace(turn.text);
     for (auto& [s, codes] : p.spans) {
@@ -141,6 +138,16 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.codes = std::move(codes);
       out[at++] = std::move(seg);
     }
+    if (p.whole) {
+      CodedSegment whole = base();
+      whole.id = turn_id;
+      whole.end = text::count_code_points(turn.text);
+      if (take_text) whole.text = std::move(const_cast<Turn&>(turn).text);  // the workspace is the caller's to change
+      else whole.text = turn.text;
+      whole.codes = std::move(p.codes);
+      whole.suggested = std::move(p.suggested);
+      out[whole_at] = std::move(whole);
+    }
   }
 }
 
@@ -150,8 +157,11 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
 // each into its own slot; the segments are then built, again per transcript on several threads, into their
 // places in a vector of the exact size (file order), so they and the diagnostics come out as one thread would
 // give them, without a second copy of the segments.
-std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
-                                         Diagnostics& diags, const CodingOptions& options, CodingTally* tally) {
+namespace {
+
+std::vector<CodedSegment> build_coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                               Diagnostics& diags, const CodingOptions& options, CodingTally* tally,
+                                               bool take_text) {
   std::optional<KeywordMatcher> matcher;
   if (options.suggestions) matcher.emplace(keyword_rules(taxonomy));
   const auto& transcripts = ws.transcripts;
@@ -171,10 +181,22 @@ std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& ta
   }
   std::vector<CodedSegment> out(first.back());
   parallel_for(transcripts.size(), [&](std::size_t k) {
-    build_segments(transcripts[k], plans[k], out, first[k]);
+    build_segments(transcripts[k], plans[k], out, first[k], take_text);
     std::vector<TurnPlan>().swap(plans[k]);
   });
   return out;
+}
+
+}  // namespace
+
+std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                         Diagnostics& diags, const CodingOptions& options, CodingTally* tally) {
+  return build_coded_segments(ws, taxonomy, resolve, diags, options, tally, false);
+}
+
+std::vector<CodedSegment> coded_segments_taking_text(Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                                     Diagnostics& diags, const CodingOptions& options, CodingTally* tally) {
+  return build_coded_segments(ws, taxonomy, resolve, diags, options, tally, true);
 }
 
 }  // namespace qualrank

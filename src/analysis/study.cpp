@@ -14,8 +14,11 @@ std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics
   migrate_guideline(study->workspace.guideline, *study->version, diags);  // item sets at the version in use
   CodingOptions coding = options.coding;
   if (options.segment_filter) coding.keep = options.segment_filter(*study->version, study->workspace);
-  study->segments = coded_segments(study->workspace, study->version->taxonomy, study->version->resolve, diags, coding,
-                                   &study->tally);
+  study->segments = options.segments_take_turn_text
+                        ? coded_segments_taking_text(study->workspace, study->version->taxonomy, study->version->resolve,
+                                                     diags, coding, &study->tally)
+                        : coded_segments(study->workspace, study->version->taxonomy, study->version->resolve, diags,
+                                         coding, &study->tally);
   study->rankings = collect_rankings(study->workspace, study->version->resolve, diags);
   study->findings = load_findings(root, diags);
   if (!options.segment_filter)  // a query builds only some segments: "no segment is coded" would be wrong there

@@ -139,6 +139,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   // Suggestions are counted, not built: the report shows only coded segments and no suggestion.
   StudyOptions study_options;
   study_options.coding.suggestions_counted_only = true;
+  study_options.segments_take_turn_text = true;  // the segments hold the text the report shows
   auto study = steps.run("load and validate the workspace", [&] { return load_study(workspace, diags, study_options); });
   if (!study || diags.has_errors()) return false;
   const auto& ws = study->workspace;

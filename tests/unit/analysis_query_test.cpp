@@ -358,3 +358,39 @@ TEST_CASE("analysis::coded_segments only counts suggestions when asked", "[analy
   CHECK(listed->tally.suggested_only == 0);
   CHECK(listed->segments.size() > all->segments.size());
 }
+
+TEST_CASE("analysis::coded_segments_taking_text gives the same segments and empties only the coded turns", "[analysis][coding]") {
+  Diagnostics diags;
+  auto copied = load_study(kFieldwork, diags);
+  StudyOptions options;
+  options.segments_take_turn_text = true;
+  auto taken = load_study(kFieldwork, diags, options);
+  REQUIRE(copied);
+  REQUIRE(taken);
+  REQUIRE_FALSE(diags.has_errors());
+  REQUIRE(taken->segments.size() == copied->segments.size());
+  for (std::size_t i = 0; i < copied->segments.size(); ++i) {
+    const auto& a = copied->segments[i];
+    const auto& b = taken->segments[i];
+    CHECK(a.id == b.id);
+    CHECK(a.text == b.text);  // spans too: they are copied before their turn's text is taken
+    CHECK(a.begin == b.begin);
+    CHECK(a.end == b.end);
+    CHECK(a.nodes(copied->taxonomy()) == b.nodes(taken->taxonomy()));
+  }
+  // C01#t2 is listed as a whole turn (its text moved into the segment); C01#t1 has no segment (its text stays).
+  const Transcript* c01 = taken->workspace.participant("C01");
+  REQUIRE(c01);
+  std::size_t emptied = 0, kept = 0;
+  for (const auto& turn : c01->turns) {
+    if (turn.interviewer) continue;
+    if (turn.number == 2) CHECK(turn.text.empty());
+    if (turn.number == 1) CHECK_FALSE(turn.text.empty());
+    (turn.text.empty() ? emptied : kept) += 1;
+  }
+  CHECK(emptied > 0);
+  CHECK(kept > 0);
+  // The workspace loaded as usual keeps every turn's text.
+  for (const auto& turn : copied->workspace.participant("C01")->turns)
+    if (!turn.interviewer) CHECK_FALSE(turn.text.empty());
+}

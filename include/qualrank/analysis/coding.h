@@ -118,5 +118,11 @@ struct CodingTally {
 // resolved are reported (located) and left out of the segment; never dropped silently.
 std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
                                          Diagnostics& diags, const CodingOptions& options = {}, CodingTally* tally = nullptr);
+// The same segments, for a caller that owns the workspace and reads no turn's text afterwards: a whole-turn
+// segment takes its turn's text instead of copying it, leaving that turn's `text` empty (StudyOptions::
+// segments_take_turn_text; `report`).
+std::vector<CodedSegment> coded_segments_taking_text(Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                                     Diagnostics& diags, const CodingOptions& options = {},
+                                                     CodingTally* tally = nullptr);
 
 }  // namespace qualrank
