@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -128,11 +127,8 @@ std::vector<CodedRef> coded_refs(const Workspace& ws) {
     for (const auto& turn : t.turns) {
       if (turn.interviewer) continue;
       if (!turn.codes.empty()) out.push_back({written(turn.codes)});
-      std::vector<const Span*> spans;
-      for (const auto& s : turn.spans) spans.push_back(&s);
-      std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
-      for (const auto* s : spans)
-        if (!s->codes.empty()) out.push_back({written(s->codes)});
+      for (const auto& s : turn.spans)
+        if (!s.codes.empty()) out.push_back({written(s.codes)});
     }
   }
   return out;

@@ -146,9 +146,9 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   const auto& tax = study->taxonomy();
 
   // Analyses.
-  const std::string counts = " (" + std::to_string(ws.transcripts.size()) + " transcripts, " +
-                             std::to_string(study->segments.size() + study->tally.suggested_only) + " segments, " + std::to_string(study->rankings.size()) +
-                             " rankings)";
+  const std::size_t all_segments = study->segments.size() + study->tally.suggested_only;  // built or only counted
+  const std::string counts = " (" + std::to_string(ws.transcripts.size()) + " transcripts, " + std::to_string(all_segments) +
+                             " segments, " + std::to_string(study->rankings.size()) + " rankings)";
   // Two threads: the rankings on one; agreement and the codebook (tables, workbook) on the other. Nothing is
   // renamed into place until both have succeeded, and the diagnostics are reported in one fixed order (the
   // rankings' first, as when one thread did everything).
@@ -309,7 +309,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                          {"transcripts", ws.transcripts.size()},
                          {"participants_by_role", by_role_count},
                          {"role_plurals", ws.guideline.plurals},
-                         {"segments", study->segments.size() + study->tally.suggested_only},
+                         {"segments", all_segments},
                          {"coded_segments", coded},
                          {"taxonomy_nodes", tax.size()}};
   report["taxonomy"] = taxonomy_version_json(tax, summarize_version(tax, study->version->number, study->version->name));

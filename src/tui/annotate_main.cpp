@@ -132,19 +132,23 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
   if (!study) return report_diagnostics(ctx, study_diags);
   const TaxonomyVersion& version = *study->version;
   const std::string coder = vm.count("coder") ? vm["coder"].as<std::string>() : "";
-  std::optional<suggest::CodeSuggester> learned;
-  try {  // Suggestions learned from the workspace's codings, as `qualrank suggest` makes them (never applied unasked).
-    auto l = suggest::train_suggester(suggest::training_segments(study->segments, study->taxonomy()));
-    if (!l.codes().empty()) learned = std::move(l);
-  } catch (const std::exception&) {  // too little coded yet: keyword rules only
-  }
+  // Suggestions learned from codings, as `qualrank suggest` makes them (never applied unasked); nullopt when
+  // too little is coded yet (keyword rules only).
+  auto train = [&](const std::vector<CodedSegment>& segments) -> std::optional<suggest::CodeSuggester> {
+    try {
+      auto l = suggest::train_suggester(suggest::training_segments(segments, study->taxonomy()));
+      if (!l.codes().empty()) return l;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+  };
+  const std::optional<suggest::CodeSuggester> learned = train(study->segments);  // from the workspace's codings
   // Blind coding learns from one coder's own codings: trained once per coder (the study is loaded once, so
   // moving between transcripts gives the same suggester), nullopt when that coder has too little coded yet.
   std::map<std::string, std::optional<suggest::CodeSuggester>> learned_by_coder;
   auto learned_from = [&](const std::string& own) -> const std::optional<suggest::CodeSuggester>& {
     const std::string key = text::fold_case(own);
     if (auto it = learned_by_coder.find(key); it != learned_by_coder.end()) return it->second;
-    std::optional<suggest::CodeSuggester>& slot = learned_by_coder[key];
     std::vector<CodedSegment> mine;
     for (const auto& seg : study->segments) {
       auto is_mine = [&](const AppliedCode& c) { return text::fold_case(c.coder) == key; };
@@ -154,12 +158,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
                        copy.codes.end());
       mine.push_back(std::move(copy));
     }
-    try {
-      auto l = suggest::train_suggester(suggest::training_segments(mine, study->taxonomy()));
-      if (!l.codes().empty()) slot = std::move(l);
-    } catch (const std::exception&) {  // too little coded by this coder yet: keyword rules only
-    }
-    return slot;
+    return learned_by_coder[key] = train(mine);
   };
   // The transcripts `[` and `]` move between, in file order.
   std::vector<std::string> files;

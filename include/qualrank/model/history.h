@@ -268,8 +268,8 @@ NodeResolver migrating_resolver(const Taxonomy& at, std::shared_ptr<const Migrat
 // Diff (history_diff.cpp)
 
 // The codes of one coded segment as written (a whole turn's @code codes, or one span's), for counting how
-// many segments a change touches: views into the workspace's transcripts (keep it alive), in the order of
-// coded_segments().
+// many segments a change touches: views into the workspace's transcripts (keep it alive), in no particular
+// order (only counts are taken from them).
 struct CodedRef {
   std::vector<std::string_view> written;
 };
