@@ -104,14 +104,28 @@ class MarkupIndex {
       if (int k = slot(s[i]); k >= 0) at_[static_cast<std::size_t>(k)].push_back(i);
     }
   }
-  // Position of the first unescaped `c` at or after `from`, or npos. O(1) when the searches move forward
-  // (the usual case), O(log n) otherwise.
+  // Position of the first unescaped `c` at or after `from`, or npos. A search that moves forward gallops from
+  // where the last search of `c` ended (1, 2, 4, ... entries, then a binary search within the last step), so
+  // it costs O(log d) for the d entries it passes and a line's forward searches cost O(n) in all; a search
+  // that moves back is a binary search. (Each search re-starting a binary search over the whole list made a
+  // line of 500,000 spans cost n log n: 12x-13x the time of 50,000 spans.)
   std::size_t next(char c, std::size_t from) {
     auto k = static_cast<std::size_t>(slot(c));
     const auto& v = at_[k];
     std::size_t& h = hint_[k];
-    if (!(h <= v.size() && (h == v.size() || v[h] >= from) && (h == 0 || v[h - 1] < from)))
-      h = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), from) - v.begin());
+    if (h > 0 && v[h - 1] >= from) {
+      h = static_cast<std::size_t>(std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), from) - v.begin());
+    } else if (h < v.size() && v[h] < from) {
+      std::size_t lo = h + 1, step = 1;  // v[lo - 1] < from
+      while (lo + step - 1 < v.size() && v[lo + step - 1] < from) {
+        lo += step;
+        step *= 2;
+      }
+      auto hi = std::min(v.size(), lo + step - 1);
+      h = static_cast<std::size_t>(
+          std::lower_bound(v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(hi), from) -
+          v.begin());
+    }
     return h < v.size() ? v[h] : std::string_view::npos;
   }
   // Position of the first unescaped `want` at or after `from`, or npos. Stops early (returning npos and

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 #include <utility>
 #include <string>
 
@@ -78,12 +79,22 @@ TEST_CASE("model::parse_transcript is linear on the hostile lines of issue #22",
   };
   for (const auto& c : cases) {
     INFO(c.name);
-    // 50,000 and 500,000 repetitions: both sizes outgrow the processor's caches. From 20,000 (whose spans fit
-    // them) to 200,000, valid spans took 13-14x the time for 10x the work; from 50,000, 10.6x.
+    // 50,000 and 500,000 repetitions: the small run takes 0.5-6 ms, long against the timer's granularity.
+    // (This test once measured 12-14x for spans here, and CI 13.3x: the markup index's searches were binary
+    // searches over the whole line, n log n, each cache miss costing more on the larger line. They gallop
+    // forward now, and the same cases measure 9-10x.)
     const std::size_t small = 50000;
-    const auto [t_small, t_big] = least_cpu_seconds(c.make(small), c.make(10 * small));
+    const auto small_text = c.make(small), big_text = c.make(10 * small);
+    // `bound` times the small run, with 2 ms of slack for a timer's granularity. Quadratic would be 100x, and
+    // n log n about 12.5x. A measurement past the bound is taken again, up to three times in all: a parser that
+    // grows too fast fails every one, while a moment's noise (one of 70 quiet runs here measured 14x where the
+    // rest gave 9-10x) does not come back three times.
+    double t_small = 0, t_big = 0;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::tie(t_small, t_big) = least_cpu_seconds(small_text, big_text);
+      if (t_big <= c.bound * t_small + 0.002) break;
+    }
     INFO("n=" << small << ": " << t_small << " s; n=" << 10 * small << ": " << t_big << " s");
-    // `bound` times the small run, with 2 ms of slack for a timer's granularity. Quadratic would be 100x.
     CHECK(t_big <= c.bound * t_small + 0.002);
   }
 }
