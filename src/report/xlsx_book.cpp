@@ -387,7 +387,8 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
   if (properties.streamed && !(lxw && std::string_view(lxw) == "1")) {
     // libxlsxwriter then only makes the formats, which say how cells look; it writes no file.
     stream_ = std::make_unique<StreamWriter>(StreamProperties{properties.title, properties.subject, properties.author,
-                                                              properties.comments, document_time()});
+                                                              properties.comments, document_time()},
+                                             output_->temp_path().parent_path().string());
   } else {
     // libxlsxwriter's scratch files (each part before it is zipped) go to a hidden folder beside the output,
     // ".NAME.scratch.PID.HEX.tmp", not to the system's temp folder: removed when the book is done, or (after

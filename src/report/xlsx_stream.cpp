@@ -2,6 +2,8 @@
 // in constant_memory mode (ECMA-376 SpreadsheetML), without a theme part: fonts name their colour.
 #include "qualrank/report/xlsx_stream.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -62,9 +64,75 @@ std::string quoted_sheet(const std::string& name) {
 }
 
 struct Piece {
-  std::string data;  // raw deflate, ending in a sync flush (or the final block)
+  std::string data;  // raw deflate, ending in a sync flush (or the final block); empty once spilled
   uLong crc = 0;     // of the uncompressed bytes
   uLong length = 0;  // uncompressed bytes
+  std::uint64_t spill_offset = 0, spilled = 0;  // where `data` went in the spill file, and its size (0: kept)
+  std::uint64_t size() const { return spilled ? spilled : data.size(); }
+};
+
+// An unnamed file beside the output that deflated sheet pieces go to as they are made, so the book's
+// compressed sheets (31 MB on the 2,000-transcript study) are not held in memory until the zip is written.
+// O_TMPFILE where the file system has it; else a named file unlinked at once. Either way nothing is left
+// behind, even after a kill. Written by one thread at a time (the deflater's worker, or the caller inline).
+class Spill {
+ public:
+  explicit Spill(const std::string& dir) {
+    if (dir.empty()) return;
+#ifdef O_TMPFILE
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    for (int attempt = 0; fd_ < 0 && attempt < 8; ++attempt) {
+      const std::string name = dir + "/.qualrank-spill." + std::to_string(::getpid()) + "." + std::to_string(attempt) + ".tmp";
+      fd_ = ::open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+      if (fd_ >= 0) ::unlink(name.c_str());
+    }
+  }
+  ~Spill() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Spill(const Spill&) = delete;
+  Spill& operator=(const Spill&) = delete;
+  bool open() const { return fd_ >= 0; }
+  // Moves the piece's data to the end of the file; false (the data kept in memory) when it cannot.
+  bool take(Piece& piece) {
+    if (fd_ < 0 || failed_ || piece.data.empty()) return false;
+    if (!write_all(piece.data.data(), piece.data.size(), end_)) {
+      failed_ = true;
+      return false;
+    }
+    piece.spill_offset = end_;
+    piece.spilled = piece.data.size();
+    end_ += piece.spilled;
+    std::string().swap(piece.data);
+    return true;
+  }
+  // Writes the spilled bytes of `piece` to `out`.
+  bool copy(const Piece& piece, std::FILE* out) const {
+    std::string buffer(std::min<std::uint64_t>(piece.spilled, 1u << 20), '\0');
+    for (std::uint64_t done = 0; done < piece.spilled;) {
+      const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), piece.spilled - done));
+      const ssize_t got = ::pread(fd_, buffer.data(), want, static_cast<off_t>(piece.spill_offset + done));
+      if (got <= 0 || std::fwrite(buffer.data(), 1, static_cast<std::size_t>(got), out) != static_cast<std::size_t>(got)) return false;
+      done += static_cast<std::uint64_t>(got);
+    }
+    return true;
+  }
+
+ private:
+  bool write_all(const char* data, std::size_t size, std::uint64_t at) {
+    while (size > 0) {
+      const ssize_t put = ::pwrite(fd_, data, size, static_cast<off_t>(at));
+      if (put <= 0) return false;
+      data += put;
+      size -= static_cast<std::size_t>(put);
+      at += static_cast<std::uint64_t>(put);
+    }
+    return true;
+  }
+  int fd_ = -1;
+  bool failed_ = false;
+  std::uint64_t end_ = 0;
 };
 
 // Deflates `input` as one raw piece primed with `dictionary`; `last` ends the stream.
@@ -107,14 +175,16 @@ class Deflater {
     work_.notify_all();
     if (worker_.joinable()) worker_.join();
   }
-  void submit(std::string input, std::string dictionary, bool last, Piece* out) {
+  // Deflates `input` into `out`, then moves the result to `spill` when given (and it can).
+  void submit(std::string input, std::string dictionary, bool last, Piece* out, Spill* spill = nullptr) {
     if (!worker_.joinable()) {
       if (!deflate_piece(input, dictionary, last, *out)) failed_ = true;
+      else if (spill) spill->take(*out);
       return;
     }
     std::unique_lock<std::mutex> lock(mutex_);
     room_.wait(lock, [&] { return queue_.size() < kQueued; });
-    queue_.push_back({std::move(input), std::move(dictionary), last, out});
+    queue_.push_back({std::move(input), std::move(dictionary), last, out, spill});
     work_.notify_one();
   }
   // Waits for every piece submitted; false when one could not be deflated.
@@ -129,6 +199,7 @@ class Deflater {
     std::string input, dictionary;
     bool last;
     Piece* out;
+    Spill* spill;
   };
   void run() {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -141,6 +212,7 @@ class Deflater {
       room_.notify_all();
       lock.unlock();
       const bool ok = deflate_piece(job.input, job.dictionary, job.last, *job.out);
+      if (ok && job.spill) job.spill->take(*job.out);
       lock.lock();
       if (!ok) failed_ = true;
       busy_ = false;
@@ -189,7 +261,8 @@ struct StreamWriter::Impl {
   };
   StreamProperties properties;
   std::deque<Sheet> sheets;  // (a deque: a sheet never moves, so the pieces being deflated stay where they are)
-  Deflater deflater;
+  std::unique_ptr<Spill> spill;  // where the sheets' body pieces go once deflated (nullptr: kept in memory)
+  Deflater deflater;             // (declared last: destroyed first, so its worker is done with the spill)
 
   // Hands the sheet's pending XML to the deflater, primed with the kWindow bytes of XML just before it (the
   // dictionary must be exactly what precedes the piece in the part, which it is: the body's own bytes).
@@ -202,7 +275,7 @@ struct StreamWriter::Impl {
       if (s.window.size() > kWindow) s.window.erase(0, s.window.size() - kWindow);
     }
     s.body.emplace_back();
-    deflater.submit(std::move(s.chunk), std::move(dictionary), false, &s.body.back());
+    deflater.submit(std::move(s.chunk), std::move(dictionary), false, &s.body.back(), spill.get());
     s.chunk.clear();
   }
 
@@ -510,8 +583,12 @@ std::string StreamWriter::Impl::workbook_rels_xml() const {
   return x + "</Relationships>";
 }
 
-StreamWriter::StreamWriter(StreamProperties properties) : impl_(std::make_unique<Impl>()) {
+StreamWriter::StreamWriter(StreamProperties properties, const std::string& spill_dir) : impl_(std::make_unique<Impl>()) {
   impl_->properties = std::move(properties);
+  if (!spill_dir.empty()) {
+    impl_->spill = std::make_unique<Spill>(spill_dir);
+    if (!impl_->spill->open()) impl_->spill.reset();
+  }
 }
 
 StreamWriter::~StreamWriter() = default;
@@ -597,7 +674,7 @@ bool StreamWriter::write(const std::string& path, std::string* error) {
     for (const auto& p : *part.pieces) {
       crc = crc32_combine(crc, p.crc, static_cast<z_off_t>(p.length));
       total += p.length;
-      compressed += p.data.size();
+      compressed += p.size();
     }
     length = static_cast<uLong>(total);
     if (total > 0xFFFFFFFFull || compressed > 0xFFFFFFFFull || offset > 0xFFFFFFFFul - compressed - 1024) {
@@ -629,7 +706,8 @@ bool StreamWriter::write(const std::string& path, std::string* error) {
     entry += part.name;
     central += entry;
     ok = ok && std::fwrite(local.data(), 1, local.size(), f) == local.size();
-    for (const auto& p : *part.pieces) ok = ok && std::fwrite(p.data.data(), 1, p.data.size(), f) == p.data.size();
+    for (const auto& p : *part.pieces)
+      ok = ok && (p.spilled ? w.spill->copy(p, f) : std::fwrite(p.data.data(), 1, p.data.size(), f) == p.data.size());
     offset += static_cast<unsigned long>(local.size() + compressed);
   }
   std::string end;

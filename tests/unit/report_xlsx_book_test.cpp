@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx_stream.h"
 #include "qualrank/util/xlsx_read.h"
 #include "qualrank/util/files.h"
 
@@ -223,5 +224,38 @@ TEST_CASE("xlsx::Book streamed: a row written after a later one fails the book, 
   CHECK(*files::read(out) == "old");
   const auto entries = std::distance(fs::directory_iterator(dir), fs::directory_iterator());
   CHECK(entries == 1);  // no temp file, no scratch folder
+  fs::remove_all(dir);
+}
+
+TEST_CASE("xlsx::StreamWriter spilling deflated rows to an unnamed file writes the same bytes and leaves nothing", "[xlsx]") {
+  auto dir = temp_dir("spill");
+  // Two sheets written in turn, so their pieces interleave in the spill file; ~3 MB of XML, several pieces each.
+  auto write = [&](const std::string& spill_dir, const fs::path& out) {
+    xlsx::StreamWriter w({"Spill", "tests", "qualrank", "", 0}, spill_dir);
+    const int a = w.add_sheet("A"), b = w.add_sheet("B");
+    for (int r = 0; r < 30000; ++r) {
+      w.text(a, r, 0, "row " + std::to_string(r * 7919 % 100003), xlsx::StreamFormat::text);
+      w.number(b, r, 1, r * 0.5, xlsx::StreamFormat::decimal);
+      w.text(b, r, 0, "b" + std::to_string(r), xlsx::StreamFormat::none);
+    }
+    std::string error;
+    REQUIRE(w.write(out.string(), &error));
+    CHECK(error.empty());
+  };
+  fs::create_directories(dir / "spill");
+  write("", dir / "memory.xlsx");
+  write((dir / "spill").string(), dir / "spilled.xlsx");
+  write((dir / "no such folder").string(), dir / "fallback.xlsx");  // no spill file can be made: kept in memory
+  const auto memory = files::read(dir / "memory.xlsx");
+  REQUIRE(memory);
+  CHECK(memory->size() > 100000);
+  CHECK(files::read(dir / "spilled.xlsx") == memory);
+  CHECK(files::read(dir / "fallback.xlsx") == memory);
+  CHECK(fs::is_empty(dir / "spill"));  // the spill file had no name, or lost it at once
+  Diagnostics diags;
+  auto grid = xlsx::read_sheet(dir / "spilled.xlsx", "B", "spilled.xlsx", diags);
+  REQUIRE(grid);
+  REQUIRE(grid->rows.size() == 30000);
+  CHECK(grid->rows[29999] == std::vector<std::string>{"b29999", "14999.5"});
   fs::remove_all(dir);
 }

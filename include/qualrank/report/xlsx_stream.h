@@ -5,7 +5,8 @@
 // How: each sheet's rows become XML as they come (the XML of the row being written is kept until a later row
 // starts, its cells then put in column order if they were not written so); every ~1 MiB of rows is one chunk, deflated as its own raw deflate
 // stream ending in a sync flush, primed with the 32 KiB of XML before it (pigz's way), by a worker thread
-// while the next chunk is written. At commit the sheet's head (dimension, panes, column widths: known only
+// while the next chunk is written, and (given a folder) moved to an unnamed file there, so the deflated sheets
+// are not held in memory until the end. At commit the sheet's head (dimension, panes, column widths: known only
 // at the end) and its tail are deflated too, and each part's pieces are joined (a deflate stream may be cut
 // at a sync flush and continued by another), their CRC-32s combined. Chunks are cut by size at row ends, not
 // by timing, so the same calls give the same bytes. The zip is written with every entry stamped 1980-01-01
@@ -52,7 +53,9 @@ struct StreamProperties {
 
 class StreamWriter {
  public:
-  explicit StreamWriter(StreamProperties properties);
+  // `spill_dir`: a folder (the output's) where the deflated sheet rows wait in an unnamed file until write(),
+  // instead of in memory ("" keeps them in memory; so does a folder where no such file can be made).
+  explicit StreamWriter(StreamProperties properties, const std::string& spill_dir = "");
   ~StreamWriter();
   StreamWriter(const StreamWriter&) = delete;
   StreamWriter& operator=(const StreamWriter&) = delete;
