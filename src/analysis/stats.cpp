@@ -492,19 +492,32 @@ std::pair<double, double> bootstrap_percentile_ci(const std::vector<double>& sta
   return {percentile(stats, 50.0 * (1.0 - level)), percentile(stats, 50.0 * (1.0 + level))};
 }
 
-std::uint64_t Rng::uniform_index(std::uint64_t n) {
+Rng::Rng(std::uint64_t seed) {
+  // [rand.eng.mers]: x_0 = seed, x_i = f (x_{i-1} xor (x_{i-1} >> (w - 2))) + i, f = 6364136223846793005.
+  state_[0] = seed;
+  for (std::size_t i = 1; i < kN; ++i) state_[i] = 6364136223846793005ULL * (state_[i - 1] ^ (state_[i - 1] >> 62)) + i;
+}
+
+void Rng::twist() {
+  constexpr std::uint64_t upper = 0xFFFFFFFF80000000ULL, lower = 0x7FFFFFFFULL, a = 0xB5026F5AA96619E9ULL;
+  // x_k = x_{k+m} xor ((upper bits of x_k | lower bits of x_{k+1}) A), A's multiply being a shift and, for an
+  // odd word, an xor with `a`: as a mask, not a branch.
+  auto mix = [&](std::uint64_t hi, std::uint64_t lo, std::uint64_t far) {
+    const std::uint64_t y = (hi & upper) | (lo & lower);
+    return far ^ (y >> 1) ^ ((0 - (y & 1)) & a);
+  };
+  std::size_t k = 0;
+  for (; k < kN - kM; ++k) state_[k] = mix(state_[k], state_[k + 1], state_[k + kM]);
+  for (; k < kN - 1; ++k) state_[k] = mix(state_[k], state_[k + 1], state_[k + kM - kN]);
+  state_[kN - 1] = mix(state_[kN - 1], state_[0], state_[kM - 1]);
+  index_ = 0;
+}
+
+std::uint64_t Rng::uniform_index_slow(std::uint64_t n, u128 prod) {
   if (n == 0) throw std::invalid_argument("Rng::uniform_index: n must be positive");
   // Lemire, "Fast Random Integer Generation in an Interval", ACM TOMACS 29(1), 2019.
-  __extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; silences -Wpedantic
-  u128 prod = static_cast<u128>(next()) * n;
-  auto low = static_cast<std::uint64_t>(prod);
-  if (low < n) {
-    const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n
-    while (low < threshold) {
-      prod = static_cast<u128>(next()) * n;
-      low = static_cast<std::uint64_t>(prod);
-    }
-  }
+  const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n
+  while (static_cast<std::uint64_t>(prod) < threshold) prod = static_cast<u128>(next()) * n;
   return static_cast<std::uint64_t>(prod >> 64);
 }
 
