@@ -64,6 +64,11 @@ std::string group_label(const ParticipantGroup& group, const std::string& experi
   return dimension + ": " + (group.value.empty() ? std::string("(not set)") : group.value);
 }
 
+std::string CodebookSegment::source_text() const {
+  if (!source.empty() || !segment) return source;
+  return segment->source.file + ":" + std::to_string(segment->source.line);
+}
+
 CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
   CodebookData data;
   const Workspace& ws = study.workspace;
@@ -92,11 +97,22 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
     for (const auto& t : ws.transcripts) transcript_of.emplace(t.participant, &t);
   data.segments.reserve(static_cast<std::size_t>(
       std::count_if(study.segments.begin(), study.segments.end(), [](const CodedSegment& s) { return !s.codes.empty(); })));
+  std::unordered_map<std::string, std::shared_ptr<const std::string>> prompts;
+  std::shared_ptr<const std::string> last_prompt;
   for (const auto& s : study.segments) {
     if (s.codes.empty()) continue;
     CodebookSegment row;
     row.segment = &s;
-    row.prompt = prompt_category(ws.guideline, s);
+    {
+      // Rows with the same prompt share one string (found by its text; a row mostly repeats the last row's).
+      std::string prompt = prompt_category(ws.guideline, s);
+      if (!last_prompt || *last_prompt != prompt) {
+        auto [it, fresh] = prompts.try_emplace(prompt);
+        if (fresh) it->second = std::make_shared<const std::string>(std::move(prompt));
+        last_prompt = it->second;
+      }
+      row.prompt = last_prompt;
+    }
     if (data.context.enabled()) {
       row.context_where = s.source;
       if (auto it = s.attributes.find(data.context.attribute); it != s.attributes.end()) row.context = it->second;
@@ -107,7 +123,6 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
     if (!data.experience_attribute.empty())
       if (auto it = s.attributes.find(data.experience_attribute); it != s.attributes.end()) row.experience = it->second;
     row.memo = distinct_memos(s);
-    row.source = s.source.file + ":" + std::to_string(s.source.line);
     data.segments.push_back(std::move(row));
   }
   return data;
@@ -127,7 +142,7 @@ CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& 
   for (const auto& s : data.segments) {
     if (unshown.empty()) break;
     if (auto it = unshown.find(s.segment->id); it != unshown.end()) {
-      for (ExemplarQuote* q : it->second) q->source = s.source;
+      for (ExemplarQuote* q : it->second) q->source = s.source_text();
       unshown.erase(it);
     }
   }

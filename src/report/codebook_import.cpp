@@ -99,14 +99,14 @@ std::optional<CodebookData> import_coded_table(const std::string& text_in, const
     out.experience = cell("experience");
     out.context = cell("context");
     out.context_where = at;
-    out.prompt = cell("prompt");
+    out.prompt = std::make_shared<const std::string>(cell("prompt"));
     out.memo = cell("memo");
     out.source = cell("source").empty() ? file + ":" + std::to_string(row.line) : cell("source");
     if (!out.experience.empty()) s.attributes[data.experience_attribute] = out.experience;
     if (!out.context.empty()) s.attributes[context_attribute] = out.context;
     int quote_col = col["quote"];
     s.text = quote_col < 0 ? std::string() : row.fields[quote_col];  // the quote as written, spaces kept
-    auto first_word = text::split_nonempty(out.prompt, ' ');
+    auto first_word = text::split_nonempty(*out.prompt, ' ');
     if (!first_word.empty())
       if (const Question* q = guideline.find(first_word.front())) {
         s.question = q->id;

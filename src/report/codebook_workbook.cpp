@@ -127,12 +127,12 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     sheet.write_text(row, col++, s.role, at);
     sheet.write_text(row, col++, r.experience, at);
     if (data.context.enabled()) sheet.write_text(row, col++, r.context, r.context_where.file.empty() ? at : r.context_where);
-    sheet.write_text(row, col++, r.prompt, at);
+    sheet.write_text(row, col++, r.prompt ? *r.prompt : std::string(), at);
     sheet.write_text(row, col++, s.text, at);
     sheet.write_text(row, col++, text::join(nodes, ", "), at);
     sheet.write_text(row, col++, r.memo, *memo_at);
     sheet.write_text(row, col++, text::join(s.coders(), ", "), at);
-    sheet.write_text(row, col++, r.source, at);
+    sheet.write_text(row, col++, r.source_text(), at);
     sheet.write_text(row, col++, s.id, at);
     std::vector<std::string> picked;  // the nodes this segment is an exemplar quote for, taxonomy order
     for (const auto& node : nodes)

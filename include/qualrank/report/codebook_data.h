@@ -62,12 +62,17 @@ struct CodebookSegment {
   // `owned`. A pointer, so that the report's 240,000 rows do not copy the study's segments.
   const CodedSegment* segment = nullptr;
   std::shared_ptr<const CodedSegment> owned;
-  std::string prompt;      // Prompt Category: "II.1 Which questions ...", or the part, or as imported
+  // Prompt Category: "II.1 Which questions ...", or the part, or as imported. Shared by the rows of one
+  // question (each of 240,000 rows held a copy of its question's text); never null in a row that is read.
+  std::shared_ptr<const std::string> prompt;
   std::string context;     // the context attribute's value (CodebookData::context)
   Location context_where;  // where that value is written (the attribute, or the table row); unset without a context
   std::string experience;  // Experience Level
   std::string memo;        // Research Insight: the codes' memos, distinct, joined " | "
-  std::string source;      // Source: "file:line"
+  std::string source;      // Source as a table gave it; "" for a workspace's row (see source_text)
+
+  // Source: `source`, or "file:line" of the segment (made when shown, not kept for every row).
+  std::string source_text() const;
 };
 
 // Everything the workbook shows. Holds pointers into the Study / TaxonomyVersion it came from: keep them alive.
