@@ -15,6 +15,19 @@ grep -q 'II.R: user vs developer rho = ' "$tmp/summary" || fail "summary headlin
 grep -q "Fleiss' kappa" "$tmp/summary" || fail "summary agreement"
 "$QUALRANK" -C "$SOURCE_DIR" report -o "$tmp/two" >/dev/null
 for f in "$tmp"/one/*; do cmp -s "$f" "$tmp/two/$(basename "$f")" || fail "$(basename "$f") differs between runs"; done
+# A workspace of 8.5 MB of transcripts (180 generated interviews) starts again with its heap on huge pages
+# (src/util/malloc_tuning.cpp); without the tuning, and with the user's own glibc tunables (kept, no second
+# start), the report is the same bytes.
+bash "$SOURCE_DIR/bench/gen_workspace.sh" "$tmp/big" 180 1 >/dev/null 2>&1 || fail "gen_workspace.sh"
+[[ $(du -sb "$tmp/big/transcripts" | cut -f1) -ge $((8 << 20)) ]] || fail "the generated transcripts are under 8 MiB"
+"$QUALRANK" -C "$tmp/big" -q report -o "$tmp/big-tuned" || fail "report, tuned"
+QUALRANK_MALLOC_TUNED=0 "$QUALRANK" -C "$tmp/big" -q report -o "$tmp/big-untuned" || fail "report, untuned"
+GLIBC_TUNABLES=glibc.malloc.arena_max=1 "$QUALRANK" -C "$tmp/big" -q report -o "$tmp/big-own" || fail "report, own tunables"
+for f in "$tmp"/big-tuned/*; do
+  cmp -s "$f" "$tmp/big-untuned/$(basename "$f")" || fail "$(basename "$f") differs without the malloc tuning"
+  cmp -s "$f" "$tmp/big-own/$(basename "$f")" || fail "$(basename "$f") differs with the user's GLIBC_TUNABLES"
+done
+[[ $(ls "$tmp/big-tuned" | wc -l) -ge 5 ]] || fail "the generated study's report: $(ls "$tmp/big-tuned")"
 SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/epoch"
 unzip -p "$tmp/epoch/codebook.xlsx" docProps/core.xml >"$tmp/core-epoch.xml"  # files, not an early-closed pipe
 grep -q '2023-11-14T22:13:20Z' "$tmp/core-epoch.xml" || fail "SOURCE_DATE_EPOCH not used in the workbook"
