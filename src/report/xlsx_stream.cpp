@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <condition_variable>
 #include <cstdio>
@@ -26,7 +27,8 @@ namespace {
 
 constexpr std::size_t kChunk = 1u << 20;     // XML per deflated piece
 constexpr std::size_t kWindow = 32u * 1024;  // deflate's window: the dictionary each piece is primed with
-constexpr std::size_t kQueued = 4;           // pieces waiting for the worker, at most (bounds the memory)
+constexpr std::size_t kQueued = 4;           // pieces waiting for a worker, at most (bounds the memory)
+constexpr std::size_t kWorkers = 2;          // deflating threads, at most (one core's worth beside the writer)
 // Level 1: deflating 230 MB of sheet XML at level 6 (libxlsxwriter's) took 2.5-3.5 s of CPU on the 2,000-transcript
 // study, longer than writing it; level 1 keeps up with the writer for a file about 20% larger (31 MB, not 25).
 constexpr int kLevel = Z_BEST_SPEED;
@@ -74,7 +76,7 @@ struct Piece {
 // An unnamed file beside the output that deflated sheet pieces go to as they are made, so the book's
 // compressed sheets (31 MB on the 2,000-transcript study) are not held in memory until the zip is written.
 // O_TMPFILE where the file system has it; else a named file unlinked at once. Either way nothing is left
-// behind, even after a kill. Written by one thread at a time (the deflater's worker, or the caller inline).
+// behind, even after a kill. The deflater's workers write to it at once: each reserves its bytes, then writes.
 class Spill {
  public:
   explicit Spill(const std::string& dir) {
@@ -97,13 +99,18 @@ class Spill {
   // Moves the piece's data to the end of the file; false (the data kept in memory) when it cannot.
   bool take(Piece& piece) {
     if (fd_ < 0 || failed_ || piece.data.empty()) return false;
-    if (!write_all(piece.data.data(), piece.data.size(), end_)) {
-      failed_ = true;
+    std::uint64_t at = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      at = end_;
+      end_ += piece.data.size();
+    }
+    if (!write_all(piece.data.data(), piece.data.size(), at)) {
+      failed_ = true;  // (the bytes reserved stay unused)
       return false;
     }
-    piece.spill_offset = end_;
+    piece.spill_offset = at;
     piece.spilled = piece.data.size();
-    end_ += piece.spilled;
     std::string().swap(piece.data);
     return true;
   }
@@ -131,7 +138,8 @@ class Spill {
     return true;
   }
   int fd_ = -1;
-  bool failed_ = false;
+  std::atomic<bool> failed_{false};
+  std::mutex mutex_;
   std::uint64_t end_ = 0;
 };
 
@@ -161,11 +169,14 @@ bool deflate_piece(const std::string& input, const std::string& dictionary, bool
   return ok;
 }
 
-// One worker thread deflating pieces while the caller writes the next (inline when there is one core).
+// Worker threads (one per core, at most kWorkers) deflating pieces while the caller writes the next; inline
+// when there is one core. Each piece is deflated on its own (primed with the XML before it), so the order they
+// finish in changes no byte: a piece's result goes where the caller said.
 class Deflater {
  public:
   Deflater() {
-    if (worker_threads() > 1) worker_ = std::thread([this] { run(); });
+    const std::size_t workers = worker_threads() > 1 ? std::min<std::size_t>(worker_threads(), kWorkers) : 0;
+    for (std::size_t i = 0; i < workers; ++i) workers_.emplace_back([this] { run(); });
   }
   ~Deflater() {
     {
@@ -173,11 +184,11 @@ class Deflater {
       stop_ = true;
     }
     work_.notify_all();
-    if (worker_.joinable()) worker_.join();
+    for (auto& w : workers_) w.join();
   }
   // Deflates `input` into `out`, then moves the result to `spill` when given (and it can).
   void submit(std::string input, std::string dictionary, bool last, Piece* out, Spill* spill = nullptr) {
-    if (!worker_.joinable()) {
+    if (workers_.empty()) {
       if (!deflate_piece(input, dictionary, last, *out)) failed_ = true;
       else if (spill) spill->take(*out);
       return;
@@ -190,7 +201,7 @@ class Deflater {
   // Waits for every piece submitted; false when one could not be deflated.
   bool finish() {
     std::unique_lock<std::mutex> lock(mutex_);
-    room_.wait(lock, [&] { return queue_.empty() && !busy_; });
+    room_.wait(lock, [&] { return queue_.empty() && busy_ == 0; });
     return !failed_;
   }
 
@@ -208,22 +219,23 @@ class Deflater {
       if (queue_.empty()) return;
       Job job = std::move(queue_.front());
       queue_.pop_front();
-      busy_ = true;
+      ++busy_;
       room_.notify_all();
       lock.unlock();
       const bool ok = deflate_piece(job.input, job.dictionary, job.last, *job.out);
       if (ok && job.spill) job.spill->take(*job.out);
       lock.lock();
       if (!ok) failed_ = true;
-      busy_ = false;
+      --busy_;
       room_.notify_all();
     }
   }
-  std::thread worker_;
+  std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable work_, room_;
   std::deque<Job> queue_;
-  bool stop_ = false, busy_ = false, failed_ = false;
+  std::size_t busy_ = 0;  // workers deflating a piece
+  bool stop_ = false, failed_ = false;
 };
 
 struct Part {
