@@ -280,6 +280,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   const auto saturation = steps.run("saturation", [&] { return analyse_saturation(*study, saturation::Parameters{}, 0); });
   auto diff = steps.run("taxonomy diff", [&] { return workspace_taxonomy_diff(ws, main_diags); });
   main_verdict.set_value(!main_diags.has_errors());
+  // While the workbook is written: the parts of report.json that need only what is computed (they read the
+  // study and the codebook tables, as the writer does, and change nothing).
+  Json coded_json = what_is_coded_json(*study);
+  Json saturation_part = saturation_json(saturation);
+  Json methods_part = steps.run("methods evidence", [&] { return methods_json(*study, study->segments, cb_tables); });
   const bool ok_cb = cb_written.get();  // (after this, only this thread calls wait_side)
   main_diags.append(cb_diags);
   if (main_diags.has_errors() || !ok_cb) return fail();
@@ -331,9 +336,9 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                        {"reconciled", coding.reconciled},
                        {"unreconciled", coding.unreconciled},
                        {"coders", coding.coders}};
-  report["coded"] = what_is_coded_json(*study);
-  report["saturation"] = saturation_json(saturation);
-  report["methods"] = steps.run("methods evidence", [&] { return methods_json(*study, study->segments, cb_tables); });
+  report["coded"] = std::move(coded_json);
+  report["saturation"] = std::move(saturation_part);
+  report["methods"] = std::move(methods_part);
   report["agreement"] = (agreement.labels || agreement.transcripts) ? workspace_agreement_json(agreement) : Json(nullptr);
   if (!rounds.empty() && report["agreement"].is_object()) {
     Json list = Json::array();
