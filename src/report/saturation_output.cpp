@@ -47,10 +47,11 @@ nlohmann::ordered_json result_json(const saturation::Result& r) {
 SaturationAnalysis analyse_saturation(const Study& study, const saturation::Parameters& parameters, int level) {
   SaturationAnalysis a;
   a.level = level;
-  a.all = saturation::assess(saturation::interviews_of(study, level), parameters);
+  const auto codes = saturation::participant_codes(study, level);  // once, for every curve
+  a.all = saturation::assess(saturation::interviews_of(study, codes), parameters);
   std::set<std::string> roles;
   for (const auto& t : study.workspace.transcripts) roles.insert(t.role);
-  for (const auto& role : roles) a.roles[role] = saturation::assess(saturation::interviews_of(study, level, role), parameters);
+  for (const auto& role : roles) a.roles[role] = saturation::assess(saturation::interviews_of(study, codes, role), parameters);
   return a;
 }
 

@@ -19,6 +19,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace qualrank {
@@ -81,5 +82,12 @@ Result assess(const std::vector<Interview>& interviews, const Parameters& parame
 //  * role non-empty keeps that role's interviews only. Keyword suggestions never count.
 // A transcript without any code is still an interview (it adds 0 new codes).
 std::vector<Interview> interviews_of(const Study& study, int level = 0, const std::string& role = "");
+
+// Each participant's distinct codes at `level` (as interviews_of counts them), sorted: worked out once for
+// several calls of the overload below (the study's and each role's curve read the same segments).
+using ParticipantCodes = std::unordered_map<std::string, std::vector<std::string>>;
+ParticipantCodes participant_codes(const Study& study, int level = 0);
+// interviews_of(study, level, role), from participant_codes(study, level).
+std::vector<Interview> interviews_of(const Study& study, const ParticipantCodes& codes, const std::string& role = "");
 
 }  // namespace qualrank::saturation
