@@ -169,7 +169,16 @@ lxw_format* Sheet::column_format(int col) const {
 
 void Sheet::note_width(int col, std::string_view text) {
   if (widths_.size() <= static_cast<std::size_t>(col)) widths_.resize(col + 1, 0);
+  // A column already at its cap stays there whatever else it holds (the width is clamped to the cap when the
+  // sheet is done): its long texts are not measured again, 240,000 of them in a large codebook.
+  if (widths_[col] >= width_cap(static_cast<std::size_t>(col))) return;
   widths_[col] = std::max(widths_[col], display_width(text) + 1);
+}
+
+double Sheet::width_cap(std::size_t col) const {
+  double cap = col < columns_.size() ? columns_[col].max_width : 50;
+  if (col == 0) cap = std::max(cap, kLabelWidth);  // column A holds the labels of the statistics under the tables
+  return std::max(cap, kMinWidth);
 }
 
 void Sheet::note_lines(int row, int col, std::string_view text) {
@@ -324,9 +333,7 @@ void Sheet::finish() {
   std::vector<double> widths(widths_.size());
   double total = 0;
   for (std::size_t c = 0; c < widths_.size(); ++c) {
-    double cap = c < columns_.size() ? columns_[c].max_width : 50;
-    if (c == 0) cap = std::max(cap, kLabelWidth);  // column A holds the labels of the statistics under the tables
-    widths[c] = std::clamp(widths_[c], kMinWidth, std::max(cap, kMinWidth));
+    widths[c] = std::clamp(widths_[c], kMinWidth, width_cap(c));
     total += widths[c];
   }
   const bool fit = total <= kFitWidth;

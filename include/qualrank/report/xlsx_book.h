@@ -120,6 +120,7 @@ class Sheet {
       : book_(book), sheet_(sheet), stream_(stream), name_(std::move(name)) {}
   bool usable() const { return sheet_ != nullptr || stream_ >= 0; }
   void note_width(int col, std::string_view text);
+  double width_cap(std::size_t col) const;  // the widest column `col` is shown
   // Notes the lines a wrapped cell needs at its column's width cap, so the row can be made that tall.
   void note_lines(int row, int col, std::string_view text);
   void finish();  // autofilter, column widths, row heights and print setup
