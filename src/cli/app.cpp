@@ -110,6 +110,10 @@ std::uintmax_t transcript_bytes(const std::filesystem::path& workspace, std::uin
 
 }  // namespace
 
+void tune_for_input(const Context& ctx, std::uintmax_t input_bytes) {
+  if (input_bytes >= kTunedFrom && ctx.argv) tune_malloc_and_reexec(ctx.argv);
+}
+
 bool parse_options(Context& ctx, const std::string& name, const std::string& usage, po::options_description& desc,
                    const std::vector<std::string>& args, po::variables_map& vm, int& exit_code,
                    const po::positional_options_description* positional) {
@@ -291,7 +295,8 @@ int run(int argc, char** argv) {
   }
   // A large workspace: started again at once with glibc's heap on huge pages (before anything is written). A
   // small one is not worth the second start, about 18 ms.
-  if (transcript_bytes(ctx.workspace, kTunedFrom) >= kTunedFrom) tune_malloc_and_reexec(argv);
+  ctx.argv = argv;
+  tune_for_input(ctx, transcript_bytes(ctx.workspace, kTunedFrom));
   // A write of several files killed during its renames (files::StagedFiles) is finished before anything reads.
   std::vector<std::string> unfinished;
   if (int n = files::finish_staged(ctx.workspace, &unfinished); n > 0 && !ctx.quiet)

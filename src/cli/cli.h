@@ -3,6 +3,7 @@
 #pragma once
 #include <boost/program_options.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <iosfwd>
@@ -23,7 +24,13 @@ struct Context {
   bool verbose = false;
   std::ostream* out;
   std::ostream* err;
+  char** argv = nullptr;  // the command line as given (to start again, tuned: tune_for_input)
 };
+
+// A command about to read `input_bytes` of input (8 MB or more) starts again at once with glibc's heap on huge
+// pages (util/malloc_tuning.h); call it before anything is written. run() does it for a workspace's
+// transcripts; a command reading other large inputs (agreement's label tables) for those.
+void tune_for_input(const Context& ctx, std::uintmax_t input_bytes);
 
 using Handler = int (*)(Context&, const std::vector<std::string>& args);
 
