@@ -58,6 +58,28 @@ std::string number_text(double v) {
   return buf;
 }
 
+// Appends `n` in decimal.
+void append_number(std::string& out, unsigned n) {
+  char buf[16];
+  char* end = buf + sizeof buf;
+  char* p = end;
+  do {
+    *--p = static_cast<char>('0' + n % 10);
+    n /= 10;
+  } while (n > 0);
+  out.append(p, end);
+}
+
+// Appends the A1 name of (row, col), both from 0: cell_name without its temporaries.
+void append_cell_name(std::string& out, int row, int col) {
+  char letters[8];
+  char* end = letters + sizeof letters;
+  char* p = end;
+  for (unsigned c = static_cast<unsigned>(col) + 1; c > 0; c = (c - 1) / 26) *--p = static_cast<char>('A' + (c - 1) % 26);
+  out.append(p, end);
+  append_number(out, static_cast<unsigned>(row) + 1);
+}
+
 // A sheet name in a formula: always quoted ('' for a quote inside), which Excel accepts for any name.
 std::string quoted_sheet(const std::string& name) {
   std::string q = "'";
@@ -293,7 +315,9 @@ struct StreamWriter::Impl {
 
   void close_row(Sheet& s) {
     if (s.row < 0 || (s.cells.empty() && s.height <= 0)) return;
-    s.chunk += "<row r=\"" + std::to_string(s.row + 1) + "\"";
+    s.chunk += "<row r=\"";
+    append_number(s.chunk, static_cast<unsigned>(s.row + 1));
+    s.chunk += '"';
     if (s.height > 0) s.chunk += " ht=\"" + number_text(s.height) + "\" customHeight=\"1\"";
     if (s.cells.empty()) {
       s.chunk += "/>";
@@ -321,8 +345,16 @@ struct StreamWriter::Impl {
     Sheet& s = at_row(sheet, row);
     note_cell(s, row, col);
     s.cells.push_back({col, s.cells_xml.size(), 0});
-    s.cells_xml += "<c r=\"" + cell_name(row, col) + "\"";
-    if (format != StreamFormat::none) s.cells_xml += " s=\"" + std::to_string(static_cast<int>(format)) + "\"";
+    // `<c r="B12" s="3"`, appended in place: three million cells in a large codebook, each of which built four
+    // temporary strings (cell_name's letters and number, and the two concatenations).
+    s.cells_xml += "<c r=\"";
+    append_cell_name(s.cells_xml, row, col);
+    s.cells_xml += '"';
+    if (format != StreamFormat::none) {
+      s.cells_xml += " s=\"";
+      append_number(s.cells_xml, static_cast<unsigned>(format));
+      s.cells_xml += '"';
+    }
     return s;
   }
 

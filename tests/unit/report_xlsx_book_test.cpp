@@ -238,6 +238,9 @@ TEST_CASE("xlsx::StreamWriter spilling deflated rows to an unnamed file writes t
       w.number(b, r, 1, r * 0.5, xlsx::StreamFormat::decimal);
       w.text(b, r, 0, "b" + std::to_string(r), xlsx::StreamFormat::none);
     }
+    w.text(a, 30000, 26, "AA", xlsx::StreamFormat::none);  // cell names past Z: AA30001, ZZ30001, AAA30001
+    w.text(a, 30000, 701, "ZZ", xlsx::StreamFormat::none);
+    w.text(a, 30000, 702, "AAA", xlsx::StreamFormat::none);
     std::string error;
     REQUIRE(w.write(out.string(), &error));
     CHECK(error.empty());
@@ -257,5 +260,13 @@ TEST_CASE("xlsx::StreamWriter spilling deflated rows to an unnamed file writes t
   REQUIRE(grid);
   REQUIRE(grid->rows.size() == 30000);
   CHECK(grid->rows[29999] == std::vector<std::string>{"b29999", "14999.5"});
+  auto wide = xlsx::read_sheet(dir / "spilled.xlsx", "A", "spilled.xlsx", diags);
+  REQUIRE(wide);
+  REQUIRE(wide->rows.size() == 30001);
+  REQUIRE(wide->rows[30000].size() == 703);
+  CHECK(wide->rows[30000][26] == "AA");
+  CHECK(wide->rows[30000][701] == "ZZ");
+  CHECK(wide->rows[30000][702] == "AAA");
+  CHECK(wide->rows[29999][0] == "row " + std::to_string(29999 * 7919 % 100003));
   fs::remove_all(dir);
 }
