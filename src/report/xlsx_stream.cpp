@@ -118,22 +118,22 @@ class Spill {
   Spill(const Spill&) = delete;
   Spill& operator=(const Spill&) = delete;
   bool open() const { return fd_ >= 0; }
-  // Moves the piece's data to the end of the file; false (the data kept in memory) when it cannot.
-  bool take(Piece& piece) {
-    if (fd_ < 0 || failed_ || piece.data.empty()) return false;
+  // Writes `bytes` (a piece's deflated data) to the file and records where in `piece`; false (the caller then
+  // keeps them in memory) when it cannot.
+  bool take(std::string_view bytes, Piece& piece) {
+    if (fd_ < 0 || failed_ || bytes.empty()) return false;
     std::uint64_t at = 0;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       at = end_;
-      end_ += piece.data.size();
+      end_ += bytes.size();
     }
-    if (!write_all(piece.data.data(), piece.data.size(), at)) {
+    if (!write_all(bytes.data(), bytes.size(), at)) {
       failed_ = true;  // (the bytes reserved stay unused)
       return false;
     }
     piece.spill_offset = at;
-    piece.spilled = piece.data.size();
-    std::string().swap(piece.data);
+    piece.spilled = bytes.size();
     return true;
   }
   // Writes the spilled bytes of `piece` to `out`.
@@ -165,27 +165,44 @@ class Spill {
   std::uint64_t end_ = 0;
 };
 
-// Deflates `input` as one raw piece primed with `dictionary`; `last` ends the stream.
-bool deflate_piece(const std::string& input, const std::string& dictionary, bool last, Piece& out) {
-  z_stream zs{};
-  if (deflateInit2(&zs, kLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return false;
-  if (!dictionary.empty() &&
-      deflateSetDictionary(&zs, reinterpret_cast<const Bytef*>(dictionary.data()), static_cast<uInt>(dictionary.size())) != Z_OK) {
-    deflateEnd(&zs);
-    return false;
+// A thread's deflate stream, made once and reset for each piece: deflateReset is deflateEnd then deflateInit
+// without freeing and allocating the state again (zlib.h), 270 KB a piece that malloc would map and unmap.
+class ThreadDeflate {
+ public:
+  ThreadDeflate() { ok_ = deflateInit2(&zs_, kLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK; }
+  ~ThreadDeflate() {
+    if (ok_) deflateEnd(&zs_);
   }
+  ThreadDeflate(const ThreadDeflate&) = delete;
+  ThreadDeflate& operator=(const ThreadDeflate&) = delete;
+  z_stream* reset() { return ok_ && deflateReset(&zs_) == Z_OK ? &zs_ : nullptr; }
+
+ private:
+  z_stream zs_{};
+  bool ok_ = false;
+};
+
+// Deflates `input` as one raw piece primed with `dictionary` (`last` ends the stream) into `out`, or, given a
+// spill that takes it, into the spill straight from the scratch buffer.
+bool deflate_piece(const std::string& input, const std::string& dictionary, bool last, Piece& out, Spill* spill = nullptr) {
+  thread_local ThreadDeflate stream;
+  z_stream* zs = stream.reset();
+  if (!zs) return false;
+  if (!dictionary.empty() &&
+      deflateSetDictionary(zs, reinterpret_cast<const Bytef*>(dictionary.data()), static_cast<uInt>(dictionary.size())) != Z_OK)
+    return false;
   // Into a scratch buffer of the worst case, then copied at its real size (a piece keeps no slack: 230 of
   // them would otherwise hold 230 MB).
   thread_local std::string scratch;
-  scratch.resize(deflateBound(&zs, static_cast<uLong>(input.size())) + 64);
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
-  zs.avail_in = static_cast<uInt>(input.size());
-  zs.next_out = reinterpret_cast<Bytef*>(scratch.data());
-  zs.avail_out = static_cast<uInt>(scratch.size());
-  const int rc = deflate(&zs, last ? Z_FINISH : Z_SYNC_FLUSH);
-  const bool ok = last ? rc == Z_STREAM_END : rc == Z_OK && zs.avail_in == 0 && zs.avail_out > 0;
-  out.data.assign(scratch.data(), scratch.size() - zs.avail_out);
-  deflateEnd(&zs);
+  scratch.resize(deflateBound(zs, static_cast<uLong>(input.size())) + 64);
+  zs->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
+  zs->avail_in = static_cast<uInt>(input.size());
+  zs->next_out = reinterpret_cast<Bytef*>(scratch.data());
+  zs->avail_out = static_cast<uInt>(scratch.size());
+  const int rc = deflate(zs, last ? Z_FINISH : Z_SYNC_FLUSH);
+  const bool ok = last ? rc == Z_STREAM_END : rc == Z_OK && zs->avail_in == 0 && zs->avail_out > 0;
+  const std::string_view made(scratch.data(), scratch.size() - zs->avail_out);
+  if (!ok || !spill || !spill->take(made, out)) out.data.assign(made);
   out.crc = crc32(0L, reinterpret_cast<const Bytef*>(input.data()), static_cast<uInt>(input.size()));
   out.length = static_cast<uLong>(input.size());
   return ok;
@@ -211,14 +228,24 @@ class Deflater {
   // Deflates `input` into `out`, then moves the result to `spill` when given (and it can).
   void submit(std::string input, std::string dictionary, bool last, Piece* out, Spill* spill = nullptr) {
     if (workers_.empty()) {
-      if (!deflate_piece(input, dictionary, last, *out)) failed_ = true;
-      else if (spill) spill->take(*out);
+      if (!deflate_piece(input, dictionary, last, *out, spill)) failed_ = true;
+      recycle(std::move(input));
       return;
     }
     std::unique_lock<std::mutex> lock(mutex_);
     room_.wait(lock, [&] { return queue_.size() < kQueued; });
     queue_.push_back({std::move(input), std::move(dictionary), last, out, spill});
     work_.notify_one();
+  }
+  // An empty buffer for the next piece's XML, with the room of one deflated already when there is one: a chunk
+  // grown from nothing doubles past malloc's mapping threshold several times, and each such block is mapped
+  // and its pages cleared anew.
+  std::string spare() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (spares_.empty()) return {};
+    std::string s = std::move(spares_.back());
+    spares_.pop_back();
+    return s;
   }
   // Waits for every piece submitted; false when one could not be deflated.
   bool finish() {
@@ -244,15 +271,22 @@ class Deflater {
       ++busy_;
       room_.notify_all();
       lock.unlock();
-      const bool ok = deflate_piece(job.input, job.dictionary, job.last, *job.out);
-      if (ok && job.spill) job.spill->take(*job.out);
+      const bool ok = deflate_piece(job.input, job.dictionary, job.last, *job.out, job.spill);
       lock.lock();
+      recycle(std::move(job.input));
       if (!ok) failed_ = true;
       --busy_;
       room_.notify_all();
     }
   }
+  // Keeps an input buffer for spare() (called with mutex_ held, or inline where nothing else runs).
+  void recycle(std::string buffer) {
+    if (spares_.size() >= kQueued + kWorkers || buffer.capacity() < kChunk) return;
+    buffer.clear();
+    spares_.push_back(std::move(buffer));
+  }
   std::vector<std::thread> workers_;
+  std::vector<std::string> spares_;
   std::mutex mutex_;
   std::condition_variable work_, room_;
   std::deque<Job> queue_;
@@ -310,7 +344,7 @@ struct StreamWriter::Impl {
     }
     s.body.emplace_back();
     deflater.submit(std::move(s.chunk), std::move(dictionary), false, &s.body.back(), spill.get());
-    s.chunk.clear();
+    s.chunk = deflater.spare();
   }
 
   void close_row(Sheet& s) {
