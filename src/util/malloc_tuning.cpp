@@ -24,7 +24,7 @@ void tune_malloc_and_reexec(char** argv) {
     }
     return;
   }
-  if (tunables || !argv || !argv[0]) return;
+  if ((tunables && *tunables) || !argv || !argv[0]) return;  // (set but empty: as if not set)
   // The program's own file, by its name (exec of /proc/self/exe itself would rename the process "exe" in ps).
   char self[4096];
   const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);

@@ -7,7 +7,7 @@
 // honours it) and grows the heap 64 MiB at a time (glibc.malloc.top_pad), so whole huge pages fit. Tunables
 // are read once, when a program starts, so `tune_malloc_and_reexec` starts the program again with them set
 // (execv of the file /proc/self/exe names: same process id, name, arguments, files and environment). It does nothing when
-// GLIBC_TUNABLES is set already (the user's own choice is kept) or QUALRANK_MALLOC_TUNED is set (the run it
+// GLIBC_TUNABLES is set already, and not empty (the user's own choice is kept) or QUALRANK_MALLOC_TUNED is set (the run it
 // started, or a user who wants none: QUALRANK_MALLOC_TUNED=0). In the run it starts, both variables are
 // removed again, so programs that qualrank runs inherit neither. Only the command line calls it, once it has
 // found the workspace and before it writes anything, and only for a workspace whose transcripts hold 8 MB or
