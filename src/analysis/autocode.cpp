@@ -144,7 +144,7 @@ KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules) : rules_(r
 }
 
 std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
-                                      void* ctx) const {
+                                      void* ctx, std::size_t limit) const {
   std::size_t matches = 0;
   int32_t state = 0;
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
@@ -180,7 +180,8 @@ std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int3
       }
     }
   };
-  while (i < n) {
+  if (limit == 0) limit = static_cast<std::size_t>(-1);
+  while (i < n && matches < limit) {
     uint8_t b = p[i];
     if (b < 0x80) {
       feed(kFold.t[b], i, i + 1);

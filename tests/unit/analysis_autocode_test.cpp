@@ -23,3 +23,18 @@ TEST_CASE("analysis::KeywordMatcher finds overlapping and nested keywords", "[an
   CHECK(n == 3);
   CHECK(m.suggest("out of memory") == std::vector<std::string>{"M", "O", "F"});
 }
+
+TEST_CASE("analysis::KeywordMatcher::matches is suggest() not empty, and a scan can stop at a limit", "[analysis]") {
+  KeywordMatcher m({{"pip install", "A.1"}, {"oom", "C.2"}, {"nccl", "C.3"}});
+  for (std::string_view text : {"Then PIP INSTALL failed", "zoom meetings", "oom", "x oom", "oomx", "", "nccl and oom and nccl",
+                                "pip installer", "a pip install"}) {
+    INFO(text);
+    CHECK(m.matches(text) == !m.suggest(text).empty());
+  }
+  std::size_t calls = 0;
+  struct Counter { std::size_t* calls; } c{&calls};
+  const auto n = m.scan_impl("nccl and oom and nccl", [](void* p, int32_t, std::size_t, std::size_t) { ++*static_cast<Counter*>(p)->calls; }, &c, 1);
+  CHECK(n == 1);  // stopped after the first of three
+  CHECK(calls == 1);
+  CHECK(m.scan_impl("nccl and oom and nccl", [](void*, int32_t, std::size_t, std::size_t) {}, nullptr) == 3);
+}

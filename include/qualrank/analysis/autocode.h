@@ -23,8 +23,10 @@ class KeywordMatcher {
   // The rules' nodes that match in `text`, each node once, in the order of the rules' first appearance
   // among `nodes()`. Empty when nothing matches.
   std::vector<std::string> suggest(std::string_view text) const;
-  // Whether suggest(text) would suggest anything (nothing is allocated).
-  bool matches(std::string_view text) const { return scan(text, [](std::size_t) {}) > 0; }
+  // Whether suggest(text) would suggest anything (nothing is allocated; the scan stops at the first match).
+  bool matches(std::string_view text) const {
+    return scan_impl(text, [](void*, int32_t, std::size_t, std::size_t) {}, nullptr, 1) > 0;
+  }
   // Calls on_match(rule_index) for each keyword occurrence (no deduplication). Returns the match count.
   template <class F>
   std::size_t scan(std::string_view text, F&& on_match) const;
@@ -41,8 +43,10 @@ class KeywordMatcher {
   std::vector<uint16_t> rule_len_;       // folded keyword length in bytes
 
  public:
-  // Calls cb(ctx, rule, begin, end) per occurrence (begin/end: byte offsets in the original text).
-  std::size_t scan_impl(std::string_view text, void (*cb)(void*, int32_t, std::size_t, std::size_t), void* ctx) const;
+  // Calls cb(ctx, rule, begin, end) per occurrence (begin/end: byte offsets in the original text). With a
+  // `limit`, stops once that many occurrences are found (all of those ending at the same character count).
+  std::size_t scan_impl(std::string_view text, void (*cb)(void*, int32_t, std::size_t, std::size_t), void* ctx,
+                        std::size_t limit = 0) const;
 };
 
 // The rules of every node's keywords, in taxonomy order.
