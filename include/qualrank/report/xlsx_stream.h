@@ -1,10 +1,10 @@
 // The streamed workbook writer behind xlsx::Book for books of plain data sheets (BookProperties::streamed):
-// what libxlsxwriter's constant_memory mode writes (inline strings, rows flushed in order), but deflated on
-// a second thread and with no object kept per cell, so a 240,000-row sheet costs what its XML costs to write.
+// what libxlsxwriter's constant_memory mode writes (inline strings, rows flushed in order), but deflated by
+// other threads and with no object kept per cell, so a 240,000-row sheet costs what its XML costs to write.
 //
 // How: each sheet's rows become XML as they come (the XML of the row being written is kept until a later row
 // starts, its cells then put in column order if they were not written so); every ~1 MiB of rows is one chunk, deflated as its own raw deflate
-// stream ending in a sync flush, primed with the 32 KiB of XML before it (pigz's way), by a worker thread
+// stream ending in a sync flush, primed with the 32 KiB of XML before it (pigz's way), by worker threads
 // while the next chunk is written, and (given a folder) moved to an unnamed file there, so the deflated sheets
 // are not held in memory until the end. At commit the sheet's head (dimension, panes, column widths: known only
 // at the end) and its tail are deflated too, and each part's pieces are joined (a deflate stream may be cut
