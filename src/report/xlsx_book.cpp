@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -112,7 +113,17 @@ long long document_time() {
   return t == 0 ? 1 : t;  // libxlsxwriter reads 0 as "now"
 }
 
-std::string cell_name(int row, int col) { return column_letters(col + 1) + std::to_string(row + 1); }
+void append_cell_name(std::string& out, int row, int col) {
+  append_column_letters(out, col + 1);
+  char digits[16];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, row + 1).ptr);
+}
+
+std::string cell_name(int row, int col) {
+  std::string out;
+  append_cell_name(out, row, col);
+  return out;
+}
 
 std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* cut, std::size_t* replaced) {
   std::string s(text);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <charconv>
 #include <condition_variable>
 #include <cstdio>
 #include <ctime>
@@ -17,7 +18,7 @@
 #include <thread>
 #include <utility>
 
-#include "qualrank/report/xlsx_book.h"  // cell_name
+#include "qualrank/report/xlsx_book.h"  // cell_name, append_cell_name
 #include "qualrank/util/parallel.h"
 #include "qualrank/util/xlsx_read.h"   // column_letters
 
@@ -58,26 +59,10 @@ std::string number_text(double v) {
   return buf;
 }
 
-// Appends `n` in decimal.
+// Appends `n` in decimal (no string of its own).
 void append_number(std::string& out, unsigned n) {
-  char buf[16];
-  char* end = buf + sizeof buf;
-  char* p = end;
-  do {
-    *--p = static_cast<char>('0' + n % 10);
-    n /= 10;
-  } while (n > 0);
-  out.append(p, end);
-}
-
-// Appends the A1 name of (row, col), both from 0: cell_name without its temporaries.
-void append_cell_name(std::string& out, int row, int col) {
-  char letters[8];
-  char* end = letters + sizeof letters;
-  char* p = end;
-  for (unsigned c = static_cast<unsigned>(col) + 1; c > 0; c = (c - 1) / 26) *--p = static_cast<char>('A' + (c - 1) % 26);
-  out.append(p, end);
-  append_number(out, static_cast<unsigned>(row) + 1);
+  char digits[16];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
 }
 
 // A sheet name in a formula: always quoted ('' for a quote inside), which Excel accepts for any name.

@@ -78,13 +78,17 @@ struct Loader {
 
 }  // namespace
 
+void append_column_letters(std::string& out, int column) {
+  char letters[8];  // column <= 16,384 ("XFD") in a sheet; 8 letters hold any int
+  char* const end = letters + sizeof letters;
+  char* p = end;
+  for (; column > 0 && p > letters; column = (column - 1) / 26) *--p = static_cast<char>('A' + (column - 1) % 26);
+  out.append(p, end);
+}
+
 std::string column_letters(int column) {
   std::string out;
-  while (column > 0) {
-    int rem = (column - 1) % 26;
-    out.insert(out.begin(), static_cast<char>('A' + rem));
-    column = (column - 1) / 26;
-  }
+  append_column_letters(out, column);
   return out;
 }
 

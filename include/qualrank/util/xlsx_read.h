@@ -26,6 +26,8 @@ struct SheetGrid {
 
 // "A" for 1, "Z" for 26, "AA" for 27.
 std::string column_letters(int column);
+// column_letters(column) appended to `out` (no string of its own: a streamed sheet names millions of cells).
+void append_column_letters(std::string& out, int column);
 
 // Reads the sheet named `sheet` (matched exactly, then case-insensitively), or the first sheet when `sheet`
 // is empty. Problems (not a zip, no workbook, unknown sheet with a "did you mean", a part too large, malformed
