@@ -94,24 +94,21 @@ std::string nearest_option(const po::options_description& desc, const std::strin
   return best.empty() || tie ? "" : "--" + best;
 }
 
-// From this many bytes of transcripts a command starts again with its heap on huge pages (util/malloc_tuning.h):
+// From this many bytes of input a command starts again with its heap on huge pages (util/malloc_tuning.h):
 // 8 MB, some 170 interviews of an hour. Below, the second start costs more than the pages save.
 constexpr std::uintmax_t kTunedFrom = 8u << 20;
 
-// Bytes of the files in `workspace`/transcripts (not below it), counted until `enough` is reached.
-std::uintmax_t transcript_bytes(const std::filesystem::path& workspace, std::uintmax_t enough) {
-  std::error_code ec;
-  std::uintmax_t total = 0;
-  for (std::filesystem::directory_iterator it(workspace / "transcripts", ec), end; !ec && it != end && total < enough;
-       it.increment(ec))
-    if (it->is_regular_file(ec)) total += it->file_size(ec);
-  return total;
-}
-
 }  // namespace
 
-void tune_for_input(const Context& ctx, std::uintmax_t input_bytes) {
-  if (input_bytes >= kTunedFrom && ctx.argv) tune_malloc_and_reexec(ctx.argv);
+void tune_for_files(const Context& ctx, const std::vector<std::filesystem::path>& files) {
+  std::uintmax_t total = 0;
+  for (const auto& f : files) {
+    if (total >= kTunedFrom) break;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(f, ec);
+    if (!ec) total += size;
+  }
+  if (total >= kTunedFrom && ctx.argv) tune_malloc_and_reexec(ctx.argv);
 }
 
 bool parse_options(Context& ctx, const std::string& name, const std::string& usage, po::options_description& desc,
@@ -296,7 +293,7 @@ int run(int argc, char** argv) {
   // A large workspace: started again at once with glibc's heap on huge pages (before anything is written). A
   // small one is not worth the second start, about 18 ms.
   ctx.argv = argv;
-  tune_for_input(ctx, transcript_bytes(ctx.workspace, kTunedFrom));
+  tune_for_files(ctx, files::list_files(ctx.workspace / "transcripts", ".md"));
   // A write of several files killed during its renames (files::StagedFiles) is finished before anything reads.
   std::vector<std::string> unfinished;
   if (int n = files::finish_staged(ctx.workspace, &unfinished); n > 0 && !ctx.quiet)

@@ -3,7 +3,6 @@
 #pragma once
 #include <boost/program_options.hpp>
 
-#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <iosfwd>
@@ -24,13 +23,13 @@ struct Context {
   bool verbose = false;
   std::ostream* out;
   std::ostream* err;
-  char** argv = nullptr;  // the command line as given (to start again, tuned: tune_for_input)
+  char** argv = nullptr;  // the command line as given (to start again, tuned: tune_for_files)
 };
 
-// A command about to read `input_bytes` of input (8 MB or more) starts again at once with glibc's heap on huge
-// pages (util/malloc_tuning.h); call it before anything is written. run() does it for a workspace's
-// transcripts; a command reading other large inputs (agreement's label tables) for those.
-void tune_for_input(const Context& ctx, std::uintmax_t input_bytes);
+// A command about to read `files`, 8 MB or more of them, starts again at once with glibc's heap on huge pages
+// (util/malloc_tuning.h); call it before anything is written. run() does it for a workspace's transcripts; a
+// command reading other large inputs (agreement's label tables) for those.
+void tune_for_files(const Context& ctx, const std::vector<std::filesystem::path>& files);
 
 using Handler = int (*)(Context&, const std::vector<std::string>& args);
 

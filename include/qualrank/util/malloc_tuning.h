@@ -11,7 +11,7 @@
 // started, or a user who wants none: QUALRANK_MALLOC_TUNED=0). In the run it starts, both variables are
 // removed again, so programs that qualrank runs inherit neither. Only the command line calls it, once it has
 // found the workspace and before it writes anything, and only for a workspace whose transcripts hold 8 MB or
-// more (or, in `agreement`, label tables of 8 MB or more; cli::tune_for_input): the second start costs about 18 ms (loading the program and its libraries again), which a small
+// more (or, in `agreement`, label tables of 8 MB or more; cli::tune_for_files): the second start costs about 18 ms (loading the program and its libraries again), which a small
 // study does not win back.
 #pragma once
 
