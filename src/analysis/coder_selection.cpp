@@ -17,8 +17,7 @@ bool is_consensus_coder(const std::string& coder) {
   // A first letter in ASCII other than c or C folds to itself in lower case: not the consensus.
   if (coder.empty() || (static_cast<unsigned char>(coder[0]) < 0x80 && (coder[0] | 0x20) != 'c')) return false;
   if (std::all_of(coder.begin(), coder.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
-    return coder.size() == want.size() &&
-           std::equal(coder.begin(), coder.end(), want.begin(), [](char a, char b) { return (a >= 'A' && a <= 'Z' ? a - 'A' + 'a' : a) == b; });
+    return coder.size() == want.size() && text::starts_with_ci(coder, want);
   return text::fold_case(coder) == kConsensusCoder;
 }
 
