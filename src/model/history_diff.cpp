@@ -358,9 +358,14 @@ TaxonomyDiff compare_versions(const VersionPair& pair, std::shared_ptr<const Tax
 std::optional<TaxonomyDiff> workspace_taxonomy_diff(const Workspace& ws, Diagnostics& diags) {
   auto h = load_history(ws, diags);
   if (!h) return std::nullopt;
-  auto refs = coded_refs(ws);
-  int latest = h->latest_version();
-  return diff_versions(ws.taxonomy, std::make_shared<const TaxonomyHistory>(std::move(*h)), 1, latest, &refs, diags);
+  auto history = std::make_shared<const TaxonomyHistory>(std::move(*h));
+  auto pair = replay_versions(ws.taxonomy, *history, 1, history->latest_version(), diags);
+  if (!pair) return std::nullopt;
+  // Without an edit in the range the two versions are the same and nothing changed: the segment counts, a
+  // pass over every coded segment, are only gathered when some change may show them.
+  std::vector<CodedRef> refs;
+  if (!pair->range.empty()) refs = coded_refs(ws);
+  return compare_versions(*pair, std::move(history), pair->range.empty() ? nullptr : &refs);
 }
 
 }  // namespace qualrank
