@@ -462,14 +462,27 @@ QueryMatrix query_matrix(const Study& study, const std::vector<CodedSegment>& se
     cell.participants += first;
   };
   std::vector<std::size_t> here;
+  // A participant's segments come one after another: the last one's group and index are kept, so a segment
+  // of the same participant in the same group looks up nothing.
+  const std::string* last_participant = nullptr;
+  const std::string* last_value = nullptr;
+  std::ptrdiff_t g = -1;
+  std::size_t person = 0;
   for (const auto& s : segments) {
-    auto it = std::find(m.groups.begin(), m.groups.end(), attribute_of(s, by));
-    std::ptrdiff_t g = it == m.groups.end() ? -1 : it - m.groups.begin();
-    std::size_t person = participant_index.emplace(s.participant, participant_index.size()).first->second;
+    const std::string& value = attribute_of(s, by);
+    if (!last_value || value != *last_value) {
+      auto it = std::find(m.groups.begin(), m.groups.end(), value);
+      g = it == m.groups.end() ? -1 : it - m.groups.begin();
+      last_value = &value;
+    }
+    if (!last_participant || s.participant != *last_participant) {
+      person = participant_index.try_emplace(s.participant, participant_index.size()).first->second;
+      last_participant = &s.participant;
+    }
     count(total, person, g);
     here.clear();
     for (const auto& c : s.codes) {
-      auto [r, fresh] = row_index.emplace(c.node, rows.size());
+      auto [r, fresh] = row_index.try_emplace(c.node, rows.size());
       if (fresh) {
         rows.push_back({});
         rows.back().row.node = c.node;
