@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <charconv>
 #include <condition_variable>
 #include <cstdio>
@@ -23,6 +24,19 @@
 #include "qualrank/util/xlsx_read.h"   // column_letters
 
 namespace qualrank::xlsx {
+
+// As "%.16G" prints it (what libxlsxwriter writes). A whole number below 10^15 is printed by std::to_chars
+// as the same digits ("%.16G" shows up to 16 significant digits, so no exponent), without printf's cost: a
+// large codebook writes a million such numbers.
+void append_number_text(std::string& out, double v) {
+  char buf[64];
+  if (v == std::trunc(v) && std::fabs(v) < 1e15 && !(v == 0.0 && std::signbit(v))) {
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v)).ptr);
+    return;
+  }
+  const int n = std::snprintf(buf, sizeof buf, "%.16G", v);
+  out.append(buf, static_cast<std::size_t>(std::max(n, 0)));
+}
 
 namespace {
 
@@ -54,9 +68,9 @@ void xml_escape(std::string& out, std::string_view s, bool attribute = false) {
 }
 
 std::string number_text(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.16G", v);
-  return buf;
+  std::string out;
+  append_number_text(out, v);
+  return out;
 }
 
 // Appends `n` in decimal (no string of its own).
@@ -674,7 +688,9 @@ void StreamWriter::text(int sheet, int row, int col, std::string_view text, Stre
 
 void StreamWriter::number(int sheet, int row, int col, double value, StreamFormat format) {
   auto& s = impl_->open_cell(sheet, row, col, format);
-  s.cells_xml += "><v>" + number_text(value) + "</v></c>";
+  s.cells_xml += "><v>";
+  append_number_text(s.cells_xml, value);
+  s.cells_xml += "</v></c>";
   s.cells.back().end = s.cells_xml.size();
 }
 

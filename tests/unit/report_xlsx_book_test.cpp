@@ -4,7 +4,13 @@
 
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
 #include <filesystem>
 #include <fstream>
 
@@ -100,6 +106,34 @@ TEST_CASE("xlsx::cell_text cuts long text to exactly the cell limit with a marke
   std::string exact(xlsx::kMaxCellChars, 'y');
   CHECK(xlsx::cell_text(exact, nullptr, &cut) == exact);
   CHECK(cut == 0);
+}
+
+TEST_CASE("xlsx::append_number_text prints numbers as printf's %.16G does", "[xlsx]") {
+  // The whole-number fast path (std::to_chars) against printf itself, at its edges and on random values.
+  auto printf_text = [](double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.16G", v);
+    return std::string(buf);
+  };
+  std::vector<double> values = {0.0, -0.0, 1.0, -1.0, 7.0, 10.0, 240000.0, 999999999999999.0, -999999999999999.0,
+                                1e15, -1e15, 1e16, 123456789012345678.0, 0.5, -2.25, 1.0 / 3.0, 1e-7, 4.9e-324,
+                                1.7976931348623157e308, std::nan(""), std::numeric_limits<double>::infinity(),
+                                -std::numeric_limits<double>::infinity(), 0.1 + 0.2, 100.00000000000001};
+  std::uint64_t x = 88172645463325252ULL;  // xorshift64
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const double whole = static_cast<double>(static_cast<std::int64_t>(x >> (x % 60)) * ((x & 1) ? 1 : -1));
+    values.push_back(whole);
+    values.push_back(whole / 1024.0);
+  }
+  for (double v : values) {
+    std::string out = "<v>";
+    xlsx::append_number_text(out, v);
+    INFO(printf_text(v));
+    CHECK(out == "<v>" + printf_text(v));
+  }
 }
 
 TEST_CASE("xlsx::cell_name converts to A1 references", "[xlsx]") {

@@ -51,6 +51,9 @@ struct StreamProperties {
   long long created = 0;  // seconds since 1970, UTC
 };
 
+// Appends `v` as the streamed sheets write a number: as printf's "%.16G" (libxlsxwriter's way).
+void append_number_text(std::string& out, double v);
+
 class StreamWriter {
  public:
   // `spill_dir`: a folder (the output's) where the deflated sheet rows wait in an unnamed file until write(),
