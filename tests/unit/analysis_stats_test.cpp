@@ -506,6 +506,60 @@ TEST_CASE("stats::bootstrap_spearman replicates match an independent Python boot
   }
 }
 
+TEST_CASE("stats::bootstrap_spearman gives the plain double sums' results bit for bit, on every path", "[stats]") {
+  // Ranks (multiples of 1/2) take an integer path; other values the double sums. Both must give what the
+  // reference below gives (the contract's draws, summed in doubles in draw order), to the last bit.
+  auto reference = [](const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b, int resamples,
+                      std::uint64_t seed) {
+    qs::Rng rng(seed);
+    std::vector<double> out;
+    const std::size_t k = a[0].size();
+    for (int r = 0; r < resamples; ++r) {
+      std::vector<double> ma(k, 0.0), mb(k, 0.0);
+      for (std::size_t d = 0; d < a.size(); ++d) {
+        const auto& row = a[rng.uniform_index(a.size())];
+        for (std::size_t j = 0; j < k; ++j) ma[j] += row[j];
+      }
+      for (std::size_t d = 0; d < b.size(); ++d) {
+        const auto& row = b[rng.uniform_index(b.size())];
+        for (std::size_t j = 0; j < k; ++j) mb[j] += row[j];
+      }
+      for (std::size_t j = 0; j < k; ++j) {
+        ma[j] /= static_cast<double>(a.size());
+        mb[j] /= static_cast<double>(b.size());
+      }
+      out.push_back(qs::spearman(ma, mb).statistic);
+    }
+    return out;
+  };
+  auto same = [](const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i])))) return false;
+    return true;
+  };
+  qs::Rng data(77);
+  for (std::size_t k : {1u, 2u, 3u, 4u, 5u, 8u, 9u, 17u, 32u, 33u}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      // 0: whole ranks; 1: ranks with ties averaged (x.5); 2: thirds (not halves: the double path);
+      // 3: ranks with one value too large for the integer sums (the double path).
+      auto group = [&](std::size_t n) {
+        std::vector<std::vector<double>> g(n, std::vector<double>(k));
+        for (auto& row : g)
+          for (std::size_t j = 0; j < k; ++j) {
+            const double rank = 1.0 + static_cast<double>(data.uniform_index(k));
+            row[j] = kind == 1 ? rank + 0.5 * static_cast<double>(data.uniform_index(2)) : kind == 2 ? rank / 3.0 : rank;
+          }
+        if (kind == 3) g[0][0] = 1e9;
+        return g;
+      };
+      const auto a = group(37), b = group(23);
+      INFO("k = " << k << ", kind " << kind);
+      CHECK(same(qs::bootstrap_spearman(a, b, 60, 9), reference(a, b, 60, 9)));
+    }
+  }
+}
+
 TEST_CASE("stats::bootstrap_spearman degenerate inputs", "[stats]") {
   CHECK(qs::bootstrap_spearman({{1, 2}}, {{2, 1}}, 0, 1).empty());
   // a single participant per group: every replicate is the original rho
