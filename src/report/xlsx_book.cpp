@@ -21,6 +21,7 @@
 
 #include "qualrank/report/xlsx_stream.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/swar.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/xlsx_read.h"  // column_letters
 
@@ -79,11 +80,26 @@ std::string escape_ooxml_literals(const std::string& s) {
 bool plain_cell_text(std::string_view s) {
   if (s.size() > kMaxCellChars) return false;
   char previous = 0;
-  for (char ch : s) {
+  auto plain = [&previous](char ch) {
     const auto c = static_cast<unsigned char>(ch);
     if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c >= 0x80 || (previous == '_' && ch == 'x')) return false;
     previous = ch;
+    return true;
+  };
+  // Eight bytes at a time: a word of printable ASCII without '_' is plain (unless an '_' ends the word before
+  // and it starts with 'x'); any other word is looked at byte by byte.
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    const std::uint64_t w = swar::load(s.data() + i);
+    if (swar::below_or_high(w, 0x20) || swar::has_byte(w, '_') || previous == '_') {
+      for (std::size_t j = i; j < i + 8; ++j)
+        if (!plain(s[j])) return false;
+    } else {
+      previous = s[i + 7];
+    }
   }
+  for (; i < s.size(); ++i)
+    if (!plain(s[i])) return false;
   return true;
 }
 
@@ -192,22 +208,32 @@ double Sheet::width_cap(std::size_t col) const {
   return std::max(cap, kMinWidth);
 }
 
-void Sheet::note_lines(int row, int col, std::string_view text) {
+void Sheet::note_lines(int row, int col, std::string_view text, bool ascii) {
   // Characters per line at the column's cap (a text that wraps has made its column reach the cap), less a
   // tenth for the words carried to the next line.
   const double cap = static_cast<std::size_t>(col) < columns_.size() ? columns_[col].max_width : 50;
   const double per_line = std::max(1.0, (std::max(cap, kMinWidth) - 1) * 0.9);
   std::size_t lines = 0, current = 0;
   auto end_line = [&] { lines += std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(static_cast<double>(current) / per_line))); };
-  for (unsigned char c : text) {
-    if (c == '\n') {
+  if (ascii) {  // one character per byte: each line's length is where the next line break is
+    for (std::size_t start = 0;;) {
+      const std::size_t nl = text.find('\n', start);
+      current = (nl == std::string_view::npos ? text.size() : nl) - start;
       end_line();
-      current = 0;
-    } else if ((c & 0xC0) != 0x80) {
-      ++current;
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
     }
+  } else {
+    for (unsigned char c : text) {
+      if (c == '\n') {
+        end_line();
+        current = 0;
+      } else if ((c & 0xC0) != 0x80) {
+        ++current;
+      }
+    }
+    end_line();
   }
-  end_line();
   if (lines <= 1) return;
   if (stream_ >= 0) {
     open_lines_ = static_cast<std::uint16_t>(std::max<std::size_t>(open_lines_, std::min<std::size_t>(lines, 1000)));
@@ -257,7 +283,8 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
   auto where = [&] { return "sheet '" + name_ + "' cell " + cell_name(row, col); };  // built only when needed
   std::string value, stored;
   std::string_view shown = text, kept = text;  // the text as shown (widths, lines) and as stored
-  if (!plain_cell_text(text)) {
+  const bool plain = plain_cell_text(text);  // (so ASCII)
+  if (!plain) {
     std::size_t removed = 0, cut = 0, replaced = 0;
     value = cell_text(text, &removed, &cut, &replaced);
     if (replaced > 0)
@@ -276,7 +303,7 @@ void Sheet::write_text(int row, int col, std::string_view text, const Location& 
     kept = stored;
   }
   note_width(col, shown);
-  if (lxw_format* f = format ? format : column_format(col); f && f->text_wrap) note_lines(row, col, shown);
+  if (lxw_format* f = format ? format : column_format(col); f && f->text_wrap) note_lines(row, col, shown, plain);
   if (stream_ >= 0) {
     book_.stream_->text(stream_, row, col, kept, book_.stream_format(format ? format : column_format(col)));
     return;

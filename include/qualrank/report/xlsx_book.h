@@ -122,7 +122,7 @@ class Sheet {
   void note_width(int col, std::string_view text);
   double width_cap(std::size_t col) const;  // the widest column `col` is shown
   // Notes the lines a wrapped cell needs at its column's width cap, so the row can be made that tall.
-  void note_lines(int row, int col, std::string_view text);
+  void note_lines(int row, int col, std::string_view text, bool ascii);  // ascii: one character per byte
   void finish();  // autofilter, column widths, row heights and print setup
   // Moves to `row` before a cell of it is written; false (and the book failed) when a streamed sheet has
   // written a later row already. Sets the height of the row being left.
