@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "qualrank/report/svg_charts.h"
 #include "qualrank/util/text.h"
@@ -78,20 +80,40 @@ Json methods_json(const Study& study, const std::vector<CodedSegment>& segments,
   auto top_of = [&](const std::string& node) { return tax.ancestor_at(node, 1).value_or(node); };
   Json nodes = Json::array();
   for (const auto& id : tops) nodes.push_back({{"id", id}, {"name", tax.find(id)->name}});
-  Json qrows = Json::array();
+  // One pass over the segments: each question's row found by its id, each node's top-level node worked out once.
+  std::vector<const Question*> listed;
+  std::unordered_map<std::string_view, std::vector<std::size_t>> rows_of;  // question id -> its rows
   for (const auto& q : g.questions) {
     if (q.kind == QuestionKind::ranking || q.kind == QuestionKind::background) continue;
-    std::vector<int> counts(tops.size(), 0);
-    int total = 0;
-    for (const auto& s : segments) {
-      if (s.question != q.id || s.codes.empty()) continue;
-      ++total;
-      std::set<std::string> seen;
-      for (const auto& c : s.codes)
-        if (auto top = top_of(c.node); seen.insert(top).second)
-          if (auto it = std::find(tops.begin(), tops.end(), top); it != tops.end()) ++counts[static_cast<std::size_t>(it - tops.begin())];
+    rows_of[q.id].push_back(listed.size());
+    listed.push_back(&q);
+  }
+  std::vector<std::vector<int>> counts(listed.size(), std::vector<int>(tops.size(), 0));
+  std::vector<int> totals(listed.size(), 0);
+  std::unordered_map<std::string_view, std::ptrdiff_t> top_index;  // node -> index in tops, or -1
+  std::vector<std::ptrdiff_t> here;
+  for (const auto& s : segments) {
+    if (s.codes.empty()) continue;
+    const auto question_rows = rows_of.find(s.question);
+    if (question_rows == rows_of.end()) continue;
+    here.clear();
+    for (const auto& c : s.codes) {
+      auto [at, fresh] = top_index.try_emplace(c.node, -1);
+      if (fresh) {
+        const auto it = std::find(tops.begin(), tops.end(), top_of(c.node));
+        at->second = it == tops.end() ? -1 : it - tops.begin();
+      }
+      if (at->second >= 0 && std::find(here.begin(), here.end(), at->second) == here.end()) here.push_back(at->second);
     }
-    qrows.push_back({{"question", q.id}, {"part", q.part}, {"text", q.text}, {"segments", total}, {"counts", counts}});
+    for (std::size_t row : question_rows->second) {
+      ++totals[row];
+      for (auto top : here) ++counts[row][static_cast<std::size_t>(top)];
+    }
+  }
+  Json qrows = Json::array();
+  for (std::size_t row = 0; row < listed.size(); ++row) {
+    const Question& q = *listed[row];
+    qrows.push_back({{"question", q.id}, {"part", q.part}, {"text", q.text}, {"segments", totals[row]}, {"counts", counts[row]}});
   }
   out["guide_matrix"] = {{"nodes", nodes}, {"rows", qrows}};
   // The codebook: every node in taxonomy order, its rules, how often it is coded (the codebook matrix's count),
