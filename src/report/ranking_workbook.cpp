@@ -330,10 +330,22 @@ bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const 
 
 bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target, Diagnostics& diags,
                              const std::vector<TitledRankingAnalysis>& extra) {
-  xlsx::Book book(target, {"Priority rankings", "qualrank rank", "qualrank", "Rankings by " + a.by}, diags);
+  auto book = prepare_rankings_workbook(a, t, target, diags, extra);
+  if (!book) return false;
+  if (!book->publish()) {
+    diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book->error());
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<xlsx::Book> prepare_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target,
+                                                      Diagnostics& diags, const std::vector<TitledRankingAnalysis>& extra) {
+  auto made = std::make_unique<xlsx::Book>(target, xlsx::BookProperties{"Priority rankings", "qualrank rank", "qualrank", "Rankings by " + a.by}, diags);
+  xlsx::Book& book = *made;
   if (!book.ok()) {
     diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
-    return false;
+    return nullptr;
   }
   for (const auto& q : a.questions) {
     question_sheet(book, q, t);
@@ -386,11 +398,11 @@ bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const 
       raw.write_text(row, 3 + static_cast<int>(attrs.size()), r.where.file + ":" + std::to_string(r.where.line));
     }
   }
-  if (!book.commit()) {
+  if (!book.write()) {
     diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
-    return false;
+    return nullptr;
   }
-  return true;
+  return made;
 }
 
 }  // namespace qualrank

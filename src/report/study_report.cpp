@@ -29,6 +29,7 @@
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/saturation_output.h"
 #include "qualrank/report/taxonomy_output.h"
+#include "qualrank/report/xlsx_book.h"
 #include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/parallel.h"
@@ -205,16 +206,12 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     }
     return !side_diags.has_errors();
   };
-  std::future<bool> side;
-  if (worker_threads() > 1) side = std::async(std::launch::async, side_work);
-  else side = std::async(std::launch::deferred, side_work);
-  bool side_ok = false, side_done = false;
-  auto wait_side = [&] {
-    if (!side_done) {
-      side_ok = side.get();
-      side_done = true;
-    }
-    return side_ok;
+  // Waited for by this thread and by the codebook writer's gate: each takes its own copy of the shared future.
+  const std::shared_future<bool> side =
+      (worker_threads() > 1 ? std::async(std::launch::async, side_work) : std::async(std::launch::deferred, side_work)).share();
+  auto wait_side = [&side] {
+    const std::shared_future<bool> mine = side;
+    return mine.get();
   };
   Diagnostics main_diags;  // reported after the rankings'
   // Agreement compares the individual coders (before reconciliation); then the coding the report counts.
@@ -285,7 +282,26 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   Json coded_json = what_is_coded_json(*study);
   Json saturation_part = saturation_json(saturation);
   Json methods_part = steps.run("methods evidence", [&] { return methods_json(*study, study->segments, cb_tables); });
-  const bool ok_cb = cb_written.get();  // (after this, only this thread calls wait_side)
+  // The rankings workbook, written while the codebook's is (this thread has nothing else to do), to a temp file
+  // put in place below, once everything has succeeded. Its diagnostics are reported where they were when it
+  // was written last.
+  std::unique_ptr<xlsx::Book> rankings_book;
+  std::string rankings_md;
+  Diagnostics rankings_diags;
+  std::vector<TitledRankingAnalysis> extra;
+  const bool rankings_prepared = !main_diags.has_errors() && wait_side();
+  if (rankings_prepared)
+    steps.run("write rankings.xlsx and rankings.md", [&] {
+      for (const auto& e : by_experience) extra.push_back({e.title, &e.analysis});
+      rankings_book = prepare_rankings_workbook(by_role, tax, out / "rankings.xlsx", rankings_diags, extra);
+      rankings_md = rankings_markdown(by_role, tax);
+      for (const auto& e : by_experience) {
+        rankings_md += "\n";
+        rankings_md += experience_markdown_heading(e.title);
+        rankings_md += rankings_markdown(e.analysis, tax);
+      }
+    });
+  const bool ok_cb = cb_written.get();
   main_diags.append(cb_diags);
   if (main_diags.has_errors() || !ok_cb) return fail();
   names.push_back("codebook.xlsx");
@@ -365,19 +381,16 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     names.push_back(name);
     return true;
   };
-  bool ok = steps.run("write rankings.xlsx and rankings.md", [&] {
-    std::vector<TitledRankingAnalysis> extra;
-    for (const auto& e : by_experience) extra.push_back({e.title, &e.analysis});
-    if (!write_rankings_workbook(by_role, tax, out / "rankings.xlsx", diags, extra)) return false;
+  diags.append(rankings_diags);
+  bool ok = rankings_prepared && rankings_book != nullptr;
+  if (ok && !rankings_book->publish()) {
+    diags.error({(out / "rankings.xlsx").string(), 0, 0}, "cannot write the workbook: " + rankings_book->error());
+    ok = false;
+  }
+  if (ok) {
     names.push_back("rankings.xlsx");
-    std::string md = rankings_markdown(by_role, tax);
-    for (const auto& e : by_experience) {
-      md += "\n";
-      md += experience_markdown_heading(e.title);
-      md += rankings_markdown(e.analysis, tax);
-    }
-    return text_file("rankings.md", md);
-  });
+    ok = text_file("rankings.md", rankings_md);
+  }
   if (ok && (agreement.labels || agreement.transcripts)) {
     ok = steps.run("write agreement.xlsx", [&] {
       bool r = write_agreement_workbook(agreement.labels ? &*agreement.labels : nullptr,

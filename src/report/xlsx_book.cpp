@@ -554,7 +554,13 @@ Sheet& Book::add_sheet(std::string_view name) {
 }
 
 bool Book::commit(const std::function<bool()>& gate) {
-  if (!workbook_ || committed_) {
+  if (!write()) return false;
+  if (gate && !gate()) return false;  // output_'s destructor removes the temp file
+  return publish();
+}
+
+bool Book::write() {
+  if (!workbook_ || committed_ || written_) {
     fail("the workbook was not started or is already committed");
     return false;
   }
@@ -576,7 +582,15 @@ bool Book::commit(const std::function<bool()>& gate) {
     fail("cannot write the workbook: " + written_error);
     return false;
   }
-  if (gate && !gate()) return false;  // output_'s destructor removes the temp file
+  written_ = true;
+  return true;
+}
+
+bool Book::publish() {
+  if (!written_ || committed_) {
+    fail("the workbook was not written or is already committed");
+    return false;
+  }
   std::string err;
   if (!output_->commit(&err)) {  // fsync + rename; on failure the target is untouched
     fail(err);

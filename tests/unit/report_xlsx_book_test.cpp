@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -162,6 +163,64 @@ TEST_CASE("xlsx::Book writes reproducible bytes and warns at the caller's locati
   for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
   CHECK(files == 2);
   fs::remove_all(dir);
+}
+
+TEST_CASE("xlsx::Book write() then publish() is commit() in two steps", "[xlsx]") {
+  for (bool streamed : {false, true}) {
+    auto dir = temp_dir(streamed ? "two-step-streamed" : "two-step");
+    auto out = dir / "book.xlsx";
+    {
+      std::ofstream(out) << "old";
+    }
+    ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    auto fill = [](xlsx::Book& book) {
+      auto& sheet = book.add_sheet("Data");
+      sheet.header({{"Text", xlsx::CellStyle::text, 20}, {"Count", xlsx::CellStyle::integer, 10}});
+      sheet.write_text(1, 0, "a & b");
+      sheet.write_number(1, 1, 7);
+    };
+    Diagnostics diags;
+    xlsx::BookProperties props;
+    props.streamed = streamed;
+    {
+      // Written, never published: the old file stays, and the temp file goes with the book.
+      xlsx::Book book(out, props, diags);
+      fill(book);
+      REQUIRE(book.write());
+      CHECK(*files::read(out) == "old");
+      CHECK_FALSE(book.write());  // once only
+    }
+    CHECK(*files::read(out) == "old");
+    const auto entries = std::distance(fs::directory_iterator(dir), fs::directory_iterator());
+    CHECK(entries == 1);  // book.xlsx alone: no temp file left
+    {
+      xlsx::Book book(out, props, diags);
+      fill(book);
+      CHECK_FALSE(book.publish());  // nothing written yet
+    }
+    CHECK(*files::read(out) == "old");
+    // Published: the same bytes as commit() gives.
+    {
+      xlsx::Book book(out, props, diags);
+      fill(book);
+      REQUIRE(book.write());
+      REQUIRE(book.publish());
+      CHECK_FALSE(book.publish());
+    }
+    auto two_step = files::read(out);
+    {
+      xlsx::Book book(dir / "committed.xlsx", props, diags);
+      fill(book);
+      REQUIRE(book.commit());
+    }
+    auto committed = files::read(dir / "committed.xlsx");
+    REQUIRE(two_step);
+    REQUIRE(committed);
+    CHECK(*two_step == *committed);
+    CHECK(two_step->rfind("PK", 0) == 0);
+    ::unsetenv("SOURCE_DATE_EPOCH");
+    fs::remove_all(dir);
+  }
 }
 
 TEST_CASE("xlsx::Book leaves the old file untouched when not committed or when it cannot write", "[xlsx]") {

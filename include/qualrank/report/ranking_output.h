@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,10 @@
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {
+
+namespace xlsx {
+class Book;
+}
 
 // {"by","levels","resamples","seed","questions":[{"question","text","wording":[{"roles":[...],"text"}],
 //  "items":[...],"groups":{"<level>":{"n",
@@ -62,5 +67,11 @@ struct TitledRankingAnalysis {
 // As above, plus an "Experience" sheet with the comparisons and k-group tests of each of `extra`.
 bool write_rankings_workbook(const RankingAnalysis& analysis, const Taxonomy& taxonomy, const std::filesystem::path& target,
                              Diagnostics& diags, const std::vector<TitledRankingAnalysis>& extra);
+
+// The same workbook written to its temp file but not yet put in place (xlsx::Book::publish does that), so
+// that it can be written while other work goes on; nullptr (and an error in `diags`) when it cannot be written.
+std::unique_ptr<xlsx::Book> prepare_rankings_workbook(const RankingAnalysis& analysis, const Taxonomy& taxonomy,
+                                                      const std::filesystem::path& target, Diagnostics& diags,
+                                                      const std::vector<TitledRankingAnalysis>& extra);
 
 }  // namespace qualrank

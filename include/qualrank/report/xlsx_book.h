@@ -177,6 +177,12 @@ class Book {
   // it into place; on false the temp file is removed and commit returns false with error() empty (the caller
   // decided not to write, e.g. because work done beside it failed).
   bool commit(const std::function<bool()>& gate = nullptr);
+  // commit() in two steps, for a book written while other work goes on and put in place only once that work
+  // has succeeded: write() finishes every sheet and writes the temp file (false, with error() set, on any
+  // failure); publish() then renames it over the target (false, with error() set, when it cannot). A book
+  // written but never published leaves the target untouched (its destructor removes the temp file).
+  bool write();
+  bool publish();
 
   lxw_workbook* raw() const { return workbook_; }
   const std::filesystem::path& target() const { return target_; }
@@ -198,6 +204,7 @@ class Book {
   std::set<std::tuple<std::string, int, int, char>> warned_;
   std::string error_;
   bool committed_ = false;
+  bool written_ = false;  // write() succeeded: publish() may rename
   std::unique_ptr<StreamWriter> stream_;  // a streamed book's writer (nullptr: libxlsxwriter writes the book)
   std::set<std::string> sheet_names_;      // folded, for a streamed book's own check of names used twice
   StreamFormat stream_format(lxw_format* f);
