@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 namespace qualrank {
@@ -15,12 +16,17 @@ namespace qualrank {
 namespace {
 
 // Taxonomy-order positions of the nodes a segment counts for: its codes' nodes and their ancestors, into
-// `out` (a buffer reused from segment to segment).
-void counted_positions(const Taxonomy& taxonomy, const CodedSegment& segment, std::vector<std::size_t>& out) {
+// `out` (a buffer reused from segment to segment). Each node's own list is worked out once, in `cache`.
+using PositionCache = std::unordered_map<std::string_view, std::vector<std::size_t>>;
+void counted_positions(const Taxonomy& taxonomy, const CodedSegment& segment, PositionCache& cache,
+                       std::vector<std::size_t>& out) {
   out.clear();
   for (const auto& code : segment.codes) {
-    for (const TaxonomyNode* n = taxonomy.find(code.node); n; n = n->parent.empty() ? nullptr : taxonomy.find(n->parent))
-      out.push_back(taxonomy.rank_of(n->id));
+    auto [it, fresh] = cache.try_emplace(code.node);
+    if (fresh)
+      for (const TaxonomyNode* n = taxonomy.find(code.node); n; n = n->parent.empty() ? nullptr : taxonomy.find(n->parent))
+        it->second.push_back(taxonomy.rank_of(n->id));
+    out.insert(out.end(), it->second.begin(), it->second.end());
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -62,13 +68,19 @@ NodeCrosstab node_crosstab(const Taxonomy& taxonomy, const std::vector<CodedSegm
   std::vector<std::size_t> segment_count(order.size(), 0);
   std::vector<std::vector<bool>> mentioned(order.size(), std::vector<bool>(index.size(), false));
   std::vector<std::size_t> positions;
+  PositionCache cache;
+  const std::string* last_participant = nullptr;  // a participant's segments come one after another
+  std::size_t person = 0;
   for (const auto& s : segments) {
-    std::size_t p = index.at(s.participant);
-    counted_positions(taxonomy, s, positions);
+    if (!last_participant || s.participant != *last_participant) {
+      person = index.at(s.participant);
+      last_participant = &s.participant;
+    }
+    counted_positions(taxonomy, s, cache, positions);
     for (std::size_t pos : positions) {
       if (pos >= order.size()) continue;
       ++segment_count[pos];
-      mentioned[pos][p] = true;
+      mentioned[pos][person] = true;
     }
   }
   out.nodes.reserve(order.size());
@@ -96,12 +108,18 @@ Cooccurrence cooccurrence(const Taxonomy& taxonomy, const std::vector<CodedSegme
   for (std::size_t i = 0; i < out.nodes.size(); ++i) column.emplace(out.nodes[i], i);
   out.counts.assign(out.nodes.size(), std::vector<std::size_t>(out.nodes.size(), 0));
   std::vector<std::size_t> hit;  // the segment's columns, sorted and distinct (reused from segment to segment)
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  std::unordered_map<std::string_view, std::size_t> column_of;  // node -> its ancestor's column (worked out once)
   for (const auto& s : segments) {
     if (s.codes.empty()) continue;
     hit.clear();
-    for (const auto& code : s.codes)
-      if (auto a = taxonomy.ancestor_at(code.node, level))
-        if (auto it = column.find(*a); it != column.end()) hit.push_back(it->second);
+    for (const auto& code : s.codes) {
+      auto [at, fresh] = column_of.try_emplace(code.node, kNone);
+      if (fresh)
+        if (auto a = taxonomy.ancestor_at(code.node, level))
+          if (auto it = column.find(*a); it != column.end()) at->second = it->second;
+      if (at->second != kNone) hit.push_back(at->second);
+    }
     std::sort(hit.begin(), hit.end());
     hit.erase(std::unique(hit.begin(), hit.end()), hit.end());
     if (hit.empty()) {
