@@ -99,11 +99,15 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
       std::count_if(study.segments.begin(), study.segments.end(), [](const CodedSegment& s) { return !s.codes.empty(); })));
   std::unordered_map<std::string, std::shared_ptr<const std::string>> prompts;
   std::shared_ptr<const std::string> last_prompt;
+  const CodedSegment* last_asked = nullptr;  // the last row's segment: the same question, part and role give its prompt
   for (const auto& s : study.segments) {
     if (s.codes.empty()) continue;
     CodebookSegment row;
     row.segment = &s;
-    {
+    if (last_asked && s.question == last_asked->question && s.part == last_asked->part && s.role == last_asked->role) {
+      row.prompt = last_prompt;
+    } else {
+      last_asked = &s;
       // Rows with the same prompt share one string (found by its text; a row mostly repeats the last row's).
       std::string prompt = prompt_category(ws.guideline, s);
       if (!last_prompt || *last_prompt != prompt) {
