@@ -55,6 +55,7 @@ EvidenceSide side_of(const std::vector<std::string>& nodes, const Taxonomy& taxo
 
 void check_findings(const std::vector<Finding>& findings, const Taxonomy& taxonomy, const NodeResolver& resolve,
                     const std::vector<CodedSegment>& segments, Diagnostics& diags) {
+  if (findings.empty()) return;  // (no pass over the segments for nothing)
   std::set<std::string> used;  // nodes applied, and their ancestors
   for (const auto& s : segments)
     for (const auto& c : s.codes)
