@@ -54,13 +54,18 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
   std::vector<std::string> files;
   std::vector<std::vector<std::string>> file_coders;
   std::unordered_map<std::string, std::size_t> file_index;  // files in order of first appearance
+  const CodedSegment* last = nullptr;  // a transcript's segments come one after another: its index is looked up once
+  std::size_t file = 0;
   for (const auto& seg : segments) {
     if (seg.codes.empty()) continue;
-    const auto f = file_index.try_emplace(seg.source.file, files.size()).first->second;
-    if (f == files.size()) files.push_back(seg.source.file);
-    if (file_coders.size() <= f) file_coders.resize(f + 1);
+    if (!last || seg.source.file != last->source.file) {
+      file = file_index.try_emplace(seg.source.file, files.size()).first->second;
+      if (file == files.size()) files.push_back(seg.source.file);
+      if (file_coders.size() <= file) file_coders.resize(file + 1);
+      last = &seg;
+    }
     for (const auto& code : seg.codes)
-      if (!is_consensus_coder(code.coder)) index_of(file_coders[f], code.coder);  // agreement is before reconciliation
+      if (!is_consensus_coder(code.coder)) index_of(file_coders[file], code.coder);  // agreement is before reconciliation
   }
   std::vector<bool> kept(files.size(), false);
   for (std::size_t f = 0; f < files.size(); ++f) {

@@ -233,7 +233,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   // Agreement per coding round: the transcripts reconciled on one day form a round (their consensus files'
   // first decision date).
   std::vector<AgreementRound> rounds;
-  {
+  if (agreement.transcripts) {  // (without a transcript of two coders there is no round to compare)
     std::map<std::string, std::string> round_of;
     // Only the consensus files the load found are read (not an attempt per transcript).
     const std::unordered_set<std::string_view> standoff(ws.standoff_files.begin(), ws.standoff_files.end());
