@@ -11,6 +11,9 @@
 #include "qualrank/analysis/label_table.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <numeric>
 
@@ -70,6 +73,10 @@ class Reader {
   bool header(const LabelInput& input, int line, const std::vector<std::string_view>& fields);
   void row(const LabelInput& input, int line, const std::vector<std::string_view>& fields);
   int category_of(std::string_view value);
+  int category_of_uncached(std::string_view value);
+  static constexpr int kCacheBits = 10;
+  std::array<std::uint64_t, std::size_t{1} << kCacheBits> cache_key_{};  // 0: empty (a key's top byte is never 0)
+  std::array<int, std::size_t{1} << kCacheBits> cache_category_{};
   int coder_index(const std::string& name);
   void reserve_for(std::string_view text);
 
@@ -190,6 +197,26 @@ bool Reader::header(const LabelInput& input, int line, const std::vector<std::st
 }
 
 int Reader::category_of(std::string_view value) {
+  // A short value (a node id like "C.10" or "A.1.i") is first looked for in a small cache keyed by its bytes:
+  // ten million cells then cost no string hash. The cache keeps what the full lookup below gave.
+  std::uint64_t key = 0;
+  std::size_t slot = 0;
+  const bool short_value = value.size() < 8;
+  if (short_value) {
+    std::memcpy(&key, value.data(), value.size());
+    key |= static_cast<std::uint64_t>(value.size() + 1) << 56;  // the length in the top byte: never 0
+    slot = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - kCacheBits));
+    if (cache_key_[slot] == key) return cache_category_[slot];
+  }
+  const int category = category_of_uncached(value);
+  if (short_value) {
+    cache_key_[slot] = key;
+    cache_category_[slot] = category;
+  }
+  return category;
+}
+
+int Reader::category_of_uncached(std::string_view value) {
   bool added = false;
   const int raw = raw_.intern(value, &added);
   if (!added) return raw_category_[static_cast<std::size_t>(raw)];

@@ -2,7 +2,10 @@
 // tests/fixtures/agreement/ (one problem per file) and the column rules.
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <vector>
 #include <string>
 
 #include "qualrank/analysis/label_table.h"
@@ -244,4 +247,38 @@ TEST_CASE("analysis::read_label_tables caps repeated errors with a summary", "[a
   read_text(text, d);
   REQUIRE(d.error_count() == 21);
   CHECK(format_diagnostic(d.items()[20]) == "t.csv: error: 5 more rows with a different number of fields (not listed)");
+}
+
+TEST_CASE("analysis::read_label_tables reads every value back whatever its length and however often it repeats", "[agreement]") {
+  // Free categories of 1 to 10 bytes (short ones go through a small cache keyed by their bytes; 3,000 distinct
+  // values share its 1,024 slots, so values collide and replace each other), each in many rows and columns,
+  // with NUL-free look-alikes that differ only in length or in the last byte.
+  std::vector<std::string> values;
+  for (int i = 0; i < 3000; ++i) {
+    std::string v = "v" + std::to_string(i);
+    v.resize(static_cast<std::size_t>(1 + i % 10), static_cast<char>('a' + i % 26));
+    values.push_back(v);
+  }
+  std::string text = "Unit,Label_1,Label_2,Label_3\n";
+  std::vector<std::array<std::string, 3>> rows;
+  std::uint64_t x = 12345;
+  for (int r = 0; r < 20000; ++r) {
+    std::array<std::string, 3> row;
+    text += "u" + std::to_string(r);
+    for (auto& cell : row) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      cell = values[static_cast<std::size_t>((x >> 33) % values.size())];
+      text += "," + cell;
+    }
+    text += "\n";
+    rows.push_back(row);
+  }
+  Diagnostics d;
+  LabelColumns columns;
+  columns.unit = "Unit";
+  auto t = read_label_tables({{"t.csv", "t", text}}, columns, {}, d);
+  REQUIRE_FALSE(d.has_errors());
+  REQUIRE(t.ratings.units == 20000);
+  for (std::size_t u = 0; u < rows.size(); ++u)
+    for (int c = 0; c < 3; ++c) REQUIRE(t.label(static_cast<std::int64_t>(u), c) == rows[u][static_cast<std::size_t>(c)]);
 }
