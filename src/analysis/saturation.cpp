@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace qualrank::saturation {
 
@@ -18,8 +18,9 @@ Result assess(const std::vector<Interview>& interviews, const Parameters& parame
 
   Result result;
   result.parameters = parameters;
-  // first[code] = 1-based number of the interview where the code first occurs
-  std::unordered_map<std::string, int> first;
+  // first[code] = 1-based number of the interview where the code first occurs (views of the interviews' codes)
+  std::unordered_map<std::string_view, int> first;
+  std::vector<std::string_view> distinct;  // one interview's codes, sorted and distinct (reused)
   int cumulative = 0;
   for (std::size_t i = 0; i < interviews.size(); ++i) {
     const auto& interview = interviews[i];
@@ -27,12 +28,11 @@ Result assess(const std::vector<Interview>& interviews, const Parameters& parame
     step.number = static_cast<int>(i) + 1;
     step.id = interview.id;
     step.role = interview.role;
-    std::unordered_set<std::string> distinct;
-    for (const auto& code : interview.codes) {
-      if (!distinct.insert(code).second) continue;
-      if (first.emplace(code, step.number).second) step.first_seen.push_back(code);
-    }
-    std::sort(step.first_seen.begin(), step.first_seen.end());
+    distinct.assign(interview.codes.begin(), interview.codes.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    for (std::string_view code : distinct)  // (in sorted order: first_seen comes out sorted)
+      if (first.emplace(code, step.number).second) step.first_seen.emplace_back(code);
     step.codes = static_cast<int>(distinct.size());
     step.new_codes = static_cast<int>(step.first_seen.size());
     cumulative += step.new_codes;
