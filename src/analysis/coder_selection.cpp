@@ -41,20 +41,43 @@ CodingChoice select_coding(std::vector<CodedSegment>& segments, const std::strin
     std::string folded;
   };
   std::unordered_map<std::string, CoderName> names;
+  const std::string* last_coder = nullptr;  // codes mostly repeat the last code's coder: no lookup then
+  const CoderName* last_name = nullptr;
   auto name = [&](const std::string& coder) -> const CoderName& {
+    if (last_coder && *last_coder == coder) return *last_name;
     auto it = names.find(coder);
     if (it == names.end()) it = names.emplace(coder, CoderName{is_consensus_coder(coder), text::fold_case(coder)}).first;
+    last_coder = &it->first;
+    last_name = &it->second;
     return it->second;
   };
-  // Per transcript: does it have a consensus, and how many individual coders.
+  // Per transcript: does it have a consensus, and how many individual coders. A transcript's segments come one
+  // after another: its entries are looked up once per run of them.
   std::unordered_map<std::string, bool> has_consensus;
   std::unordered_map<std::string, std::set<std::string>> coders_of;
-  for (const auto& s : segments)
-    for (const auto& c : s.codes) {
-      const CoderName& n = name(c.coder);
-      if (n.consensus) has_consensus[s.source.file] = true;
-      else coders_of[s.source.file].insert(n.folded);
+  {
+    const FileName* file = nullptr;
+    std::set<std::string>* coders = nullptr;
+    const std::string* last_added = nullptr;  // the folded name last inserted into `coders`
+    for (const auto& s : segments) {
+      if (s.codes.empty()) continue;
+      if (!file || !(*file == s.source.file)) {
+        file = &s.source.file;
+        coders = nullptr;
+        last_added = nullptr;
+      }
+      for (const auto& c : s.codes) {
+        const CoderName& n = name(c.coder);
+        if (n.consensus) {
+          has_consensus[s.source.file] = true;
+        } else if (last_added != &n.folded) {
+          if (!coders) coders = &coders_of[s.source.file];
+          coders->insert(n.folded);
+          last_added = &n.folded;
+        }
+      }
     }
+  }
   auto keep = [&](bool file_has_consensus, const AppliedCode& c) {
     const CoderName& n = name(c.coder);
     if (out.selection == "all") return !n.consensus;
@@ -64,17 +87,24 @@ CodingChoice select_coding(std::vector<CodedSegment>& segments, const std::strin
   std::unordered_set<std::string> seen_files;
   // Kept segments are moved down in place (no second array of them), in their order.
   std::size_t kept = 0;
+  FileName last_file;  // the previous segment's transcript, and whether it has a consensus
+  bool file_has_consensus = false, first = true;
   for (std::size_t i = 0; i < segments.size(); ++i) {
     CodedSegment& s = segments[i];
     const bool had_codes = !s.codes.empty();
-    const auto consensus_it = has_consensus.find(s.source.file);
-    const bool file_has_consensus = consensus_it != has_consensus.end() && consensus_it->second;
+    const bool new_file = first || !(last_file == s.source.file);
+    if (new_file) {
+      const auto consensus_it = has_consensus.find(s.source.file);
+      file_has_consensus = consensus_it != has_consensus.end() && consensus_it->second;
+      last_file = s.source.file;
+      first = false;
+    }
     s.codes.erase(std::remove_if(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return !keep(file_has_consensus, c); }),
                   s.codes.end());
     for (const auto& c : s.codes)
       if (!name(c.coder).consensus && std::find(out.coders.begin(), out.coders.end(), c.coder) == out.coders.end())
         out.coders.push_back(c.coder);
-    if (out.selection == kConsensusCoder && seen_files.insert(s.source.file).second) {
+    if (out.selection == kConsensusCoder && new_file && seen_files.insert(s.source.file).second) {
       if (file_has_consensus) out.reconciled.push_back(s.source.file);
       else if (auto it = coders_of.find(s.source.file); it != coders_of.end() && it->second.size() > 1)
         out.unreconciled.push_back(s.source.file);
