@@ -112,6 +112,17 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     columns.push_back(std::move(c));
   sheet.header(columns, 1);
   int row = 1;
+  // Per row, into buffers reused from row to row (240,000 rows): the segment's distinct nodes in taxonomy order
+  // (as CodedSegment::nodes sorts them), its distinct coders (as CodedSegment::coders lists them), and the
+  // nodes it is an exemplar quote for, each joined with ", ".
+  const Taxonomy& taxonomy = *data.taxonomy;
+  std::vector<const std::string*> nodes;
+  std::string nodes_text, coders_text, picked_text;
+  std::size_t nodes_n = 0, coders_n = 0, picked_n = 0;  // items joined so far (an item may be empty)
+  auto join_into = [](std::string& out, std::size_t& n, const std::string& item) {
+    if (n++ > 0) out += ", ";
+    out += item;
+  };
   for (const auto& r : data.segments) {
     const CodedSegment& s = *r.segment;
     const Location& at = s.source;
@@ -121,7 +132,28 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
         memo_at = &c.where;
         break;
       }
-    const std::vector<std::string> nodes = s.nodes(*data.taxonomy);
+    nodes.clear();
+    for (const auto& c : s.codes)
+      if (std::none_of(nodes.begin(), nodes.end(), [&](const std::string* n) { return *n == c.node; })) nodes.push_back(&c.node);
+    std::sort(nodes.begin(), nodes.end(), [&](const std::string* a, const std::string* b) {
+      auto ra = taxonomy.rank_of(*a), rb = taxonomy.rank_of(*b);
+      return ra != rb ? ra < rb : text::natural_less(*a, *b);
+    });
+    nodes_text.clear();
+    picked_text.clear();
+    nodes_n = picked_n = coders_n = 0;
+    for (const std::string* node : nodes) {
+      join_into(nodes_text, nodes_n, *node);
+      if (std::any_of(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return c.node == *node && c.exemplar; }))
+        join_into(picked_text, picked_n, *node);
+    }
+    coders_text.clear();
+    for (std::size_t k = 0; k < s.codes.size(); ++k) {
+      const std::string& coder = s.codes[k].coder;
+      if (std::none_of(s.codes.begin(), s.codes.begin() + static_cast<std::ptrdiff_t>(k),
+                       [&](const AppliedCode& c) { return c.coder == coder; }))
+        join_into(coders_text, coders_n, coder);
+    }
     int col = 0;
     sheet.write_text(row, col++, s.participant, at);
     sheet.write_text(row, col++, s.role, at);
@@ -129,16 +161,12 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     if (data.context.enabled()) sheet.write_text(row, col++, r.context, r.context_where.file.empty() ? at : r.context_where);
     sheet.write_text(row, col++, r.prompt ? *r.prompt : std::string(), at);
     sheet.write_text(row, col++, s.text, at);
-    sheet.write_text(row, col++, text::join(nodes, ", "), at);
+    sheet.write_text(row, col++, nodes_text, at);
     sheet.write_text(row, col++, r.memo, *memo_at);
-    sheet.write_text(row, col++, text::join(s.coders(), ", "), at);
+    sheet.write_text(row, col++, coders_text, at);
     sheet.write_text(row, col++, r.source_text(), at);
     sheet.write_text(row, col++, s.id, at);
-    std::vector<std::string> picked;  // the nodes this segment is an exemplar quote for, taxonomy order
-    for (const auto& node : nodes)
-      if (std::any_of(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return c.node == node && c.exemplar; }))
-        picked.push_back(node);
-    sheet.write_text(row, col++, text::join(picked, ", "), at);
+    sheet.write_text(row, col++, picked_text, at);
     ++row;
   }
 }
