@@ -11,21 +11,37 @@
 
 namespace qualrank {
 
-std::vector<std::string> CodedSegment::nodes(const Taxonomy& taxonomy) const {
-  std::vector<std::string> out;
+void CodedSegment::node_refs(const Taxonomy& taxonomy, std::vector<const std::string*>& out) const {
+  out.clear();
   for (const auto& c : codes)
-    if (std::find(out.begin(), out.end(), c.node) == out.end()) out.push_back(c.node);
-  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
-    auto ra = taxonomy.rank_of(a), rb = taxonomy.rank_of(b);
-    return ra != rb ? ra < rb : text::natural_less(a, b);
+    if (std::none_of(out.begin(), out.end(), [&](const std::string* n) { return *n == c.node; })) out.push_back(&c.node);
+  std::sort(out.begin(), out.end(), [&](const std::string* a, const std::string* b) {
+    auto ra = taxonomy.rank_of(*a), rb = taxonomy.rank_of(*b);
+    return ra != rb ? ra < rb : text::natural_less(*a, *b);
   });
+}
+
+void CodedSegment::coder_refs(std::vector<const std::string*>& out) const {
+  out.clear();
+  for (const auto& c : codes)
+    if (std::none_of(out.begin(), out.end(), [&](const std::string* n) { return *n == c.coder; })) out.push_back(&c.coder);
+}
+
+std::vector<std::string> CodedSegment::nodes(const Taxonomy& taxonomy) const {
+  std::vector<const std::string*> refs;
+  node_refs(taxonomy, refs);
+  std::vector<std::string> out;
+  out.reserve(refs.size());
+  for (const std::string* n : refs) out.push_back(*n);
   return out;
 }
 
 std::vector<std::string> CodedSegment::coders() const {
+  std::vector<const std::string*> refs;
+  coder_refs(refs);
   std::vector<std::string> out;
-  for (const auto& c : codes)
-    if (std::find(out.begin(), out.end(), c.coder) == out.end()) out.push_back(c.coder);
+  out.reserve(refs.size());
+  for (const std::string* c : refs) out.push_back(*c);
   return out;
 }
 

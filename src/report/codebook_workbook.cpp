@@ -112,11 +112,9 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
     columns.push_back(std::move(c));
   sheet.header(columns, 1);
   int row = 1;
-  // Per row, into buffers reused from row to row (240,000 rows): the segment's distinct nodes in taxonomy order
-  // (as CodedSegment::nodes sorts them), its distinct coders (as CodedSegment::coders lists them), and the
-  // nodes it is an exemplar quote for, each joined with ", ".
-  const Taxonomy& taxonomy = *data.taxonomy;
-  std::vector<const std::string*> nodes;
+  // Per row, into buffers reused from row to row (240,000 rows): the segment's nodes and coders
+  // (CodedSegment::node_refs, coder_refs) and the nodes it is an exemplar quote for, each joined with ", ".
+  std::vector<const std::string*> nodes, coders;
   std::string nodes_text, coders_text, picked_text;
   std::size_t nodes_n = 0, coders_n = 0, picked_n = 0;  // items joined so far (an item may be empty)
   auto join_into = [](std::string& out, std::size_t& n, const std::string& item) {
@@ -132,28 +130,18 @@ void segments_sheet(xlsx::Book& book, const CodebookData& data) {
         memo_at = &c.where;
         break;
       }
-    nodes.clear();
-    for (const auto& c : s.codes)
-      if (std::none_of(nodes.begin(), nodes.end(), [&](const std::string* n) { return *n == c.node; })) nodes.push_back(&c.node);
-    std::sort(nodes.begin(), nodes.end(), [&](const std::string* a, const std::string* b) {
-      auto ra = taxonomy.rank_of(*a), rb = taxonomy.rank_of(*b);
-      return ra != rb ? ra < rb : text::natural_less(*a, *b);
-    });
+    s.node_refs(*data.taxonomy, nodes);
+    s.coder_refs(coders);
     nodes_text.clear();
     picked_text.clear();
+    coders_text.clear();
     nodes_n = picked_n = coders_n = 0;
     for (const std::string* node : nodes) {
       join_into(nodes_text, nodes_n, *node);
       if (std::any_of(s.codes.begin(), s.codes.end(), [&](const AppliedCode& c) { return c.node == *node && c.exemplar; }))
         join_into(picked_text, picked_n, *node);
     }
-    coders_text.clear();
-    for (std::size_t k = 0; k < s.codes.size(); ++k) {
-      const std::string& coder = s.codes[k].coder;
-      if (std::none_of(s.codes.begin(), s.codes.begin() + static_cast<std::ptrdiff_t>(k),
-                       [&](const AppliedCode& c) { return c.coder == coder; }))
-        join_into(coders_text, coders_n, coder);
-    }
+    for (const std::string* coder : coders) join_into(coders_text, coders_n, *coder);
     int col = 0;
     sheet.write_text(row, col++, s.participant, at);
     sheet.write_text(row, col++, s.role, at);

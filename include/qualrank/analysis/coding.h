@@ -77,6 +77,10 @@ struct CodedSegment {
   // Sorted distinct node ids of the codes (taxonomy order).
   std::vector<std::string> nodes(const Taxonomy& taxonomy) const;
   std::vector<std::string> coders() const;
+  // The same two lists as pointers to the codes' own strings, into `out` (cleared first): for loops over many
+  // segments that reuse one buffer instead of copying the strings of each.
+  void node_refs(const Taxonomy& taxonomy, std::vector<const std::string*>& out) const;
+  void coder_refs(std::vector<const std::string*>& out) const;
 };
 
 // A code of a transcript whose node resolved at the version in use (what a filter sees before anything is
