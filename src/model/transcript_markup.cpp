@@ -92,23 +92,13 @@ std::string unescape(std::string_view s) {
   return out;
 }
 
-// From `i`, past the words of eight bytes holding none of `[ ] { } \\` (and, for skip_plain, `|`): where a
+// From `i`, past the words of eight bytes holding none of `[ ] { } \\` (nor `|` when `pipe`): where a
 // byte-by-byte search must go on (it finds the byte itself).
-std::size_t skip_text(std::string_view s, std::size_t i) {
+std::size_t skip_unmarked(std::string_view s, std::size_t i, bool pipe) {
   for (; i + 8 <= s.size(); i += 8) {
     const std::uint64_t w = swar::load(s.data() + i);
     if (swar::has_byte(w, '[') | swar::has_byte(w, ']') | swar::has_byte(w, '{') | swar::has_byte(w, '}') |
-        swar::has_byte(w, '\\'))
-      break;
-  }
-  return i;
-}
-
-std::size_t skip_plain(std::string_view s, std::size_t i) {
-  for (; i + 8 <= s.size(); i += 8) {
-    const std::uint64_t w = swar::load(s.data() + i);
-    if (swar::has_byte(w, '[') | swar::has_byte(w, ']') | swar::has_byte(w, '{') | swar::has_byte(w, '}') |
-        swar::has_byte(w, '|') | swar::has_byte(w, '\\'))
+        swar::has_byte(w, '\\') | (pipe ? swar::has_byte(w, '|') : 0))
       break;
   }
   return i;
@@ -125,7 +115,7 @@ class MarkupIndex {
     built_ = true;
     const std::string_view s = line_;
     for (std::size_t i = 0; i < s.size(); ++i) {
-      i = skip_plain(s, i);  // past the bytes that are neither markup nor '\\', eight at a time
+      i = skip_unmarked(s, i, true);  // past the bytes that are neither markup nor '\\', eight at a time
       if (i >= s.size()) break;
       if (s[i] == '\\' && i + 1 < s.size() && escapable(s[i + 1])) {
         ++i;
@@ -319,7 +309,7 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
   std::size_t blanks_from = std::string_view::npos, blanks_to = 0;  // blanks after a ']' at part[blanks_from - 1]
   std::size_t i = 0, run = 0;
   while (i < n) {
-    i = skip_text(part, i);
+    i = skip_unmarked(part, i, false);
     while (i < n && !kMarkup[static_cast<unsigned char>(part[i])]) ++i;
     if (i >= n) break;
     char c = part[i];
