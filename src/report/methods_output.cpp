@@ -4,7 +4,6 @@
 #include "qualrank/report/methods_output.h"
 
 #include <algorithm>
-#include <set>
 #include <string_view>
 #include <unordered_map>
 

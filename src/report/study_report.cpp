@@ -289,8 +289,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   std::string rankings_md;
   Diagnostics rankings_diags;
   std::vector<TitledRankingAnalysis> extra;
-  const bool rankings_prepared = !main_diags.has_errors() && wait_side();
-  if (rankings_prepared)
+  if (!main_diags.has_errors() && wait_side())  // (else the report fails below, before anything is put in place)
     steps.run("write rankings.xlsx and rankings.md", [&] {
       for (const auto& e : by_experience) extra.push_back({e.title, &e.analysis});
       rankings_book = prepare_rankings_workbook(by_role, tax, out / "rankings.xlsx", rankings_diags, extra);
@@ -382,7 +381,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     return true;
   };
   diags.append(rankings_diags);
-  bool ok = rankings_prepared && rankings_book != nullptr;
+  bool ok = rankings_book != nullptr;  // (its error, if it could not be written, is in rankings_diags)
   if (ok && !rankings_book->publish()) {
     diags.error({(out / "rankings.xlsx").string(), 0, 0}, "cannot write the workbook: " + rankings_book->error());
     ok = false;
