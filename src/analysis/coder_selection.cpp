@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -25,16 +26,72 @@ std::string CodingChoice::describe() const {
   if (selection == "all") return "every coder's codes (" + text::join(coders, ", ") + "), the consensus left out";
   if (selection != kConsensusCoder) return "the codes of coder " + selection + " only";
   std::string out = "consensus coding: " + std::to_string(reconciled.size()) + " transcript(s) reconciled";
+  if (!open_units.empty())
+    out += " (" + std::to_string(open_units.size()) + " unit(s) still open, counted by the codes all their coders applied: " +
+           text::join(open_units, ", ") + ")";
+  if (!stale_units.empty())
+    out += ", " + std::to_string(stale_units.size()) + " decision(s) stale (made before the coders changed their codings: " +
+           text::join(stale_units, ", ") + ")";
+  if (!out_of_date.empty())
+    out += ", " + std::to_string(out_of_date.size()) + " unit(s) out of date with the coders' files (" + text::join(out_of_date, ", ") + ")";
   if (!unreconciled.empty())
     out += ", " + std::to_string(unreconciled.size()) + " coded by several coders and not reconciled yet (their coders' codes together: " +
            text::join(unreconciled, ", ") + ")";
+  if (!ignored.empty())
+    out += ", " + std::to_string(ignored.size()) + " consensus file(s) of one-coder transcripts not counted (" + text::join(ignored, ", ") + ")";
   return out;
 }
 
-CodingChoice select_coding(std::vector<CodedSegment>& segments, const std::string& selection, bool keep_uncoded) {
+std::vector<std::string> workspace_coders(const Workspace& ws) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  auto note = [&](const std::string& coder) {
+    if (!is_consensus_coder(coder) && seen.insert(text::fold_case(coder)).second) out.push_back(coder);
+  };
+  for (const auto& t : ws.transcripts)
+    for (const auto& turn : t.turns) {
+      for (const auto& c : turn.codes) note(c.coder);
+      for (const auto& s : turn.spans)
+        for (const auto& c : s.codes) note(c.coder);
+    }
+  return out;
+}
+
+std::string coder_selection_problem(const Workspace& ws, const std::string& selection) {
+  const std::string wanted = text::fold_case(selection);
+  if (wanted == "all" || wanted == kConsensusCoder) return "";
+  auto coders = workspace_coders(ws);
+  for (const auto& c : coders)
+    if (text::fold_case(c) == wanted) return "";
+  std::string near;
+  std::size_t best = 3;
+  for (const auto& c : coders) {
+    auto d = text::edit_distance_at_most(text::fold_case(c), wanted, 2);
+    if (d < best) best = d, near = c;
+  }
+  return "no coder '" + selection + "' in this workspace" + (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; its coders: " +
+         (coders.empty() ? std::string("none") : text::join(coders, ", ")) + " (or consensus, all)";
+}
+
+CodingChoice select_coding(std::vector<CodedSegment>& segments, const std::string& selection,
+                           const std::vector<ConsensusStatus>& consensus, bool keep_uncoded) {
   CodingChoice out;
   const std::string wanted = text::fold_case(selection);
   out.selection = wanted == "all" || wanted == kConsensusCoder ? wanted : selection;
+  // A transcript counts its consensus when its consensus file is not ignored (one-coder transcripts), even when
+  // the consensus holds no code at all (every disputed unit decided "neither").
+  std::unordered_map<std::string, bool> has_consensus;
+  for (const auto& st : consensus) {
+    has_consensus[st.transcript] = !st.ignored;
+    if (out.selection != kConsensusCoder) continue;
+    if (st.ignored) {
+      out.ignored.push_back(st.file);
+      continue;
+    }
+    out.open_units.insert(out.open_units.end(), st.open.begin(), st.open.end());
+    out.stale_units.insert(out.stale_units.end(), st.stale.begin(), st.stale.end());
+    out.out_of_date.insert(out.out_of_date.end(), st.out_of_date.begin(), st.out_of_date.end());
+  }
   // Each coder name folded once (a study has a handful of coders and hundreds of thousands of codes).
   struct CoderName {
     bool consensus;
@@ -53,7 +110,6 @@ CodingChoice select_coding(std::vector<CodedSegment>& segments, const std::strin
   };
   // Per transcript: does it have a consensus, and how many individual coders. A transcript's segments come one
   // after another: its entries are looked up once per run of them.
-  std::unordered_map<std::string, bool> has_consensus;
   std::unordered_map<std::string, std::set<std::string>> coders_of;
   {
     const FileName* file = nullptr;
@@ -69,7 +125,7 @@ CodingChoice select_coding(std::vector<CodedSegment>& segments, const std::strin
       for (const auto& c : s.codes) {
         const CoderName& n = name(c.coder);
         if (n.consensus) {
-          has_consensus[s.source.file] = true;
+          continue;
         } else if (last_added != &n.folded) {
           if (!coders) coders = &coders_of[s.source.file];
           coders->insert(n.folded);

@@ -12,6 +12,8 @@ std::unique_ptr<Study> load_study(const std::filesystem::path& root, Diagnostics
   study->version = taxonomy_at(study->workspace, options.at, diags);
   if (!study->version) return nullptr;
   migrate_guideline(study->workspace.guideline, *study->version, diags);  // item sets at the version in use
+  // Before the segments are built: they may take the turns' text, which the consensus check reads.
+  study->consensus = check_consensus(study->workspace, study->version->taxonomy, study->version->resolve, diags);
   CodingOptions coding = options.coding;
   if (options.segment_filter) coding.keep = options.segment_filter(*study->version, study->workspace);
   study->segments = options.segments_take_turn_text

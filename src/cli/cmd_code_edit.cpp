@@ -67,6 +67,9 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
   for (const auto& n : vm["node"].as<std::vector<std::string>>())
     for (auto& piece : text::split_nonempty(n, ',')) written.push_back(piece);
   if (written.empty()) return usage_error("--node names no node");
+  if (vm.count("coder") && text::fold_case(vm["coder"].as<std::string>()) == "consensus")
+    return usage_error("--coder consensus: the consensus is written only by 'qualrank reconcile', which records who decided "
+                       "what; code as yourself (--coder NAME), then run 'qualrank reconcile'");
 
   Diagnostics diags;
   auto ws = load_workspace_design(ctx.workspace, diags);

@@ -117,7 +117,11 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
     return 1;
   }
   if (!level_ok(ctx, options.level, level_given, study->taxonomy())) return 2;
-  const CodingChoice coding = select_coding(study->segments, vm["coder"].as<std::string>());
+  if (auto why = coder_selection_problem(study->workspace, vm["coder"].as<std::string>()); !why.empty()) {
+    *ctx.err << "qualrank codebook: error: --coder: " << why << "\n(see 'qualrank codebook --help')\n";
+    return 2;
+  }
+  const CodingChoice coding = select_coding(study->segments, vm["coder"].as<std::string>(), study->consensus);
   if (!ctx.quiet) *ctx.err << "qualrank codebook: counting " << coding.describe() << '\n';
   auto data = codebook_data(*study, options);
   data.coding = coding.describe();

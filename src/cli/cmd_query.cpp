@@ -38,7 +38,7 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
       ("where", po::value<std::vector<std::string>>()->composing(), "participants with attribute=value (repeatable; role and experience included)")
       ("participant", po::value<std::vector<std::string>>()->composing(), "this participant (repeatable)")
       ("question", po::value<std::vector<std::string>>()->composing(), "this guideline question or part (repeatable)")
-      ("coder", po::value<std::vector<std::string>>()->composing(), "only this coder's codes count (case-insensitive; repeatable)")
+      ("coder", po::value<std::vector<std::string>>()->composing(), "whose coding counts: consensus (default), all, or a coder's name (case-insensitive; names repeatable)")
       ("text", po::value<std::string>(), "text matching this ICU regular expression, case-insensitive")
       ("fixed", "--text is a plain phrase, not a regular expression")
       ("uncoded", "participant turns without any code (what is left to code), with keyword and learned suggestions")
@@ -77,7 +77,18 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
   if (!parse_where(ctx, "query", vm, q.where)) return 2;
   q.participants = strings(vm, "participant");
   q.questions = strings(vm, "question");
-  q.coders = strings(vm, "coder");
+  // --coder consensus (the default) or all selects a coding as everywhere (analysis/coder_selection.h); coder
+  // names (repeatable) count those coders' codes only.
+  std::string selection = kConsensusCoder;
+  for (const auto& c : strings(vm, "coder")) {
+    const std::string f = text::fold_case(c);
+    if (f == "all" || f == kConsensusCoder) {
+      if (strings(vm, "coder").size() > 1) return usage_error("--coder " + c + " names a whole coding; it cannot be combined with other --coder values");
+      selection = f;
+    } else {
+      q.coders.push_back(c);
+    }
+  }
   if (vm.count("text")) q.text = vm["text"].as<std::string>();
   q.fixed = vm.count("fixed") > 0;
   q.uncoded = vm.count("uncoded") > 0;
@@ -93,7 +104,9 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
   diags.print(*ctx.err);  // warnings
   // Without --coder, reconciled transcripts count their consensus only, never it and its coders together
   // (analysis/coder_selection.h); --coder NAME (or consensus) counts exactly that coding.
-  if (q.coders.empty()) select_coding(study->segments, kConsensusCoder, true);
+  for (const auto& c : q.coders)
+    if (auto why = coder_selection_problem(study->workspace, c); !why.empty()) return usage_error("--coder: " + why);
+  if (q.coders.empty()) select_coding(study->segments, selection, study->consensus, true);
   auto problems = check_query(*study, q);
   if (vm.count("by") && !is_study_attribute(study->workspace, vm["by"].as<std::string>()))
     problems.push_back("--by: no participant has an attribute '" + vm["by"].as<std::string>() + "'");

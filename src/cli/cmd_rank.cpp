@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli.h"
+#include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/ranking_output.h"
@@ -98,6 +99,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
       ("resamples", po::value<int>()->default_value(10000), "bootstrap resamples for the CI of rho (0 = none)")
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same numbers)")
       ("at", po::value<std::string>(), "taxonomy version to resolve items in (default: the latest)")
+      ("coder", po::value<std::string>()->default_value("consensus"), "consensus, all or a coder's name, as in every command; rankings are the participants' own answers (@rank), so every selection ranks the same")
       ("format", po::value<std::string>()->default_value("table"), "json, md or table (on stdout)")
       ("output,o", po::value<std::vector<std::string>>()->composing(), "write FILE.xlsx (workbook with charts), FILE.md or FILE.json; repeatable");
   po::variables_map vm;
@@ -141,6 +143,11 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   if (!study || diags.has_errors()) {
     diags.print(*ctx.err);
     return 1;
+  }
+  if (auto why = coder_selection_problem(study->workspace, vm["coder"].as<std::string>()); !why.empty()) {
+    diags.print(*ctx.err);
+    *ctx.err << "qualrank rank: error: --coder: " << why << "\n(see 'qualrank rank --help')\n";
+    return 2;
   }
   std::vector<RankingQuestionInput> inputs;
   std::vector<std::string> levels = study->workspace.attribute_levels(opts.by);

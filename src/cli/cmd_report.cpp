@@ -42,6 +42,10 @@ int cmd_report(Context& ctx, const std::vector<std::string>& args) {
   bool ok = build_study_report(ctx.workspace, opts, diags, summary);
   if (progress) err << "\r\033[K" << std::flush;
   diags.print(err);
+  if (!summary.usage_error.empty()) {
+    err << "qualrank report: error: " << summary.usage_error << "\n(see 'qualrank report --help')\n";
+    return 2;
+  }
   if (!ok) {
     if (summary.files.empty()) err << "qualrank report: nothing written\n";
     return 1;

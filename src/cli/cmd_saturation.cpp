@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/saturation_output.h"
 
@@ -17,10 +18,11 @@ int cmd_saturation(Context& ctx, const std::vector<std::string>& args) {
       ("threshold", po::value<double>()->default_value(0.05), "new information (new codes in a run / codes in the base) at or below which saturation is reached")
       ("level", po::value<int>()->default_value(0), "count codes at this taxonomy level (1 = the roots); 0 = the codes as applied")
       ("at", po::value<std::string>(), "taxonomy version to resolve codes in (default: the latest)")
+      ("coder", po::value<std::string>()->default_value("consensus"), "whose coding counts: consensus, all, or a coder's name (as report)")
       ("format", po::value<std::string>()->default_value("table"), "table or json (on stdout)");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "saturation", "[--base N] [--run N] [--threshold X] [--level L] [--format table|json]", desc, args, vm, rc))
+  if (!parse_options(ctx, "saturation", "[--base N] [--run N] [--threshold X] [--level L] [--coder consensus|all|NAME] [--format table|json]", desc, args, vm, rc))
     return rc;
   auto format = vm["format"].as<std::string>();
   if (!check_choice(ctx, "saturation", "format", format, {"table", "json"})) return 2;
@@ -49,6 +51,13 @@ int cmd_saturation(Context& ctx, const std::vector<std::string>& args) {
              << " (the taxonomy's deepest level), not " << level << '\n';
     return 2;
   }
+  const std::string coder = vm["coder"].as<std::string>();
+  if (auto why = coder_selection_problem(study->workspace, coder); !why.empty()) {
+    *ctx.err << "qualrank saturation: error: --coder: " << why << "\n(see 'qualrank saturation --help')\n";
+    return 2;
+  }
+  const CodingChoice coding = select_coding(study->segments, coder, study->consensus, true);
+  if (!ctx.quiet) *ctx.err << "qualrank saturation: counting " << coding.describe() << '\n';
   auto analysis = analyse_saturation(*study, params, level);
   if (format == "json")
     *ctx.out << saturation_json(analysis).dump(2) << '\n';

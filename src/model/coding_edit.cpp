@@ -212,6 +212,13 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
     return std::nullopt;
   }
   doc.coder_ = coder.empty() ? parsed->coder : coder;
+  if (fold(doc.coder_) == "consensus") {
+    // The consensus holds the team's decisions, each recorded with who decided, when and the coders' codes:
+    // a coding written into it by hand would have no such record.
+    diags.error({doc.transcript_file_, 0, 0}, "the consensus is written only by 'qualrank reconcile', which records each decision; "
+                                              "code as yourself (--coder NAME) and reconcile the disagreements");
+    return std::nullopt;
+  }
   doc.inline_ = fold(doc.coder_) == fold(parsed->coder);
   if (doc.inline_) doc.coder_ = parsed->coder;
   if (!doc.inline_) {

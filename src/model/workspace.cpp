@@ -324,6 +324,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     Diagnostics diags;
     bool silent = false;
     CoderSpellings spellings;
+    std::vector<ConsensusRecord> consensus;
   };
   const Guideline& guideline = ws.guideline;
   std::vector<Slot> slots(paths.size());
@@ -341,6 +342,10 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
       auto s = parse_standoff(*content, files::display_path(path, root), slot.diags);
       // A transcript that failed to parse has been reported already.
       if (s && slot.transcript) apply_standoff(*slot.transcript, *s, slot.diags);
+      if (s && slot.transcript && text::fold_case(s->coder) == "consensus") {
+        slot.consensus.push_back(read_consensus_record(*content, s->file, slot.diags));
+        slot.consensus.back().transcript = slot.transcript->file;
+      }
     }
     if (!slot.transcript) return;
     const Transcript& t = *slot.transcript;
@@ -348,7 +353,8 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
                     return !turn.interviewer && (!turn.text.empty() || !turn.codes.empty());
                   });
     slot.spellings = coder_spellings(t);
-    if (options.trim) options.trim(guideline, *slot.transcript);
+    // A reconciled transcript keeps its text: the consensus check (analysis/consensus_plan.h) reads its spans.
+    if (options.trim && slot.consensus.empty()) options.trim(guideline, *slot.transcript);
   });
   for (const auto& slot : slots) diags.append(slot.diags);
   std::map<std::string, const Transcript*> by_participant;
@@ -372,6 +378,7 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     }
     ws.transcripts.push_back(std::move(*slot.transcript));
     spellings.push_back(std::move(slot.spellings));
+    for (auto& c : slot.consensus) ws.consensus.push_back(std::move(c));
   }
   for (const auto& path : orphans) {
     auto display = files::display_path(path, root);

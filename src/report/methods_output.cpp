@@ -199,6 +199,8 @@ std::string methods_markdown(const Json& report) {
   std::string o;
   o += "# Methods and evidence: " + md(str(ws, "title")) + "\n\n";
   o += "_A draft written by qualrank " + md(str(report, "qualrank")) + " from report.json: edit it, keep its numbers._\n\n";
+  if (report.contains("coding") && report["coding"].is_object())  // whose coding every count below is of
+    o += "Coding counted: " + md(str(report["coding"], "description")) + ".\n\n";
   // Participants.
   const auto& attrs = m["participants"]["attributes"];
   const auto& prow = m["participants"]["rows"];

@@ -90,7 +90,7 @@ std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_ro
   o.files["exports/segments.csv"] = segments_csv(study->segments, study->taxonomy());
   CodebookOptions co;
   co.level = std::max(1, std::min(co.level, study->taxonomy().max_level()));
-  const CodingChoice coding = select_coding(study->segments, settings.coder);
+  const CodingChoice coding = select_coding(study->segments, settings.coder, study->consensus);
   auto data = codebook_data(*study, co);
   data.coding = coding.describe();
   o.files["exports/codebook-tables.csv"] = codebook_tables_csv(data, co);

@@ -143,6 +143,10 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   study_options.segments_take_turn_text = true;  // the segments hold the text the report shows
   auto study = steps.run("load and validate the workspace", [&] { return load_study(workspace, diags, study_options); });
   if (!study || diags.has_errors()) return false;
+  if (auto why = coder_selection_problem(study->workspace, options.coder); !why.empty()) {
+    summary.usage_error = "--coder: " + why;
+    return false;
+  }
   const auto& ws = study->workspace;
   const auto& tax = study->taxonomy();
 
@@ -235,24 +239,17 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   std::vector<AgreementRound> rounds;
   if (agreement.transcripts) {  // (without a transcript of two coders there is no round to compare)
     std::map<std::string, std::string> round_of;
-    // Only the consensus files the load found are read (not an attempt per transcript).
-    const std::unordered_set<std::string_view> standoff(ws.standoff_files.begin(), ws.standoff_files.end());
-    for (const auto& t : ws.transcripts) {
-      const fs::path codes = fs::path(t.file).parent_path() / (fs::path(t.file).stem().string() + ".consensus.codes");
-      if (!standoff.count(codes.generic_string())) continue;
-      auto text = files::read(workspace / codes);
-      if (!text) continue;
-      Diagnostics ignored;  // reconcile reports unreadable decision lines
+    for (const auto& record : ws.consensus) {  // the decision lines the load read
       std::string first;
-      for (const auto& u : read_consensus_decisions(*text, codes.generic_string(), ignored))
+      for (const auto& u : record.units)
         if (u.decided && (first.empty() || u.date < first)) first = u.date;
-      if (!first.empty()) round_of[t.file] = first;
+      if (!first.empty()) round_of[record.transcript] = first;
     }
     TranscriptAgreementOptions o;
     o.resamples = 0;
     rounds = steps.run("agreement per round", [&] { return agreement_rounds(study->segments, tax, round_of, o); });
   }
-  const CodingChoice coding = steps.run("select the coding counted", [&] { return select_coding(study->segments, options.coder, true); });
+  const CodingChoice coding = steps.run("select the coding counted", [&] { return select_coding(study->segments, options.coder, study->consensus, true); });
   CodebookOptions cb_options;
   auto cb_data = steps.run("codebook tables" + counts, [&] { return codebook_data(*study, cb_options); });
   cb_data.coding = coding.describe();
@@ -350,6 +347,10 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                        {"description", coding.describe()},
                        {"reconciled", coding.reconciled},
                        {"unreconciled", coding.unreconciled},
+                       {"open_units", coding.open_units},
+                       {"stale_units", coding.stale_units},
+                       {"out_of_date", coding.out_of_date},
+                       {"ignored", coding.ignored},
                        {"coders", coding.coders}};
   report["coded"] = std::move(coded_json);
   report["saturation"] = std::move(saturation_part);

@@ -45,10 +45,13 @@ class CursesUi : public tui::Ui {
 };
 
 // The segments coded `node` across the study, as `qualrank query --code NODE` finds them, one line each.
-std::vector<std::string> segment_lines(const Study& study, const std::string& node) {
+// The segments coded `node` for the `S` pane; coding blind (`only_coder` set), only that coder's own codes
+// (another coder's span of this very transcript would tell what they coded).
+std::vector<std::string> segment_lines(const Study& study, const std::string& node, const std::string& only_coder) {
   SegmentQuery q;
   q.all_of = {node};
   q.suggestions = false;
+  if (!only_coder.empty()) q.coders = {only_coder};
   std::vector<std::string> out;
   for (const auto& seg : query_segments(study, q).segments) {
     std::string text = seg.text;
@@ -193,7 +196,8 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
       m->set_other_codings(std::move(others));
     }
     const Study* s = &*study;
-    m->set_segment_lister([s](const std::string& node) { return segment_lines(*s, node); });
+    const std::string only = blind ? own : "";
+    m->set_segment_lister([s, only](const std::string& node) { return segment_lines(*s, node, only); });
     tui::AnnotateModel* self = m.get();
     m->set_code_proposer([&ctx, &version, self, path, participant](const std::string& name, const std::string& parent) {
       TaxonomyEdit e;

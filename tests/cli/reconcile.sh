@@ -29,16 +29,18 @@ grep -qxF "  frank: WELL.2" "$tmp/list" && grep -qxF "  dana: -" "$tmp/list" || 
 # --decide for every kind of decision on E01.
 q reconcile E01.md --decide t2=union --decide t3=carol --decide t4=neither --decide 't6=codes:WELL.2,Access and security' \
   --note "team meeting 3" --decider ana --date 2026-11-20 2>"$tmp/err" || fail "decide: $(cat "$tmp/err")"
-grep -qxF "qualrank reconcile: transcripts/E01.md: 4 disagreement(s) (turn units), 4 decided now, 0 before, 0 open; wrote transcripts/E01.consensus.codes" "$tmp/err" || fail "decide summary: $(cat "$tmp/err")"
+grep -qxF "qualrank reconcile: transcripts/E01.md: 4 decided, 0 open, 0 stale (turn units); wrote transcripts/E01.consensus.codes" "$tmp/err" || fail "decide summary: $(cat "$tmp/err")"
+# The kept codes carry the coders' memos and exemplar marks (dana's memo of t2 with the union, carol's exemplar
+# of t3 with her codes); each decision records a hash of the coders' codings of the unit.
 cat >"$tmp/expected" <<'X'
 # qualrank consensus of transcripts/E01.md: coders dana, carol, frank; unit turn
-# written by 'qualrank reconcile': a '# decided' line records each decision; the codes lines are the consensus
-# decided t2 by ana on 2026-11-20: union | dana: COM.1.a, WELL.1 | carol: COM.1.a | frank: COM.1.a, WELL.1 | note: team meeting 3
-t2: COM.1.a, WELL.1
-# decided t3 by ana on 2026-11-20: carol | dana: COM.2, WELL.1 | carol: COM.2 | frank: COM.2 | note: team meeting 3
-t3: COM.2
-# decided t4 by ana on 2026-11-20: neither | dana: TOOL.1, TOOL.2.a | carol: TOOL.1 | frank: TOOL.1 | note: team meeting 3
-# decided t6 by ana on 2026-11-20: codes:WELL.2,TOOL.3 | dana: - | carol: WELL.2 | frank: WELL.2 | note: team meeting 3
+# written by 'qualrank reconcile': a '# decided' line records each decision, '# undecided' a unit still open; the codes lines are the consensus
+# decided t2 by ana on 2026-11-20: union | dana: COM.1.a, WELL.1 | carol: COM.1.a | frank: COM.1.a, WELL.1 | hash 6d5aa1a555fb6dc7 | note: team meeting 3
+t2: COM.1.a, WELL.1 | memo: A junior reads silence in the thread as disapproval.
+# decided t3 by ana on 2026-11-20: carol | dana: COM.2, WELL.1 | carol: COM.2 | frank: COM.2 | hash fdb47cd6be1617a6 | note: team meeting 3
+t3: COM.2 | exemplar
+# decided t4 by ana on 2026-11-20: neither | dana: TOOL.1, TOOL.2.a | carol: TOOL.1 | frank: TOOL.1 | hash 73183a5dd6925179 | note: team meeting 3
+# decided t6 by ana on 2026-11-20: codes:WELL.2,TOOL.3 | dana: - | carol: WELL.2 | frank: WELL.2 | hash 039cbd2d9ecff440 | note: team meeting 3
 t6: WELL.2, TOOL.3
 X
 diff "$tmp/expected" "$ws/transcripts/E01.consensus.codes" || fail "consensus file bytes"
@@ -50,10 +52,12 @@ if q reconcile C01.md --decide t2=bob 2>"$tmp/err"; then fail "a unit without di
 grep -qxF "transcripts/C01.md: error: --decide t2: no disagreement on that unit (list them with --list)" "$tmp/err" || fail "t2: $(cat "$tmp/err")"
 [[ ! -e $ws/transcripts/C01.consensus.codes ]] || fail "a refused reconcile wrote"
 
-# The terminal walk (lines on stdin): C01 t3, keep bob's, with a note; agreed units are copied.
-printf 'x\nb\nbob was right\n' | q reconcile C01.md --decider ana --date 2026-11-21 >"$tmp/walk" 2>"$tmp/err" || fail "walk: $(cat "$tmp/err")"
-grep -qF "  a) eli: COM.2, WELL.1" "$tmp/walk" && grep -qF "  b) bob: COM.2" "$tmp/walk" && grep -qF "'x' is not a choice" "$tmp/walk" || fail "walk screen: $(cat "$tmp/walk")"
-[[ $(cat "$ws/transcripts/C01.consensus.codes") == *$'t2: COM.1, WELL.1\n# decided t3 by ana on 2026-11-21: bob | eli: COM.2, WELL.1 | bob: COM.2 | note: bob was right\nt3: COM.2\nt4: TOOL.2' ]] ||
+# The terminal walk (lines on stdin): C01 t3, keep bob's, with a note; agreed units are copied with their memos
+# and exemplar marks. Keys are the workspace's coders in name order (bob a, carol b, dana c, eli d, frank e).
+printf 'x\na\nbob was right\n' | q reconcile C01.md --decider ana --date 2026-11-21 >"$tmp/walk" 2>"$tmp/err" || fail "walk: $(cat "$tmp/err")"
+grep -qF "  d) eli: COM.2, WELL.1" "$tmp/walk" && grep -qF "  a) bob: COM.2" "$tmp/walk" && grep -qF "'x' is not a choice" "$tmp/walk" &&
+  grep -qF "decide: a/d keep that coder's codes, u union, n neither, o other codes, s skip, q stop > " "$tmp/walk" || fail "walk screen: $(cat "$tmp/walk")"
+[[ $(cat "$ws/transcripts/C01.consensus.codes") == *$'t2: COM.1, WELL.1 | memo: Efficiency and isolation come together for contractors.\n# decided t3 by ana on 2026-11-21: bob | eli: COM.2, WELL.1 | bob: COM.2 | hash d4b419936b45f034 | note: bob was right\nt3: COM.2\nt4: TOOL.2 | exemplar' ]] ||
   fail "walk file: $(cat "$ws/transcripts/C01.consensus.codes")"
 # Nothing left: a second run decides nothing and writes nothing.
 q reconcile --list 2>"$tmp/err" >/dev/null; grep -qxF "qualrank reconcile: 0 open disagreement(s)" "$tmp/err" || fail "open after: $(cat "$tmp/err")"

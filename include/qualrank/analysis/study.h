@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "qualrank/analysis/coding.h"
+#include "qualrank/analysis/consensus_plan.h"
 #include "qualrank/analysis/ranking_input.h"
 #include "qualrank/model/findings.h"
 #include "qualrank/model/versions.h"
@@ -23,6 +24,7 @@ struct Study {
   CodingTally tally;              // segments counted but not built (StudyOptions::coding.suggestions_counted_only)
   std::vector<ParticipantRanking> rankings;
   std::vector<Finding> findings;  // findings.yaml (checked against the codes when every segment is built)
+  std::vector<ConsensusStatus> consensus;  // each consensus file checked against its coders (check_consensus)
   const Taxonomy& taxonomy() const { return version->taxonomy; }
 };
 

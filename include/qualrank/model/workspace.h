@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "qualrank/model/consensus.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/model/transcript.h"
@@ -21,6 +22,7 @@ struct Workspace {
   std::vector<Transcript> transcripts;          // sorted by file name
   std::vector<std::string> label_tables;        // workspace-relative paths of codebooks/labels/*.csv
   std::vector<std::string> standoff_files;      // workspace-relative paths of the transcripts' .codes files read
+  std::vector<ConsensusRecord> consensus;       // the header and decision lines of each `<stem>.consensus.codes`
   std::string taxonomy_path;                    // workspace-relative
   std::string history_path;                     // codebooks/<name>.history.yaml (may not exist)
 

@@ -35,6 +35,7 @@ struct StudyReportOptions {
 struct StudyReportSummary {
   std::vector<std::string> files;        // paths written
   std::vector<std::string> headlines;    // one line each: correlations with CI, misaligned items, agreement
+  std::string usage_error;               // set (and nothing written) when an option does not fit the workspace
 };
 
 // Returns false when the workspace has errors (then nothing is written) or an output cannot be written
