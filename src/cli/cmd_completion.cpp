@@ -27,7 +27,7 @@ _qualrank() {
             :[0-9]) directive=${line#:} ;;
             *)
                 line=${line%%$'\t'*}
-                [[ -n $quoted ]] || printf -v line '%q' "$line"
+                [[ -n $quoted || $line != *[^A-Za-z0-9._,:/=@+%-]* ]] || printf -v line '%q' "$line"
                 COMPREPLY+=("$line")
                 ;;
         esac

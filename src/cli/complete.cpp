@@ -240,14 +240,27 @@ void complete(std::ostream& out, std::vector<std::string> words) {
   fs::path workspace;
   bool workspace_given = false;
   std::size_t i = 0;
-  for (; i < w.size(); ++i) {
+  bool wants_folder = false;  // the word being completed is -C's folder
+  while (i < w.size()) {
     if (w[i] == "-C" || w[i] == "--workspace") {
-      if (++i < w.size()) workspace = w[i], workspace_given = true;
+      if (i + 1 == w.size()) {
+        wants_folder = true;
+        break;
+      }
+      workspace = w[i + 1], workspace_given = true;
+      i += 2;
     } else if (starts_with(w[i], "--workspace=")) {
       workspace = w[i].substr(12), workspace_given = true;
+      ++i;
     } else if (w[i].empty() || w[i][0] != '-') {
       break;
+    } else {
+      ++i;
     }
+  }
+  if (wants_folder || (i == w.size() && (starts_with(cur, "--workspace=") || split_option == "--workspace"))) {
+    out << ":2\n";
+    return;
   }
   if (!workspace_given) {
     workspace = find_workspace_upward(fs::current_path(ec));
@@ -255,14 +268,6 @@ void complete(std::ostream& out, std::vector<std::string> words) {
     workspace = fs::path(home) / workspace.string().substr(2);  // the line's words come unexpanded
   }
   if (i == w.size() && split_option.empty()) {
-    if (!w.empty() && (w.back() == "-C" || w.back() == "--workspace")) {
-      out << ":2\n";
-      return;
-    }
-    if (starts_with(cur, "--workspace=")) {
-      out << ":2\n";
-      return;
-    }
     Candidates c(out, cur);
     if (!cur.empty() && cur[0] == '-') {
       for (const auto& g : global_options()) {
