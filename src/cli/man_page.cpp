@@ -113,7 +113,9 @@ void command_body(std::ostream& out, const CommandDoc& c, bool own_page) {
     out << ".SH SYNOPSIS\n";
     if (c.options) prose = synopsis_lines(out, c.name, c.options->usage);
     else out << ".nf\n\\fBqualrank " << roff_escape(c.name) << "\\fR \\fISUBCOMMAND\\fR [\\fIOPTIONS\\fR]\n.fi\n";
-    out << ".SH DESCRIPTION\n" << roff_escape(c.summary) << ".\n";
+    std::string sentence = c.summary + ".";
+    sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+    out << ".SH DESCRIPTION\n" << roff_escape(sentence) << '\n';
     paragraph(out, prose);
   } else {
     out << roff_escape(c.summary) << '\n';
