@@ -97,10 +97,22 @@ set -e
 [[ "$(cat "$tmp/err")" == "qualrank completion: error: unknown shell 'tcsh' (bash, zsh or fish)" ]] || fail "tcsh message: $(cat "$tmp/err")"
 bash -n "$tmp/qualrank.bash" || fail "bash -n"
 
-# zsh: the script parses
+# zsh: the script parses, and turns the helper's lines into _describe's VALUE:DESCRIPTION and its file
+# directive into _files (compsys's functions stubbed to print what they are given)
 if command -v zsh >/dev/null; then
   "$QUALRANK" completion zsh >"$tmp/_qualrank"
   zsh -n "$tmp/_qualrank" || fail "zsh -n"
+  zsh_complete() {  # CURRENT WORD...
+    PATH="$tmp/bin:$PATH" zsh -f -c 'compdef() { :; }; source "$1"; shift
+      _describe() { print -rl -- "${(@P)${@[-1]}}"; }; _files() { print -r -- "_files $*"; }
+      CURRENT=$1; shift; words=("$@"); _qualrank' _ "$tmp/_qualrank" "$@"
+  }
+  got=$(zsh_complete 7 qualrank -C "$ws" code add --node WELL.)
+  [[ "$got" == $'WELL.1:Isolation\nWELL.2:Boundaries' ]] || fail "zsh --node: [$got]"
+  got=$(zsh_complete 6 qualrank -C "$ws" report --output '')
+  [[ "$got" == '_files ' ]] || fail "zsh -o: [$got]"
+  got=$(zsh_complete 3 qualrank -C '')
+  [[ "$got" == '_files -/' ]] || fail "zsh -C: [$got]"
 fi
 # fish: the script parses, and fish's own completer (complete -C) offers the helper's candidates
 if command -v fish >/dev/null; then

@@ -81,4 +81,13 @@ set -e
 [[ $rc == 2 && ! -e "$tmp/x" ]] || fail "man report -o: exit $rc"
 # works outside any workspace
 (cd "$tmp" && "$QUALRANK" man validate | grep -qF 'qualrank\-validate \- check the whole workspace') || fail "man outside a workspace"
+# README's command list names every command qualrank help lists, the two of this suite as help words them
+if [[ -n "${SOURCE_DIR:-}" ]]; then
+  block=$(sed -n '/^## Commands$/,/^`-C DIR`/p' "$SOURCE_DIR/README.md")
+  for c in $commands; do grep -qE "^  $c +" <<<"$block" || fail "README's Commands lacks $c"; done
+  for c in completion man; do
+    line=$("$QUALRANK" help | grep -E "^  $c +")
+    grep -qxF -- "$line" <<<"$block" || fail "README's Commands words $c otherwise than qualrank help: $line"
+  done
+fi
 echo "ok: man ($checked options checked)"
