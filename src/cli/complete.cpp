@@ -267,6 +267,8 @@ void complete(std::ostream& out, std::vector<std::string> words) {
   } else if (const char* home = std::getenv("HOME"); home && starts_with(workspace.string(), "~/")) {
     workspace = fs::path(home) / workspace.string().substr(2);  // the line's words come unexpanded
   }
+  // "-C .." read as the folder it names (the workspace's own checks take ".." for a way out of it).
+  if (workspace_given) workspace = fs::weakly_canonical(fs::absolute(workspace, ec), ec);
   if (i == w.size() && split_option.empty()) {
     Candidates c(out, cur);
     if (!cur.empty() && cur[0] == '-') {

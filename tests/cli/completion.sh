@@ -65,6 +65,9 @@ expect $'move\nmerge' -C "$ws" taxonomy propose --op m
 # no -C: the workspace is found upward from the current folder
 got=$(cd "$ws/transcripts" && candidates guide --role c) || true
 [[ "$got" == contractor ]] || fail "workspace found upward: got [$got]"
+# -C with "..": the folder it names
+got=$(cd "$ws/transcripts" && candidates -C .. guide --role m) || true
+[[ "$got" == manager ]] || fail "-C ..: got [$got]"
 # -C given as --workspace=DIR
 expect 'WELL.2' --workspace="$ws" code remove --node WELL.2
 # file and folder values fall back to the shell's file names
@@ -83,6 +86,12 @@ set -e
 [[ $rc == 0 && "$out" == ':0' && ! -s "$tmp/err" ]] || fail "no workspace: rc=$rc out=[$out] err=[$(cat "$tmp/err")]"
 out=$("$QUALRANK" __complete nosuchcommand --x '' 2>"$tmp/err")
 [[ -z "$out" && ! -s "$tmp/err" ]] || fail "unknown command: out=[$out]"
+# fast: the node list of the bundled study in well under 100 ms of CPU (taxonomy and guideline only)
+if [[ -n "${SOURCE_DIR:-}" && -x /usr/bin/time ]]; then
+  cpu=$(/usr/bin/time -f '%U %S' "$QUALRANK" __complete -C "$SOURCE_DIR" code add --node '' 2>&1 >"$tmp/nodes" | awk '{ print ($1 + $2) * 1000 }')
+  [[ $(grep -c . "$tmp/nodes") -gt 100 ]] || fail "bundled study: $(wc -l <"$tmp/nodes") node candidates"
+  (( ${cpu%.*} < 100 )) || fail "__complete --node took $cpu ms of CPU"
+fi
 # hidden: never listed, and help does not offer it
 "$QUALRANK" help | grep -q '__complete' && fail "qualrank help lists __complete"
 "$QUALRANK" help | grep -q '^  completion ' || fail "qualrank help does not list completion"
