@@ -10,7 +10,8 @@ DEB_BUILD := cmake g++ make pkg-config libboost-program-options-dev libboost-gra
              nlohmann-json3-dev libyaml-cpp-dev libxlsxwriter-dev libzip-dev libpugixml-dev libicu-dev \
              libssl-dev zlib1g-dev catch2 libbenchmark-dev libncurses-dev
 # What the test suite uses to check outputs with independent tools.
-DEB_TEST  := libxml2-utils python3-openpyxl python3-yaml chromium libreoffice-calc-nogui poppler-utils unzip tmux jq time
+DEB_TEST  := libxml2-utils python3-openpyxl python3-yaml chromium libreoffice-calc-nogui poppler-utils unzip tmux jq time \
+             bash-completion zsh fish man-db groff-base dpkg-dev
 
 # Fuzzing (make fuzz): Debian's clang and its compiler-rt (libFuzzer, ASan, UBSan runtimes).
 DEB_FUZZ  := clang libclang-rt-dev
@@ -23,7 +24,11 @@ ASAN_DIR     ?= build-asan
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps deps-test build run test bench clean fuzz fuzz-build fuzz-replay
+# make install: the binary, manual pages, shell completions and docs under PREFIX (staged under DESTDIR when set).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all deps deps-test build run test bench clean fuzz fuzz-build fuzz-replay install package
 
 all: build
 
@@ -38,6 +43,16 @@ $(BUILD_DIR)/CMakeCache.txt:
 
 build: $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Builds what is installed (the binary, then its manual pages and completions), then installs it.
+install: $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target qualrank qualrank_shell_files
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
+
+# The Debian package (CPack): $(BUILD_DIR)/qualrank_VERSION_ARCH.deb, Depends from the binary's libraries.
+package: $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target qualrank qualrank_shell_files
+	cd $(BUILD_DIR) && cpack -G DEB
 
 run: deps
 	@$(MAKE) --no-print-directory build

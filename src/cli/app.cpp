@@ -2,7 +2,9 @@
 // usage errors exit 2; anything else unexpected is a bug and reported as an internal error (exit 3).
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
+#include <string_view>
 
 #include "cli.h"
 #include "qualrank/util/edit_distance.h"
@@ -17,13 +19,13 @@ namespace {
 void print_help(std::ostream& out) {
   out << "qualrank " QUALRANK_VERSION " - interview transcripts to coded segments, rankings and a versioned taxonomy\n\n"
          "usage: qualrank [-C DIR] [--quiet] [--verbose] COMMAND [OPTIONS]\n\n"
-         "global options:\n"
-         "  -C, --workspace DIR   use the workspace in DIR (default: the current folder)\n"
-         "  -q, --quiet           no progress output\n"
-         "  -v, --verbose         print each step's timing\n"
-         "  --version             print the version\n"
-         "  -h, --help            this help\n\n"
-         "commands:\n";
+         "global options:\n";
+  for (const auto& g : global_options()) {
+    std::string flags = g.flags;
+    flags.resize(std::max<std::size_t>(flags.size() + 1, 22), ' ');
+    out << "  " << flags << g.help << '\n';
+  }
+  out << "\ncommands:\n";
   for (const auto& c : commands()) {
     std::string name = c.name;
     name.resize(std::max<std::size_t>(name.size() + 2, 19), ' ');
@@ -52,6 +54,26 @@ std::string suggestion(const std::string& name) {
 }
 
 }  // namespace
+
+const std::vector<GlobalOption>& global_options() {
+  static const std::vector<GlobalOption> table = {
+      {"-C, --workspace DIR", "use the workspace in DIR (default: the current folder)"},
+      {"-q, --quiet", "no progress output"},
+      {"-v, --verbose", "print each step's timing"},
+      {"--version", "print the version"},
+      {"-h, --help", "this help"},
+  };
+  return table;
+}
+
+std::filesystem::path find_workspace_upward(const std::filesystem::path& here) {
+  std::error_code ec;
+  for (auto p = here; !p.empty(); p = p.parent_path()) {
+    if (std::filesystem::is_directory(p / "codebooks", ec)) return p;
+    if (p == p.parent_path()) break;
+  }
+  return {};
+}
 
 namespace {
 
@@ -115,6 +137,22 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
                    const std::vector<std::string>& args, po::variables_map& vm, int& exit_code,
                    const po::positional_options_description* positional) {
   desc.add_options()("help,h", "print this help");
+  if (ctx.describe) {
+    ctx.describe->name = name;
+    ctx.describe->usage = usage;
+    ctx.describe->options = desc.options();
+    if (positional) {
+      // An unlimited last option fills every position from its first on: listed once.
+      const unsigned total = positional->max_total_count();
+      const bool repeats = total == std::numeric_limits<unsigned>::max();
+      auto& names = ctx.describe->positional;
+      for (unsigned k = 0; k < (repeats ? 16u : total); ++k) names.push_back(positional->name_for_position(k));
+      while (repeats && names.size() > 1 && names[names.size() - 2] == names.back()) names.pop_back();
+      ctx.describe->positional_repeats = repeats;
+    }
+    exit_code = 0;
+    return false;
+  }
   auto usage_error = [&](const std::string& what) {
     *ctx.err << "qualrank " << name << ": error: " << printable(what) << "\n(see 'qualrank " << name << " --help')\n";
     exit_code = 2;
@@ -209,6 +247,9 @@ int run(int argc, char** argv) {
   Context ctx;
   ctx.out = &std::cout;
   ctx.err = &std::cerr;
+  // The completion scripts' hidden helper: before anything else, so that it never touches the workspace.
+  if (argc >= 2 && std::string_view(argv[1]) == "__complete")
+    return complete_words(std::cout, std::vector<std::string>(argv + 2, argv + argc));
   bool workspace_given = false;
   int i = 1;
   for (; i < argc; ++i) {
@@ -268,17 +309,13 @@ int run(int argc, char** argv) {
   // its repository), so a command run in transcripts/ works on its workspace. `init` and `import` may make a
   // new workspace here, `agreement --labels` reads label tables anywhere, and `package verify DIR` checks a
   // package wherever it is.
+  // `man` and `completion` describe the program, not a workspace: they read and finish nothing there.
+  if (name == "man" || name == "completion") return cmd->handler(ctx, args);
   const bool anywhere = name == "package" && !args.empty() && args[0] == "verify";
   if (!workspace_given && name != "init" && name != "import" && name != "agreement" && !anywhere) {
     std::error_code ec;
-    std::filesystem::path here = std::filesystem::current_path(ec), found;
-    for (auto p = here; !p.empty(); p = p.parent_path()) {
-      if (std::filesystem::is_directory(p / "codebooks", ec)) {
-        found = p;
-        break;
-      }
-      if (p == p.parent_path()) break;
-    }
+    std::filesystem::path here = std::filesystem::current_path(ec);
+    std::filesystem::path found = find_workspace_upward(here);
     if (found.empty()) {
       std::cerr << "qualrank " << name << ": error: not a qualrank workspace (no codebooks/ folder here or in any folder above); "
                    "run it inside a workspace, give -C DIR, or start one with 'qualrank init'\n";

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,17 @@ namespace qualrank::cli {
 
 namespace po = boost::program_options;
 
+// What parse_options saw of a command when asked to describe it (Context::describe): the command's name as
+// written ("report", "taxonomy show"), its usage text, its options (--help included) and the options that
+// take positional words, in order. The man pages and the shell completion are made from it.
+struct CommandOptions {
+  std::string name;
+  std::string usage;
+  std::vector<boost::shared_ptr<po::option_description>> options;
+  std::vector<std::string> positional;  // the option each positional word fills, first word first
+  bool positional_repeats = false;      // the last of `positional` takes every further word
+};
+
 struct Context {
   std::filesystem::path workspace = ".";
   bool quiet = false;
@@ -24,6 +36,9 @@ struct Context {
   std::ostream* out;
   std::ostream* err;
   char** argv = nullptr;  // the command line as given (to start again, tuned: tune_for_files)
+  // When set, parse_options records the command's options here and returns false with exit code 0: the
+  // handler stops before reading anything (command_catalog.cpp describes every command this way).
+  CommandOptions* describe = nullptr;
 };
 
 // A command about to read `files`, 8 MB or more of them, starts again at once with glibc's heap on huge pages
@@ -41,6 +56,26 @@ struct Command {
 
 // The subcommand table, in the order `qualrank help` lists it.
 const std::vector<Command>& commands();
+
+// A command's own subcommands (taxonomy show, code add, package verify, ...): name and one-line help, in the
+// order its usage lists them; empty for a command without.
+struct SubcommandHelp {
+  const char* name;
+  const char* summary;
+};
+std::vector<SubcommandHelp> subcommands_of(const std::string& command);
+
+// The global options (before the command), as `qualrank help` lists them: the flags as written ("-C,
+// --workspace DIR") and their help.
+struct GlobalOption {
+  const char* flags;
+  const char* help;
+};
+const std::vector<GlobalOption>& global_options();
+
+// The folder of the workspace a command run in `here` works on: the nearest folder from `here` upward that
+// has a codebooks/ folder (as git finds its repository); empty when there is none.
+std::filesystem::path find_workspace_upward(const std::filesystem::path& here);
 
 // Entry point: parses global options, dispatches, prints diagnostics; returns the exit code.
 int run(int argc, char** argv);
@@ -104,5 +139,13 @@ int cmd_import(Context&, const std::vector<std::string>&);
 int cmd_import_transcript(Context&, const std::vector<std::string>&);
 int cmd_query(Context&, const std::vector<std::string>&);
 int cmd_package(Context&, const std::vector<std::string>&);
+int cmd_man(Context&, const std::vector<std::string>&);         // cmd_man.cpp
+int cmd_completion(Context&, const std::vector<std::string>&);  // cmd_completion.cpp
+
+// `qualrank __complete WORD...` (hidden, called by the completion scripts): the candidates for the last of
+// `words`, the words after `qualrank` on the line, one per line as VALUE or VALUE<TAB>DESCRIPTION, then a
+// line ":0" (nothing more), ":1" (the shell completes file names) or ":2" (folder names). Never fails: any
+// problem prints nothing and returns 0. complete.cpp.
+int complete_words(std::ostream& out, const std::vector<std::string>& words);
 
 }  // namespace qualrank::cli

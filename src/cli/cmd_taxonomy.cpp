@@ -42,6 +42,12 @@ void usage(std::ostream& out) {
 
 }  // namespace
 
+std::vector<SubcommandHelp> taxonomy_subcommands() {
+  std::vector<SubcommandHelp> out;
+  for (const auto& s : subcommands()) out.push_back({s.name, s.summary});
+  return out;
+}
+
 std::string default_author(const po::variables_map& vm) {
   if (vm.count("author") && !vm["author"].as<std::string>().empty()) return vm["author"].as<std::string>();
   for (const char* var : {"QUALRANK_AUTHOR", "USER"})

@@ -1,5 +1,7 @@
-// The subcommand table: name, one-line help, handler. `qualrank help` lists it in this order.
+// The subcommand table: name, one-line help, handler. `qualrank help` lists it in this order; the manual pages
+// and the shell completion are made from it (command_catalog.cpp).
 #include "cli.h"
+#include "cmd_taxonomy.h"
 
 namespace qualrank::cli {
 
@@ -25,8 +27,24 @@ const std::vector<Command>& commands() {
       {"import-transcript", "turn a WebVTT, SRT, Word or text transcript into a workspace transcript", cmd_import_transcript},
       {"report", "the main job: validate, then write every output into reports/", cmd_report},
       {"package", "a pseudonymised replication package (folder + zip, README, SHA256SUMS); package verify DIR re-runs it", cmd_package},
+      {"completion", "print the shell completion script for bash, zsh or fish (see README, Install)", cmd_completion},
+      {"man", "print a manual page made from this table (qualrank.1, qualrank-COMMAND.1), or write them all with -o DIR", cmd_man},
   };
   return table;
+}
+
+// The commands that dispatch on their first word; each handler's own dispatch must know these names (the
+// command catalog's test checks that every one reaches its own options).
+std::vector<SubcommandHelp> subcommands_of(const std::string& command) {
+  if (command == "taxonomy") return taxonomy_subcommands();
+  if (command == "code")
+    return {{"add", "code a turn, or a span of it, with taxonomy nodes"},
+            {"remove", "remove taxonomy nodes from a turn's or a span's coding"},
+            {"exemplar", "mark a coding as an exemplar quote of its node (--off: unmark it)"}};
+  if (command == "package") return {{"verify", "re-run the analysis from a package and name every output that differs"}};
+  if (command == "participants")
+    return {{"import", "merge a spreadsheet of participant attributes into the transcripts' front matter"}};
+  return {};
 }
 
 }  // namespace qualrank::cli
