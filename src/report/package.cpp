@@ -212,9 +212,10 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
     }
   }
 
-  // The zip, then the key, then the renames.
+  // The zip, then the key, then the renames. Its members sit under the fixed folder kZipFolder, never under the
+  // folder name -o chose (a user's path must not travel with the published zip).
   std::map<std::string, std::string> entries;
-  for (const auto& [rel, bytes] : package_files) entries[out_name + "/" + rel] = bytes;
+  for (const auto& [rel, bytes] : package_files) entries[std::string(kZipFolder) + "/" + rel] = bytes;
   files::AtomicOutput zip_out(zip_path);
   if (!zip::write(zip_out.temp_path(), entries, files::source_date_epoch(kFallbackEpoch), &err)) {
     diags.error({zip_path.string(), 0, 0}, "cannot write: " + err);

@@ -273,8 +273,10 @@ refuse "$fw/package.zip: error: the key may not be written into the package ($fw
 refuse "$fw/transcripts: error: exists and is not a qualrank package (no qualrank-package.json); remove it or choose another folder; nothing written" -o transcripts
 refuse "$fw/..: error: the package folder cannot be the workspace or a folder that holds it" -o ..
 mkdir "$tmp/empty"; "$QUALRANK" -C "$fw" -q package --names ../names.csv -o "$tmp/empty" || fail "an empty folder is refused"
-cmp "$tmp/empty.zip" "$fw/package.zip" >/dev/null && fail "the zip's folder name is not the package's"
-[[ $(unzip -Z1 "$tmp/empty.zip" | head -1) == empty/README.md ]] || fail "zip entries: $(unzip -Z1 "$tmp/empty.zip" | head -3)"
+# the zip's members sit under the fixed folder package/, never under the name -o chose: the same bytes
+cmp "$tmp/empty.zip" "$fw/package.zip" || fail "the zip carries the folder name -o chose"
+unzip -Z1 "$tmp/empty.zip" | grep -v '^package/' && fail "a zip member outside package/"
+[[ $(unzip -Z1 "$tmp/empty.zip" | head -2 | tr '\n' ' ') == "package/README.md package/SHA256SUMS " ]] || fail "zip entries: $(unzip -Z1 "$tmp/empty.zip" | head -3)"
 refuse "$fw/../names.csv: error: the key would overwrite the names list; write it elsewhere" --names ../names.csv --key ../names.csv
 printf 'name,pseudonym\nJonas,\njonas,\n' >"$tmp/dup.csv"
 refuse "$tmp/dup.csv:3:1: error: 'jonas' is listed twice (first on line 2); give each name once" --names "$tmp/dup.csv"
