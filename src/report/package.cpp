@@ -12,6 +12,7 @@
 #include "qualrank/report/package.h"
 #include "qualrank/report/pseudonymise.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
 #include "qualrank/util/zip.h"
 
 namespace qualrank {
@@ -41,6 +42,46 @@ struct RemoveOnExit {
     if (!dir.empty()) fs::remove_all(dir, ec);
   }
 };
+
+// The final check of a package's files (package-relative path -> bytes, as written below `staging`): every
+// listed name still in one of them is an error located in it (a zip entry as "FILE!ENTRY"). False when any.
+bool leak_check(const std::map<std::string, std::string>& files, const fs::path& staging, const Pseudonymiser& p,
+                Diagnostics& diags) {
+  bool clean = true;
+  auto check = [&](const std::string& where, std::string_view text, bool is_path) {
+    for (const auto& n : p.find_names(text)) {
+      clean = false;
+      diags.error({where, is_path ? 0 : n.line, is_path ? 0 : n.column},
+                  std::string(is_path ? "its path holds" : "still holds") + " the listed name '" + n.name->name +
+                      "' (as '" + text::escape_controls(text.substr(n.begin, n.end - n.begin)) +
+                      "': an input writes it so that the replacement cannot read it, e.g. split by coding markup); "
+                      "change that spelling in the input; nothing written");
+    }
+  };
+  for (const auto& [rel, bytes] : files) {
+    check(rel, rel, true);
+    if (!bytes.starts_with("PK\x03\x04")) {
+      check(rel, bytes, false);
+      continue;
+    }
+    zip::Reader reader(staging / rel);
+    if (!reader.ok()) {
+      diags.error({rel, 0, 0}, "cannot be read for the check of listed names (" + reader.error() + "); nothing written");
+      clean = false;
+    }
+    for (const auto& entry : reader.names()) {
+      check(rel + "!" + entry, entry, true);
+      if (auto content = reader.read(entry)) {
+        check(rel + "!" + entry, *content, false);
+      } else {
+        diags.error({rel + "!" + entry, 0, 0},
+                    "cannot be read for the check of listed names (" + reader.error() + "); nothing written");
+        clean = false;
+      }
+    }
+  }
+  return clean;
+}
 
 bool is_history(const std::string& rel) {
   return rel.starts_with("codebooks/") && rel.find('/', 10) == std::string::npos &&
@@ -118,7 +159,13 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       continue;
     }
     std::string new_rel = pseudonymiser.apply(rel);
-    std::string content = pseudonymiser.apply(*bytes);
+    std::vector<NameFound> near;
+    std::string content = pseudonymiser.apply(*bytes, &near);
+    for (const auto& n : near)
+      diags.warning({rel, n.line, n.column},
+                    "'" + text::escape_controls(std::string_view(*bytes).substr(n.begin, n.end - n.begin)) +
+                        "' is the listed name '" + n.name->name +
+                        "' without its accents and is not replaced; list that spelling too if it is the same name");
     if (is_history(rel)) {
       auto rechained = rechain_history(content, new_rel, diags);
       if (!rechained) continue;
@@ -186,31 +233,11 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       return false;
     }
 
-  // Nothing listed may survive: a name written differently in an input (a YAML or XML escape, markup inside
-  // it) reaches the outputs decoded. Every file, its path and every entry of a zip file are checked.
-  if (!names.empty()) {
-    auto leaked = [&](const std::string& where, std::string_view text) {
-      if (const NameEntry* n = pseudonymiser.find_name(text)) {
-        diags.error({where, 0, 0}, "still holds the listed name '" + n->name +
-                                       "' (written differently in an input, e.g. escaped or with markup inside it); "
-                                       "list that spelling too; nothing written");
-        return true;
-      }
-      return false;
-    };
-    for (const auto& [rel, bytes] : package_files) {
-      if (leaked(rel, rel)) return false;
-      if (bytes.starts_with("PK\x03\x04")) {
-        zip::Reader reader(staging / rel);
-        for (const auto& entry : reader.names()) {
-          auto content = reader.read(entry);
-          if (leaked(rel + "!" + entry, entry) || (content && leaked(rel + "!" + entry, *content))) return false;
-        }
-      } else if (leaked(rel, bytes)) {
-        return false;
-      }
-    }
-  }
+  // Nothing listed may survive: a name the replacement could not see in an input (split by coding markup,
+  // say) but that an output shows is refused. Every file, its path and every entry of a zip file (the
+  // workbooks' sheets and strings, the REFI project) is read decoded, as the replacement reads (character
+  // references, escapes, comments and emphasis as what they show), and every leak is named.
+  if (!names.empty() && !leak_check(package_files, staging, pseudonymiser, diags)) return false;
 
   // The zip, then the key, then the renames. Its members sit under the fixed folder kZipFolder, never under the
   // folder name -o chose (a user's path must not travel with the published zip).
