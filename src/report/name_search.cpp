@@ -49,17 +49,17 @@ class Matcher : public text::FoldSink {
   }
 
  private:
-  struct Unit {
-    std::uint64_t folded_begin = 0;
-    std::size_t begin = 0;
-    bool word = false, after_invisible = false;
+  struct Unit {  // left uninitialised: a slot is read only after it was written
+    std::uint64_t folded_begin;
+    std::size_t begin;
+    bool word, after_invisible;
   };
   const KeywordMatcher& keys_;
   Scan& out_;
   int32_t state_ = 0;
   std::uint64_t folded_ = 0, units_ = 0;
-  std::array<std::uint64_t, kRing> unit_of_{};
-  std::array<Unit, kRing> units_ring_{};
+  std::array<std::uint64_t, kRing> unit_of_;
+  std::array<Unit, kRing> units_ring_;
   std::vector<Hit> pending_;
 };
 
@@ -67,7 +67,7 @@ class Matcher : public text::FoldSink {
 
 Scan scan(std::string_view text, text::NameFold mode, const KeywordMatcher& keys) {
   Scan out;
-  auto m = std::make_unique<Matcher>(keys, out);  // its rings are 64 KiB: not on the stack
+  auto m = std::make_unique<Matcher>(keys, out);  // its rings are 128 KiB: not on the stack
   text::fold_for_names(text, mode, *m);
   m->finish();
   return out;

@@ -145,6 +145,11 @@ bool is_mark(UChar32 c) {
   return t == U_NON_SPACING_MARK || t == U_ENCLOSING_MARK || t == U_COMBINING_SPACING_MARK;
 }
 
+// Code points of one chunk at most: the Stream-Safe Text Format (UAX #15) allows 30 marks after a base; past
+// that the marks start chunks of their own, so a hostile run of marks costs linear time, not quadratic
+// reordering, and memory stays small.
+constexpr std::size_t kMaxChunk = 32;
+
 class Folder {
  public:
   Folder(NameFold mode, FoldSink& sink) : mode_(mode), sink_(sink) {
@@ -225,7 +230,7 @@ class Folder {
       return;
     }
     flush_space();
-    if (!chunk_.empty() && (c < 0x80 || nfd_->hasBoundaryBefore(c))) flush_chunk();
+    if (!chunk_.empty() && (c < 0x80 || chunk_.size() >= kMaxChunk || nfd_->hasBoundaryBefore(c))) flush_chunk();
     if (chunk_.empty()) chunk_begin_ = b;
     chunk_.push_back(c);
     chunk_end_ = e;

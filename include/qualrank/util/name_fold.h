@@ -43,7 +43,8 @@ class FoldSink {
 };
 
 // Calls sink.unit for every unit of `text` in order, in time linear in the text's length (an HTML comment
-// without its "-->" is text; memory: one character's folding). Invalid UTF-8 bytes are U+FFFD units.
+// without its "-->" is text; a character carries at most 31 marks, the rest start units of their own; memory:
+// one character's folding). Invalid UTF-8 bytes are U+FFFD units.
 void fold_for_names(std::string_view text, NameFold mode, FoldSink& sink);
 
 // The folded bytes of `name`'s units, white space at either end left out: the key a name is matched by.
