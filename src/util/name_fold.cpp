@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -140,6 +141,20 @@ UChar32 escape_at(std::string_view s, std::size_t i, std::size_t& len) {
   return scalar_value(v) ? static_cast<UChar32>(v) : -1;
 }
 
+// ASCII characters by what the fold does with them (no ICU call for the bytes most texts are made of).
+enum AsciiKind : uint8_t { kOther, kWord, kSpace, kStar };
+struct AsciiKinds {
+  std::array<AsciiKind, 128> t{};
+  AsciiKinds() {
+    for (int c = 0; c < 128; ++c)
+      t[static_cast<std::size_t>(c)] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? kWord
+                                       : c == ' ' || (c >= '\t' && c <= '\r') || c == '_'                        ? kSpace
+                                       : c == '*'                                                                  ? kStar
+                                                                                                                   : kOther;
+  }
+};
+const AsciiKinds kAscii;
+
 bool is_mark(UChar32 c) {
   auto t = u_charType(c);
   return t == U_NON_SPACING_MARK || t == U_ENCLOSING_MARK || t == U_COMBINING_SPACING_MARK;
@@ -205,7 +220,8 @@ class Folder {
 
  private:
   void character(UChar32 c, std::size_t b, std::size_t e) {
-    if (c == '*') {
+    const AsciiKind kind = c < 0x80 ? kAscii.t[static_cast<std::size_t>(c)] : kOther;
+    if (kind == kStar) {
       flush_chunk();
       flush_space();
       if (!star_) star_begin_ = b;
@@ -213,7 +229,7 @@ class Folder {
       star_end_ = e;
       return;
     }
-    if (c == '_' || u_isUWhiteSpace(c)) {
+    if (kind == kSpace || (c >= 0x80 && u_isUWhiteSpace(c))) {
       flush_chunk();
       if (space_) {
         space_end_ = e;
@@ -266,12 +282,22 @@ class Folder {
   void flush_chunk() {
     if (chunk_.empty()) return;
     const UChar32 first = chunk_.front();
-    const bool word = u_isalnum(first) || is_mark(first);
     if (chunk_.size() == 1 && first < 0x80) {
       char c = static_cast<char>(first >= 'A' && first <= 'Z' ? first + 32 : first);
       chunk_.clear();
-      emit(std::string_view(&c, 1), chunk_begin_, chunk_end_, word);
+      emit(std::string_view(&c, 1), chunk_begin_, chunk_end_, kAscii.t[static_cast<std::size_t>(first)] == kWord);
       return;
+    }
+    const bool word = u_isalnum(first) || is_mark(first);
+    // A lone non-ASCII character folds the same every time: a small direct-mapped cache of the last ones.
+    Cached* slot = nullptr;
+    if (chunk_.size() == 1) {
+      slot = &cache_[static_cast<std::size_t>(first) % cache_.size()];
+      if (slot->cp == first) {
+        chunk_.clear();
+        if (slot->len > 0) emit(std::string_view(slot->bytes, slot->len), chunk_begin_, chunk_end_, word);
+        return;
+      }
     }
     icu::UnicodeString u;
     for (UChar32 c : chunk_) u.append(c);
@@ -303,10 +329,21 @@ class Folder {
       folded_.append(buf, static_cast<std::size_t>(len));
       prev = c;
     }
+    if (slot && folded_.size() <= sizeof slot->bytes) {
+      slot->cp = first;
+      slot->len = static_cast<std::uint8_t>(folded_.size());
+      std::memcpy(slot->bytes, folded_.data(), folded_.size());
+    }
     if (folded_.empty()) return;  // a lone mark, in the unaccented fold
     emit(folded_, chunk_begin_, chunk_end_, word);
   }
 
+  struct Cached {
+    UChar32 cp = -1;
+    std::uint8_t len = 0;
+    char bytes[15];
+  };
+  std::array<Cached, 256> cache_;
   NameFold mode_;
   FoldSink& sink_;
   const icu::Normalizer2* nfd_ = nullptr;
