@@ -311,6 +311,8 @@ class Folder {
     for (int32_t k = 0; k < u.length(); k = u.moveIndex32(k, 1)) {
       UChar32 c = u.char32At(k);
       if (c == 0x131) c = 'i';                                      // dotless i
+      if (c == 0x2018 || c == 0x2019 || c == 0x2BC || c == 0xFF07) c = '\'';  // O’Brien is O'Brien
+      if (c == 0x2010 || c == 0x2011) c = '-';                      // hyphen, non-breaking hyphen
       if (c == 0x307 && (prev == 'i' || prev == 'j')) continue;     // İ folds to i + dot above
       if (mode_ == NameFold::unaccented) {
         if (is_mark(c)) continue;

@@ -142,6 +142,11 @@ TEST_CASE("report::Pseudonymiser folds Turkish dotted and dotless i", "[report][
   CHECK(dotted.apply("ilknur ILKNUR i\xCC\x87lknur") == "Person-1 Person-1 Person-1");
 }
 
+TEST_CASE("report::Pseudonymiser reads typographic apostrophes and hyphens as ASCII ones", "[report][names]") {
+  Pseudonymiser p(names("name\nSe\xC3\xA1n O'Brien\nJean-Pierre\n"));  // Seán O'Brien
+  CHECK(p.apply("SEAN O'BRIEN, Se\xC3\xA1n O\xE2\x80\x99" "Brien, Jean\xE2\x80\x91Pierre") == "SEAN O'BRIEN, Person-1, Person-2");
+}
+
 TEST_CASE("report::Pseudonymiser reads Markdown emphasis inside a name and keeps it", "[report][names]") {
   Pseudonymiser p(names("name\nMaria\n"));
   CHECK(p.apply("**Mar**ia said") == "**Person-1** said");

@@ -3,7 +3,8 @@
 //
 // The text is cut into units; each unit is a few folded UTF-8 bytes and the original bytes it came from:
 //   - a character with its combining marks: NFD, full Unicode case folding, NFD again (canonical caseless
-//     matching, Unicode 3.13 D145), so "Zoë" composed, decomposed and "ZOË" fold alike; İ/ı fold as i;
+//     matching, Unicode 3.13 D145), so "Zoë" composed, decomposed and "ZOË" fold alike; İ/ı fold as i,
+//     typographic apostrophes (’ ‘ ʼ) as ', the hyphen and non-breaking hyphen (U+2010, U+2011) as -;
 //   - a run of white space (space, NBSP, tabs, line breaks, CRLF, any White_Space character) or '_': one " ";
 //   - HTML character references (&#237; &#xED; &iacute;) and YAML/JSON escapes (\u00ED, \U000000ED, \xED, \_,
 //     \t, \n, surrogate pairs) are the character they stand for;
