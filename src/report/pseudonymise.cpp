@@ -252,7 +252,8 @@ void Pseudonymiser::find_near_misses(std::string_view s, std::vector<NameFound>&
   for (const auto& h : kept) offsets.push_back(h.begin);
   auto where = name_search::line_columns(s, offsets);
   for (std::size_t k = 0; k < kept.size(); ++k)
-    out.push_back({&names_[unaccented_entry_[kept[k].key]], kept[k].begin, kept[k].end, where[k].first, where[k].second});
+    out.push_back({&names_[unaccented_entry_[kept[k].key]], kept[k].begin, kept[k].end, where[k].first,
+                   where[k].second});
 }
 
 std::string Pseudonymiser::replace_names(std::string_view s) {

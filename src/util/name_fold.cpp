@@ -146,11 +146,12 @@ enum AsciiKind : uint8_t { kOther, kWord, kSpace, kStar };
 struct AsciiKinds {
   std::array<AsciiKind, 128> t{};
   AsciiKinds() {
-    for (int c = 0; c < 128; ++c)
-      t[static_cast<std::size_t>(c)] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? kWord
-                                       : c == ' ' || (c >= '\t' && c <= '\r') || c == '_'                        ? kSpace
-                                       : c == '*'                                                                  ? kStar
-                                                                                                                   : kOther;
+    for (int c = 0; c < 128; ++c) {
+      AsciiKind& k = t[static_cast<std::size_t>(c)];
+      if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) k = kWord;
+      else if (c == ' ' || (c >= '\t' && c <= '\r') || c == '_') k = kSpace;  // White_Space in ASCII, and '_'
+      else if (c == '*') k = kStar;
+    }
   }
 };
 const AsciiKinds kAscii;
@@ -316,7 +317,12 @@ class Folder {
       if (c == 0x307 && (prev == 'i' || prev == 'j')) continue;     // İ folds to i + dot above
       if (mode_ == NameFold::unaccented) {
         if (is_mark(c)) continue;
-        const char* plain = c == 0xF8 ? "o" : c == 0xE6 ? "ae" : c == 0x153 ? "oe" : c == 0x142 ? "l" : c == 0x111 ? "d" : nullptr;
+        const char* plain = c == 0xF8    ? "o"
+                            : c == 0xE6  ? "ae"
+                            : c == 0x153 ? "oe"
+                            : c == 0x142 ? "l"
+                            : c == 0x111 ? "d"
+                                         : nullptr;
         if (plain) {
           folded_ += plain;
           prev = c;

@@ -31,9 +31,10 @@ inline constexpr std::size_t kMaxNameBytes = 200;
 // Parses a names list: CSV (RFC 4180) with a header naming the column `name` and optionally `pseudonym` and
 // `kind`. An empty pseudonym is generated from the kind (`person` by default) and a counter per kind, in the
 // list's order. Located errors: a missing `name` column, an unknown column, an empty or one-character name, a
-// name listed twice (as the Pseudonymiser reads names: NFC and NFD, any case, alike), a kind that is not lower-case letters, a pseudonym that is empty of
-// text, holds coding markup or a path character ([ ] { } | \ @ / : " # or a control character), starts
-// with '.', or contains a listed name as a word (it would carry that name into the package); more than
+// name listed twice (as the Pseudonymiser reads names: NFC and NFD, any case, alike), a kind that is not
+// lower-case letters, a pseudonym that is empty of text, holds coding markup or a path character
+// ([ ] { } | \ @ / : " # or a control character), starts with '.', or contains a listed name as a word (it
+// would carry that name into the package); more than
 // kMaxNames rows or kMaxNamesFileBytes bytes. Returns nullopt when there is any error.
 std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, const std::string& file,
                                                        Diagnostics& diags);
