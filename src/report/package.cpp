@@ -163,14 +163,18 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       diags.error({rel, 0, 0}, why);
       continue;
     }
-    std::string new_rel = pseudonymiser.apply(rel);
-    std::vector<NameFound> near;
+    // Near misses (a listed name without its accents) are warned of where they stand, in the path or the text.
+    std::vector<NameFound> near_in_path, near;
+    std::string new_rel = pseudonymiser.apply(rel, &near_in_path);
     std::string content = pseudonymiser.apply(*bytes, &near);
-    for (const auto& n : near)
-      diags.warning({rel, n.line, n.column},
-                    "'" + text::escape_controls(std::string_view(*bytes).substr(n.begin, n.end - n.begin)) +
-                        "' is the listed name '" + n.name->name +
-                        "' without its accents and is not replaced; list that spelling too if it is the same name");
+    auto warn = [&](const NameFound& n, std::string_view text, bool in_path) {
+      diags.warning({rel, in_path ? 0 : n.line, in_path ? 0 : n.column},
+                    std::string(in_path ? "its path holds '" : "'") +
+                        text::escape_controls(text.substr(n.begin, n.end - n.begin)) + "', the listed name '" +
+                        n.name->name + "' without its accents; not replaced: list that spelling too if it is the same name");
+    };
+    for (const auto& n : near_in_path) warn(n, rel, true);
+    for (const auto& n : near) warn(n, *bytes, false);
     if (is_history(rel)) {
       auto rechained = rechain_history(content, new_rel, diags);
       if (!rechained) continue;

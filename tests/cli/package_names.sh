@@ -56,6 +56,8 @@ sed -i 's/^title: Tools and habits of remote teams$/&\nx-contact: "Mar\\xEDa and
 grep -qxF 'x-contact: "Mar\xEDa and Mar\u00EDa"' "$fw/codebooks/remote-work.yaml" || fail "test setup: x-contact"
 # a near miss: the name without its accents, reported, left as written
 sed -i 's/^M01: Only the weekly planning call and one-to-ones\./M01: Only the weekly planning call and one-to-ones with Zoe Angstrom./' "$fw/transcripts/M01.md"
+# and one in a file name: a second coder's codings of E01 under the unaccented name of a listed one
+sed 's/^# coder: carol/# coder: zoe/' "$fw/transcripts/E01.carol.codes" >"$fw/transcripts/E01.zoe.codes"
 grep -qF "one-to-ones with Zoe Angstrom." "$fw/transcripts/M01.md" || fail "test setup: M01"
 "$QUALRANK" -C "$fw" -q validate || fail "the edited fixture does not validate"
 cat >"$tmp/names.csv" <<'CSV'
@@ -65,6 +67,7 @@ Maria,Client-B,
 María,Client-C,
 Zoë Ångström,,
 Ilknur,,
+Zoë,,
 CSV
 
 "$QUALRANK" -C "$fw" package --names ../names.csv -o "$tmp/jonas-private" >"$tmp/out" 2>"$tmp/err" || fail "package: $(cat "$tmp/err")"
@@ -79,9 +82,12 @@ grep -qxF 'x-contact: "Client-C and Client-C"' "$pkg/codebooks/remote-work.yaml"
 # the near miss: one located warning, the text left as written
 line=$(grep -n "with Zoe Angstrom" "$fw/transcripts/M01.md" | cut -d: -f1)
 col=$(($(grep "with Zoe Angstrom" "$fw/transcripts/M01.md" | sed 's/Zoe Angstrom.*//' | wc -m)))
-[[ "$(cat "$tmp/err")" == "transcripts/M01.md:$line:$col: warning: 'Zoe Angstrom' is the listed name 'Zoë Ångström' without its accents and is not replaced; list that spelling too if it is the same name" ]] \
+[[ "$(cat "$tmp/err")" == "transcripts/E01.zoe.codes: warning: its path holds 'zoe', the listed name 'Zoë' without its accents; not replaced: list that spelling too if it is the same name
+transcripts/E01.zoe.codes:1:10: warning: 'zoe', the listed name 'Zoë' without its accents; not replaced: list that spelling too if it is the same name
+transcripts/M01.md:$line:$col: warning: 'Zoe Angstrom', the listed name 'Zoë Ångström' without its accents; not replaced: list that spelling too if it is the same name" ]] \
   || fail "near-miss warning: $(cat "$tmp/err")"
 grep -qF "one-to-ones with Zoe Angstrom." "$pkg/transcripts/M01.md" || fail "the near miss was changed"
+[[ -f "$pkg/transcripts/E01.zoe.codes" ]] || fail "the near miss in a path was changed: $(ls "$pkg/transcripts")"
 # the key counts every spelling
 "$QUALRANK" -C "$fw" -q package --names ../names.csv --key ../key.csv -o "$tmp/again" 2>/dev/null
 grep -qxF "person,Maria Schmidt,Client-A,6" "$tmp/key.csv" || fail "key: $(cat "$tmp/key.csv")"
