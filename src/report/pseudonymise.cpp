@@ -183,14 +183,16 @@ std::string Pseudonymiser::apply(std::string_view text, std::vector<NameFound>* 
   return replace_names(replace_emails(text));
 }
 
-std::string Pseudonymiser::replace_emails(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  std::size_t copied = 0;  // s[copied..] not yet in out
+namespace {
+
+// The e-mail addresses of `s` (local@domain.tld, ASCII), as [begin, end) byte ranges in order.
+std::vector<std::pair<std::size_t, std::size_t>> email_ranges(std::string_view s) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t taken = 0;  // the end of the last address
   for (std::size_t at = s.find('@'); at != std::string_view::npos; at = s.find('@', at + 1)) {
-    if (at < copied) continue;
+    if (at < taken) continue;
     std::size_t begin = at;
-    while (begin > copied && local_char(s[begin - 1])) --begin;
+    while (begin > taken && local_char(s[begin - 1])) --begin;
     while (begin < at && s[begin] == '.') ++begin;  // a sentence's full stop before the address
     std::size_t end = at + 1;
     while (end < s.size() && domain_char(s[end])) ++end;
@@ -200,6 +202,19 @@ std::string Pseudonymiser::replace_emails(std::string_view s) {
     auto dot = domain.rfind('.');
     if (dot == std::string_view::npos || dot == 0 || domain.size() - dot - 1 < 2) continue;
     if (!std::all_of(domain.begin() + static_cast<std::ptrdiff_t>(dot) + 1, domain.end(), alpha)) continue;
+    out.emplace_back(begin, end);
+    taken = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Pseudonymiser::replace_emails(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t copied = 0;  // s[copied..] not yet in out
+  for (const auto& [begin, end] : email_ranges(s)) {
     std::string_view address = s.substr(begin, end - begin);
     std::string folded = text::to_lower_ascii(address);
     auto it = std::find_if(emails_.begin(), emails_.end(), [&](const Email& e) { return e.folded == folded; });
@@ -239,8 +254,11 @@ void append_replacement(std::string& out, std::string_view s, const name_search:
 
 void Pseudonymiser::find_near_misses(std::string_view s, std::vector<NameFound>& out) const {
   if (!unaccented_) return;
-  // Accent-stripped occurrences that overlap no occurrence of a listed name (which is replaced).
+  // Accent-stripped occurrences that overlap no occurrence of a listed name and no e-mail address (both
+  // replaced).
   auto exact = name_search::leftmost_longest(name_search::scan(s, text::NameFold::exact, *matcher_).hits);
+  for (const auto& [begin, end] : email_ranges(s)) exact.push_back({begin, end, 0});
+  std::sort(exact.begin(), exact.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
   auto plain = name_search::leftmost_longest(name_search::scan(s, text::NameFold::unaccented, *unaccented_).hits);
   std::vector<name_search::Hit> kept;
   std::size_t e = 0;

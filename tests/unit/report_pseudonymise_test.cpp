@@ -187,6 +187,11 @@ TEST_CASE("report::Pseudonymiser reports accent-stripped spellings as near misse
   CHECK((near[0].name->name == "Zo\xC3\xAB \xC3\x85ngstr\xC3\xB6m" && near[0].line == 2 && near[0].column == 1));
   CHECK((near[1].line == 2 && near[1].column == 18));
   CHECK((near[2].name->name == "\xC3\x98stergaard" && near[2].line == 3 && near[2].column == 1));
+  // an e-mail address is replaced: nothing in it is a near miss
+  near.clear();
+  CHECK(p.apply("ostergaard@uni.example.org, Zoe Angstrom", &near) == "Email-1, Zoe Angstrom");
+  REQUIRE(near.size() == 1);
+  CHECK(near[0].begin == 28);
 }
 
 TEST_CASE("report::parse_names_list refuses a name listed twice in two normal forms", "[report][names]") {
