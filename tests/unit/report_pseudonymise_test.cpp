@@ -163,6 +163,8 @@ TEST_CASE("report::Pseudonymiser reads HTML character references, comments and Y
         "note: \"Person-1\"\nother: \"Person-1\", \"Person-1\"");
   // not a reference, not an escape: the text as written
   CHECK(p.apply("Mar&#xZZ;a Mar&nosuch;a Mar\\q") == "Mar&#xZZ;a Mar&nosuch;a Mar\\q");
+  Pseudonymiser jonas(names("name\nJonas\n"));
+  CHECK(jonas.apply("J&#111;nas, J&#x6F;nas, J&#X6f;NAS, J&#0111;nas") == "Person-1, Person-1, Person-1, Person-1");
   Pseudonymiser amp(names("name\nW&B\n"));
   CHECK(amp.apply("<t>W&amp;B</t>") == "<t>Person-1</t>");
 }
