@@ -16,9 +16,27 @@ namespace {
 
 constexpr std::size_t kRing = kMaxKeyBytes + 1;
 
+struct Unit {  // left uninitialised: a slot is read only after it was written
+  std::uint64_t folded_begin;
+  std::size_t begin;
+  bool word, after_invisible;
+};
+
+// The two rings (128 KiB), one per thread for all its scans: a scan of a file name costs no allocation.
+struct Rings {
+  std::array<std::uint64_t, kRing> unit_of;
+  std::array<Unit, kRing> units;
+};
+
+Rings& thread_rings() {
+  thread_local std::unique_ptr<Rings> rings = std::make_unique<Rings>();
+  return *rings;
+}
+
 class Matcher : public text::FoldSink {
  public:
-  Matcher(const KeywordMatcher& keys, Scan& out) : keys_(keys), out_(out) {}
+  Matcher(const KeywordMatcher& keys, Scan& out)
+      : keys_(keys), out_(out), unit_of_(thread_rings().unit_of), units_ring_(thread_rings().units) {}
 
   void unit(const text::FoldedUnit& u) override {
     if (!pending_.empty()) {
@@ -49,17 +67,12 @@ class Matcher : public text::FoldSink {
   }
 
  private:
-  struct Unit {  // left uninitialised: a slot is read only after it was written
-    std::uint64_t folded_begin;
-    std::size_t begin;
-    bool word, after_invisible;
-  };
   const KeywordMatcher& keys_;
   Scan& out_;
   int32_t state_ = 0;
   std::uint64_t folded_ = 0, units_ = 0;
-  std::array<std::uint64_t, kRing> unit_of_;
-  std::array<Unit, kRing> units_ring_;
+  std::array<std::uint64_t, kRing>& unit_of_;
+  std::array<Unit, kRing>& units_ring_;
   std::vector<Hit> pending_;
 };
 
@@ -67,9 +80,9 @@ class Matcher : public text::FoldSink {
 
 Scan scan(std::string_view text, text::NameFold mode, const KeywordMatcher& keys) {
   Scan out;
-  auto m = std::make_unique<Matcher>(keys, out);  // its rings are 128 KiB: not on the stack
-  text::fold_for_names(text, mode, *m);
-  m->finish();
+  Matcher m(keys, out);
+  text::fold_for_names(text, mode, m);
+  m.finish();
   return out;
 }
 
