@@ -171,7 +171,8 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       diags.warning({rel, in_path ? 0 : n.line, in_path ? 0 : n.column},
                     std::string(in_path ? "its path holds '" : "'") +
                         text::escape_controls(text.substr(n.begin, n.end - n.begin)) + "', the listed name '" +
-                        n.name->name + "' without its accents; not replaced: list that spelling too if it is the same name");
+                        n.name->name +
+                        "' without its accents; not replaced: list that spelling too if it is the same name");
     };
     for (const auto& n : near_in_path) warn(n, rel, true);
     for (const auto& n : near) warn(n, *bytes, false);
