@@ -66,6 +66,16 @@ KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules) : rules_(r
   std::vector<std::string> folded;
   folded.reserve(rules.size());
   for (const auto& r : rules) folded.push_back(text::fold_case(text::trim(r.keyword)));
+  build(folded);
+}
+
+KeywordMatcher::KeywordMatcher(const std::vector<std::string>& keys, Verbatim) : cls_(256, 0) {
+  rules_.reserve(keys.size());
+  for (const auto& k : keys) rules_.push_back({k, ""});
+  build(keys);
+}
+
+void KeywordMatcher::build(const std::vector<std::string>& folded) {
   // Alphabet classes: 0 = bytes in no keyword.
   for (const auto& k : folded)
     for (unsigned char c : k)

@@ -47,7 +47,8 @@ int cmd_package(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("package options");
   desc.add_options()
       ("output,o", po::value<std::string>()->default_value("package"),
-       "the package folder (relative to the workspace); its zip is written beside it as FOLDER.zip")
+       "the package folder (relative to the workspace); its zip is written beside it as FOLDER.zip, its members "
+       "under package/ whatever FOLDER is")
       ("names", po::value<std::string>(),
        "the names list (CSV: name[,pseudonym][,kind]); default: pseudonyms.csv in the workspace when it exists")
       ("key", po::value<std::string>(), "write the key (real name -> pseudonym, CSV) here; never inside the package")

@@ -12,6 +12,8 @@
 #include "qualrank/report/package.h"
 #include "qualrank/report/pseudonymise.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/parallel.h"
+#include "qualrank/util/text.h"
 #include "qualrank/util/zip.h"
 
 namespace qualrank {
@@ -41,6 +43,50 @@ struct RemoveOnExit {
     if (!dir.empty()) fs::remove_all(dir, ec);
   }
 };
+
+// The final check of a package's files (package-relative path -> bytes, as written below `staging`): every
+// listed name still in one of them is an error located in it (a zip entry as "FILE!ENTRY"). False when any.
+// Files are checked on several threads, each into its own slot, reported in path order.
+bool leak_check(const std::map<std::string, std::string>& files, const fs::path& staging, const Pseudonymiser& p,
+                Diagnostics& diags) {
+  std::vector<const std::pair<const std::string, std::string>*> items;
+  for (const auto& kv : files) items.push_back(&kv);
+  std::vector<Diagnostics> found(items.size());
+  parallel_for(items.size(), [&](std::size_t i) {
+    const auto& [rel, bytes] = *items[i];
+    Diagnostics& d = found[i];
+    auto check = [&](const std::string& where, std::string_view text, bool is_path) {
+      for (const auto& n : p.find_names(text))
+        d.error({where, is_path ? 0 : n.line, is_path ? 0 : n.column},
+                std::string(is_path ? "its path holds" : "still holds") + " the listed name '" + n.name->name +
+                    "' (as '" + text::escape_controls(text.substr(n.begin, n.end - n.begin)) +
+                    "': an input writes it so that the replacement cannot read it, e.g. split by coding markup); "
+                    "change that spelling in the input; nothing written");
+    };
+    check(rel, rel, true);
+    if (!bytes.starts_with("PK\x03\x04")) {
+      check(rel, bytes, false);
+      return;
+    }
+    zip::Reader reader(staging / rel);
+    if (!reader.ok())
+      d.error({rel, 0, 0}, "cannot be read for the check of listed names (" + reader.error() + "); nothing written");
+    for (const auto& entry : reader.names()) {
+      check(rel + "!" + entry, entry, true);
+      if (auto content = reader.read(entry))
+        check(rel + "!" + entry, *content, false);
+      else
+        d.error({rel + "!" + entry, 0, 0},
+                "cannot be read for the check of listed names (" + reader.error() + "); nothing written");
+    }
+  });
+  bool clean = true;
+  for (const auto& d : found) {
+    clean = clean && !d.has_errors();
+    diags.append(d);
+  }
+  return clean;
+}
 
 bool is_history(const std::string& rel) {
   return rel.starts_with("codebooks/") && rel.find('/', 10) == std::string::npos &&
@@ -117,8 +163,19 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       diags.error({rel, 0, 0}, why);
       continue;
     }
-    std::string new_rel = pseudonymiser.apply(rel);
-    std::string content = pseudonymiser.apply(*bytes);
+    // Near misses (a listed name without its accents) are warned of where they stand, in the path or the text.
+    std::vector<NameFound> near_in_path, near;
+    std::string new_rel = pseudonymiser.apply(rel, &near_in_path);
+    std::string content = pseudonymiser.apply(*bytes, &near);
+    auto warn = [&](const NameFound& n, std::string_view text, bool in_path) {
+      diags.warning({rel, in_path ? 0 : n.line, in_path ? 0 : n.column},
+                    std::string(in_path ? "its path holds '" : "'") +
+                        text::escape_controls(text.substr(n.begin, n.end - n.begin)) + "', the listed name '" +
+                        n.name->name +
+                        "' without its accents; not replaced: list that spelling too if it is the same name");
+    };
+    for (const auto& n : near_in_path) warn(n, rel, true);
+    for (const auto& n : near) warn(n, *bytes, false);
     if (is_history(rel)) {
       auto rechained = rechain_history(content, new_rel, diags);
       if (!rechained) continue;
@@ -186,35 +243,16 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       return false;
     }
 
-  // Nothing listed may survive: a name written differently in an input (a YAML or XML escape, markup inside
-  // it) reaches the outputs decoded. Every file, its path and every entry of a zip file are checked.
-  if (!names.empty()) {
-    auto leaked = [&](const std::string& where, std::string_view text) {
-      if (const NameEntry* n = pseudonymiser.find_name(text)) {
-        diags.error({where, 0, 0}, "still holds the listed name '" + n->name +
-                                       "' (written differently in an input, e.g. escaped or with markup inside it); "
-                                       "list that spelling too; nothing written");
-        return true;
-      }
-      return false;
-    };
-    for (const auto& [rel, bytes] : package_files) {
-      if (leaked(rel, rel)) return false;
-      if (bytes.starts_with("PK\x03\x04")) {
-        zip::Reader reader(staging / rel);
-        for (const auto& entry : reader.names()) {
-          auto content = reader.read(entry);
-          if (leaked(rel + "!" + entry, entry) || (content && leaked(rel + "!" + entry, *content))) return false;
-        }
-      } else if (leaked(rel, bytes)) {
-        return false;
-      }
-    }
-  }
+  // Nothing listed may survive: a name the replacement could not see in an input (split by coding markup,
+  // say) but that an output shows is refused. Every file, its path and every entry of a zip file (the
+  // workbooks' sheets and strings, the REFI project) is read decoded, as the replacement reads (character
+  // references, escapes, comments and emphasis as what they show), and every leak is named.
+  if (!names.empty() && !leak_check(package_files, staging, pseudonymiser, diags)) return false;
 
-  // The zip, then the key, then the renames.
+  // The zip, then the key, then the renames. Its members sit under the fixed folder kZipFolder, never under the
+  // folder name -o chose (a user's path must not travel with the published zip).
   std::map<std::string, std::string> entries;
-  for (const auto& [rel, bytes] : package_files) entries[out_name + "/" + rel] = bytes;
+  for (const auto& [rel, bytes] : package_files) entries[std::string(kZipFolder) + "/" + rel] = bytes;
   files::AtomicOutput zip_out(zip_path);
   if (!zip::write(zip_out.temp_path(), entries, files::source_date_epoch(kFallbackEpoch), &err)) {
     diags.error({zip_path.string(), 0, 0}, "cannot write: " + err);

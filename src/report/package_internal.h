@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 inline constexpr const char* kManifest = "qualrank-package.json";
 inline constexpr const char* kChecksums = "SHA256SUMS";
 inline constexpr const char* kReadme = "README.md";
+inline constexpr const char* kZipFolder = "package";  // every member of the zip is "package/<path>", whatever -o says
 inline constexpr long long kFallbackEpoch = 1735689600;  // 2025-01-01T00:00:00Z, as `export` and the workbooks
 
 // How the outputs are made; stored in the manifest so that a re-run makes the same bytes.

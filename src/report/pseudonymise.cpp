@@ -1,6 +1,7 @@
-// Names and e-mail addresses replaced by consistent pseudonyms (report/pseudonymise.h). Names are found by the
-// keyword matcher of auto-coding (analysis/autocode.h: an Aho-Corasick automaton over case-folded UTF-8, whole
-// words only), so a text is scanned once whatever the length of the list.
+// Names and e-mail addresses replaced by consistent pseudonyms (report/pseudonymise.h). Names are found by
+// meaning: the text is folded (util/name_fold.h) and searched by one Aho-Corasick automaton over the folded
+// names (name_search.h), so a text is scanned once whatever the length of the list; a second automaton over
+// the names' accent-stripped forms finds the near misses.
 #include "qualrank/report/pseudonymise.h"
 
 #include <unicode/uchar.h>
@@ -10,8 +11,10 @@
 #include <map>
 #include <set>
 
+#include "name_search.h"
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/util/csv.h"
+#include "qualrank/util/name_fold.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -99,7 +102,7 @@ std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, co
     return std::nullopt;
   }
   std::vector<NameEntry> out;
-  std::map<std::string, int> seen;          // folded name -> line
+  std::map<std::string, int> seen;          // folded name (text::folded_name) -> line
   std::map<std::string, int> generated;     // kind -> names generated so far
   for (const auto& row : table.rows) {
     NameEntry e;
@@ -108,7 +111,8 @@ std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, co
     e.pseudonym = pseudonym_col >= 0 ? std::string(text::trim(row.fields[pseudonym_col])) : "";
     e.kind = kind_col >= 0 ? std::string(text::trim(row.fields[kind_col])) : "";
     if (e.kind.empty()) e.kind = "person";
-    if (folded_code_points(e.name).size() < 2) {
+    const std::string key = text::folded_name(e.name, text::NameFold::exact);
+    if (folded_code_points(e.name).size() < 2 || folded_code_points(key).size() < 2) {
       diags.error({file, row.line, 1}, "a name has at least 2 characters, not '" + e.name + "'");
       ok = false;
       continue;
@@ -128,7 +132,7 @@ std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, co
       ok = false;
       continue;
     }
-    auto [it, fresh] = seen.emplace(text::fold_case(e.name), row.line);
+    auto [it, fresh] = seen.emplace(key, row.line);
     if (!fresh) {
       diags.error({file, row.line, 1}, "'" + e.name + "' is listed twice (first on line " + std::to_string(it->second) +
                                            "); give each name once");
@@ -159,23 +163,36 @@ std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, co
 
 Pseudonymiser::Pseudonymiser(std::vector<NameEntry> names) : names_(std::move(names)), counts_(names_.size(), 0) {
   if (names_.empty()) return;
-  std::vector<KeywordRule> rules;
-  for (const auto& n : names_) rules.push_back({n.name, ""});
-  matcher_ = std::make_unique<KeywordMatcher>(rules);
+  std::vector<std::string> keys, unaccented;
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    keys.push_back(text::folded_name(names_[i].name, text::NameFold::exact));
+    std::string plain = text::folded_name(names_[i].name, text::NameFold::unaccented);
+    if (plain != keys.back()) {
+      unaccented.push_back(std::move(plain));
+      unaccented_entry_.push_back(i);
+    }
+  }
+  matcher_ = std::make_unique<KeywordMatcher>(keys, KeywordMatcher::Verbatim{});
+  if (!unaccented.empty()) unaccented_ = std::make_unique<KeywordMatcher>(unaccented, KeywordMatcher::Verbatim{});
 }
 
 Pseudonymiser::~Pseudonymiser() = default;
 
-std::string Pseudonymiser::apply(std::string_view text) { return replace_names(replace_emails(text)); }
+std::string Pseudonymiser::apply(std::string_view text, std::vector<NameFound>* near_misses) {
+  if (near_misses) find_near_misses(text, *near_misses);
+  return replace_names(replace_emails(text));
+}
 
-std::string Pseudonymiser::replace_emails(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  std::size_t copied = 0;  // s[copied..] not yet in out
+namespace {
+
+// The e-mail addresses of `s` (local@domain.tld, ASCII), as [begin, end) byte ranges in order.
+std::vector<std::pair<std::size_t, std::size_t>> email_ranges(std::string_view s) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t taken = 0;  // the end of the last address
   for (std::size_t at = s.find('@'); at != std::string_view::npos; at = s.find('@', at + 1)) {
-    if (at < copied) continue;
+    if (at < taken) continue;
     std::size_t begin = at;
-    while (begin > copied && local_char(s[begin - 1])) --begin;
+    while (begin > taken && local_char(s[begin - 1])) --begin;
     while (begin < at && s[begin] == '.') ++begin;  // a sentence's full stop before the address
     std::size_t end = at + 1;
     while (end < s.size() && domain_char(s[end])) ++end;
@@ -185,6 +202,19 @@ std::string Pseudonymiser::replace_emails(std::string_view s) {
     auto dot = domain.rfind('.');
     if (dot == std::string_view::npos || dot == 0 || domain.size() - dot - 1 < 2) continue;
     if (!std::all_of(domain.begin() + static_cast<std::ptrdiff_t>(dot) + 1, domain.end(), alpha)) continue;
+    out.emplace_back(begin, end);
+    taken = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Pseudonymiser::replace_emails(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t copied = 0;  // s[copied..] not yet in out
+  for (const auto& [begin, end] : email_ranges(s)) {
     std::string_view address = s.substr(begin, end - begin);
     std::string folded = text::to_lower_ascii(address);
     auto it = std::find_if(emails_.begin(), emails_.end(), [&](const Email& e) { return e.folded == folded; });
@@ -202,31 +232,58 @@ std::string Pseudonymiser::replace_emails(std::string_view s) {
   return out;
 }
 
-std::vector<Pseudonymiser::Hit> Pseudonymiser::hits(std::string_view s) const {
-  std::vector<Hit> found;
-  if (!matcher_) return found;
-  matcher_->scan_impl(
-      s,
-      [](void* ctx, int32_t rule, std::size_t begin, std::size_t end) {
-        static_cast<std::vector<Hit>*>(ctx)->push_back({begin, end, static_cast<std::size_t>(rule)});
-      },
-      &found);
-  // Leftmost first; where several start at one place, the longest.
-  std::sort(found.begin(), found.end(), [](const Hit& a, const Hit& b) {
-    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
-  });
-  return found;
+namespace {
+
+// What replaces the occurrence s[h.begin, h.end): the line breaks inside it and the indentation after the
+// last (lines stay where they were), the pseudonym, then the emphasis runs that stood inside it.
+void append_replacement(std::string& out, std::string_view s, const name_search::Hit& h, const std::string& pseudonym,
+                        const std::vector<std::pair<std::size_t, std::size_t>>& markup, std::size_t& next_markup) {
+  const std::string_view r = s.substr(h.begin, h.end - h.begin);
+  if (auto last = r.find_last_of("\r\n"); last != std::string_view::npos) {
+    for (char c : r)
+      if (c == '\r' || c == '\n') out += c;
+    for (std::size_t k = last + 1; k < r.size() && (r[k] == ' ' || r[k] == '\t'); ++k) out += r[k];
+  }
+  out += pseudonym;
+  while (next_markup < markup.size() && markup[next_markup].first < h.begin) ++next_markup;
+  for (; next_markup < markup.size() && markup[next_markup].first < h.end; ++next_markup)
+    out.append(s.substr(markup[next_markup].first, markup[next_markup].second - markup[next_markup].first));
+}
+
+}  // namespace
+
+void Pseudonymiser::find_near_misses(std::string_view s, std::vector<NameFound>& out) const {
+  if (!unaccented_) return;
+  // Accent-stripped occurrences that overlap no occurrence of a listed name and no e-mail address (both
+  // replaced).
+  auto exact = name_search::leftmost_longest(name_search::scan(s, text::NameFold::exact, *matcher_).hits);
+  for (const auto& [begin, end] : email_ranges(s)) exact.push_back({begin, end, 0});
+  std::sort(exact.begin(), exact.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+  auto plain = name_search::leftmost_longest(name_search::scan(s, text::NameFold::unaccented, *unaccented_).hits);
+  std::vector<name_search::Hit> kept;
+  std::size_t e = 0;
+  for (const auto& h : plain) {
+    while (e < exact.size() && exact[e].end <= h.begin) ++e;
+    if (e == exact.size() || exact[e].begin >= h.end) kept.push_back(h);
+  }
+  std::vector<std::size_t> offsets;
+  for (const auto& h : kept) offsets.push_back(h.begin);
+  auto where = name_search::line_columns(s, offsets);
+  for (std::size_t k = 0; k < kept.size(); ++k)
+    out.push_back({&names_[unaccented_entry_[kept[k].key]], kept[k].begin, kept[k].end, where[k].first,
+                   where[k].second});
 }
 
 std::string Pseudonymiser::replace_names(std::string_view s) {
+  if (!matcher_) return std::string(s);
+  auto scan = name_search::scan(s, text::NameFold::exact, *matcher_);
   std::string out;
   out.reserve(s.size());
-  std::size_t copied = 0;
-  for (const Hit& h : hits(s)) {
-    if (h.begin < copied) continue;  // inside a longer name replaced already
+  std::size_t copied = 0, next_markup = 0;
+  for (const auto& h : name_search::leftmost_longest(std::move(scan.hits))) {
     out.append(s.substr(copied, h.begin - copied));
-    out += names_[h.entry].pseudonym;
-    ++counts_[h.entry];
+    append_replacement(out, s, h, names_[h.key].pseudonym, scan.markup, next_markup);
+    ++counts_[h.key];
     ++replacements_;
     copied = h.end;
   }
@@ -234,9 +291,16 @@ std::string Pseudonymiser::replace_names(std::string_view s) {
   return out;
 }
 
-const NameEntry* Pseudonymiser::find_name(std::string_view s) const {
-  auto found = hits(s);
-  return found.empty() ? nullptr : &names_[found.front().entry];
+std::vector<NameFound> Pseudonymiser::find_names(std::string_view s) const {
+  std::vector<NameFound> out;
+  if (!matcher_) return out;
+  auto hits = name_search::leftmost_longest(name_search::scan(s, text::NameFold::exact, *matcher_).hits);
+  std::vector<std::size_t> offsets;
+  for (const auto& h : hits) offsets.push_back(h.begin);
+  auto where = name_search::line_columns(s, offsets);
+  for (std::size_t k = 0; k < hits.size(); ++k)
+    out.push_back({&names_[hits[k].key], hits[k].begin, hits[k].end, where[k].first, where[k].second});
+  return out;
 }
 
 std::size_t Pseudonymiser::names_found() const {

@@ -84,6 +84,14 @@ def main():
     # Nesting: 100,000 open brackets; and a 10 MB flat document.
     put(out, "yaml", "deep-100K.yaml", "a: " + "[" * 100_000 + "\n")
     put(out, "yaml", "flat-10M.yaml", "".join("k%d: %s\n" % (i, "v" * 80) for i in range(110_000)))
+    # Issue #29: what the fold that finds names by meaning decodes, 1-4 MB of it: unclosed comments, references
+    # and escapes cut short, a million combining marks on one letter, emphasis runs, invisible characters.
+    put(out, "names", "unclosed-comments-4M.txt", "<!--" * 1_000_000 + "Maria Schmidt")
+    put(out, "names", "cut-references-2M.txt", "&#x" * 350_000 + "&aacute" * 150_000 + "\\u00" * 100_000)
+    put(out, "names", "marks-1M.txt", "Maria e" + "\u0301\u0323" * 500_000 + " Schmidt")
+    put(out, "names", "stars-2M.txt", ("Ma" + "*" * 1000 + "ria ") * 2000)
+    put(out, "names", "invisible-2M.txt", "Maria" + "\u200b\u00ad" * 300_000 + " Schmidt")
+    put(out, "names", "spaces-4M.txt", "Maria" + " \u00a0\r\n\t_" * 800_000 + "Schmidt")
     # A 10 MB transcript with many ordinary turns and codes.
     turns = "".join("I: Question %d?\nE09: Answer %d, %s.\n@code COM.1, WELL.1\n" % (i, i, "w" * 40)
                     for i in range(90_000))

@@ -37,6 +37,7 @@ seed qdc -name '*.qdc' -o -name '*.qde'
 seed qdpx -name '*.qdpx'
 seed participants -path '*/participants/*'
 seed yaml -name '*.yaml'
+seed names -name '*.md' -path '*transcripts/*' -o -name 'names*.csv'
 for d in "$out"/*/; do
   [ -n "$(ls -A "$d")" ] || echo "seeds.sh: no seed for $(basename "$d")" >&2
 done

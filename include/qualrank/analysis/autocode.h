@@ -20,6 +20,10 @@ struct KeywordRule {
 class KeywordMatcher {
  public:
   explicit KeywordMatcher(const std::vector<KeywordRule>& rules);
+  // Keys taken byte for byte as given (the caller folded them its own way: report/pseudonymise.cpp), for
+  // step() and outputs(); suggest(), matches() and scan() would fold the text, so they are not for this form.
+  struct Verbatim {};
+  KeywordMatcher(const std::vector<std::string>& keys, Verbatim);
   // The rules' nodes that match in `text`, each node once, in the order of the rules' first appearance
   // among `nodes()`. Empty when nothing matches.
   std::vector<std::string> suggest(std::string_view text) const;
@@ -31,6 +35,17 @@ class KeywordMatcher {
   template <class F>
   std::size_t scan(std::string_view text, F&& on_match) const;
   std::size_t rule_count() const { return rules_.size(); }
+  // The automaton itself, for a caller that feeds it bytes it made: from state 0, step() per byte; outputs()
+  // calls f(rule, key length in bytes) for every key that ends with the byte that led to `state`.
+  int32_t step(int32_t state, uint8_t byte) const {
+    return delta_[static_cast<std::size_t>(state) * classes_ + cls_[byte]];
+  }
+  template <class F>
+  void outputs(int32_t state, F&& f) const {
+    for (int32_t o = out_first_[static_cast<std::size_t>(state)]; o >= 0; o = out_next_[static_cast<std::size_t>(o)])
+      f(static_cast<std::size_t>(out_rule_[static_cast<std::size_t>(o)]),
+        static_cast<std::size_t>(rule_len_[static_cast<std::size_t>(out_rule_[static_cast<std::size_t>(o)])]));
+  }
 
  private:
   std::vector<KeywordRule> rules_;
@@ -41,6 +56,8 @@ class KeywordMatcher {
   std::vector<int32_t> out_next_;        // chain through outputs of suffix states
   std::vector<int32_t> out_rule_;
   std::vector<uint16_t> rule_len_;       // folded keyword length in bytes
+
+  void build(const std::vector<std::string>& folded);
 
  public:
   // Calls cb(ctx, rule, begin, end) per occurrence (begin/end: byte offsets in the original text). With a

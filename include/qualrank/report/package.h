@@ -31,7 +31,8 @@ struct PackageSummary {
 };
 
 // Builds the package of `workspace` into options.output_dir and writes output_dir + ".zip" beside it (entries
-// "NAME/…", NAME = the folder's name; same inputs and SOURCE_DATE_EPOCH, same bytes). Everything is made in a
+// "package/…" whatever the folder's name, so no chosen name travels in the zip; same inputs and
+// SOURCE_DATE_EPOCH, same bytes). Everything is made in a
 // hidden staging folder beside output_dir (".NAME.PID.staging") and renamed into place at the end; an
 // existing output_dir is replaced only when it is a package (holds qualrank-package.json) or empty. Refused, with
 // nothing written: a workspace with errors (as `report`), a bad names list (located), an output_dir that is

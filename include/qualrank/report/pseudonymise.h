@@ -17,7 +17,7 @@ class KeywordMatcher;
 
 // One row of a names list.
 struct NameEntry {
-  std::string name;       // as listed (at least 2 characters; matched case-insensitively, as whole words)
+  std::string name;       // as listed (at least 2 characters; matched by meaning, as whole words: Pseudonymiser)
   std::string pseudonym;  // as listed, or generated: "<Kind>-<N>" ("Person-1", "Organisation-2")
   std::string kind;       // lower-case letters; "person" when the list has no kind
   int line = 0;           // its line in the names file
@@ -31,28 +31,45 @@ inline constexpr std::size_t kMaxNameBytes = 200;
 // Parses a names list: CSV (RFC 4180) with a header naming the column `name` and optionally `pseudonym` and
 // `kind`. An empty pseudonym is generated from the kind (`person` by default) and a counter per kind, in the
 // list's order. Located errors: a missing `name` column, an unknown column, an empty or one-character name, a
-// name listed twice (case-insensitively), a kind that is not lower-case letters, a pseudonym that is empty of
-// text, holds coding markup or a path character ([ ] { } | \ @ / : " # or a control character), starts
-// with '.', or contains a listed name as a word (it would carry that name into the package); more than
+// name listed twice (as the Pseudonymiser reads names: NFC and NFD, any case, alike), a kind that is not
+// lower-case letters, a pseudonym that is empty of text, holds coding markup or a path character
+// ([ ] { } | \ @ / : " # or a control character), starts with '.', or contains a listed name as a word (it
+// would carry that name into the package); more than
 // kMaxNames rows or kMaxNamesFileBytes bytes. Returns nullopt when there is any error.
 std::optional<std::vector<NameEntry>> parse_names_list(std::string_view text, const std::string& file,
                                                        Diagnostics& diags);
 
+// Where a listed name (or a near miss of one) stands in a text.
+struct NameFound {
+  const NameEntry* name = nullptr;  // the listed name
+  std::size_t begin = 0, end = 0;   // its bytes in the text
+  int line = 0, column = 0;         // of `begin` (1-based; columns in code points)
+};
+
 // Replaces names and e-mail addresses, consistently across every call on one object.
 //   E-mail addresses (local@domain.tld, ASCII) first: each distinct address (case-insensitively) becomes
 //   "Email-N", numbered in the order they are first met.
-//   Then every listed name, as a whole word (the characters around it are not letters or digits),
-//   case-insensitively (Unicode simple case folding), the longest listed name first where several start at
-//   one place. Replaced text is not searched again.
-// One pass over the text whatever the list's length (an Aho-Corasick automaton), plus the occurrences found.
+//   Then every listed name, by meaning rather than bytes (util/name_fold.h): canonically equivalent (NFC or
+//   NFD), caseless (full case folding; İ, ı, I, i alike), across any run of white space (NBSP, tabs, line
+//   breaks, CRLF) or '_', with invisible characters (soft hyphen, zero-width space and joiners, word joiner,
+//   BOM), HTML comments and '*' emphasis inside it, and through HTML character references (&iacute; &#237;
+//   &#xED;) and YAML/JSON escapes (\u00ED, \xED). A name counts as a whole word: the characters around it
+//   are not letters, digits or combining marks ('_', '.', '-' and punctuation are boundaries). The longest
+//   listed name wins where several start at one place. Replaced text is not searched again.
+//   The replacement keeps the file's lines and markup: every line break inside the occurrence (and the
+//   indentation after the last one) comes first, then the pseudonym, then any '*' emphasis run that stood
+//   inside it ("Maria\n  Schmidt" -> "\n  Person-1", "**Mar**ia" -> "**Person-1**").
+// One pass over the text whatever the list's length (one Aho-Corasick automaton), plus the occurrences found.
 class Pseudonymiser {
  public:
   explicit Pseudonymiser(std::vector<NameEntry> names);
   ~Pseudonymiser();
   Pseudonymiser(const Pseudonymiser&) = delete;
   Pseudonymiser& operator=(const Pseudonymiser&) = delete;
-  // `text` with every name and address replaced.
-  std::string apply(std::string_view text);
+  // `text` with every name and address replaced. With `near_misses`, also appends there (located in `text`)
+  // every near miss left in place: a listed name's accent-stripped spelling ("Zoe Angstrom" for "Zoë
+  // Ångström") where the text holds no listed name.
+  std::string apply(std::string_view text, std::vector<NameFound>* near_misses = nullptr);
   // The key, as CSV: kind,original,pseudonym,occurrences — every listed name (with how often it was replaced,
   // 0 included) and every address met. The real names: never write it into the package.
   std::string key_csv() const;
@@ -60,22 +77,21 @@ class Pseudonymiser {
   std::size_t replacements() const { return replacements_; }
   std::size_t names_found() const;
   std::size_t addresses() const { return emails_.size(); }
-  // The first listed name `text` still holds (as apply() would find it), or nullptr: the check of a finished
-  // package. Counts nothing.
-  const NameEntry* find_name(std::string_view text) const;
+  // Every listed name `text` still holds, as apply() would find it, located: the check of a finished package
+  // (run on the decoded text: character references, escapes, comments and emphasis read as what they show).
+  // Counts nothing.
+  std::vector<NameFound> find_names(std::string_view text) const;
 
  private:
-  struct Hit {
-    std::size_t begin, end, entry;
-  };
-  // Every occurrence of a listed name, leftmost first, the longest first among those starting together.
-  std::vector<Hit> hits(std::string_view text) const;
   std::string replace_emails(std::string_view text);
   std::string replace_names(std::string_view text);
+  void find_near_misses(std::string_view text, std::vector<NameFound>& out) const;
 
   std::vector<NameEntry> names_;
   std::vector<std::size_t> counts_;
-  std::unique_ptr<KeywordMatcher> matcher_;  // over names_, in order; null when there are none
+  std::unique_ptr<KeywordMatcher> matcher_;     // over names_' folded keys, in order; null when there are none
+  std::unique_ptr<KeywordMatcher> unaccented_;  // the accent-stripped keys that differ from their name's key
+  std::vector<std::size_t> unaccented_entry_;   // its rule -> index in names_
   struct Email {
     std::string folded, original, pseudonym;
     std::size_t count = 0;
