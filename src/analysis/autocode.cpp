@@ -3,7 +3,10 @@
 // are compiled into a full DFA over a compressed byte alphabet (bytes that occur in no keyword share one
 // class), so scanning costs one table lookup per byte of folded text. The text is folded on the fly: ASCII
 // through a 256-entry table, other code points through u_foldCase. A match counts only at word boundaries,
-// checked on the original text around the occurrence (u_isalnum on the neighbouring code points).
+// checked on the original text around the occurrence (u_isalnum on the neighbouring code points), for the rules
+// that ask for whole words. Case-sensitive rules are matched folded and then compared byte for byte with the
+// original text. With MatcherOptions::collapse_whitespace a run of ASCII whitespace is fed to the automaton as
+// one space (and keywords' runs are collapsed the same way), so a phrase matches across line breaks.
 #include "qualrank/analysis/autocode.h"
 
 #include <unicode/uchar.h>
@@ -60,12 +63,51 @@ struct AsciiWord {
 };
 const AsciiWord kWord;
 
+bool is_ascii_space(uint8_t b) { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'; }
+
+std::string collapse_spaces(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (is_ascii_space(static_cast<uint8_t>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// Whether text[begin, end) spells `exact`, a space in `exact` standing for a whitespace run when `collapse`.
+bool spelled_exactly(std::string_view text, std::size_t begin, std::size_t end, std::string_view exact, bool collapse) {
+  std::size_t i = begin, j = 0;
+  while (i < end && j < exact.size()) {
+    if (collapse && exact[j] == ' ') {
+      if (!is_ascii_space(static_cast<uint8_t>(text[i]))) return false;
+      while (i < end && is_ascii_space(static_cast<uint8_t>(text[i]))) ++i;
+      ++j;
+      continue;
+    }
+    if (text[i] != exact[j]) return false;
+    ++i;
+    ++j;
+  }
+  return i == end && j == exact.size();
+}
+
 }  // namespace
 
-KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules) : rules_(rules), cls_(256, 0) {
+KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules, MatcherOptions options)
+    : rules_(rules), cls_(256, 0), collapse_(options.collapse_whitespace) {
   std::vector<std::string> folded;
   folded.reserve(rules.size());
-  for (const auto& r : rules) folded.push_back(text::fold_case(text::trim(r.keyword)));
+  for (const auto& r : rules) {
+    exact_.push_back(collapse_ ? collapse_spaces(text::trim(r.keyword)) : std::string(text::trim(r.keyword)));
+    folded.push_back(text::fold_case(exact_.back()));
+    rule_flags_.push_back(static_cast<uint8_t>((r.whole_word ? 1 : 0) | (r.case_sensitive ? 2 : 0)));
+    if (!r.whole_word) any_partial_ = true;
+  }
   // Alphabet classes: 0 = bytes in no keyword.
   for (const auto& k : folded)
     for (unsigned char c : k)
@@ -161,33 +203,49 @@ std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int3
     ++folded_pos;
     state = delta_[static_cast<std::size_t>(state) * classes_ + cls_[b]];
     if (out_first_[static_cast<std::size_t>(state)] >= 0) {
-      // Every output of this state ends here: one check of the following character rejects them all
-      // (ASCII through a table; ICU only for non-ASCII neighbours).
+      // Every output of this state ends here: one check of the following character rejects all the whole-word
+      // ones (ASCII through a table; ICU only for non-ASCII neighbours).
+      bool word_follows = false;
       if (cp_end < n) {
         uint8_t next = p[cp_end];
-        if (next < 0x80 ? kWord.t[next] != 0 : is_word_char(next_code_point(s, cp_end))) return;
+        word_follows = next < 0x80 ? kWord.t[next] != 0 : is_word_char(next_code_point(s, cp_end));
+        if (word_follows && !any_partial_) return;
       }
       for (int32_t o = out_first_[static_cast<std::size_t>(state)]; o >= 0; o = out_next_[static_cast<std::size_t>(o)]) {
         int32_t rule = out_rule_[static_cast<std::size_t>(o)];
+        const uint8_t flags = rule_flags_[static_cast<std::size_t>(rule)];
         std::size_t len = rule_len_[static_cast<std::size_t>(rule)];
         std::size_t start = len <= kRing ? orig_at[(folded_pos - len) % kRing] : 0;
-        if (start > 0) {
-          uint8_t prev = p[start - 1];
-          if (prev < 0x80 ? kWord.t[prev] != 0 : is_word_char(prev_code_point(s, start))) continue;
+        if (flags & 1) {
+          if (word_follows) continue;
+          if (start > 0) {
+            uint8_t prev = p[start - 1];
+            if (prev < 0x80 ? kWord.t[prev] != 0 : is_word_char(prev_code_point(s, start))) continue;
+          }
         }
+        if ((flags & 2) && !spelled_exactly(s, start, cp_end, exact_[static_cast<std::size_t>(rule)], collapse_)) continue;
         ++matches;
         cb(ctx, rule, start, cp_end);
       }
     }
   };
+  bool in_space = false;  // collapse_: the last byte fed was a whitespace run's space
   if (limit == 0) limit = static_cast<std::size_t>(-1);
   while (i < n && matches < limit) {
     uint8_t b = p[i];
     if (b < 0x80) {
+      if (collapse_ && is_ascii_space(b)) {
+        if (!in_space) feed(' ', i, i + 1);
+        in_space = true;
+        ++i;
+        continue;
+      }
+      in_space = false;
       feed(kFold.t[b], i, i + 1);
       ++i;
       continue;
     }
+    in_space = false;
     std::size_t start = i;
     int32_t j = static_cast<int32_t>(i);
     UChar32 c;

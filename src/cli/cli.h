@@ -104,5 +104,10 @@ int cmd_import(Context&, const std::vector<std::string>&);
 int cmd_import_transcript(Context&, const std::vector<std::string>&);
 int cmd_query(Context&, const std::vector<std::string>&);
 int cmd_package(Context&, const std::vector<std::string>&);
+int cmd_corpus(Context&, const std::vector<std::string>&);           // dispatch and `corpus import`
+int cmd_corpus_keywords(Context&, const std::vector<std::string>&);  // cmd_corpus_retrieve.cpp
+int cmd_corpus_retrieve(Context&, const std::vector<std::string>&);
+int cmd_corpus_screen(Context&, const std::vector<std::string>&);
+int cmd_corpus_sample(Context&, const std::vector<std::string>&);
 
 }  // namespace qualrank::cli

@@ -12,14 +12,24 @@ class Taxonomy;
 struct KeywordRule {
   std::string keyword;  // plain word or phrase; matched case-insensitively (Unicode simple case folding)
   std::string node;     // the node it suggests
+  bool whole_word = true;       // false: also inside a word ("gpt" in "chatgpt")
+  bool case_sensitive = false;  // true: the text must spell it exactly as `keyword` ("BERT", not "bert")
+};
+
+struct MatcherOptions {
+  // A run of ASCII whitespace (space, tab, CR, LF, FF, VT) in the text counts as one space, and so does one in
+  // a keyword, so "out of memory" also matches "out of\n  memory".
+  bool collapse_whitespace = false;
 };
 
 // Multi-pattern matcher (Aho-Corasick automaton over case-folded UTF-8 bytes, with a compressed byte
 // alphabet). A keyword matches only at word boundaries: the characters before and after it must not be
-// letters or digits (Unicode-aware). Text is folded on the fly; ASCII goes through a table lookup.
+// letters or digits (Unicode-aware), unless its rule says `whole_word = false`. Text is folded on the fly;
+// ASCII goes through a table lookup. A case-sensitive rule's occurrences are found folded, then kept only
+// when the original text spells the keyword byte for byte (whitespace runs aside, with collapse_whitespace).
 class KeywordMatcher {
  public:
-  explicit KeywordMatcher(const std::vector<KeywordRule>& rules);
+  explicit KeywordMatcher(const std::vector<KeywordRule>& rules, MatcherOptions options = {});
   // The rules' nodes that match in `text`, each node once, in the order of the rules' first appearance
   // among `nodes()`. Empty when nothing matches.
   std::vector<std::string> suggest(std::string_view text) const;
@@ -41,6 +51,10 @@ class KeywordMatcher {
   std::vector<int32_t> out_next_;        // chain through outputs of suffix states
   std::vector<int32_t> out_rule_;
   std::vector<uint16_t> rule_len_;       // folded keyword length in bytes
+  std::vector<std::string> exact_;       // per rule: the keyword as written (whitespace collapsed), for case checks
+  std::vector<uint8_t> rule_flags_;      // per rule: 1 = whole word, 2 = case-sensitive
+  bool collapse_ = false;
+  bool any_partial_ = false;             // some rule is not whole-word
 
  public:
   // Calls cb(ctx, rule, begin, end) per occurrence (begin/end: byte offsets in the original text). With a
@@ -51,6 +65,13 @@ class KeywordMatcher {
 
 // The rules of every node's keywords, in taxonomy order.
 std::vector<KeywordRule> keyword_rules(const Taxonomy& taxonomy);
+
+// Calls on_match(rule_index, begin, end) for each occurrence, begin/end byte offsets in `text`.
+template <class F>
+std::size_t scan_spans(const KeywordMatcher& m, std::string_view text, F&& on_match) {
+  struct Ctx { F* f; } ctx{&on_match};
+  return m.scan_impl(text, [](void* c, int32_t rule, std::size_t b, std::size_t e) { (*static_cast<Ctx*>(c)->f)(static_cast<std::size_t>(rule), b, e); }, &ctx);
+}
 
 template <class F>
 std::size_t KeywordMatcher::scan(std::string_view text, F&& on_match) const {
