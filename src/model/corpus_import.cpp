@@ -189,12 +189,10 @@ Location json_error_location(const std::string& file, const LineIndex& lines, co
 
 std::string parse_message(const json::parse_error& e) {
   std::string m = e.what();
-  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while parsing value - ..."
-  auto k = m.find(": ");
-  if (k != std::string::npos) {
-    auto k2 = m.find(": ", k + 2);
-    if (m.compare(0, 16, "[json.exception.") == 0 && k2 != std::string::npos) m = m.substr(k2 + 2);
-  }
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while parsing value - ...":
+  // the position is ours to give (FILE:LINE:COL), the rest is the message.
+  if (m.compare(0, 16, "[json.exception.") == 0)
+    if (auto k = m.find(": "); k != std::string::npos) m = m.substr(k + 2);
   return "not valid JSON: " + m;
 }
 
