@@ -2,15 +2,18 @@
 // per source a list of terms, a document retrieved when one matches (the way the study of the keyword lists
 // in docs/corpus.md selected its issues). Terms are compiled into one Aho-Corasick automaton per source (Aho &
 // Corasick 1975; analysis/autocode.cpp), each with its own whole-word and case rules; every field of a
-// document is scanned once. Which term matched where is kept for a reviewer to audit.
+// document is scanned once. Which term matched where is kept for a reviewer to audit. A large file is read in
+// pieces of 4 MiB on the worker threads (util/parallel.h), joined in file order.
 #include "qualrank/analysis/corpus_retrieve.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/model/corpus.h"
+#include "qualrank/util/parallel.h"
 
 namespace qualrank::corpus {
 
@@ -22,23 +25,25 @@ std::string hit_field(const KeywordHit& h) {
   }
 }
 
-SourceRetrieval retrieve_source(std::string_view stored, const std::string& file, const std::string& source,
-                                const std::vector<KeywordTerm>* terms, std::string_view from, std::string_view to,
-                                Diagnostics& diags) {
-  SourceRetrieval r;
-  r.source = source;
-  r.whole = terms == nullptr;
-  std::vector<KeywordRule> rules;
-  if (terms)
-    for (const auto& t : *terms) rules.push_back({t.term, {}, t.whole_word, t.case_sensitive});
-  KeywordMatcher matcher(rules, MatcherOptions{true});
-  r.term_documents.assign(rules.size(), 0);
+namespace {
+
+// What one piece of a stored file gives; pieces are joined in file order.
+struct Piece {
+  std::size_t documents = 0, in_window = 0;
+  std::vector<RetrievedDocument> retrieved;
+  std::vector<std::size_t> term_documents;
+  Diagnostics diags;
+};
+
+void retrieve_piece(std::string_view text, int first_line, const std::string& file, const KeywordMatcher* matcher,
+                    std::string_view from, std::string_view to, Piece& out) {
+  out.term_documents.assign(matcher ? matcher->rule_count() : 0, 0);
   std::vector<KeywordHit> hits;
-  std::vector<std::size_t> last_doc_of_term(rules.size(), static_cast<std::size_t>(-1));
-  auto scan_field = [&](std::string_view text, KeywordHit::Field field, std::size_t comment) {
-    if (text.empty()) return;
+  std::vector<std::size_t> last_doc_of_term(out.term_documents.size(), static_cast<std::size_t>(-1));
+  auto scan_field = [&](std::string_view field_text, KeywordHit::Field field, std::size_t comment) {
+    if (field_text.empty()) return;
     const std::size_t first = hits.size();
-    scan_spans(matcher, text, [&](std::size_t rule, std::size_t begin, std::size_t) {
+    scan_spans(*matcher, field_text, [&](std::size_t rule, std::size_t begin, std::size_t) {
       for (std::size_t k = first; k < hits.size(); ++k)
         if (hits[k].term == rule) {
           ++hits[k].count;
@@ -47,12 +52,12 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
       hits.push_back({rule, comment, field, begin, 1});
     });
   };
-  for_each_stored(stored, file, diags, [&](const DocumentView& d) {
-    ++r.documents;
+  for_each_stored(text, file, out.diags, [&](const DocumentView& d) {
+    ++out.documents;
     if (!in_window(d.created, from, to)) return;
-    ++r.in_window;
-    if (r.whole) {
-      r.retrieved.push_back({std::string(d.id), {}});
+    ++out.in_window;
+    if (!matcher) {
+      out.retrieved.push_back({std::string(d.id), {}});
       return;
     }
     hits.clear();
@@ -61,14 +66,57 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
     for (std::size_t c = 0; c < d.comments.size(); ++c) scan_field(d.comments[c].body, KeywordHit::comment_body, c + 1);
     if (hits.empty()) return;
     std::stable_sort(hits.begin(), hits.end(), [](const KeywordHit& a, const KeywordHit& b) { return a.term < b.term; });
-    const std::size_t index = r.retrieved.size();
+    const std::size_t index = out.retrieved.size();
     for (const auto& h : hits)
       if (last_doc_of_term[h.term] != index) {
         last_doc_of_term[h.term] = index;
-        ++r.term_documents[h.term];
+        ++out.term_documents[h.term];
       }
-    r.retrieved.push_back({std::string(d.id), hits});
+    out.retrieved.push_back({std::string(d.id), hits});
+  }, first_line);
+}
+
+}  // namespace
+
+SourceRetrieval retrieve_source(std::string_view stored, const std::string& file, const std::string& source,
+                                const std::vector<KeywordTerm>* terms, std::string_view from, std::string_view to,
+                                Diagnostics& diags) {
+  SourceRetrieval r;
+  r.source = source;
+  r.whole = terms == nullptr;
+  std::optional<KeywordMatcher> matcher;
+  if (terms) {
+    std::vector<KeywordRule> rules;
+    for (const auto& t : *terms) rules.push_back({t.term, {}, t.whole_word, t.case_sensitive});
+    matcher.emplace(rules, MatcherOptions{true});
+  }
+  // Pieces of about kPieceBytes, cut after a line end, scanned on the worker threads and joined in order: the
+  // cuts depend on the text only, so the thread count never changes the result.
+  constexpr std::size_t kPieceBytes = 4u << 20;
+  std::vector<std::string_view> pieces;
+  std::vector<int> first_lines;
+  int line = 1;
+  for (std::size_t pos = 0; pos < stored.size();) {
+    std::size_t end = pos + kPieceBytes >= stored.size() ? stored.size() : stored.find('\n', pos + kPieceBytes);
+    end = end == std::string_view::npos ? stored.size() : std::min(stored.size(), end + 1);
+    pieces.push_back(stored.substr(pos, end - pos));
+    first_lines.push_back(line);
+    line += static_cast<int>(std::count(stored.begin() + static_cast<std::ptrdiff_t>(pos), stored.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+    pos = end;
+  }
+  std::vector<Piece> parts(pieces.size());
+  parallel_for(pieces.size(), [&](std::size_t k) {
+    retrieve_piece(pieces[k], first_lines[k], file, matcher ? &*matcher : nullptr, from, to, parts[k]);
   });
+  r.term_documents.assign(terms ? terms->size() : 0, 0);
+  for (auto& part : parts) {
+    diags.append(part.diags);
+    if (part.diags.has_errors()) break;  // the first error ends the file's reading, as in one pass
+    r.documents += part.documents;
+    r.in_window += part.in_window;
+    for (std::size_t t = 0; t < part.term_documents.size(); ++t) r.term_documents[t] += part.term_documents[t];
+    for (auto& d : part.retrieved) r.retrieved.push_back(std::move(d));
+  }
   return r;
 }
 

@@ -244,10 +244,10 @@ bool read_document(Cursor& c, DocumentView& d) {
 }  // namespace
 
 bool for_each_stored(std::string_view text, const std::string& file, Diagnostics& diags,
-                     const std::function<void(const DocumentView&)>& on_document) {
+                     const std::function<void(const DocumentView&)>& on_document, int first_line) {
   std::deque<std::string> arena;
   DocumentView d;
-  int line = 0;
+  int line = first_line - 1;
   std::size_t pos = 0;
   while (pos < text.size()) {
     ++line;

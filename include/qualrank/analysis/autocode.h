@@ -1,5 +1,6 @@
 // Auto-coding suggestions: every taxonomy keyword is a rule "this phrase suggests this node".
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -54,6 +55,9 @@ class KeywordMatcher {
   std::vector<std::string> exact_;       // per rule: the keyword as written (whitespace collapsed), for case checks
   std::vector<uint8_t> rule_flags_;      // per rule: 1 = whole word, 2 = case-sensitive
   bool collapse_ = false;
+  std::vector<int32_t> trans_;           // delta_ for the scan: (next state * classes_) << 1 | has outputs
+  std::array<uint8_t, 128> ascii_cls_{}; // ASCII byte -> class of its folded byte (whitespace: of ' ' with collapse_)
+  std::array<uint8_t, 128> ascii_space_{};  // ASCII byte -> 1 when collapse_ and it is whitespace
   bool any_partial_ = false;             // some rule is not whole-word
 
  public:

@@ -83,8 +83,9 @@ struct DocumentView {
 };
 // Calls on_document once per stored line, in file order; stops and returns false after a located error.
 // One pass, no allocation per field without escapes: what `corpus retrieve` reads (bench/corpus_timing.sh).
+// `first_line`: the line number of text's first line (a piece of a file read on its own).
 bool for_each_stored(std::string_view text, const std::string& file, Diagnostics& diags,
-                     const std::function<void(const DocumentView&)>& on_document);
+                     const std::function<void(const DocumentView&)>& on_document, int first_line = 1);
 
 struct SourceEntry {
   std::size_t documents = 0;
