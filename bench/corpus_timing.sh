@@ -18,19 +18,19 @@ python3 "$here/../tests/cli/corpus_gen.py" "$tmp/export" --per-source "$per" --s
 for s in atlas borealis cirrus; do "$qualrank" -q -C "$ws" corpus import "$tmp/export/$s.json" --source "$s"; done
 python3 - "$ws/corpus/keywords.yaml" <<'PY'
 import sys
-words = ["llm", "langchain", "llama", "finetuning", "mistral", "peft", "few shot", "pinecone", "gpt", "transformer",
-         "large language model", "long sequence", "billion parameters", "quantization", "int8", "bfloat16", "fp16",
-         "sharding", "data parallel", "model parallel", "mixed precision", "gradient checkpointing", "lora", "fsdp",
-         "tensor parallel", "pipeline parallel", "rotary embedding", "flash attention", "kv cache", "beam search",
-         "tokenizer", "embedding", "attention mask", "seq2seq", "encoder-decoder", "long context", "remat",
-         "activation offloading", "jit compile", "xla", "cache miss", "deadlock", "stack overflow", "segfault",
-         "out of memory", "nan loss", "checkpoint", "allreduce", "allgather", "nccl error", "graph mode",
-         "dynamic shape", "compile failure", "runtime error", "autocast", "recompute", "optimizer shard",
-         "zero redundancy", "model hub", "weight loading", "safetensors", "gguf", "vllm engine"]
-special = ["{term: BERT, case: sensitive}", "{term: GPT, case: sensitive}", "{term: QKV, case: sensitive}",
-           "{term: TPU, case: sensitive}", "{term: OPT, case: sensitive}", "{term: MoE, case: sensitive}",
-           "{term: shard, match: substring}", "{term: quant, match: substring}", "{term: attn, match: substring}",
-           "{term: ckpt, match: substring}", "{term: cuda, match: substring}"]
+words = ["cache miss", "deadlock", "stack overflow", "segfault", "out of memory", "race condition", "memory leak",
+         "null pointer", "timeout", "retry", "backoff", "connection reset", "handshake", "certificate", "proxy",
+         "config file", "environment variable", "permission denied", "file not found", "disk full", "checksum",
+         "migration", "schema", "index", "query plan", "slow query", "transaction", "rollback", "lock wait",
+         "replica", "failover", "leader election", "heartbeat", "load balancer", "rate limit", "quota",
+         "scheduler", "cron", "worker pool", "thread pool", "event loop", "callback", "promise", "coroutine",
+         "serialization", "deserialization", "encoding", "unicode", "locale", "time zone", "daylight saving",
+         "regression", "flaky test", "build failure", "linker error", "compile error", "warning flood",
+         "dependency conflict", "version pin", "lockfile", "package manager", "docker image", "container",
+         "kubernetes", "heap corruption"]
+special = ["{term: QKV, case: sensitive}", "{term: TLS, case: sensitive}", "{term: DNS, case: sensitive}",
+           "{term: OOM, case: sensitive}", "{term: API, case: sensitive}", "{term: CLI, case: sensitive}",
+           "{term: shard, match: substring}", "{term: cache, match: substring}", "{term: sync, match: substring}"]
 terms = words + special
 assert len(terms) == 74, len(terms)
 with open(sys.argv[1], "w") as f:

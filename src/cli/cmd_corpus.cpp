@@ -46,7 +46,7 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("corpus import options");
   desc.add_options()
       ("file", po::value<std::string>()->required(), "the export: .json (gh), .jsonl/.ndjson or .csv (relative to the current folder)")
-      ("source", po::value<std::string>(), "the source (repository) its documents belong to, e.g. tensorflow");
+      ("source", po::value<std::string>(), "the source (repository) its documents belong to, e.g. atlas");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;

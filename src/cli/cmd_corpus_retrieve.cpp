@@ -33,8 +33,8 @@ int keywords_import(Context& ctx, const std::vector<std::string>& args) {
                      "listed twice is reported), matched as whole words, case-insensitively (edit the YAML to change).",
                      desc, args, vm, rc, &pos))
     return rc;
-  auto out = output_path(ctx, "corpus keywords import", vm, "output");
-  if (!vm.count("output")) out = default_output(ctx, "corpus keywords import", kKeywordsFile);
+  auto out = vm.count("output") ? std::optional<std::filesystem::path>(given_path(ctx, vm["output"].as<std::string>()))
+                                 : default_output(ctx, "corpus keywords import", kKeywordsFile);
   if (!out) return 1;
   const std::string file = vm["file"].as<std::string>();
   Diagnostics diags;

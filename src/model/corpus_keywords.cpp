@@ -269,7 +269,7 @@ KeywordLists read_keyword_lists(std::string_view text, const std::string& file, 
 std::string keywords_yaml(const KeywordLists& lists, const std::string& from_file) {
   std::string out = "# Retrieval keywords per source (docs/corpus.md), imported from " + from_file + ".\n"
                     "# A term is a word or phrase, matched as a whole word, case-insensitively; write\n"
-                    "# {term: BERT, case: sensitive} or {term: gpt, match: substring} to change that.\n"
+                    "# {term: QKV, case: sensitive} or {term: shard, match: substring} to change that.\n"
                     "# from: 2023-01\n# to: 2025-04\nsources:\n";
   for (const auto& [source, terms] : lists.sources) {
     out += "  " + yaml::quote(source) + ":\n";

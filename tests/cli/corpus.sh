@@ -293,6 +293,22 @@ printf '{"number": 3, "html_url": "https://example.org/f/3", "url": "https://api
 q corpus import "$tmp/api.jsonl" --source foxtrot >/dev/null || fail "JSON Lines import"
 [[ "$(cat "$ws/corpus/foxtrot.jsonl")" == '{"id":"3","url":"https://example.org/f/3","created":"2024-05-01T00:00:00Z","title":"api","body":"","labels":["bug"],"comments":[],"extra":{"comments":4,"state":"open","url":"https://api.example.org/f/3"}}' ]] || fail "gh api stored: $(cat "$ws/corpus/foxtrot.jsonl")"
 
+# A broken keywords file: located, exit 1, retrieved.jsonl untouched.
+cp "$ws/corpus/retrieved.jsonl" "$tmp/retrieved.before"
+printf 'sources:\n  atlas:\n    - {term: x, match: substrng}\n' >"$ws/bad.yaml"
+printf 'froms: 2023-01\nsources:\n' >"$ws/bad2.yaml"
+for f in bad bad2; do
+  rc=0; q corpus retrieve --keywords $f.yaml 2>"$tmp/$f.err" || rc=$?
+  [[ $rc == 1 ]] || fail "$f.yaml exit $rc"
+done
+[[ "$(cat "$tmp/bad.err")" == "bad.yaml:3:24: error: match is 'word' or 'substring', not 'substrng'" ]] || fail "bad.yaml: $(cat "$tmp/bad.err")"
+[[ "$(cat "$tmp/bad2.err")" == "bad2.yaml:1:1: error: unknown key 'froms'; did you mean 'from'?" ]] || fail "bad2.yaml: $(cat "$tmp/bad2.err")"
+cmp -s "$ws/corpus/retrieved.jsonl" "$tmp/retrieved.before" || fail "a failed retrieve wrote retrieved.jsonl"
+# A document that is not retrieved cannot be screened.
+rc=0; q corpus screen --screener carol --doc atlas#99999 --relevant 2>"$tmp/nodoc.err" || rc=$?
+[[ $rc == 1 && "$(cat "$tmp/nodoc.err")" == "qualrank corpus screen: error: 'atlas#99999' is not a retrieved document" ]] || fail "unknown doc: $rc $(cat "$tmp/nodoc.err")"
+[[ ! -e "$ws/corpus/screening/carol.csv" ]] || fail "carol's file written"
+
 # --- the example study's keyword lists -------------------------------------------------------------------
 kw="${SHARED_DIR:-/nonexistent}/reference/llm-study-data/filter_keywords"
 if [[ ! -f $kw ]]; then echo "SKIP: no \$SHARED_DIR study data"; exit 77; fi

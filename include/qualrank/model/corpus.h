@@ -46,7 +46,7 @@ struct Document {
   bool operator==(const Document&) const = default;
 };
 
-// A document's name across the corpus: "SOURCE#ID" ("tensorflow#61234"), what screening files, retrieved.jsonl
+// A document's name across the corpus: "SOURCE#ID" ("atlas#1234"), what screening files, retrieved.jsonl
 // and sample lists hold.
 inline std::string doc_ref(std::string_view source, std::string_view id) {
   std::string r(source);

@@ -1,5 +1,5 @@
 // The corpus's retrieval keywords and screening reasons: corpus/keywords.yaml (docs/corpus.md), and turning
-// the Python-like keyword lists studies publish (`tensorflow_keywords = ['llm', "BERT", ...]`) into it.
+// the Python-like keyword lists studies publish (`atlas_keywords = ['cache miss', "QKV", ...]`) into it.
 #pragma once
 #include <map>
 #include <optional>
@@ -31,7 +31,7 @@ struct KeywordConfig {
 //   to: 2025-04
 //   reasons: [not-about-topic, keyword-in-code-only, duplicate]   # optional
 //   sources:
-//     tensorflow: [llm, {term: BERT, case: sensitive}, {term: gpt, match: substring}]
+//     atlas: [cache miss, {term: QKV, case: sensitive}, {term: shard, match: substring}]
 // A term listed twice in one source (same spelling, match and case) is a warning and kept once. Errors are
 // located; returns nullopt after a syntax error (other errors leave the config partial, diags has them).
 std::optional<KeywordConfig> read_keywords(const std::string& text, const std::string& file, Diagnostics& diags);

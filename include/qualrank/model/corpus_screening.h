@@ -29,7 +29,7 @@ struct ScreenerDecisions {
 // A screener name is 1-64 characters of [A-Za-z0-9._-], not starting with '.' or '-' (it names a file).
 std::string screener_name_problem(std::string_view name);
 
-// Order of document refs: by source, then by id in natural order (tensorflow#9 < tensorflow#10).
+// Order of document refs: by source, then by id in natural order (atlas#9 < atlas#10).
 bool doc_less(std::string_view a, std::string_view b);
 
 // Reads one screener's file: header "doc,decision,reason,note"; decision "relevant" or "false-positive"; a
