@@ -37,6 +37,8 @@ seed qdc -name '*.qdc' -o -name '*.qde'
 seed qdpx -name '*.qdpx'
 seed participants -path '*/participants/*'
 seed yaml -name '*.yaml'
+seed corpus_export -path '*/corpus-export/*' \( -name '*.json' -o -name '*.jsonl' -o -name '*.csv' \)
+seed corpus_store -path '*/corpus-export/*'
 for d in "$out"/*/; do
   [ -n "$(ls -A "$d")" ] || echo "seeds.sh: no seed for $(basename "$d")" >&2
 done
