@@ -58,6 +58,28 @@ std::vector<std::size_t> element_starts(std::string_view t) {
   return out;
 }
 
+// The offset where `t` nests arrays and objects deeper than kMaxDepth, or npos. Checked before nlohmann parses
+// (its serializer and comparisons recurse: a deep value in an unknown field would exhaust the stack).
+constexpr int kMaxDepth = 64;
+std::size_t too_deep_at(std::string_view t) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
 std::string scalar_text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
@@ -198,6 +220,10 @@ std::string parse_message(const json::parse_error& e) {
 
 void parse_json_array(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
   LineIndex lines(text);
+  if (auto deep = too_deep_at(text); deep != std::string_view::npos) {
+    diags.error(lines.at(file, deep), "nested deeper than " + std::to_string(kMaxDepth) + " arrays and objects");
+    return;
+  }
   json all;
   try {
     all = json::parse(text);
@@ -242,6 +268,10 @@ void parse_json_lines(std::string_view text, const std::string& file, Diagnostic
     if (out.documents.size() >= kMaxDocuments) {
       diags.error(lines.at(file, base), "more than " + std::to_string(kMaxDocuments) + " documents (the limit)");
       return;
+    }
+    if (auto deep = too_deep_at(row); deep != std::string_view::npos) {
+      diags.error(lines.at(file, base + deep), "nested deeper than " + std::to_string(kMaxDepth) + " arrays and objects");
+      continue;
     }
     json j;
     try {

@@ -64,6 +64,10 @@ TEST_CASE("model::parse_export locates errors and names both places of a duplica
   REQUIRE(e.items().size() == 1);
   CHECK(e.items()[0].where.line == 1);
   CHECK(e.items()[0].where.column == 15);  // just past the end: the input ends inside the array
+  // Nesting over 64 levels is refused before parsing (the 65th opening bracket: '[', '{', then 63 more).
+  Diagnostics f;
+  corpus::parse_export("[{\"number\": 1, \"x\": " + std::string(100, '[') + std::string(100, ']') + "}]", "deep.json", f);
+  CHECK(errors(f) == "deep.json:1:83: error: nested deeper than 64 arrays and objects\n");
 }
 
 TEST_CASE("model::merge_documents adds, updates and keeps by id", "[model][corpus]") {
