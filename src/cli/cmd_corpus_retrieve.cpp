@@ -205,9 +205,13 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     rows.push_back({r.source, std::to_string(r.documents), std::to_string(r.in_window), std::to_string(r.retrieved.size()),
                     r.whole ? std::string("none: taken whole") : std::to_string(config.sources.at(r.source).size())});
   *ctx.out << text::columns(rows, {false, true, true, true, false}, "  ");
+  bool first_whole = true;
   for (const auto& r : results)
-    if (r.whole)
-      *ctx.out << "\nsource " << r.source << " has no keyword list: all " << r.in_window << " documents in the window taken whole\n";
+    if (r.whole) {
+      *ctx.out << (first_whole ? "\n" : "") << "source " << r.source << " has no keyword list: all " << r.in_window
+               << " documents in the window taken whole\n";
+      first_whole = false;
+    }
   std::vector<std::vector<std::string>> kw{{"source", "keyword", "documents"}};
   for (const auto& r : results) {
     if (r.whole) continue;
