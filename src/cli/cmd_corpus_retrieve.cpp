@@ -132,6 +132,10 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
   }
   if (vm.count("from")) config.from = vm["from"].as<std::string>();
   if (vm.count("to")) config.to = vm["to"].as<std::string>();
+  if (const auto k = std::min(config.from.size(), config.to.size()); k > 0 && config.to.substr(0, k) < config.from.substr(0, k)) {
+    *ctx.err << "qualrank corpus retrieve: error: the window ends (" << config.to << ") before it starts (" << config.from << ")\n";
+    return 2;
+  }
   for (const auto& [s, terms] : config.sources)
     if (std::find(sources.begin(), sources.end(), s) == sources.end())
       diags.warning(terms.empty() ? Location{} : terms.front().where, "source '" + s + "' is not in the corpus (corpus/manifest.json)");

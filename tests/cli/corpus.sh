@@ -304,6 +304,8 @@ done
 [[ "$(cat "$tmp/bad.err")" == "bad.yaml:3:24: error: match is 'word' or 'substring', not 'substrng'" ]] || fail "bad.yaml: $(cat "$tmp/bad.err")"
 [[ "$(cat "$tmp/bad2.err")" == "bad2.yaml:1:1: error: unknown key 'froms'; did you mean 'from'?" ]] || fail "bad2.yaml: $(cat "$tmp/bad2.err")"
 cmp -s "$ws/corpus/retrieved.jsonl" "$tmp/retrieved.before" || fail "a failed retrieve wrote retrieved.jsonl"
+rc=0; q corpus retrieve --from 2025-01 --to 2024 2>"$tmp/win.err" || rc=$?
+[[ $rc == 2 && "$(cat "$tmp/win.err")" == "qualrank corpus retrieve: error: the window ends (2024) before it starts (2025-01)" ]] || fail "window: $rc"
 # A document that is not retrieved cannot be screened.
 rc=0; q corpus screen --screener carol --doc atlas#99999 --relevant 2>"$tmp/nodoc.err" || rc=$?
 [[ $rc == 1 && "$(cat "$tmp/nodoc.err")" == "qualrank corpus screen: error: 'atlas#99999' is not a retrieved document" ]] || fail "unknown doc: $rc $(cat "$tmp/nodoc.err")"
