@@ -5,6 +5,7 @@
 // time (util/swar.h). It accepts any JSON whitespace and key order, and reports what it cannot read located.
 #include <deque>
 #include <functional>
+#include <unordered_map>
 
 #include "qualrank/model/corpus.h"
 #include "qualrank/util/swar.h"
@@ -282,7 +283,12 @@ bool for_each_stored(std::string_view text, const std::string& file, Diagnostics
 
 std::vector<Document> read_store(std::string_view text, const std::string& file, Diagnostics& diags, bool keep_extra) {
   std::vector<Document> docs;
+  std::unordered_map<std::string, int> first_line;
   for_each_stored(text, file, diags, [&](const DocumentView& v) {
+    if (auto [it, fresh] = first_line.emplace(std::string(v.id), v.line); !fresh) {
+      diags.error({file, v.line, 1}, "duplicate id '" + std::string(v.id) + "' (first on line " + std::to_string(it->second) + ")");
+      return;
+    }
     Document d;
     d.id = v.id;
     d.url = v.url;

@@ -70,6 +70,18 @@ TEST_CASE("model::parse_export locates errors and names both places of a duplica
   CHECK(errors(f) == "deep.json:1:83: error: nested deeper than 64 arrays and objects\n");
 }
 
+TEST_CASE("model::read_store reads back what store_text wrote and finds a repeated id", "[model][corpus]") {
+  Diagnostics d;
+  auto docs = corpus::read_store(fixture("store.jsonl"), "corpus/atlas.jsonl", d);
+  CHECK(errors(d).empty());
+  REQUIRE(docs.size() == 2);
+  CHECK(corpus::store_text(docs) == fixture("store.jsonl"));
+  CHECK(docs[1].comments[0].body == "Seen it too: a stack\n overflow in the parser.");
+  Diagnostics e;
+  corpus::read_store("{\"id\":\"1\"}\n{\"id\":\"2\"}\n{\"id\":\"1\",\"title\":\"again\"}\n", "corpus/b.jsonl", e);
+  CHECK(errors(e) == "corpus/b.jsonl:3:1: error: duplicate id '1' (first on line 1)\n");
+}
+
 TEST_CASE("model::merge_documents adds, updates and keeps by id", "[model][corpus]") {
   corpus::Document a{"1", "", "", "a", "", {}, {}}, b{"2", "", "", "b", "", {}, {}}, c{"10", "", "", "c", "", {}, {}};
   corpus::Document b2 = b;

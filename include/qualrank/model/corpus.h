@@ -64,7 +64,8 @@ std::string source_name_problem(std::string_view name);
 std::string store_line(const Document& doc);
 
 // Reads one stored source file (corpus/<source>.jsonl as written by store_line; any JSON whitespace and key
-// order accepted). Errors are located (FILE:LINE:COL) in `diags`; returns the documents read (in file order).
+// order accepted). Errors are located (FILE:LINE:COL) in `diags`, a duplicate id among them; returns the
+// documents read (in file order).
 // `keep_extra` false skips the extra fields (faster: retrieval does not need them).
 std::vector<Document> read_store(std::string_view text, const std::string& file, Diagnostics& diags,
                                  bool keep_extra = true);
