@@ -14,6 +14,7 @@
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/model/corpus.h"
 #include "qualrank/util/parallel.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::corpus {
 
@@ -120,27 +121,66 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
   return r;
 }
 
+namespace {
+
+// `v` as a JSON string (what nlohmann's dump writes for it: '"', '\\', and control characters escaped; invalid
+// UTF-8 replaced by U+FFFD), appended to `out`. Written by hand: a retrieved line per document is too many to
+// build as JSON objects (a tenth of retrieval's time went to that).
+void append_json_string(std::string& out, std::string_view v) {
+  if (text::find_invalid_utf8(v)) {
+    out += nlohmann::json(std::string(v)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  for (char ch : v) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          static const char* hex = "0123456789abcdef";
+          out += "\\u00";
+          out += hex[c >> 4];
+          out += hex[c & 15];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+}
+
+}  // namespace
+
 std::string retrieved_lines(const SourceRetrieval& r, const std::vector<KeywordTerm>* terms) {
-  using ojson = nlohmann::ordered_json;
   std::string out;
   for (const auto& d : r.retrieved) {
-    ojson j = ojson::object();
-    j["doc"] = doc_ref(r.source, d.id);
-    j["source"] = r.source;
-    j["id"] = d.id;
-    j["whole"] = r.whole;
-    ojson matches = ojson::array();
-    for (const auto& h : d.hits) {
-      ojson m = ojson::object();
-      m["term"] = terms ? (*terms)[h.term].term : std::string();
-      m["in"] = hit_field(h);
-      m["at"] = h.at;
-      m["count"] = h.count;
-      matches.push_back(std::move(m));
+    out += "{\"doc\":";
+    append_json_string(out, doc_ref(r.source, d.id));
+    out += ",\"source\":";
+    append_json_string(out, r.source);
+    out += ",\"id\":";
+    append_json_string(out, d.id);
+    out += r.whole ? ",\"whole\":true,\"matches\":[" : ",\"whole\":false,\"matches\":[";
+    for (std::size_t k = 0; k < d.hits.size(); ++k) {
+      const auto& h = d.hits[k];
+      out += k ? ",{\"term\":" : "{\"term\":";
+      append_json_string(out, terms ? (*terms)[h.term].term : std::string());
+      out += ",\"in\":\"";
+      out += hit_field(h);
+      out += "\",\"at\":";
+      out += std::to_string(h.at);
+      out += ",\"count\":";
+      out += std::to_string(h.count);
+      out += '}';
     }
-    j["matches"] = std::move(matches);
-    out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    out += '\n';
+    out += "]}\n";
   }
   return out;
 }
