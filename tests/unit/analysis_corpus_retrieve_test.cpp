@@ -75,3 +75,35 @@ TEST_CASE("model::for_each_stored reads escapes and reports a located error", "[
   REQUIRE(diags.items().size() == 1);
   CHECK(format_diagnostic(diags.items()[0]) == "f.jsonl:3:22: error: expected '}'");
 }
+
+TEST_CASE("analysis::retrieve_source joins the pieces of a large file in order, lines counted across them", "[analysis][corpus]") {
+  // 6,000 documents of about 1 KB: more than one 4 MiB piece.
+  std::vector<corpus::Document> docs;
+  const std::string filler(1000, 'x');
+  for (int i = 1; i <= 6000; ++i)
+    docs.push_back({std::to_string(i), "", "2024-01-01", "t", (i % 3 == 0 ? "a cache miss " : "nothing ") + filler, {}, {}});
+  std::string stored = corpus::store_text(docs);
+  REQUIRE(stored.size() > (4u << 20));
+  std::vector<corpus::KeywordTerm> terms{{"cache miss", true, false, {}}};
+  Diagnostics diags;
+  auto r = corpus::retrieve_source(stored, "corpus/s.jsonl", "s", &terms, "", "", diags);
+  CHECK_FALSE(diags.has_errors());
+  CHECK(r.documents == 6000);
+  REQUIRE(r.retrieved.size() == 2000);
+  bool in_order = true;
+  for (std::size_t k = 0; k < r.retrieved.size(); ++k) in_order = in_order && r.retrieved[k].id == std::to_string(3 * (k + 1));
+  CHECK(in_order);
+  CHECK(r.term_documents == std::vector<std::size_t>{2000});
+  // A broken line in the second piece is reported on its line of the whole file.
+  std::string broken = stored;
+  const std::size_t line5500 = [&] {
+    std::size_t at = 0;
+    for (int l = 1; l < 5500; ++l) at = broken.find('\n', at) + 1;
+    return at;
+  }();
+  broken[line5500] = '[';
+  Diagnostics bad;
+  corpus::retrieve_source(broken, "corpus/s.jsonl", "s", &terms, "", "", bad);
+  REQUIRE(bad.items().size() == 1);
+  CHECK(format_diagnostic(bad.items()[0]) == "corpus/s.jsonl:5500:1: error: expected '{'");
+}
