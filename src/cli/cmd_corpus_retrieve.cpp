@@ -207,6 +207,7 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     *ctx.out << j.dump(2) << '\n';
     return 0;
   }
+  if (ctx.quiet) return 0;
   *ctx.out << "corpus/retrieved.jsonl: " << retrieved << " of " << in_window << " documents in the window (" << window
            << "; " << stored << " stored)\n\n";
   std::vector<std::vector<std::string>> rows{{"source", "stored", "in window", "retrieved", "keywords"}};

@@ -23,8 +23,8 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("corpus sample options");
   desc.add_options()
       ("name", po::value<std::string>()->required(), "the sample's name: corpus/samples/NAME.txt")
-      ("confidence", po::value<double>()->default_value(0.95), "confidence level (0.95 = 95%)")
-      ("margin", po::value<double>()->default_value(0.05), "margin of error e (0.05 = 5 points)")
+      ("confidence", po::value<double>()->default_value(0.95, "0.95"), "confidence level (0.95 = 95%)")
+      ("margin", po::value<double>()->default_value(0.05, "0.05"), "margin of error e (0.05 = 5 points)")
       ("proportion", po::value<double>()->default_value(0.5), "expected proportion p (0.5: the largest sample)")
       ("size", po::value<std::size_t>(), "draw this many instead of Cochran's n")
       ("stratify", po::value<std::string>(), "'source': allocate the sample to the sources in proportion (largest remainders)")
