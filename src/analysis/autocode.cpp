@@ -3,7 +3,10 @@
 // are compiled into a full DFA over a compressed byte alphabet (bytes that occur in no keyword share one
 // class), so scanning costs one table lookup per byte of folded text. The text is folded on the fly: ASCII
 // through a 256-entry table, other code points through u_foldCase. A match counts only at word boundaries,
-// checked on the original text around the occurrence (u_isalnum on the neighbouring code points).
+// checked on the original text around the occurrence (u_isalnum on the neighbouring code points), for the rules
+// that ask for whole words. Case-sensitive rules are matched folded and then compared byte for byte with the
+// original text. With MatcherOptions::collapse_whitespace a run of ASCII whitespace is fed to the automaton as
+// one space (and keywords' runs are collapsed the same way), so a phrase matches across line breaks.
 #include "qualrank/analysis/autocode.h"
 
 #include <unicode/uchar.h>
@@ -60,18 +63,61 @@ struct AsciiWord {
 };
 const AsciiWord kWord;
 
+bool is_ascii_space(uint8_t b) { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'; }
+
+std::string collapse_spaces(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (is_ascii_space(static_cast<uint8_t>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// Whether text[begin, end) spells `exact`, a space in `exact` standing for a whitespace run when `collapse`.
+bool spelled_exactly(std::string_view text, std::size_t begin, std::size_t end, std::string_view exact, bool collapse) {
+  std::size_t i = begin, j = 0;
+  while (i < end && j < exact.size()) {
+    if (collapse && exact[j] == ' ') {
+      if (!is_ascii_space(static_cast<uint8_t>(text[i]))) return false;
+      while (i < end && is_ascii_space(static_cast<uint8_t>(text[i]))) ++i;
+      ++j;
+      continue;
+    }
+    if (text[i] != exact[j]) return false;
+    ++i;
+    ++j;
+  }
+  return i == end && j == exact.size();
+}
+
 }  // namespace
 
-KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules) : rules_(rules), cls_(256, 0) {
+KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules, MatcherOptions options)
+    : rules_(rules), cls_(256, 0), collapse_(options.collapse_whitespace) {
   std::vector<std::string> folded;
   folded.reserve(rules.size());
-  for (const auto& r : rules) folded.push_back(text::fold_case(text::trim(r.keyword)));
+  for (const auto& r : rules) {
+    exact_.push_back(collapse_ ? collapse_spaces(text::trim(r.keyword)) : std::string(text::trim(r.keyword)));
+    folded.push_back(text::fold_case(exact_.back()));
+    rule_flags_.push_back(static_cast<uint8_t>((r.whole_word ? 1 : 0) | (r.case_sensitive ? 2 : 0)));
+    if (!r.whole_word) any_partial_ = true;
+  }
   build(folded);
 }
 
 KeywordMatcher::KeywordMatcher(const std::vector<std::string>& keys, Verbatim) : cls_(256, 0) {
   rules_.reserve(keys.size());
-  for (const auto& k : keys) rules_.push_back({k, ""});
+  for (const auto& k : keys) {
+    rules_.push_back({k, ""});
+    exact_.push_back(k);
+    rule_flags_.push_back(1);  // whole word, case as folded by the caller
+  }
   build(keys);
 }
 
@@ -151,53 +197,92 @@ void KeywordMatcher::build(const std::vector<std::string>& folded) {
     }
     out_first_[su] = head;
   }
+  // The scan's tables: transitions to premultiplied state offsets with an output flag in the low bit (one
+  // lookup per byte, no multiply, no second lookup for outputs), and ASCII bytes to their folded byte's class.
+  trans_.resize(delta_.size());
+  for (std::size_t k = 0; k < delta_.size(); ++k) {
+    const auto t = static_cast<std::size_t>(delta_[k]);
+    trans_[k] = static_cast<int32_t>(((t * classes_) << 1) | (out_first_[t] >= 0 ? 1u : 0u));
+  }
+  for (std::size_t b = 0; b < 128; ++b) {
+    const bool space = collapse_ && is_ascii_space(static_cast<uint8_t>(b));
+    ascii_cls_[b] = cls_[space ? ' ' : kFold.t[b]];
+    ascii_space_[b] = space ? 1 : 0;
+  }
 }
 
 std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
                                       void* ctx, std::size_t limit) const {
   std::size_t matches = 0;
-  int32_t state = 0;
+  std::size_t st = 0;  // the state times classes_
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
   const std::size_t n = s.size();
+  const int32_t* trans = trans_.data();
   // Map from folded-byte positions back to original text: folded output of a code point ends at the
   // code point's end in the original, and keywords start at code-point boundaries. We record, for the
   // bytes fed since the last boundary, the original start offset via a small ring of recent boundaries.
   constexpr std::size_t kRing = 256;
-  std::array<std::size_t, kRing> orig_at{};   // folded offset (mod ring) -> original offset of that byte's code point
+  // Not initialised (2 KB per call): an entry is read only after a match of as many bytes wrote it.
+  std::array<std::size_t, kRing> orig_at;     // folded offset (mod ring) -> original offset of that byte's code point
   std::size_t folded_pos = 0;
   std::size_t i = 0;
-  auto feed = [&](uint8_t b, std::size_t cp_start, std::size_t cp_end) {
-    orig_at[folded_pos % kRing] = cp_start;
-    ++folded_pos;
-    state = delta_[static_cast<std::size_t>(state) * classes_ + cls_[b]];
-    if (out_first_[static_cast<std::size_t>(state)] >= 0) {
-      // Every output of this state ends here: one check of the following character rejects them all
-      // (ASCII through a table; ICU only for non-ASCII neighbours).
-      if (cp_end < n) {
-        uint8_t next = p[cp_end];
-        if (next < 0x80 ? kWord.t[next] != 0 : is_word_char(next_code_point(s, cp_end))) return;
-      }
-      for (int32_t o = out_first_[static_cast<std::size_t>(state)]; o >= 0; o = out_next_[static_cast<std::size_t>(o)]) {
-        int32_t rule = out_rule_[static_cast<std::size_t>(o)];
-        std::size_t len = rule_len_[static_cast<std::size_t>(rule)];
-        std::size_t start = len <= kRing ? orig_at[(folded_pos - len) % kRing] : 0;
+  // Every output of the state reached ends at cp_end: one check of the following character rejects all the
+  // whole-word ones (ASCII through a table; ICU only for non-ASCII neighbours).
+  auto outputs = [&](std::size_t cp_end) {
+    const auto state = st / classes_;
+    bool word_follows = false;
+    if (cp_end < n) {
+      uint8_t next = p[cp_end];
+      word_follows = next < 0x80 ? kWord.t[next] != 0 : is_word_char(next_code_point(s, cp_end));
+      if (word_follows && !any_partial_) return;
+    }
+    for (int32_t o = out_first_[state]; o >= 0; o = out_next_[static_cast<std::size_t>(o)]) {
+      int32_t rule = out_rule_[static_cast<std::size_t>(o)];
+      const uint8_t flags = rule_flags_[static_cast<std::size_t>(rule)];
+      std::size_t len = rule_len_[static_cast<std::size_t>(rule)];
+      std::size_t start = len <= kRing ? orig_at[(folded_pos - len) % kRing] : 0;
+      if (flags & 1) {
+        if (word_follows) continue;
         if (start > 0) {
           uint8_t prev = p[start - 1];
           if (prev < 0x80 ? kWord.t[prev] != 0 : is_word_char(prev_code_point(s, start))) continue;
         }
-        ++matches;
-        cb(ctx, rule, start, cp_end);
       }
+      if ((flags & 2) && !spelled_exactly(s, start, cp_end, exact_[static_cast<std::size_t>(rule)], collapse_)) continue;
+      ++matches;
+      cb(ctx, rule, start, cp_end);
     }
   };
+  auto feed = [&](uint8_t b, std::size_t cp_start, std::size_t cp_end) {
+    orig_at[folded_pos % kRing] = cp_start;
+    ++folded_pos;
+    const int32_t v = trans[st + cls_[b]];
+    st = static_cast<std::size_t>(v >> 1);
+    if (v & 1) outputs(cp_end);
+  };
+  bool in_space = false;  // collapse_: the last byte fed was a whitespace run's space
   if (limit == 0) limit = static_cast<std::size_t>(-1);
   while (i < n && matches < limit) {
     uint8_t b = p[i];
     if (b < 0x80) {
-      feed(kFold.t[b], i, i + 1);
+      if (ascii_space_[b]) {
+        if (in_space) {
+          ++i;
+          continue;
+        }
+        in_space = true;
+      } else {
+        in_space = false;
+      }
+      orig_at[folded_pos % kRing] = i;
+      ++folded_pos;
+      const int32_t v = trans[st + ascii_cls_[b]];
+      st = static_cast<std::size_t>(v >> 1);
       ++i;
+      if (v & 1) outputs(i);
       continue;
     }
+    in_space = false;
     std::size_t start = i;
     int32_t j = static_cast<int32_t>(i);
     UChar32 c;

@@ -147,5 +147,10 @@ int cmd_completion(Context&, const std::vector<std::string>&);  // cmd_completio
 // line ":0" (nothing more), ":1" (the shell completes file names) or ":2" (folder names). Never fails: any
 // problem prints nothing and returns 0. complete.cpp.
 int complete_words(std::ostream& out, const std::vector<std::string>& words);
+int cmd_corpus(Context&, const std::vector<std::string>&);           // dispatch and `corpus import`
+int cmd_corpus_keywords(Context&, const std::vector<std::string>&);  // cmd_corpus_retrieve.cpp
+int cmd_corpus_retrieve(Context&, const std::vector<std::string>&);
+int cmd_corpus_screen(Context&, const std::vector<std::string>&);
+int cmd_corpus_sample(Context&, const std::vector<std::string>&);
 
 }  // namespace qualrank::cli

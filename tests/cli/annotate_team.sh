@@ -168,6 +168,14 @@ start vt100 transcripts/E01.md --coder carol
 [[ $(screen) == *"writing transcripts/E01.carol.codes (coder carol, transcript unchanged, blind)"* ]] || fail "a second coder is not blind by default"
 keys j; wait_for "> t2 E01"
 [[ $(screen) != *"dana: "* && $(screen) != *"WELL.1"* ]] || fail "a blind coder sees dana's codes"
+# The segments pane too: carol's TOOL.1 on t4 lists her own span only, not dana's whole turn of the same code.
+keys j; keys j; wait_for "> t4 E01"
+keys Tab; wait_for "* TOOL.1"
+keys S; wait_for "segments coded TOOL.1"
+[[ $(screen) == *"across the study (1)"* ]] || fail "a blind coder's segments pane counts other coders' segments"
+[[ $(screen) == *"E01 t4 (employee) III.1 transcripts/E01.md:"*": Important decisions vanish in threads"* && $(screen) != *"Slack. Important"* ]] ||
+  fail "a blind coder sees dana's segment in the segments pane"
+keys q; wait_for "? help"
 quit
 start vt100 transcripts/E01.md
 keys j; wait_for "> t2 E01"

@@ -122,6 +122,16 @@ def main():
         for i in range(60_000)) + "</Codes></CodeBook>\n")
     # A period list of 1,000,000 ids (9 MB), none in the table: one warning with the count, not a million.
     put(out, "periods", "ids-1M.txt", "".join("u%07d\n" % i for i in range(1_000_000)))
+    # Issue exports: nesting a million deep (refused before parsing), 20,000 issues with a comment each, a
+    # field over its 1 MiB limit; a stored line nested a million deep and one of 8 MB of escapes.
+    put(out, "corpus_export", "nested-1M.json", "[" * 1_000_000 + "]" * 1_000_000)
+    put(out, "corpus_export", "issues-20K.json", "[" + ",".join(
+        '{"number":%d,"title":"t %d","body":"a cache miss here","createdAt":"2024-01-01T00:00:00Z",'
+        '"labels":[{"name":"bug"}],"comments":[{"author":{"login":"u"},"body":"QKV","createdAt":"2024-01-02T00:00:00Z"}]}'
+        % (i, i) for i in range(20_000)) + "]")
+    put(out, "corpus_export", "body-2M.jsonl", '{"number":1,"body":"' + "x" * (2 * MB) + '"}\n')
+    put(out, "corpus_store", "nested-1M.jsonl", '{"id":"1","extra":' + "[" * 1_000_000 + "]" * 1_000_000 + "}\n")
+    put(out, "corpus_store", "escapes-8M.jsonl", '{"id":"1","body":"' + "\\n\\u00e9" * (MB) + '"}\n')
     # findings.yaml past its limit of 1,000 findings, and a claim of 1 MB.
     put(out, "findings", "findings-1001.yaml", "findings:\n" + "".join(
         "  - id: F%d\n    claim: c\n    codes: [COM.1]\n" % i for i in range(1001)))

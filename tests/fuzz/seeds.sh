@@ -38,6 +38,8 @@ seed qdpx -name '*.qdpx'
 seed participants -path '*/participants/*'
 seed yaml -name '*.yaml'
 seed names -name '*.md' -path '*transcripts/*' -o -name 'names*.csv'
+seed corpus_export -path '*/corpus-export/*' \( -name '*.json' -o -name '*.jsonl' -o -name '*.csv' \)
+seed corpus_store -path '*/corpus-export/*'
 for d in "$out"/*/; do
   [ -n "$(ls -A "$d")" ] || echo "seeds.sh: no seed for $(basename "$d")" >&2
 done

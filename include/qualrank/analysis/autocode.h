@@ -1,5 +1,6 @@
 // Auto-coding suggestions: every taxonomy keyword is a rule "this phrase suggests this node".
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,14 +13,24 @@ class Taxonomy;
 struct KeywordRule {
   std::string keyword;  // plain word or phrase; matched case-insensitively (Unicode simple case folding)
   std::string node;     // the node it suggests
+  bool whole_word = true;       // false: also inside a word ("gpt" in "chatgpt")
+  bool case_sensitive = false;  // true: the text must spell it exactly as `keyword` ("BERT", not "bert")
+};
+
+struct MatcherOptions {
+  // A run of ASCII whitespace (space, tab, CR, LF, FF, VT) in the text counts as one space, and so does one in
+  // a keyword, so "out of memory" also matches "out of\n  memory".
+  bool collapse_whitespace = false;
 };
 
 // Multi-pattern matcher (Aho-Corasick automaton over case-folded UTF-8 bytes, with a compressed byte
 // alphabet). A keyword matches only at word boundaries: the characters before and after it must not be
-// letters or digits (Unicode-aware). Text is folded on the fly; ASCII goes through a table lookup.
+// letters or digits (Unicode-aware), unless its rule says `whole_word = false`. Text is folded on the fly;
+// ASCII goes through a table lookup. A case-sensitive rule's occurrences are found folded, then kept only
+// when the original text spells the keyword byte for byte (whitespace runs aside, with collapse_whitespace).
 class KeywordMatcher {
  public:
-  explicit KeywordMatcher(const std::vector<KeywordRule>& rules);
+  explicit KeywordMatcher(const std::vector<KeywordRule>& rules, MatcherOptions options = {});
   // Keys taken byte for byte as given (the caller folded them its own way: report/pseudonymise.cpp), for
   // step() and outputs(); suggest(), matches() and scan() would fold the text, so they are not for this form.
   struct Verbatim {};
@@ -56,6 +67,13 @@ class KeywordMatcher {
   std::vector<int32_t> out_next_;        // chain through outputs of suffix states
   std::vector<int32_t> out_rule_;
   std::vector<uint16_t> rule_len_;       // folded keyword length in bytes
+  std::vector<std::string> exact_;       // per rule: the keyword as written (whitespace collapsed), for case checks
+  std::vector<uint8_t> rule_flags_;      // per rule: 1 = whole word, 2 = case-sensitive
+  bool collapse_ = false;
+  std::vector<int32_t> trans_;           // delta_ for the scan: (next state * classes_) << 1 | has outputs
+  std::array<uint8_t, 128> ascii_cls_{}; // ASCII byte -> class of its folded byte (whitespace: of ' ' with collapse_)
+  std::array<uint8_t, 128> ascii_space_{};  // ASCII byte -> 1 when collapse_ and it is whitespace
+  bool any_partial_ = false;             // some rule is not whole-word
 
   void build(const std::vector<std::string>& folded);
 
@@ -68,6 +86,13 @@ class KeywordMatcher {
 
 // The rules of every node's keywords, in taxonomy order.
 std::vector<KeywordRule> keyword_rules(const Taxonomy& taxonomy);
+
+// Calls on_match(rule_index, begin, end) for each occurrence, begin/end byte offsets in `text`.
+template <class F>
+std::size_t scan_spans(const KeywordMatcher& m, std::string_view text, F&& on_match) {
+  struct Ctx { F* f; } ctx{&on_match};
+  return m.scan_impl(text, [](void* c, int32_t rule, std::size_t b, std::size_t e) { (*static_cast<Ctx*>(c)->f)(static_cast<std::size_t>(rule), b, e); }, &ctx);
+}
 
 template <class F>
 std::size_t KeywordMatcher::scan(std::string_view text, F&& on_match) const {

@@ -1,0 +1,113 @@
+// `qualrank corpus`: documents (issue reports) before they are labelled: import an export, retrieve the
+// relevant ones by keywords, screen out false positives, draw a sample (docs/corpus.md). Dispatches to the
+// subcommands; `corpus import` is here, the others in cmd_corpus_*.cpp.
+#include <iostream>
+
+#include "cli.h"
+#include "qualrank/model/corpus.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+#include "qualrank/util/workspace_lock.h"
+
+namespace qualrank::cli {
+
+namespace {
+
+struct Subcommand {
+  const char* name;
+  const char* summary;
+  Handler handler;
+};
+
+int corpus_import(Context& ctx, const std::vector<std::string>& args);
+
+const std::vector<Subcommand>& subcommands() {
+  static const std::vector<Subcommand> table = {
+      {"import", "add an export (gh issue list/gh api JSON, JSON Lines, CSV) to corpus/<source>.jsonl", corpus_import},
+      {"keywords", "keywords import FILE: turn a file of Python-like keyword lists into corpus/keywords.yaml", cmd_corpus_keywords},
+      {"retrieve", "keep the documents a source's keywords match (in a date window) in corpus/retrieved.jsonl", cmd_corpus_retrieve},
+      {"screen", "record a screener's relevant / false-positive decisions; --status: agreement and FP rate", cmd_corpus_screen},
+      {"sample", "draw a reproducible sample (Cochran's size, optionally stratified) into corpus/samples/", cmd_corpus_sample},
+  };
+  return table;
+}
+
+void usage(std::ostream& out) {
+  out << "usage: qualrank corpus SUBCOMMAND [OPTIONS]\n\nsubcommands:\n";
+  for (const auto& s : subcommands()) {
+    std::string name = s.name;
+    name.resize(10, ' ');
+    out << "  " << name << s.summary << '\n';
+  }
+  out << "\n'qualrank corpus SUBCOMMAND --help' describes its options; docs/corpus.md the files and formulas.\n";
+}
+
+int corpus_import(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("corpus import options");
+  desc.add_options()
+      ("file", po::value<std::string>()->required(), "the export: .json (gh), .jsonl/.ndjson or .csv (relative to the current folder)")
+      ("source", po::value<std::string>(), "the source (repository) its documents belong to, e.g. atlas");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "corpus import",
+                     "FILE --source NAME\n\n"
+                     "Reads the JSON of 'gh issue list --json number,url,title,body,createdAt,labels,comments', of\n"
+                     "'gh api repos/OWNER/REPO/issues', JSON Lines of either, or CSV (id or url, source, created, title,\n"
+                     "body). A newer export of the same source adds new documents and updates changed ones; screening\n"
+                     "decisions are kept. All or nothing: any error, and nothing is written.",
+                     desc, args, vm, rc, &pos))
+    return rc;
+  const std::string file = vm["file"].as<std::string>();
+  const std::string source = vm.count("source") ? vm["source"].as<std::string>() : "";
+  std::error_code ec;
+  auto size = std::filesystem::file_size(file, ec);
+  Diagnostics diags;
+  if (ec) {
+    diags.error({file, 0, 0}, "cannot read the file");
+    return report_diagnostics(ctx, diags);
+  }
+  if (size > corpus::kMaxImportBytes) {
+    diags.error({file, 0, 0}, "the export is " + std::to_string(size) + " bytes, over the limit of " +
+                                  std::to_string(corpus::kMaxImportBytes));
+    return report_diagnostics(ctx, diags);
+  }
+  auto text = files::read(file);
+  if (!text) {
+    diags.error({file, 0, 0}, "cannot read the file");
+    return report_diagnostics(ctx, diags);
+  }
+  files::WorkspaceLock lock(ctx.workspace);
+  auto counts = corpus::import_export(ctx.workspace, *text, file, source, diags);
+  if (!counts || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
+  report_diagnostics(ctx, diags);
+  if (!ctx.quiet)
+    for (const auto& [name, c] : *counts) {
+      *ctx.out << "corpus/" << name << ".jsonl: " << c.added << " added, " << c.updated << " updated, " << c.unchanged
+               << " unchanged";
+      if (c.kept > 0) *ctx.out << ", " << c.kept << " kept (not in this export)";
+      *ctx.out << '\n';
+    }
+  return 0;
+}
+
+}  // namespace
+
+int cmd_corpus(Context& ctx, const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    usage(args.empty() ? *ctx.err : *ctx.out);
+    return args.empty() ? 2 : 0;
+  }
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& s : subcommands())
+    if (args[0] == s.name) return s.handler(ctx, rest);
+  *ctx.err << "qualrank corpus: error: unknown subcommand '" << args[0] << "'";
+  std::vector<std::string> names;
+  for (const auto& s : subcommands()) names.emplace_back(s.name);
+  if (auto best = text::closest(args[0], names); !best.empty()) *ctx.err << "; did you mean '" << best << "'?";
+  *ctx.err << '\n';
+  return 2;
+}
+
+}  // namespace qualrank::cli

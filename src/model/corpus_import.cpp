@@ -1,0 +1,363 @@
+// Reading the exports researchers make of issue trackers into corpus Documents: the JSON array of
+// `gh issue list --json number,url,title,body,createdAt,labels,comments` (cli/cli's field names), the JSON
+// array of `gh api repos/O/R/issues` (number, html_url, created_at, ...), JSON Lines of either, and CSV
+// (id or url, source, created, title, body). Fields not read are kept in the document's `extra`.
+// A JSON text is parsed whole by nlohmann (its byte position of a syntax error becomes LINE:COL); the start
+// of each top-level element is found by one more linear walk, so that an error about an element (a missing
+// number, a duplicate id) is located too.
+#include <algorithm>
+#include <unordered_map>
+
+#include "qualrank/model/corpus.h"
+#include "qualrank/util/csv.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank::corpus {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Line starts of a text, to turn byte offsets into LINE:COL (column in bytes, 1-based).
+struct LineIndex {
+  std::vector<std::size_t> starts{0};
+  explicit LineIndex(std::string_view t) {
+    for (std::size_t i = t.find('\n'); i != std::string_view::npos; i = t.find('\n', i + 1)) starts.push_back(i + 1);
+  }
+  Location at(const std::string& file, std::size_t offset) const {
+    auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+    std::size_t line = static_cast<std::size_t>(it - starts.begin());
+    return {file, static_cast<int>(line), static_cast<int>(offset - starts[line - 1] + 1)};
+  }
+};
+
+// Offsets of the values directly inside the top-level array of a valid JSON text.
+std::vector<std::size_t> element_starts(std::string_view t) {
+  std::vector<std::size_t> out;
+  int depth = 0;
+  bool in_string = false, expect_value = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    if (depth == 1 && expect_value) {
+      out.push_back(i);
+      expect_value = false;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') {
+      ++depth;
+      if (depth == 1 && c == '[') expect_value = true;
+    } else if (c == ']' || c == '}') --depth;
+    else if (c == ',' && depth == 1) expect_value = true;
+  }
+  return out;
+}
+
+// The offset where `t` nests arrays and objects deeper than kMaxDepth, or npos. Checked before nlohmann parses
+// (its serializer and comparisons recurse: a deep value in an unknown field would exhaust the stack).
+constexpr int kMaxDepth = 64;
+std::size_t too_deep_at(std::string_view t) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+std::string scalar_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
+  return {};
+}
+
+class ElementReader {
+ public:
+  ElementReader(const std::string& file, Diagnostics& diags) : file_(file), diags_(diags) {}
+
+  // One exported issue (a JSON object) into `out`; false after a located error.
+  bool read(const json& j, const Location& where, Document& out, std::string& source) {
+    where_ = where;
+    if (!j.is_object()) return error("expected an object (one issue) here, not " + std::string(j.type_name()));
+    std::vector<std::string> used;
+    auto take = [&](const char* key) -> const json* {
+      auto it = j.find(key);
+      if (it == j.end()) return nullptr;
+      used.emplace_back(key);
+      return &*it;
+    };
+    auto peek = [&](const char* key) -> const json* {
+      auto it = j.find(key);
+      return it == j.end() ? nullptr : &*it;
+    };
+    // The id: gh's number, else an id, else the url.
+    const json* html = peek("html_url");
+    const json* url = peek("url");
+    if (const json* n = peek("number"); n && !scalar_text(*n).empty()) {
+      out.id = scalar_text(*take("number"));
+    } else if (const json* id = peek("id"); id && !scalar_text(*id).empty()) {
+      out.id = scalar_text(*take("id"));
+    } else if (html && html->is_string()) {
+      out.id = html->get<std::string>();
+    } else if (url && url->is_string()) {
+      out.id = url->get<std::string>();
+    } else {
+      return error("an issue without a number, id or url");
+    }
+    if (out.id.find_first_of("\n\r\t") != std::string::npos) return error("the id '" + out.id + "' holds a line break or tab");
+    if (html && html->is_string()) out.url = take("html_url")->get<std::string>();
+    else if (url && url->is_string()) out.url = take("url")->get<std::string>();
+    for (const char* k : {"createdAt", "created_at", "created"})
+      if (const json* c = peek(k); c && c->is_string()) {
+        out.created = take(k)->get<std::string>();
+        break;
+      }
+    if (!text_field(take("title"), "title", out.title) || !text_field(take("body"), "body", out.body)) return false;
+    if (const json* s = peek("source"); s && s->is_string()) source = take("source")->get<std::string>();
+    if (const json* labels = peek("labels"); labels && labels->is_array()) {
+      take("labels");
+      for (const auto& l : *labels) {
+        std::string name = l.is_string() ? l.get<std::string>()
+                           : l.is_object() && l.contains("name") && l["name"].is_string() ? l["name"].get<std::string>() : "";
+        if (name.empty()) return error("a label that is neither a name nor an object with a \"name\"");
+        if (!bounded(name, "label")) return false;
+        out.labels.push_back(std::move(name));
+      }
+    }
+    if (const json* cs = peek("comments"); cs && cs->is_array()) {
+      take("comments");
+      if (cs->size() > kMaxComments) return error("more than " + std::to_string(kMaxComments) + " comments (the limit)");
+      for (const auto& c : *cs) {
+        if (!c.is_object()) return error("a comment that is not an object");
+        Comment cm;
+        if (auto a = c.find("author"); a != c.end()) {
+          if (a->is_string()) cm.author = a->get<std::string>();
+          else if (a->is_object() && a->contains("login") && (*a)["login"].is_string()) cm.author = (*a)["login"].get<std::string>();
+        } else if (auto u = c.find("user"); u != c.end() && u->is_object() && u->contains("login") && (*u)["login"].is_string()) {
+          cm.author = (*u)["login"].get<std::string>();
+        }
+        for (const char* k : {"createdAt", "created_at", "created"})
+          if (auto t = c.find(k); t != c.end() && t->is_string()) {
+            cm.created = t->get<std::string>();
+            break;
+          }
+        if (auto b = c.find("body"); b != c.end() && !b->is_null()) {
+          if (!b->is_string()) return error("a comment's \"body\" is not text");
+          cm.body = b->get<std::string>();
+        }
+        if (!bounded(cm.body, "comment") || !bounded(cm.author, "comment author")) return false;
+        out.comments.push_back(std::move(cm));
+      }
+    }
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (std::find(used.begin(), used.end(), it.key()) == used.end()) out.extra[it.key()] = it.value();
+    return bounded(out.id, "id") && bounded(out.url, "url") && bounded(out.created, "created");
+  }
+
+ private:
+  bool error(std::string m) {
+    diags_.error(where_, std::move(m));
+    return false;
+  }
+  bool bounded(const std::string& v, const char* what) {
+    if (v.size() <= kMaxFieldBytes) return true;
+    return error(std::string("the ") + what + " is " + std::to_string(v.size()) + " bytes, over the limit of " +
+                 std::to_string(kMaxFieldBytes));
+  }
+  bool text_field(const json* v, const char* what, std::string& out) {
+    if (!v || v->is_null()) return true;
+    if (!v->is_string()) return error(std::string("\"") + what + "\" is not text");
+    out = v->get<std::string>();
+    return bounded(out, what);
+  }
+  const std::string& file_;
+  Diagnostics& diags_;
+  Location where_;
+};
+
+void check_duplicates(ParsedExport& p, Diagnostics& diags) {
+  std::unordered_map<std::string, std::size_t> first;
+  for (std::size_t k = 0; k < p.documents.size(); ++k) {
+    auto key = p.sources[k] + '\n' + p.documents[k].id;
+    auto [it, fresh] = first.emplace(key, k);
+    if (fresh) continue;
+    const auto& w = p.where[it->second];
+    diags.error(p.where[k], "duplicate id '" + p.documents[k].id + "': first at " + w.file.str() + ":" +
+                                std::to_string(w.line) + ":" + std::to_string(w.column));
+  }
+}
+
+Location json_error_location(const std::string& file, const LineIndex& lines, const json::parse_error& e,
+                             std::size_t base) {
+  std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
+  return lines.at(file, base + byte);
+}
+
+std::string parse_message(const json::parse_error& e) {
+  std::string m = e.what();
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while parsing value - ...":
+  // the position is ours to give (FILE:LINE:COL), the rest is the message.
+  if (m.compare(0, 16, "[json.exception.") == 0)
+    if (auto k = m.find(": "); k != std::string::npos) m = m.substr(k + 2);
+  return "not valid JSON: " + m;
+}
+
+void parse_json_array(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
+  LineIndex lines(text);
+  if (auto deep = too_deep_at(text); deep != std::string_view::npos) {
+    diags.error(lines.at(file, deep), "nested deeper than " + std::to_string(kMaxDepth) + " arrays and objects");
+    return;
+  }
+  json all;
+  try {
+    all = json::parse(text);
+  } catch (const json::parse_error& e) {
+    diags.error(json_error_location(file, lines, e, 0), parse_message(e));
+    return;
+  }
+  if (!all.is_array()) {
+    diags.error({file, 1, 1}, "expected a JSON array of issues (as 'gh issue list --json ...' writes), not " +
+                                  std::string(all.type_name()));
+    return;
+  }
+  if (all.size() > kMaxDocuments) {
+    diags.error({file, 1, 1}, std::to_string(all.size()) + " documents, over the limit of " + std::to_string(kMaxDocuments));
+    return;
+  }
+  auto starts = element_starts(text);
+  ElementReader reader(file, diags);
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    Location where = k < starts.size() ? lines.at(file, starts[k]) : Location{file, 0, 0};
+    Document d;
+    std::string source;
+    if (reader.read(all[k], where, d, source)) {
+      out.documents.push_back(std::move(d));
+      out.where.push_back(where);
+      out.sources.push_back(std::move(source));
+    }
+  }
+}
+
+void parse_json_lines(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
+  LineIndex lines(text);
+  ElementReader reader(file, diags);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view row = text.substr(pos, end - pos);
+    std::size_t base = pos;
+    pos = end + 1;
+    if (text::trim(row).empty()) continue;
+    if (out.documents.size() >= kMaxDocuments) {
+      diags.error(lines.at(file, base), "more than " + std::to_string(kMaxDocuments) + " documents (the limit)");
+      return;
+    }
+    if (auto deep = too_deep_at(row); deep != std::string_view::npos) {
+      diags.error(lines.at(file, base + deep), "nested deeper than " + std::to_string(kMaxDepth) + " arrays and objects");
+      continue;
+    }
+    json j;
+    try {
+      j = json::parse(row);
+    } catch (const json::parse_error& e) {
+      diags.error(json_error_location(file, lines, e, base), parse_message(e));
+      continue;
+    }
+    std::size_t lead = row.find_first_not_of(" \t\r");
+    Location where = lines.at(file, base + lead);
+    Document d;
+    std::string source;
+    if (reader.read(j, where, d, source)) {
+      out.documents.push_back(std::move(d));
+      out.where.push_back(where);
+      out.sources.push_back(std::move(source));
+    }
+  }
+}
+
+void parse_csv(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
+  if (auto bad = text::find_invalid_utf8(text)) {
+    diags.error({file, bad->line, bad->column}, "not valid UTF-8");
+    return;
+  }
+  auto table = csv::parse(text, file, diags);
+  int id = table.column("id"), url = table.column("url");
+  if (id < 0 && url < 0) {
+    diags.error({file, table.header_line, 1}, "the CSV has neither an 'id' nor a 'url' column");
+    return;
+  }
+  if (table.rows.size() > kMaxDocuments) {
+    diags.error({file, 1, 1}, std::to_string(table.rows.size()) + " documents, over the limit of " + std::to_string(kMaxDocuments));
+    return;
+  }
+  ElementReader reader(file, diags);
+  for (const auto& r : table.rows) {
+    json j = json::object();
+    for (std::size_t c = 0; c < table.header.size() && c < r.fields.size(); ++c) {
+      std::string name = text::to_lower_ascii(text::trim(table.header[c]));
+      if (name.empty()) continue;
+      if (r.fields[c].empty() && (name == "id" || name == "url")) continue;
+      j[name] = r.fields[c];
+    }
+    Location where{file, r.line, 1};
+    Document d;
+    std::string source;
+    if (reader.read(j, where, d, source)) {
+      out.documents.push_back(std::move(d));
+      out.where.push_back(where);
+      out.sources.push_back(std::move(source));
+    }
+  }
+}
+
+bool ends_with_ci(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && text::to_lower_ascii(s.substr(s.size() - suffix.size())) == suffix;
+}
+
+}  // namespace
+
+std::string source_name_problem(std::string_view name) {
+  if (name.empty() || name.size() > 64) return "a source name has 1 to 64 characters";
+  if (name[0] == '.' || name[0] == '-') return "a source name does not start with '.' or '-'";
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
+      return "a source name has only letters, digits, '.', '_' and '-'";
+  return {};
+}
+
+ParsedExport parse_export(std::string_view text, const std::string& file, Diagnostics& diags) {
+  ParsedExport out;
+  if (text.size() > kMaxImportBytes) {
+    diags.error({file, 0, 0}, "the export is " + std::to_string(text.size()) + " bytes, over the limit of " +
+                                  std::to_string(kMaxImportBytes));
+    return out;
+  }
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (ends_with_ci(file, ".csv")) parse_csv(text, file, diags, out);
+  else if (ends_with_ci(file, ".jsonl") || ends_with_ci(file, ".ndjson") || (first != std::string_view::npos && text[first] == '{'))
+    parse_json_lines(text, file, diags, out);
+  else
+    parse_json_array(text, file, diags, out);
+  check_duplicates(out, diags);
+  return out;
+}
+
+}  // namespace qualrank::corpus
