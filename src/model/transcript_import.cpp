@@ -127,9 +127,10 @@ std::optional<std::vector<Utterance>> read_transcript_source(const std::filesyst
     return std::nullopt;
   }
   if (ext == ".docx") return read_docx(path, file, diags);
-  auto bytes = files::read(path);
+  std::string why;
+  auto bytes = files::read_input(path, files::kTranscriptInput, &why);
   if (!bytes) {
-    diags.error({file, 0, 0}, "cannot read the file");
+    diags.error({file, 0, 0}, why);
     return std::nullopt;
   }
   auto text_ = encoding::decode_to_utf8(*bytes, file, diags);

@@ -137,6 +137,23 @@ void mark_additions(Json& taxonomy_json, const Json& diff_json) {
 bool build_study_report(const fs::path& workspace, const StudyReportOptions& options, Diagnostics& diags,
                         StudyReportSummary& summary) {
   Steps steps(options);
+  // The write policy, before anything is read or written: the output folder is a folder (or nothing yet), and
+  // each output in it a regular file (or nothing yet), never a device, FIFO, socket or folder to replace.
+  {
+    bool refused = false;
+    if (auto problem = files::output_problem(options.output_dir);
+        !problem.empty() && !fs::is_directory(options.output_dir)) {
+      diags.error({options.output_dir.string(), 0, 0}, problem);
+      refused = true;
+    }
+    for (const char* name : {"codebook.xlsx", "rankings.xlsx", "rankings.md", "agreement.xlsx", "taxonomy-diff.md",
+                             "methods.md", "report.json", "index.html"})
+      if (auto problem = files::output_problem(options.output_dir / name); !problem.empty()) {
+        diags.error({(options.output_dir / name).string(), 0, 0}, problem);
+        refused = true;
+      }
+    if (refused) return false;
+  }
   // Suggestions are counted, not built: the report shows only coded segments and no suggestion.
   StudyOptions study_options;
   study_options.coding.suggestions_counted_only = true;
@@ -240,7 +257,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     for (const auto& t : ws.transcripts) {
       const fs::path codes = fs::path(t.file).parent_path() / (fs::path(t.file).stem().string() + ".consensus.codes");
       if (!standoff.count(codes.generic_string())) continue;
-      auto text = files::read(workspace / codes);
+      auto text = files::read_input(workspace / codes, files::kCodesInput);
       if (!text) continue;
       Diagnostics ignored;  // reconcile reports unreadable decision lines
       std::string first;
@@ -370,10 +387,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     report["agreement"]["rounds"] = list;
   }
 
-  // Outputs (codebook.xlsx is written above).
+  // Outputs (codebook.xlsx is written above); the text files staged, renamed into place together at the end.
+  files::StagedFiles staged_text;
   auto text_file = [&](const std::string& name, const std::string& content) {
     std::string err;
-    if (!files::write_atomic(out / name, content, &err)) {
+    if (!staged_text.stage(out / name, content, &err)) {
       diags.error({(out / name).string(), 0, 0}, "cannot write: " + err);
       return false;
     }
@@ -410,6 +428,10 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     });
     names.pop_back();  // text_file added them again
     names.pop_back();
+  }
+  if (std::string err; ok && !staged_text.commit(&err)) {
+    diags.error({out.string(), 0, 0}, "cannot write: " + err);
+    ok = false;
   }
   for (const auto& n : names) summary.files.push_back((out / n).string());
   ranking_headlines(by_role, "", summary.headlines);

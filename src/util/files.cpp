@@ -49,6 +49,39 @@ std::string too_large(std::uint64_t size, const InputLimit& limit, bool at_least
 
 }  // namespace
 
+int open_input(const fs::path& path, const InputLimit& limit, std::string* why, Links links) {
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return -1;
+  };
+  // O_NONBLOCK: opening a FIFO does not wait for a writer (it is refused below, before any read).
+  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (links == Links::refuse ? O_NOFOLLOW : 0);
+  int fd = ::open(path.c_str(), flags);
+  if (fd < 0) {
+    struct stat lst {};
+    if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      if (links == Links::refuse)
+        return fail("is a symbolic link; qualrank does not read this file through one (replace it by the file)");
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+        return fail("is a symbolic link to a missing file");
+    }
+    return fail("cannot read the file");
+  }
+  struct stat st {};
+  std::string problem;
+  if (::fstat(fd, &st) != 0) problem = "cannot read the file";
+  else if (!S_ISREG(st.st_mode)) problem = std::string("not a regular file (") + kind_of(st.st_mode) + "); qualrank reads only regular files";
+  else if (static_cast<std::uint64_t>(st.st_size) > limit.max_bytes) problem = too_large(static_cast<std::uint64_t>(st.st_size), limit, false);
+  if (!problem.empty()) {
+    ::close(fd);
+    return fail(std::move(problem));
+  }
+  // Back to blocking reads (a regular file never blocks; this keeps a network file system's reads whole).
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
 std::optional<std::string> read_input(const fs::path& path, const InputLimit& limit, std::string* why, Links links) {
   auto fail = [&](std::string reason) -> std::optional<std::string> {
     if (why) *why = std::move(reason);
@@ -59,38 +92,11 @@ std::optional<std::string> read_input(const fs::path& path, const InputLimit& li
       if (planned->size() > limit.max_bytes) return fail(too_large(planned->size(), limit, false));
       return *planned;
     }
-  // O_NONBLOCK: opening a FIFO does not wait for a writer (it is refused below, before any read).
-  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (links == Links::refuse ? O_NOFOLLOW : 0);
-  int fd = ::open(path.c_str(), flags);
-  if (fd < 0) {
-    const int err = errno;
-    struct stat lst {};
-    if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-      if (links == Links::refuse)
-        return fail("is a symbolic link; qualrank does not read this file through one (replace it by the file)");
-      struct stat st {};
-      if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
-        return fail("is a symbolic link to a missing file");
-    }
-    (void)err;
-    return fail("cannot read the file");
-  }
+  int fd = open_input(path, limit, why, links);
+  if (fd < 0) return std::nullopt;
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return fail("cannot read the file");
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return fail(std::string("not a regular file (") + kind_of(st.st_mode) + "); qualrank reads only regular files");
-  }
+  ::fstat(fd, &st);
   const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
-  if (size > limit.max_bytes) {
-    ::close(fd);
-    return fail(too_large(size, limit, false));
-  }
-  // Back to blocking reads (a regular file never blocks; this keeps a network file system's reads whole).
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   // Reads into a string of the file's size + 1 (no stream buffer copies); at most max_bytes + 1 bytes, so a
   // file that grows meanwhile is refused rather than read without bound.
   const std::size_t cap = static_cast<std::size_t>(limit.max_bytes) + 1;
@@ -226,7 +232,7 @@ bool write_synced(const fs::path& tmp, std::string_view content, std::string* er
 bool write_atomic(const fs::path& path, std::string_view content, std::string* error) {
   AtomicOutput out(path);
   if (!out.refused().empty()) {
-    if (error) *error = out.refused();
+    if (error) *error = path.string() + " " + out.refused();
     return false;
   }  // (its destructor removes the temp file when the rename fails)
   return write_synced(out.temp_path(), content, error) && out.commit(error, true);
@@ -234,7 +240,7 @@ bool write_atomic(const fs::path& path, std::string_view content, std::string* e
 
 AtomicOutput::AtomicOutput(fs::path target) : target_(std::move(target)) {
   if (auto problem = output_problem(target_); !problem.empty()) {
-    refused_ = target_.string() + " " + problem;
+    refused_ = problem;
     return;  // no temp name: nothing is to be written next to it
   }
   std::error_code ec;
@@ -251,9 +257,9 @@ AtomicOutput::~AtomicOutput() {
 
 bool AtomicOutput::commit(std::string* error, bool synced) {
   if (refused_.empty())
-    if (auto problem = output_problem(target_); !problem.empty()) refused_ = target_.string() + " " + problem;
+    refused_ = output_problem(target_);
   if (!refused_.empty()) {
-    if (error) *error = refused_;
+    if (error) *error = target_.string() + " " + refused_;
     return false;
   }
   if (!synced) fsync_path(temp_);
@@ -268,7 +274,7 @@ bool AtomicOutput::commit(std::string* error, bool synced) {
 bool StagedFiles::stage(const fs::path& target, std::string_view content, std::string* error) {
   auto out = std::make_unique<AtomicOutput>(target);  // creates the folder, picks a fresh temp name
   if (!out->refused().empty()) {
-    if (error) *error = out->refused();
+    if (error) *error = target.string() + " " + out->refused();
     return false;
   }
   if (!write_synced(out->temp_path(), content, error)) return false;

@@ -44,6 +44,10 @@ enum class Links { follow, refuse };
 // While a ReadOverlay lives, a file it holds is read from memory.
 std::optional<std::string> read_input(const fs::path& path, const InputLimit& limit, std::string* why = nullptr,
                                       Links links = Links::follow);
+// The first half of read_input, for readers that take a descriptor (libzip): a descriptor of `path`, open for
+// blocking reads, when it is a regular file within the limit; -1 with `why` set (read_input's reasons)
+// otherwise. The caller closes it.
+int open_input(const fs::path& path, const InputLimit& limit, std::string* why = nullptr, Links links = Links::follow);
 // read_input(path, kAnyInput) without the reason.
 std::optional<std::string> read(const fs::path& path);
 // Why `path`'s file name is refused ("file name is not valid UTF-8; rename it"), or "" when it is fine. The
@@ -87,7 +91,7 @@ bool process_gone(long pid);
 bool process_gone(std::string_view pid);
 
 // Writes `content` to `path` atomically: a temp file in the same folder, flushed and fsynced, then renamed
-// over `path`. A target that output_problem() refuses is left alone ("PATH " + that reason). On failure the old file (if any) is untouched, the temp file removed, and false returned
+// over `path`. A target that output_problem() refuses is left alone (`error`: "PATH " + its reason). On failure the old file (if any) is untouched, the temp file removed, and false returned
 // with `error` set. Temp files are ".NAME.PID.HEX.tmp"; those of a process that no longer runs (killed while
 // writing) are removed from a folder before the first temp file in it (every writer below does the same).
 bool write_atomic(const fs::path& path, std::string_view content, std::string* error = nullptr);
@@ -102,8 +106,8 @@ class AtomicOutput {
   AtomicOutput& operator=(const AtomicOutput&) = delete;
   const fs::path& temp_path() const { return temp_; }
   const fs::path& target() const { return target_; }
-  // "PATH " + output_problem(target) when the target may not be replaced (then no folder was created,
-  // temp_path() is empty and commit() fails with it): a writer checks it before it writes. "" otherwise.
+  // output_problem(target) when the target may not be replaced (then no folder was created, temp_path() is
+  // empty and commit() fails with "TARGET " + it): a writer checks it before it writes. "" otherwise.
   const std::string& refused() const { return refused_; }
   // Renames the temp file into place, after an fsync of it unless `synced` (its writer fsynced it already).
   // Refuses (false, nothing renamed) a target output_problem() refuses.
