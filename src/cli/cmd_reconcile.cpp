@@ -188,7 +188,16 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
       *ctx.err << "qualrank reconcile: error: " << lock.why() << '\n';
       return 1;
     }
-    const std::string before_text = files::read(ctx.workspace / consensus_file).value_or("");
+    std::string why;
+    std::error_code absent;
+    auto before = fs::exists(fs::symlink_status(ctx.workspace / consensus_file, absent))
+                      ? files::read_input(ctx.workspace / consensus_file, files::kCodesInput, &why)
+                      : std::optional<std::string>("");
+    if (!before) {  // (a FIFO, a dangling symlink: said as what it is, not "changed on disk since read")
+      diags.error({consensus_file, 0, 0}, why);
+      return report_diagnostics(ctx, diags);
+    }
+    const std::string before_text = std::move(*before);
     std::map<std::string, ConsensusUnit> decided;
     for (auto& u : read_consensus_decisions(before_text, consensus_file, diags))
       if (u.decided) decided[u.unit] = u;

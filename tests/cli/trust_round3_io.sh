@@ -123,8 +123,16 @@ rm "$ws/transcripts/E01.bob.codes"
 cp "$ws/transcripts/E01.carol.codes" "$tmp/carol.before"
 (cd "$tmp" && timeout 10 "$QUALRANK" -C ws code add --transcript E01 --turn 4 --node WELL.2 --coder carol) >"$tmp/out" 2>"$tmp/err" \
   || fail "code add --coder with a relative -C: $(cat "$tmp/err")"
-[[ "$(cat "$tmp/err")" == "qualrank code add: added WELL.2 to t4 (transcripts/E01.carol.codes, coder carol)" ]] || fail "code add said: $(cat "$tmp/err")"
-[[ $(diff "$tmp/carol.before" "$ws/transcripts/E01.carol.codes" | grep -c '^[<>]') == 2 ]] || fail "code add: $(diff "$tmp/carol.before" "$ws/transcripts/E01.carol.codes")"
+[[ "$(cat "$tmp/err")" == 'qualrank code add: added WELL.2 to t4 ("Slack. Important decisions vanish in threads and I…") (transcripts/E01.carol.codes, coder carol)' ]] || fail "code add said: $(cat "$tmp/err")"
+[[ "$(diff "$tmp/carol.before" "$ws/transcripts/E01.carol.codes" || true)" == $'5a6\n> t4: WELL.2' ]] || fail "code add: $(diff "$tmp/carol.before" "$ws/transcripts/E01.carol.codes")"
+fresh
+# code add on a transcript with an error elsewhere (an unclosed '{' in t2): the edit is saved, exit 0, and
+# the error already there is a warning that says so (was: "error" printed by a command that succeeded).
+sed -i 's/{COM.3}/{COM.3/' "$ws/transcripts/E02.md"
+expect 0 "transcripts/E02.md:23:76: warning: '{' is never closed on this line (a code list is {ID, ID} before the end of the line) (already in the file before this edit; \`qualrank validate\` lists it)" \
+  q code add --transcript E02 --turn 3 --node WELL.2
+grep -q ' error: ' "$tmp/err" && fail "code add printed an error and exited 0: $(cat "$tmp/err")"
+grep -qxF "qualrank code add: added WELL.2 to t3 (\"Written updates. I write mine at the end…\") (transcripts/E02.md, coder eli)" "$tmp/err" || fail "code add: $(cat "$tmp/err")"
 fresh
 # validate reads the label tables with report's checks (was: ok on a table report refuses).
 mkdir "$ws/codebooks/labels"; printf 'id,Label_1,Label_2\nu1,COM.1,NOPE.9\n' >"$ws/codebooks/labels/x.csv"
