@@ -124,9 +124,11 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       return false;
     }
     std::string why;
-    auto bytes = files::read_inside(root, rel, &why);
+    // The history never through a symlink (load_history): said so, not followed even inside the workspace.
+    auto bytes = is_history(rel) ? files::read_input(root / rel, files::kYamlInput, &why, files::Links::refuse)
+                                 : files::read_inside(root, rel, &why);
     if (!bytes) {
-      diags.error({rel, 0, 0}, why);
+      diags.error({rel, 0, 0}, is_history(rel) && fs::is_symlink(fs::symlink_status(root / rel, ec)) ? kHistorySymlinkMessage : why);
       continue;
     }
     std::string new_rel = pseudonymiser.apply(rel);

@@ -66,13 +66,20 @@ rm "$ws/package/transcripts/C01.md"; mkfifo "$ws/package/transcripts/C01.md"
 expect 1 "$ws/package/transcripts/C01.md: error: is missing (listed in SHA256SUMS): not a regular file (a FIFO); qualrank reads only regular files" \
   q package verify "$ws/package"
 rm -rf "$ws/package" "$ws/package.zip"
+# Files to import or to read participants from: a FIFO said as one.
+mkfifo "$tmp/in.docx" "$tmp/in.csv" "$tmp/in.qdpx"
+expect 1 "$tmp/in.docx: error: not a regular file (a FIFO); qualrank reads only regular files" \
+  q import-transcript "$tmp/in.docx" --participant P50 --role employee
+expect 1 "$tmp/in.csv: error: not a regular file (a FIFO); qualrank reads only regular files" q participants import "$tmp/in.csv" --id-column id
+expect 1 "$tmp/in.qdpx: error: not a regular file (a FIFO); qualrank reads only regular files" q import "$tmp/in.qdpx"
+[[ ! -e $ws/transcripts/P50.md ]] || fail "import-transcript wrote"
 # A names list over its limit: refused by its size, before it is read.
 head -c $((4 * 1024 * 1024 + 1)) /dev/zero | tr '\0' 'a' >"$tmp/big.csv"
 expect 1 "$tmp/big.csv: error: the file is 4194305 bytes; the limit for a list is 4 MiB; not read" q package --names "$tmp/big.csv"
 unpublished
 # The history as a symlink (to /dev/zero: was read without bound): refused, never opened, by every command.
 H="$ws/codebooks/remote-work.history.yaml"; mv "$H" "$tmp/history.yaml"; ln -s /dev/zero "$H"
-for cmd in validate report "code --format json"; do
+for cmd in validate report package "code --format json" "taxonomy log"; do
   # shellcheck disable=SC2086
   expect 1 "codebooks/remote-work.history.yaml: error: is a symlink: qualrank neither reads nor writes the history through one (replace it by the file)" q $cmd
 done
