@@ -141,10 +141,10 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   // each output in it a regular file (or nothing yet), never a device, FIFO, socket or folder to replace.
   {
     bool refused = false;
-    if (auto problem = files::output_problem(options.output_dir);
-        !problem.empty() && !fs::is_directory(options.output_dir)) {
-      diags.error({options.output_dir.string(), 0, 0}, problem);
-      refused = true;
+    std::error_code ec;
+    if (const auto st = fs::status(options.output_dir, ec); fs::exists(st) && !fs::is_directory(st)) {
+      diags.error({options.output_dir.string(), 0, 0}, "is not a folder; report writes its outputs into one (nothing written)");
+      return false;
     }
     for (const char* name : {"codebook.xlsx", "rankings.xlsx", "rankings.md", "agreement.xlsx", "taxonomy-diff.md",
                              "methods.md", "report.json", "index.html"})

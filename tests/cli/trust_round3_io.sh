@@ -92,7 +92,8 @@ mkfifo "$tmp/fifo.xlsx"
 expect 1 "$tmp/fifo.xlsx: error: is a FIFO, not a regular file; qualrank replaces only regular files (nothing written)" \
   q codebook -o "$tmp/fifo.xlsx"
 [[ -p $tmp/fifo.xlsx ]] || fail "the FIFO was replaced"
-for target in /dev/null; do
+for target in /dev/null /dev/full; do
+  [[ -e $target ]] || continue
   [[ -c $target ]] || fail "$target is not a character device before the test"
   expect 1 "$target: error: is a character device, not a regular file; qualrank replaces only regular files (nothing written)" \
     q codebook -o "$target"
@@ -100,6 +101,7 @@ for target in /dev/null; do
   expect 1 "qualrank export: error: $target is a character device, not a regular file; qualrank replaces only regular files (nothing written)" \
     q export --qdc -o "$target"
   [[ -c $target ]] || fail "$target is no longer a character device"
+  expect 1 "$target: error: is not a folder; report writes its outputs into one (nothing written)" q report -o "$target"
   expect 1 "$target: error: is a character device, not a regular file; qualrank replaces only regular files (nothing written)" \
     q package --key "$target"
   [[ -c $target ]] || fail "$target is no longer a character device"
