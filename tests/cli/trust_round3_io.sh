@@ -128,6 +128,10 @@ rm "$ws/transcripts/P98.md"
 ln -s E01.gone.codes "$ws/transcripts/E01.bob.codes"
 expect 1 "transcripts/E01.bob.codes: error: is a symbolic link to a missing file" q code add --transcript E01 --turn 2 --node COM.1 --coder bob
 rm "$ws/transcripts/E01.bob.codes"
+ln -s gone.codes "$ws/transcripts/E01.consensus.codes"
+expect 1 "transcripts/E01.consensus.codes: error: is a symbolic link to a missing file" q reconcile E01
+[[ -L $ws/transcripts/E01.consensus.codes ]] || fail "reconcile replaced the dangling symlink"
+rm "$ws/transcripts/E01.consensus.codes"
 # code add --coder with a relative -C (was: the path doubled, "cannot read the file").
 cp "$ws/transcripts/E01.carol.codes" "$tmp/carol.before"
 (cd "$tmp" && timeout 10 "$QUALRANK" -C ws code add --transcript E01 --turn 4 --node WELL.2 --coder carol) >"$tmp/out" 2>"$tmp/err" \
