@@ -51,7 +51,8 @@ std::optional<PeriodList> parse_period_list(const std::string& text, const std::
   out.file = file;
   int line = 0;
   out.ids.reserve(std::min<std::size_t>(kMaxPeriodIds, static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1));
-  for (std::size_t at = 0; at < text.size();) {
+  // A byte order mark at the start is skipped, as in a transcript or a .codes file.
+  for (std::size_t at = text.starts_with("\xEF\xBB\xBF") ? 3 : 0; at < text.size();) {
     std::size_t nl = text.find('\n', at);
     if (nl == std::string::npos) nl = text.size();
     ++line;

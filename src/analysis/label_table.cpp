@@ -463,9 +463,10 @@ LabelTable read_label_files(const std::vector<std::filesystem::path>& paths, con
   for (const auto& p : paths) ++stems[p.stem().string()];
   for (const auto& p : paths) {
     const std::string name = files::display_path(p, base);
-    auto content = files::read(p);
+    std::string why;
+    auto content = files::read_input(p, files::kTableInput, &why);
     if (!content) {
-      diags.error({name, 0, 0}, "cannot read the label table");
+      diags.error({name, 0, 0}, why == "cannot read the file" ? "cannot read the label table" : why);
       continue;
     }
     if (auto bad = text::find_invalid_utf8(*content)) {

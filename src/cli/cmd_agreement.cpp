@@ -136,14 +136,19 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     }
     std::vector<fs::path> paths;
     if (vm.count("labels")) {
+      Diagnostics names;
       for (const auto& p : vm["labels"].as<std::vector<std::string>>()) {
+        if (text::find_invalid_utf8(p)) names.error({text::escape_invalid_utf8(p), 0, 0}, files::kNotUtf8Name);
         paths.push_back(given_path(ctx, p));
       }
+      if (names.has_errors()) return report_diagnostics(ctx, names);
     } else {
       // The workspace's own tables: never read through a symlink that leads outside it (as validate and report).
       Diagnostics outside;
       for (auto& p : files::list_files(ctx.workspace / "codebooks" / "labels", ".csv")) {
-        if (files::resolved_inside(ctx.workspace, p)) paths.push_back(std::move(p));
+        if (auto problem = files::file_name_problem(p); !problem.empty())
+          outside.error({text::escape_invalid_utf8(p.lexically_relative(ctx.workspace).generic_string()), 0, 0}, problem);
+        else if (files::resolved_inside(ctx.workspace, p)) paths.push_back(std::move(p));
         else outside.error({p.lexically_relative(ctx.workspace).generic_string(), 0, 0}, "leads outside the workspace through a symlink; not read");
       }
       if (outside.has_errors()) return report_diagnostics(ctx, outside);
@@ -169,9 +174,14 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       std::vector<PeriodList> lists;
       for (const auto& p : vm["periods"].as<std::vector<std::string>>()) {
         const fs::path path = given_path(ctx, p);
-        auto text = files::read(path);
+        if (text::find_invalid_utf8(p)) {
+          diags.error({text::escape_invalid_utf8(p), 0, 0}, files::kNotUtf8Name);
+          continue;
+        }
+        std::string why;
+        auto text = files::read_input(path, files::kListInput, &why);
         if (!text) {
-          diags.error({p, 0, 0}, "cannot read the period list");
+          diags.error({p, 0, 0}, why == "cannot read the file" ? "cannot read the period list" : why);
           continue;
         }
         if (auto list = parse_period_list(*text, path.string(), diags)) lists.push_back(std::move(*list));

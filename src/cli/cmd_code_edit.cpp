@@ -106,7 +106,18 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
       *ctx.err << "qualrank " << name << ": error: cannot write " << doc->target_file() << ": " << error << '\n';
       return 1;
   }
-  diags.print(*ctx.err);  // warnings
+  // What is left are warnings and the errors the file had before this edit (an edit that would add one is
+  // refused above): the edit is saved, so those are shown as warnings saying so, with the exit status 0
+  // (was: "error" printed by a command that succeeded).
+  Diagnostics shown;
+  for (Diagnostic d : diags.items()) {
+    if (d.severity == Severity::error) {
+      d.severity = Severity::warning;
+      d.message += " (already in the file before this edit; `qualrank validate` lists it)";
+    }
+    shown.add(std::move(d));
+  }
+  shown.print(*ctx.err);
   if (!ctx.quiet) *ctx.err << "qualrank " << name << ": " << edit->summary << " (" << doc->target_file() << ", coder " << doc->coder() << ")\n";
   return 0;
 }

@@ -92,9 +92,10 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
       return 1;
     }
     if (!level_ok(ctx, options.level, level_given, version->taxonomy)) return 2;
-    auto text = files::read(table_path);
+    std::string why;
+    auto text = files::read_input(table_path, files::kTableInput, &why);
     if (!text) {
-      diags.error({table_path, 0, 0}, "cannot read the file");
+      diags.error({table_path, 0, 0}, why);
       diags.print(*ctx.err);
       return 1;
     }

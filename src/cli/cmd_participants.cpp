@@ -69,10 +69,10 @@ int participants_import(Context& ctx, const std::vector<std::string>& args) {
     sheet = sheet_from_xlsx(file, file, vm.count("sheet") ? vm["sheet"].as<std::string>() : "", diags);
   } else if (std::error_code ec; std::filesystem::file_size(file, ec) > xlsx::kMaxPartBytes && !ec) {
     diags.error({file, 0, 0}, "larger than " + std::to_string(xlsx::kMaxPartBytes / (1024 * 1024)) + " MiB; qualrank reads smaller sheets");
-  } else if (auto text = files::read(file)) {
+  } else if (std::string why; auto text = files::read_input(file, files::kTableInput, &why)) {
     sheet = sheet_from_csv(*text, file, diags);
   } else {
-    diags.error({file, 0, 0}, "cannot read the file");
+    diags.error({file, 0, 0}, why);
   }
   std::optional<ParticipantImportPlan> plan;
   if (sheet && !diags.has_errors()) plan = plan_participants_import(ctx.workspace, *sheet, options, diags);

@@ -153,9 +153,10 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   std::vector<std::string> levels = study->workspace.attribute_levels(opts.by);
   if (vm.count("table")) {
     auto rel = given_path(ctx, vm["table"].as<std::string>()).string();
-    auto content = files::read(rel);
+    std::string why;
+    auto content = files::read_input(rel, files::kTableInput, &why);
     if (!content) {
-      *ctx.err << rel << ": error: cannot read the file\n";
+      *ctx.err << rel << ": error: " << why << "\n";
       return 1;
     }
     std::vector<std::string> items;

@@ -150,7 +150,16 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
     }
     const std::string stem = fs::path(t.file).stem().string();
     ts.consensus_file = (fs::path(t.file).parent_path() / (stem + ".consensus.codes")).generic_string();
-    ts.written = files::read(ctx.workspace / ts.consensus_file).value_or("");
+    std::string why;
+    std::error_code absent;
+    auto before = fs::exists(fs::symlink_status(ctx.workspace / ts.consensus_file, absent))
+                      ? files::read_input(ctx.workspace / ts.consensus_file, files::kCodesInput, &why)
+                      : std::optional<std::string>("");
+    if (!before) {  // (a FIFO, a dangling symlink: said as what it is, not "changed on disk since read")
+      diags.error({ts.consensus_file, 0, 0}, why);
+      continue;
+    }
+    ts.written = std::move(*before);
     ts.inputs[t.file] = files::read(ctx.workspace / t.file).value_or("");
     for (const auto& f : ws.standoff_files)
       if (f != ts.consensus_file && fs::path(f).filename().string().rfind(stem + ".", 0) == 0)

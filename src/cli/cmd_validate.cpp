@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/study.h"
+#include "qualrank/analysis/workspace_agreement.h"
 
 namespace qualrank::cli {
 
@@ -16,6 +17,8 @@ int cmd_validate(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("at")) opts.at = vm["at"].as<std::string>();
   opts.coding.suggestions = false;
   auto study = load_study(ctx.workspace, diags, opts);
+  // The label tables (codebooks/labels/*.csv) with the checks `report` makes of them.
+  if (study) workspace_label_agreement(*study, WorkspaceAgreementOptions{}, diags);
   rc = report_diagnostics(ctx, diags);
   if (rc == 0 && study && !ctx.quiet) {
     *ctx.err << "qualrank validate: ok: " << study->workspace.transcripts.size() << " transcripts, "

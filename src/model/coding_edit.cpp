@@ -188,7 +188,8 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
     return std::nullopt;
   }
   doc.transcript_file_ = files::display_path(*path, root);
-  auto content = files::read(*path);
+  std::string why;
+  auto content = files::read_input(*path, files::kTranscriptInput, &why);
   if (!content) {
     // Say why: a symlink that leads outside the workspace (never followed), or no such file.
     for (const std::string& candidate : {transcript, "transcripts/" + transcript, "transcripts/" + transcript + ".md"}) {
@@ -199,6 +200,10 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
       }
     }
     std::error_code ec;
+    if (why != "cannot read the file") {  // a FIFO, a device, a dangling symlink, a file over the limit
+      diags.error({doc.transcript_file_, 0, 0}, why);
+      return std::nullopt;
+    }
     diags.error({doc.transcript_file_, 0, 0}, fs::exists(*path, ec) ? "cannot read the transcript"
                                                                      : "no such transcript (looked for " + transcript + ", transcripts/" +
                                                                            transcript + " and transcripts/" + transcript + ".md)");
@@ -242,10 +247,12 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
     doc.codes_file_ = files::display_path(codes, root);
     std::error_code ec;
     if (fs::exists(fs::symlink_status(codes, ec))) {
-      std::string why;
-      auto c = files::read_inside(root, codes, &why);
+      // (`codes` starts with `root`, as `path` does: relative to the workspace it is read from there, never
+      // from root/root when -C gave a relative folder)
+      const fs::path rel = codes.lexically_relative(root);
+      auto c = files::read_inside(root, rel, &why, files::kCodesInput);
       if (!c) {
-        diags.error({codes.lexically_relative(root).generic_string(), 0, 0}, why);
+        diags.error({rel.generic_string(), 0, 0}, why);
         return std::nullopt;
       }
       doc.codes_text_ = std::move(*c);

@@ -84,7 +84,7 @@ std::vector<Finding> load_findings(const std::filesystem::path& root, Diagnostic
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return {};
   std::string why;
-  auto text = files::read_inside(root, kFindingsFile, &why);  // relative: taken from the workspace
+  auto text = files::read_inside(root, kFindingsFile, &why, files::kYamlInput);  // relative: from the workspace
   if (!text) {
     diags.error({kFindingsFile, 0, 0}, why.empty() ? "cannot read" : why);
     return {};

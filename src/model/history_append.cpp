@@ -201,7 +201,8 @@ struct LockedHistory {
 
 std::optional<LockedHistory> reread(const Workspace& ws, Diagnostics& diags) {
   LockedHistory out{ws, "", {}};
-  if (auto content = files::read(ws.path(ws.history_path))) out.path_text = *content;
+  if (auto content = files::read_input(ws.path(ws.history_path), files::kYamlInput, nullptr, files::Links::refuse))
+    out.path_text = *content;
   Diagnostics local;
   auto h = load_history(ws, local);
   diags.append(local);
@@ -262,7 +263,7 @@ static bool history_files_safe(const Workspace& ws, Diagnostics& diags) {
     std::error_code ec;
     auto st = std::filesystem::symlink_status(ws.path(rel), ec);
     if (std::filesystem::is_symlink(st)) {
-      diags.error({rel, 0, 0}, "is a symlink: qualrank neither reads nor writes the history through one (replace it by the file)");
+      diags.error({rel, 0, 0}, kHistorySymlinkMessage);
       return false;
     }
   }

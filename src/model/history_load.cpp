@@ -23,7 +23,7 @@ std::string provenance_problem(const std::filesystem::path& root, const Provenan
   auto it = cache.find(p.file);
   if (it == cache.end()) {
     SourceFile f;
-    if (auto content = files::read(*path)) {
+    if (auto content = files::read_input(*path, files::kTranscriptInput)) {
       f.exists = true;
       f.lines = static_cast<int>(std::count(content->begin(), content->end(), '\n')) +
                 (content->empty() || content->back() == '\n' ? 0 : 1);
@@ -103,16 +103,24 @@ std::optional<int> moved_quote(const Provenance& p, const SourceFile& f, int& co
 
 std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& diags) {
   auto path = ws.path(ws.history_path);
-  if (!files::exists(path)) {
+  std::error_code ec;
+  const bool symlink = std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec));
+  if (!files::exists(path) && !symlink) {
     TaxonomyHistory h;
     h.file = ws.history_path;
     h.taxonomy = ws.taxonomy.name;
     h.versions.push_back({1, "", {}});
     return h;
   }
-  auto content = files::read(path);
+  // Never through a symlink (README, "Safety and limits"): not opened at all, and O_NOFOLLOW besides.
+  if (symlink) {
+    diags.error({ws.history_path, 0, 0}, kHistorySymlinkMessage);
+    return std::nullopt;
+  }
+  std::string why;
+  auto content = files::read_input(path, files::kYamlInput, &why, files::Links::refuse);
   if (!content) {
-    diags.error({ws.history_path, 0, 0}, "cannot read the file");
+    diags.error({ws.history_path, 0, 0}, why);
     return std::nullopt;
   }
   int errors_before = diags.error_count();

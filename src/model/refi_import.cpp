@@ -237,7 +237,7 @@ std::optional<RefiImportPlan> plan_refi_import(const fs::path& root, const fs::p
       plan.differences = codebook_differences(*project, *taxonomy, map, diags);
       if (!plan.differences.empty()) {
         // Kept as the proposals' provenance: never overwrite an earlier copy that differs.
-        auto bytes = files::read(input).value_or("");
+        auto bytes = files::read_input(input, files::kArchiveInput).value_or("");
         std::string base = "codebooks/imports/" + safe_name(input.stem().string());
         plan.codebook_copy = base + ".qdc";
         for (int k = 2;; ++k) {

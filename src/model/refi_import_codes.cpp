@@ -96,9 +96,10 @@ std::vector<FlatCode> flatten(const std::vector<refi::Code>& codes) {
 
 std::optional<std::vector<MapEntry>> read_map_file(const std::filesystem::path& path, Diagnostics& diags) {
   std::string display = path.string();
-  auto content = files::read(path);
+  std::string why;
+  auto content = files::read_input(path, files::kYamlInput, &why);
   if (!content) {
-    diags.error({display, 0, 0}, "cannot read the mapping file");
+    diags.error({display, 0, 0}, why == "cannot read the file" ? "cannot read the mapping file" : why);
     return std::nullopt;
   }
   auto root = yaml::parse(*content, display, diags);

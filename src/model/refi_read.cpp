@@ -385,9 +385,10 @@ std::optional<Project> read_file(const std::filesystem::path& path, const std::s
     return p;
   }
   if (ext == ".qdc" || ext == ".qde" || ext == ".xml") {
-    auto bytes = files::read(path);
+    std::string why;
+    auto bytes = files::read_input(path, files::kArchiveInput, &why);
     if (!bytes) {
-      diags.error({display, 0, 0}, "cannot read the file");
+      diags.error({display, 0, 0}, why);
       return std::nullopt;
     }
     return parse_xml(*bytes, display, diags);

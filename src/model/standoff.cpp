@@ -29,7 +29,8 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
   s.transcript_stem = name.substr(0, first_dot);
   s.coder = name.substr(first_dot + 1, last_dot - first_dot - 1);
   int lineno = 0;
-  std::size_t start = 0;
+  // A byte order mark at the start is skipped, as in a transcript (offsets stay those of `content`).
+  std::size_t start = content.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (start < content.size()) {
     auto nl = content.find('\n', start);
     std::size_t line_begin = start;

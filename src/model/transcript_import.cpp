@@ -1,6 +1,8 @@
 // Transcript import, the common part: speaker prefixes, plain text, choosing the reader, and writing the
 // workspace transcript. The writer's output is parsed back with the workspace's transcript parser; anything
 // it would misread was changed before (and warned about), so the result always parses cleanly.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -118,18 +120,26 @@ std::optional<std::vector<Utterance>> read_transcript_source(const std::filesyst
     return std::nullopt;
   }
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
     diags.error({file, 0, 0}, "no such file");
     return std::nullopt;
   }
+  // Anything but a regular file within the limit is said as what it is (the read policy, files::open_input).
+  std::string why;
+  const int fd = files::open_input(path, ext == ".docx" ? files::kArchiveInput : files::kTranscriptInput, &why);
+  if (fd < 0) {
+    diags.error({file, 0, 0}, why);
+    return std::nullopt;
+  }
+  ::close(fd);
   if (std::filesystem::file_size(path, ec) == 0) {
     diags.error({file, 1, 1}, "the file is empty");
     return std::nullopt;
   }
   if (ext == ".docx") return read_docx(path, file, diags);
-  auto bytes = files::read(path);
+  auto bytes = files::read_input(path, files::kTranscriptInput, &why);
   if (!bytes) {
-    diags.error({file, 0, 0}, "cannot read the file");
+    diags.error({file, 0, 0}, why);
     return std::nullopt;
   }
   auto text_ = encoding::decode_to_utf8(*bytes, file, diags);

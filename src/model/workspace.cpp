@@ -41,11 +41,14 @@ std::vector<std::string> Workspace::attribute_levels(const std::string& attribut
 namespace {
 
 // files::list_files, less the files that lead outside the workspace through a symlink (a cloned repository can
-// carry "transcripts/U99.md -> /etc/passwd"): each of those is an error, and never read.
+// carry "transcripts/U99.md -> /etc/passwd") and those whose name is not valid UTF-8 (no output could name
+// them): each of those is an error, and never read.
 std::vector<fs::path> list_inside(const fs::path& root, const fs::path& dir, std::string_view suffix, Diagnostics& diags) {
   std::vector<fs::path> out;
   for (auto& p : files::list_files(dir, suffix)) {
-    if (files::resolved_inside(root, p)) out.push_back(std::move(p));
+    if (auto problem = files::file_name_problem(p); !problem.empty())
+      diags.error({text::escape_invalid_utf8(p.lexically_relative(root).generic_string()), 0, 0}, problem);
+    else if (files::resolved_inside(root, p)) out.push_back(std::move(p));
     else diags.error({p.lexically_relative(root).generic_string(), 0, 0}, "leads outside the workspace through a symlink; not read");
   }
   return out;
@@ -250,9 +253,10 @@ std::optional<Workspace> load_workspace_design(const fs::path& root, Diagnostics
   auto guide_path = find_single(root, "guidelines", "guideline", {}, diags);
   if (!tax_path) return std::nullopt;
   ws.taxonomy_path = files::display_path(*tax_path, root);
-  auto tax_text = files::read(*tax_path);
+  std::string why;
+  auto tax_text = files::read_input(*tax_path, files::kYamlInput, &why);
   if (!tax_text) {
-    diags.error({ws.taxonomy_path, 0, 0}, "cannot read the file");
+    diags.error({ws.taxonomy_path, 0, 0}, why);
     return std::nullopt;
   }
   if (auto bad = text::find_invalid_utf8(*tax_text)) {
@@ -268,9 +272,9 @@ std::optional<Workspace> load_workspace_design(const fs::path& root, Diagnostics
   }
   if (!guide_path) return std::nullopt;
   auto guide_display = files::display_path(*guide_path, root);
-  auto guide_text = files::read(*guide_path);
+  auto guide_text = files::read_input(*guide_path, files::kYamlInput, &why);
   if (!guide_text) {
-    diags.error({guide_display, 0, 0}, "cannot read the file");
+    diags.error({guide_display, 0, 0}, why);
     return std::nullopt;
   }
   if (auto bad = text::find_invalid_utf8(*guide_text)) {
@@ -331,14 +335,19 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   parallel_for(paths.size(), [&](std::size_t i) {
     Slot& slot = slots[i];
     auto display = files::display_path(paths[i], root);
-    if (auto content = files::read(paths[i])) slot.transcript = parse_transcript(*content, display, slot.diags);
-    else slot.diags.error({display, 0, 0}, "cannot read the file");
+    std::string why;
+    if (auto content = files::read_input(paths[i], files::kTranscriptInput, &why))
+      slot.transcript = parse_transcript(*content, display, slot.diags);
+    else slot.diags.error({display, 0, 0}, why);
     if (slot.transcript) {
       complete_attributes(guideline, *slot.transcript, slot.diags);
     }
     for (const auto& path : standoff_of[i]) {
-      auto content = files::read(path);
-      if (!content) continue;
+      auto content = files::read_input(path, files::kCodesInput, &why);
+      if (!content) {
+        slot.diags.error({files::display_path(path, root), 0, 0}, why);
+        continue;
+      }
       auto s = parse_standoff(*content, files::display_path(path, root), slot.diags);
       // A transcript that failed to parse has been reported already.
       if (s && slot.transcript) apply_standoff(*slot.transcript, *s, slot.diags);
@@ -382,8 +391,12 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   }
   for (const auto& path : orphans) {
     auto display = files::display_path(path, root);
-    auto content = files::read(path);
-    if (!content) continue;
+    std::string why;
+    auto content = files::read_input(path, files::kCodesInput, &why);
+    if (!content) {
+      diags.error({display, 0, 0}, why);
+      continue;
+    }
     auto s = parse_standoff(*content, display, diags);
     if (s) diags.error({display, 1, 1}, "no transcript '" + s->transcript_stem + ".md' for these codings");
   }

@@ -115,6 +115,17 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       return false;
     }
   }
+  // The write policy: the zip and the key replace only a regular file (or nothing), checked before anything
+  // is written.
+  if (auto problem = files::output_problem(zip_path); !problem.empty()) {
+    diags.error({zip_path.string(), 0, 0}, problem);
+    return false;
+  }
+  if (options.key_file)
+    if (auto problem = files::output_problem(*options.key_file); !problem.empty()) {
+      diags.error({options.key_file->string(), 0, 0}, problem);
+      return false;
+    }
   std::optional<fs::path> key;
   if (options.key_file) {
     key = canonical_or_self(*options.key_file);
@@ -130,9 +141,10 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   std::optional<fs::path> names_path;
   if (options.names_file) {
     names_path = canonical_or_self(*options.names_file);
-    auto text = files::read(*options.names_file);
+    std::string why;
+    auto text = files::read_input(*options.names_file, files::kListInput, &why);
     if (!text) {
-      diags.error({options.names_file->string(), 0, 0}, "cannot read the names list");
+      diags.error({options.names_file->string(), 0, 0}, why == "cannot read the file" ? "cannot read the names list" : why);
       return false;
     }
     auto parsed = parse_names_list(*text, options.names_file->string(), diags);
@@ -158,9 +170,11 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       return false;
     }
     std::string why;
-    auto bytes = files::read_inside(root, rel, &why);
+    // The history never through a symlink (load_history): said so, not followed even inside the workspace.
+    auto bytes = is_history(rel) ? files::read_input(root / rel, files::kYamlInput, &why, files::Links::refuse)
+                                 : files::read_inside(root, rel, &why);
     if (!bytes) {
-      diags.error({rel, 0, 0}, why);
+      diags.error({rel, 0, 0}, is_history(rel) && fs::is_symlink(fs::symlink_status(root / rel, ec)) ? kHistorySymlinkMessage : why);
       continue;
     }
     // Near misses (a listed name without its accents) are warned of where they stand, in the path or the text.
@@ -253,12 +267,16 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   // folder name -o chose (a user's path must not travel with the published zip).
   std::map<std::string, std::string> entries;
   for (const auto& [rel, bytes] : package_files) entries[std::string(kZipFolder) + "/" + rel] = bytes;
+  // All or nothing: the zip and the key are complete temp files before the folder is renamed into place; the
+  // folder is taken back when the zip cannot follow it.
   files::AtomicOutput zip_out(zip_path);
-  if (!zip::write(zip_out.temp_path(), entries, files::source_date_epoch(kFallbackEpoch), &err)) {
-    diags.error({zip_path.string(), 0, 0}, "cannot write: " + err);
+  if (!zip_out.refused().empty() ||
+      !zip::write(zip_out.temp_path(), entries, files::source_date_epoch(kFallbackEpoch), &err)) {
+    diags.error({zip_path.string(), 0, 0}, zip_out.refused().empty() ? "cannot write: " + err : zip_out.refused());
     return false;
   }
-  if (key && !files::write_atomic(*key, pseudonymiser.key_csv(), &err)) {
+  files::StagedFiles key_out;
+  if (key && !key_out.stage(*key, pseudonymiser.key_csv(), &err)) {
     diags.error({options.key_file->string(), 0, 0}, "cannot write the key: " + err);
     return false;
   }
@@ -278,10 +296,16 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
     if (had_old) fs::rename(old, out, ec);
     return false;
   }
+  if (!zip_out.commit(&err)) {
+    diags.error({zip_path.string(), 0, 0}, "cannot write: " + err + "; nothing written");
+    fs::rename(out, staging, ec);  // (removed by cleanup)
+    if (had_old) fs::rename(old, out, ec);
+    return false;
+  }
   cleanup.dir.clear();
   if (had_old) fs::remove_all(old, ec);
-  if (!zip_out.commit(&err)) {
-    diags.error({zip_path.string(), 0, 0}, "cannot write: " + err);
+  if (key && !key_out.commit(&err)) {
+    diags.error({options.key_file->string(), 0, 0}, "cannot write the key: " + err + " (the package is written)");
     return false;
   }
   summary.zip = zip_path;

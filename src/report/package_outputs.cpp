@@ -6,12 +6,14 @@
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/findings.h"
+#include "qualrank/model/history.h"
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/refi_export.h"
 #include "qualrank/report/segments_output.h"
 #include "qualrank/report/study_report.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::package_detail {
 
@@ -21,6 +23,16 @@ std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags) {
     for (const auto& p : files::list_files(root / dir, suffix)) {
       std::string rel = dir + "/" + p.filename().string();
       if (p.filename().string().front() == '.') continue;
+      if (auto problem = files::file_name_problem(p); !problem.empty()) {
+        diags.error({text::escape_invalid_utf8(rel), 0, 0}, problem);
+        continue;
+      }
+      std::error_code ec;
+      if (dir == "codebooks" && (rel.ends_with(".history.yaml") || rel.ends_with(".history.yml")) &&
+          fs::is_symlink(fs::symlink_status(p, ec))) {
+        diags.error({rel, 0, 0}, kHistorySymlinkMessage);  // never followed, even inside (load_history)
+        continue;
+      }
       if (!files::resolved_inside(root, p)) {
         diags.error({rel, 0, 0}, files::kOutsideMessage);
         continue;

@@ -246,6 +246,10 @@ bool write_qdpx(const Study& study, const std::filesystem::path& path, long long
                 std::string* error) {
   auto entries = qdpx_entries(study, epoch, diags);
   files::AtomicOutput out(path);
+  if (!out.refused().empty()) {
+    if (error) *error = path.string() + " " + out.refused();
+    return false;
+  }
   if (!zip::write(out.temp_path(), entries, epoch, error)) return false;
   return out.commit(error);
 }

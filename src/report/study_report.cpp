@@ -137,6 +137,23 @@ void mark_additions(Json& taxonomy_json, const Json& diff_json) {
 bool build_study_report(const fs::path& workspace, const StudyReportOptions& options, Diagnostics& diags,
                         StudyReportSummary& summary) {
   Steps steps(options);
+  // The write policy, before anything is read or written: the output folder is a folder (or nothing yet), and
+  // each output in it a regular file (or nothing yet), never a device, FIFO, socket or folder to replace.
+  {
+    bool refused = false;
+    std::error_code ec;
+    if (const auto st = fs::status(options.output_dir, ec); fs::exists(st) && !fs::is_directory(st)) {
+      diags.error({options.output_dir.string(), 0, 0}, "is not a folder; report writes its outputs into one (nothing written)");
+      return false;
+    }
+    for (const char* name : {"codebook.xlsx", "rankings.xlsx", "rankings.md", "agreement.xlsx", "taxonomy-diff.md",
+                             "methods.md", "report.json", "index.html"})
+      if (auto problem = files::output_problem(options.output_dir / name); !problem.empty()) {
+        diags.error({(options.output_dir / name).string(), 0, 0}, problem);
+        refused = true;
+      }
+    if (refused) return false;
+  }
   // Suggestions are counted, not built: the report shows only coded segments and no suggestion.
   StudyOptions study_options;
   study_options.coding.suggestions_counted_only = true;
@@ -371,10 +388,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     report["agreement"]["rounds"] = list;
   }
 
-  // Outputs (codebook.xlsx is written above).
+  // Outputs (codebook.xlsx is written above); the text files staged, renamed into place together at the end.
+  files::StagedFiles staged_text;
   auto text_file = [&](const std::string& name, const std::string& content) {
     std::string err;
-    if (!files::write_atomic(out / name, content, &err)) {
+    if (!staged_text.stage(out / name, content, &err)) {
       diags.error({(out / name).string(), 0, 0}, "cannot write: " + err);
       return false;
     }
@@ -411,6 +429,10 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     });
     names.pop_back();  // text_file added them again
     names.pop_back();
+  }
+  if (std::string err; ok && !staged_text.commit(&err)) {
+    diags.error({out.string(), 0, 0}, "cannot write: " + err);
+    ok = false;
   }
   for (const auto& n : names) summary.files.push_back((out / n).string());
   ranking_headlines(by_role, "", summary.headlines);

@@ -417,6 +417,10 @@ void Sheet::finish() {
 Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags)
     : target_(std::move(target)), diags_(diags) {
   output_ = std::make_unique<files::AtomicOutput>(target_);  // creates the folder, picks a fresh temp name
+  if (!output_->refused().empty()) {  // a device, a FIFO, a folder where the workbook goes: left alone
+    error_ = output_->refused();
+    return;
+  }
   // Create the temp file now, so an unwritable folder is reported here (libxlsxwriter would only find out at
   // workbook_close, and print its own message to stderr).
   if (FILE* probe = std::fopen(output_->temp_path().c_str(), "wbx")) {

@@ -1,5 +1,7 @@
 #include "qualrank/util/files.h"
 
+#include "qualrank/util/text.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -23,20 +25,86 @@ namespace {
 const ReadOverlay* active_overlay = nullptr;  // set and cleared while no other thread reads (ReadOverlay)
 }  // namespace
 
-std::optional<std::string> read(const fs::path& path) {
+namespace {
+
+// "a FIFO", "a directory", ... for a file type that is not a regular file.
+const char* kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a file";
+}
+
+std::string mib(std::uint64_t bytes) {
+  return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
+}
+
+std::string too_large(std::uint64_t size, const InputLimit& limit, bool at_least) {
+  return std::string("the file is ") + (at_least ? "over " : "") + std::to_string(size) + " bytes; the limit for " +
+         limit.what + " is " + mib(limit.max_bytes) + "; not read";
+}
+
+}  // namespace
+
+int open_input(const fs::path& path, const InputLimit& limit, std::string* why, Links links) {
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return -1;
+  };
+  // O_NONBLOCK: opening a FIFO does not wait for a writer (it is refused below, before any read).
+  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (links == Links::refuse ? O_NOFOLLOW : 0);
+  int fd = ::open(path.c_str(), flags);
+  if (fd < 0) {
+    struct stat lst {};
+    if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      if (links == Links::refuse)
+        return fail("is a symbolic link; qualrank does not read this file through one (replace it by the file)");
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+        return fail("is a symbolic link to a missing file");
+    }
+    return fail("cannot read the file");
+  }
+  struct stat st {};
+  std::string problem;
+  if (::fstat(fd, &st) != 0) problem = "cannot read the file";
+  else if (!S_ISREG(st.st_mode)) problem = std::string("not a regular file (") + kind_of(st.st_mode) + "); qualrank reads only regular files";
+  else if (static_cast<std::uint64_t>(st.st_size) > limit.max_bytes) problem = too_large(static_cast<std::uint64_t>(st.st_size), limit, false);
+  if (!problem.empty()) {
+    ::close(fd);
+    return fail(std::move(problem));
+  }
+  // Back to blocking reads (a regular file never blocks; this keeps a network file system's reads whole).
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+std::optional<std::string> read_input(const fs::path& path, const InputLimit& limit, std::string* why, Links links) {
+  auto fail = [&](std::string reason) -> std::optional<std::string> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
   if (active_overlay)
-    if (const std::string* planned = active_overlay->find(path)) return *planned;
-  // Reads into a string of the file's size (no stream buffer copies); a file that grows meanwhile is read to
-  // its end all the same.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (const std::string* planned = active_overlay->find(path)) {
+      if (planned->size() > limit.max_bytes) return fail(too_large(planned->size(), limit, false));
+      return *planned;
+    }
+  int fd = open_input(path, limit, why, links);
   if (fd < 0) return std::nullopt;
   struct stat st {};
-  std::string out;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) out.resize(static_cast<std::size_t>(st.st_size) + 1);
+  ::fstat(fd, &st);
+  const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+  // Reads into a string of the file's size + 1 (no stream buffer copies); at most max_bytes + 1 bytes, so a
+  // file that grows meanwhile is refused rather than read without bound.
+  const std::size_t cap = static_cast<std::size_t>(limit.max_bytes) + 1;
+  std::string out(static_cast<std::size_t>(size) + 1, '\0');
   std::size_t have = 0;
   bool ok = true;
-  while (true) {
-    if (have == out.size()) out.resize(std::max<std::size_t>(out.size() * 2, 4096));
+  while (have < cap) {
+    if (have == out.size()) out.resize(std::min(cap, std::max<std::size_t>(out.size() * 2, 4096)));
     ssize_t n = ::read(fd, out.data() + have, out.size() - have);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
@@ -46,9 +114,23 @@ std::optional<std::string> read(const fs::path& path) {
     have += static_cast<std::size_t>(n);
   }
   ::close(fd);
-  if (!ok) return std::nullopt;
+  if (!ok) return fail("cannot read the file");
+  if (have > limit.max_bytes) return fail(too_large(limit.max_bytes, limit, true));
   out.resize(have);
   return out;
+}
+
+std::optional<std::string> read(const fs::path& path) { return read_input(path, kAnyInput); }
+
+std::string file_name_problem(const fs::path& path) {
+  return text::find_invalid_utf8(path.filename().native()) ? kNotUtf8Name : "";
+}
+
+std::string output_problem(const fs::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return "";  // nothing there (or a folder we cannot look into: the write says)
+  if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) return "";
+  return std::string("is ") + kind_of(st.st_mode) + ", not a regular file; qualrank replaces only regular files (nothing written)";
 }
 
 bool exists(const fs::path& path) {
@@ -148,24 +230,38 @@ bool write_synced(const fs::path& tmp, std::string_view content, std::string* er
 }  // namespace
 
 bool write_atomic(const fs::path& path, std::string_view content, std::string* error) {
-  AtomicOutput out(path);  // (its destructor removes the temp file when the rename fails)
+  AtomicOutput out(path);
+  if (!out.refused().empty()) {
+    if (error) *error = path.string() + " " + out.refused();
+    return false;
+  }  // (its destructor removes the temp file when the rename fails)
   return write_synced(out.temp_path(), content, error) && out.commit(error, true);
 }
 
 AtomicOutput::AtomicOutput(fs::path target) : target_(std::move(target)) {
+  if (auto problem = output_problem(target_); !problem.empty()) {
+    refused_ = problem;
+    return;  // no temp name: nothing is to be written next to it
+  }
   std::error_code ec;
   if (target_.has_parent_path()) fs::create_directories(target_.parent_path(), ec);
   temp_ = temp_name_for(target_);
 }
 
 AtomicOutput::~AtomicOutput() {
-  if (!committed_) {
+  if (!committed_ && !temp_.empty()) {
     std::error_code ec;
     fs::remove(temp_, ec);
   }
 }
 
 bool AtomicOutput::commit(std::string* error, bool synced) {
+  if (refused_.empty())
+    refused_ = output_problem(target_);
+  if (!refused_.empty()) {
+    if (error) *error = target_.string() + " " + refused_;
+    return false;
+  }
   if (!synced) fsync_path(temp_);
   if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
     if (error) *error = "cannot rename into " + target_.string() + ": " + std::strerror(errno);
@@ -177,6 +273,10 @@ bool AtomicOutput::commit(std::string* error, bool synced) {
 
 bool StagedFiles::stage(const fs::path& target, std::string_view content, std::string* error) {
   auto out = std::make_unique<AtomicOutput>(target);  // creates the folder, picks a fresh temp name
+  if (!out->refused().empty()) {
+    if (error) *error = target.string() + " " + out->refused();
+    return false;
+  }
   if (!write_synced(out->temp_path(), content, error)) return false;
   staged_.push_back(std::move(out));
   return true;
@@ -336,16 +436,15 @@ std::optional<fs::path> resolve_inside(const fs::path& workspace, std::string_vi
   return workspace / norm;
 }
 
-std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why) {
+std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why,
+                                       const InputLimit& limit) {
   const fs::path full = path.is_relative() ? workspace / path : path;
   // A planned file (ReadOverlay) is not on the disk yet, and is inside by construction.
   if (!(active_overlay && active_overlay->find(full)) && !resolved_inside(workspace, full)) {
     if (why) *why = kOutsideMessage;
     return std::nullopt;
   }
-  auto content = read(full);
-  if (!content && why) *why = "cannot read the file";
-  return content;
+  return read_input(full, limit, why);
 }
 
 std::string display_path(const fs::path& path, const fs::path& base) {
@@ -359,7 +458,10 @@ std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix) {
   std::vector<fs::path> out;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {  // no entries when `dir` is not a folder
-    if (!entry.is_regular_file()) continue;
+    // Every entry but a folder: a FIFO, a device or a dangling symlink named like an input is listed, so that
+    // reading it says what it is (read_input) rather than the file silently not being there.
+    std::error_code type;
+    if (entry.is_directory(type)) continue;
     auto name = entry.path().filename().string();
     if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
         name[0] != '.')

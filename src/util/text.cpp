@@ -404,4 +404,25 @@ std::string escape_controls(std::string_view s) {
   return out;
 }
 
+std::string escape_invalid_utf8(std::string_view s) {
+  std::string out;
+  while (!s.empty()) {
+    auto bad = find_invalid_utf8(s);
+    if (!bad) break;
+    out += escape_controls(s.substr(0, bad->offset));
+    // The invalid sequence: U8_NEXT skips a truncated lead byte with its continuation bytes; show them all.
+    const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+    int32_t i = static_cast<int32_t>(bad->offset), n = static_cast<int32_t>(s.size());
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    char buf[8];
+    for (auto k = bad->offset; k < static_cast<std::size_t>(i); ++k) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(p[k]));
+      out += buf;
+    }
+    s.remove_prefix(static_cast<std::size_t>(i));
+  }
+  return out + escape_controls(s);
+}
+
 }  // namespace qualrank::text

@@ -2,6 +2,9 @@
 // we pass a time_t whose local broken-down time equals the UTC broken-down time of the epoch, so the stored
 // fields do not depend on the machine's time zone. Entries are added in name order with deflate.
 #include "qualrank/util/zip.h"
+#include "qualrank/util/files.h"
+
+#include <unistd.h>
 
 #include <zip.h>
 
@@ -62,8 +65,12 @@ bool write(const std::filesystem::path& path, const std::map<std::string, std::s
 
 Reader::Reader(const std::filesystem::path& path) {
   int code = 0;
-  zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  // The read policy (files::open_input): only a regular file, opened without blocking on a FIFO.
+  const int fd = files::open_input(path, files::kArchiveInput, &error_);
+  if (fd < 0) return;
+  zip_t* z = zip_fdopen(fd, ZIP_RDONLY, &code);  // (owns fd once it succeeds)
   if (!z) {
+    ::close(fd);
     zip_error_t e;
     zip_error_init_with_code(&e, code);
     error_ = std::string("not a readable zip archive (") + zip_error_strerror(&e) + ")";

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -191,4 +192,70 @@ TEST_CASE("files::StagedFiles with a workspace leaves no journal after its commi
   CHECK_FALSE(outside.commit(&error));  // y/b.md is not inside the journal's workspace x/
   CHECK(error.find("is outside the workspace") != std::string::npos);
   CHECK(slurp(tmp.path / "x" / "a.md") == "a");
+}
+
+TEST_CASE("files::read_input reads only regular files within the limit, refusing before it reads", "[util]") {
+  TempDir tmp;
+  const fs::path file = tmp.path / "a.txt";
+  REQUIRE(files::write_atomic(file, "hello"));
+  std::string why;
+  CHECK(files::read_input(file, files::kListInput, &why) == std::optional<std::string>("hello"));
+  // A FIFO: refused without blocking (no writer ever opens it).
+  const fs::path fifo = tmp.path / "f.md";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_FALSE(files::read_input(fifo, files::kTranscriptInput, &why));
+  CHECK(why == "not a regular file (a FIFO); qualrank reads only regular files");
+  // A device, a folder.
+  CHECK_FALSE(files::read_input("/dev/zero", files::kListInput, &why));
+  CHECK(why == "not a regular file (a character device); qualrank reads only regular files");
+  CHECK_FALSE(files::read_input(tmp.path, files::kListInput, &why));
+  CHECK(why == "not a regular file (a directory); qualrank reads only regular files");
+  // Over the limit, by the size fstat gives.
+  const files::InputLimit tiny{4, "a test input"};
+  CHECK_FALSE(files::read_input(file, tiny, &why));
+  CHECK(why == "the file is 5 bytes; the limit for a test input is 4 bytes; not read");
+  CHECK(files::read_input(file, files::InputLimit{5, "a test input"}, &why) == std::optional<std::string>("hello"));
+  // Symlinks: a dangling one named as such; with Links::refuse none is followed.
+  fs::create_symlink("gone.txt", tmp.path / "dangling.txt");
+  CHECK_FALSE(files::read_input(tmp.path / "dangling.txt", files::kAnyInput, &why));
+  CHECK(why == "is a symbolic link to a missing file");
+  fs::create_symlink("a.txt", tmp.path / "link.txt");
+  CHECK(files::read_input(tmp.path / "link.txt", files::kAnyInput, &why) == std::optional<std::string>("hello"));
+  CHECK_FALSE(files::read_input(tmp.path / "link.txt", files::kAnyInput, &why, files::Links::refuse));
+  CHECK(why == "is a symbolic link; qualrank does not read this file through one (replace it by the file)");
+  CHECK_FALSE(files::read_input(tmp.path / "missing.txt", files::kAnyInput, &why));
+  CHECK(why == "cannot read the file");
+}
+
+TEST_CASE("files::output_problem lets an output replace only a regular file, a symlink or nothing", "[util]") {
+  TempDir tmp;
+  CHECK(files::output_problem(tmp.path / "new.txt").empty());
+  REQUIRE(files::write_atomic(tmp.path / "old.txt", "x"));
+  CHECK(files::output_problem(tmp.path / "old.txt").empty());
+  fs::create_symlink("/dev/null", tmp.path / "link");
+  CHECK(files::output_problem(tmp.path / "link").empty());  // renamed over, never written through
+  CHECK(files::output_problem("/dev/null") ==
+        "is a character device, not a regular file; qualrank replaces only regular files (nothing written)");
+  CHECK(files::output_problem(tmp.path) ==
+        "is a directory, not a regular file; qualrank replaces only regular files (nothing written)");
+  const fs::path fifo = tmp.path / "f.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string error;
+  CHECK_FALSE(files::write_atomic(fifo, "x", &error));
+  CHECK(error == fifo.string() + " is a FIFO, not a regular file; qualrank replaces only regular files (nothing written)");
+  CHECK(fs::is_fifo(fifo));
+  files::StagedFiles staged;
+  CHECK(staged.stage(tmp.path / "ok.txt", "a", &error));
+  CHECK_FALSE(staged.stage(fifo, "b", &error));
+  CHECK(error == fifo.string() + " is a FIFO, not a regular file; qualrank replaces only regular files (nothing written)");
+  // Nothing but the FIFO, the file, the link and the staged temp file of ok.txt (removed with `staged`).
+  int temps = 0;
+  for (const auto& e : fs::directory_iterator(tmp.path)) temps += e.path().filename().string().ends_with(".tmp");
+  CHECK(temps == 1);
+}
+
+TEST_CASE("files::file_name_problem refuses a name that is not UTF-8", "[util]") {
+  CHECK(files::file_name_problem("transcripts/P01.md").empty());
+  CHECK(files::file_name_problem("transcripts/Zo\xC3\xAB.md").empty());
+  CHECK(files::file_name_problem("transcripts/P\xFF.md") == "file name is not valid UTF-8; rename it");
 }

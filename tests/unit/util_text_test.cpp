@@ -100,3 +100,11 @@ TEST_CASE("text::CodePointOffsets counts code points before any byte, across its
   }
   CHECK(text::CodePointOffsets("").at(0) == 0);
 }
+
+TEST_CASE("text::escape_invalid_utf8 shows the bytes of invalid sequences as \\xnn", "[util]") {
+  CHECK(text::escape_invalid_utf8("transcripts/P\xFF.md") == "transcripts/P\\xff.md");
+  CHECK(text::escape_invalid_utf8("Zo\xC3\xAB") == "Zo\xC3\xAB");            // valid: unchanged
+  CHECK(text::escape_invalid_utf8("L\xC3.csv") == "L\\xc3.csv");              // a lead byte without its tail
+  CHECK(text::escape_invalid_utf8("a\x01\xFE\xFF") == "a\\x01\\xfe\\xff");    // controls as escape_controls shows them
+  CHECK(text::escape_invalid_utf8("") == "");
+}

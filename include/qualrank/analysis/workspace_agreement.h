@@ -25,5 +25,9 @@ struct WorkspaceAgreement {
 // compares the coders of its transcripts. Label-table problems are reported to `diags` (located); the
 // labels part is then left out. Needs the study's segments as load_study gives them.
 WorkspaceAgreement workspace_agreement(const Study& study, const WorkspaceAgreementOptions& options, Diagnostics& diags);
+// Only the label tables' part of workspace_agreement (nullopt when there are none or they have errors):
+// what `validate` checks, so that it refuses exactly the tables `report` refuses.
+std::optional<LabelAgreement> workspace_label_agreement(const Study& study, const WorkspaceAgreementOptions& options,
+                                                        Diagnostics& diags);
 
 }  // namespace qualrank

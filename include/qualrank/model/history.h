@@ -120,10 +120,13 @@ struct TaxonomyHistory {
 // nullopt on any error (all reported to `diags`).
 std::optional<TaxonomyHistory> parse_history(const std::string& text, const std::string& file, Diagnostics& diags);
 
-// Reads `ws.history_path`. A missing file gives an empty history (exists = false). Also checks provenance:
+// Reads `ws.history_path`. A missing file gives an empty history (exists = false); a symlink (even a dangling
+// one) is an error, kHistorySymlinkMessage, and never opened. Also checks provenance:
 // a source outside the workspace is an error; a missing file, a line past its end, or a participant who is
 // not the transcript's are warnings (the history is append-only, so they cannot be corrected in place).
 std::optional<TaxonomyHistory> load_history(const Workspace& ws, Diagnostics& diags);
+inline constexpr const char* kHistorySymlinkMessage =
+    "is a symlink: qualrank neither reads nor writes the history through one (replace it by the file)";
 
 // The hash of an entry: SHA-256 over the previous entry's hash, a newline, and the entry's canonical JSON
 // (sorted keys, every scalar a string, the `hash` field left out).

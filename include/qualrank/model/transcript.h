@@ -139,6 +139,7 @@ struct StandoffFile {
   std::string coder;
   std::vector<StandoffCoding> codings;
 };
+// Reads a `.codes` file (a byte order mark at its start is skipped, as in a transcript).
 std::optional<StandoffFile> parse_standoff(const std::string& text, const std::string& file, Diagnostics& diags);
 
 // Applies a standoff file's codings to its transcript: whole-turn codes are appended to the turn, span codes

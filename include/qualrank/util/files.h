@@ -1,6 +1,7 @@
 // File helpers: whole-file reads, atomic writes (temp file + rename), advisory locks,
 // and paths that must stay inside the workspace.
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -13,9 +14,53 @@ namespace qualrank::files {
 
 namespace fs = std::filesystem;
 
-// Reads a whole file. Returns nullopt if it cannot be opened. While a ReadOverlay lives, a file it holds is
-// read from memory.
+// One kind of input: the most bytes qualrank reads of one such file, and its name in the refusal. The limits
+// are listed in README, "Safety and limits", and docs/formats.md, "Limits".
+struct InputLimit {
+  std::uint64_t max_bytes;
+  const char* what;
+};
+inline constexpr InputLimit kYamlInput{4u << 20, "a YAML file"};  // = yaml::kMaxBytes
+inline constexpr InputLimit kTranscriptInput{64u << 20, "a transcript"};
+inline constexpr InputLimit kCodesInput{64u << 20, "a .codes file"};
+inline constexpr InputLimit kTableInput{64u << 20, "a table"};  // label, ranking and codebook tables (CSV)
+inline constexpr InputLimit kListInput{4u << 20, "a list"};     // --names, --periods
+inline constexpr InputLimit kArchiveInput{256u << 20, "an archive"};  // .qdpx, .docx, .xlsx, .qdc
+inline constexpr InputLimit kAnyInput{256u << 20, "an input file"};  // anything else (a package's files)
+
+// Whether read_input may follow a symlink at the file itself: the workspace forbids one for the history.
+enum class Links { follow, refuse };
+
+// The one read policy (README, "Safety and limits"): opens `path` without blocking (O_NONBLOCK; with
+// Links::refuse also O_NOFOLLOW), fstat()s the descriptor and reads only a regular file of at most
+// limit.max_bytes, checked before reading; at most max_bytes + 1 bytes are read (a file growing meanwhile is
+// refused too). Returns nullopt with `why` set to what to print after "FILE: error: ":
+//   "not a regular file (a FIFO); qualrank reads only regular files" (a FIFO, a character device, a block
+//     device, a socket, a directory),
+//   "is a symbolic link to a missing file", "is a symbolic link; qualrank does not read this file through one
+//     (replace it by the file)" (Links::refuse),
+//   "the file is N bytes; the limit for WHAT is M MiB; not read", or "cannot read the file" (no such file, no
+//     permission, a read error).
+// While a ReadOverlay lives, a file it holds is read from memory.
+std::optional<std::string> read_input(const fs::path& path, const InputLimit& limit, std::string* why = nullptr,
+                                      Links links = Links::follow);
+// The first half of read_input, for readers that take a descriptor (libzip): a descriptor of `path`, open for
+// blocking reads, when it is a regular file within the limit; -1 with `why` set (read_input's reasons)
+// otherwise. The caller closes it.
+int open_input(const fs::path& path, const InputLimit& limit, std::string* why = nullptr, Links links = Links::follow);
+// read_input(path, kAnyInput) without the reason.
 std::optional<std::string> read(const fs::path& path);
+// Why `path`'s file name is refused ("file name is not valid UTF-8; rename it"), or "" when it is fine. The
+// name is shown with text::escape_invalid_utf8 by whoever reports it.
+std::string file_name_problem(const fs::path& path);
+inline constexpr const char* kNotUtf8Name = "file name is not valid UTF-8; rename it";
+
+// The one write policy: what is at `path` may be replaced by an output only when it is a regular file, a
+// symlink (renamed over, never written through) or nothing. Returns "" then, else what to print after the
+// path: "is a character device, not a regular file; qualrank replaces only regular files (nothing written)"
+// (a FIFO, a device, a socket, a directory). write_atomic, StagedFiles::stage and AtomicOutput::commit refuse
+// such a target; commands check their output paths with it before they write anything.
+std::string output_problem(const fs::path& path);
 // Whether something is at `path` (std::filesystem::exists, errors as false), or a ReadOverlay holds it.
 bool exists(const fs::path& path);
 
@@ -46,7 +91,7 @@ bool process_gone(long pid);
 bool process_gone(std::string_view pid);
 
 // Writes `content` to `path` atomically: a temp file in the same folder, flushed and fsynced, then renamed
-// over `path`. On failure the old file (if any) is untouched, the temp file removed, and false returned
+// over `path`. A target that output_problem() refuses is left alone (`error`: "PATH " + its reason). On failure the old file (if any) is untouched, the temp file removed, and false returned
 // with `error` set. Temp files are ".NAME.PID.HEX.tmp"; those of a process that no longer runs (killed while
 // writing) are removed from a folder before the first temp file in it (every writer below does the same).
 bool write_atomic(const fs::path& path, std::string_view content, std::string* error = nullptr);
@@ -61,12 +106,17 @@ class AtomicOutput {
   AtomicOutput& operator=(const AtomicOutput&) = delete;
   const fs::path& temp_path() const { return temp_; }
   const fs::path& target() const { return target_; }
+  // output_problem(target) when the target may not be replaced (then no folder was created, temp_path() is
+  // empty and commit() fails with "TARGET " + it): a writer checks it before it writes. "" otherwise.
+  const std::string& refused() const { return refused_; }
   // Renames the temp file into place, after an fsync of it unless `synced` (its writer fsynced it already).
+  // Refuses (false, nothing renamed) a target output_problem() refuses.
   bool commit(std::string* error = nullptr, bool synced = false);
 
  private:
   fs::path target_;
   fs::path temp_;
+  std::string refused_;
   bool committed_ = false;
 };
 
@@ -123,16 +173,19 @@ std::optional<fs::path> resolved_inside(const fs::path& workspace, const fs::pat
 
 // The read of a file that the workspace names (a transcript's .codes, a guideline, a file an import would
 // replace): `path` (relative paths taken from `workspace`) is read only when it stays inside the workspace
-// once its symlinks are followed (resolved_inside). nullopt otherwise, with `why` set to "leads outside the
-// workspace through a symlink; not read" (kOutsideMessage), or "cannot read the file" when it is inside but
-// cannot be read (a missing file included). The policy in README, "Safety and limits".
-std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why = nullptr);
+// once its symlinks are followed (resolved_inside), and then by read_input(path, limit). nullopt otherwise,
+// with `why` set to "leads outside the workspace through a symlink; not read" (kOutsideMessage), or to
+// read_input's reason ("cannot read the file" for a missing file). The policy in README, "Safety and limits".
+std::optional<std::string> read_inside(const fs::path& workspace, const fs::path& path, std::string* why = nullptr,
+                                       const InputLimit& limit = kAnyInput);
 inline constexpr const char* kOutsideMessage = "leads outside the workspace through a symlink; not read";
 
 // `path` relative to `base` as a generic string when it lies below it, else `path` as given.
 std::string display_path(const fs::path& path, const fs::path& base);
 
-// Lists regular files directly in `dir` whose name ends with `suffix`, sorted by name. Empty if no dir.
+// Lists the entries directly in `dir` whose name ends with `suffix` (not starting with '.'), sorted by name:
+// every entry but a folder (or a symlink to one), so that a FIFO, a device or a dangling symlink named like an
+// input is read and refused by read_input, not skipped in silence. Empty if no dir.
 // While a ReadOverlay lives, its files in `dir` are listed too.
 std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix);
 

@@ -37,6 +37,9 @@ std::string participant_id_problem(std::string_view id);
 // `s` for a message: control bytes shown as \xNN and the invisible or direction-changing characters above as
 // \uXXXX, so what is printed reads as what was given.
 std::string escape_controls(std::string_view s);
+// `s` for a message when it may not be valid UTF-8 (a file name): each byte of an invalid sequence shown as
+// \xnn (lowercase hex: "P\xff.md"), the rest as escape_controls shows it.
+std::string escape_invalid_utf8(std::string_view s);
 
 // True for a real calendar date written YYYY-MM-DD (proleptic Gregorian; 2025-02-30 and 2023-02-29 are not).
 bool is_calendar_date(std::string_view s);
