@@ -16,12 +16,17 @@ std::string coders(const Json& j) {
   return j["coders"].is_array() ? std::to_string(j["coders"].size()) : integer(j["coders"]);
 }
 
-std::string interval(const Json& a, const char* key) {
-  if (!a.contains("confidence") || !a["confidence"].is_object() || !a["confidence"].contains(key)) return "n/a";
+// The measure `key` of `a` to 3 decimals, over its confidence interval "[lo, hi]" when there is one.
+std::string with_interval(const Json& a, const char* key) {
+  const std::string value = number(a.value(key, Json()), 3);
+  if (!a.contains("confidence") || !a["confidence"].is_object() || !a["confidence"].contains(key)) return value;
   const Json& ci = a["confidence"][key];
-  if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number()) return "n/a";
-  return "[" + number(ci[0], 3) + ", " + number(ci[1], 3) + "]";
+  if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number()) return value;
+  return stacked({value, "{[}" + number(ci[0], 3) + ", " + number(ci[1], 3) + "{]}"}, 'r', false);
 }
+
+const std::string kKappa = stacked({"Fleiss'", "$\\kappa$"}, 'r', true);
+const std::string kAlpha = stacked({"Krippendorff's", "$\\alpha$"}, 'r', true);
 
 // The CI level of the first of `parts` that has one ("95"), or "".
 std::string ci_level(const std::vector<const Json*>& parts) {
@@ -39,16 +44,14 @@ void pooled(const Json& ag, Stems& stems, std::vector<File>& out) {
   std::vector<const Json*> all;
   for (const auto& p : parts) all.push_back(p.second);
   const std::string level = ci_level(all);
-  const std::string ci = level.empty() ? "CI" : level + "\\% CI";
   Table t;
-  t.columns = {{"Coded", "l"}, {"Units", "r"}, {"Coders", "r"}, {"Fleiss' $\\kappa$", "r"}, {"Krippendorff's $\\alpha$", "r"},
-               {"Agreement", "r"}, {ci + " $\\kappa$", "r"}, {ci + " $\\alpha$", "r"}};
+  t.columns = {{"Coded", "X"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"}, {kAlpha, "r"}, {"Agreement", "r"}};
   for (const auto& [name, a] : parts)
-    t.rows.push_back({name, count(*a, "units"), coders(*a), number(a->value("fleiss_kappa", Json()), 3),
-                      number(a->value("krippendorff_alpha", Json()), 3), number(a->value("percent_agreement", Json()), 3),
-                      interval(*a, "fleiss_kappa"), interval(*a, "krippendorff_alpha")});
-  t.caption = "Inter-coder agreement, pooled over codes: Fleiss' $\\kappa$, Krippendorff's $\\alpha$ and the proportion of "
-              "agreeing pairs, with bootstrap confidence intervals.";
+    t.rows.push_back({name, count(*a, "units"), coders(*a), with_interval(*a, "fleiss_kappa"), with_interval(*a, "krippendorff_alpha"),
+                      number(a->value("percent_agreement", Json()), 3)});
+  t.caption = "Inter-coder agreement, pooled over codes: Fleiss' $\\kappa$, Krippendorff's $\\alpha$ (under each, its " +
+              (level.empty() ? std::string() : level + "\\% ") + "bootstrap confidence interval, when computed) and the proportion of "
+              "agreeing pairs.";
   out.push_back(table_file(stems.take("agreement"), "Inter-coder agreement, pooled", std::move(t)));
 }
 
@@ -57,7 +60,7 @@ void per_node(const Json& ag, const std::map<std::string, std::string>& names, S
   const Json& per = ag["transcripts"].value("per_node", Json());
   if (!per.is_object() || per.empty()) return;
   Table t;
-  t.columns = {{"Code", "p{0.34\\linewidth}"}, {"Units coded", "r"}, {"Fleiss' $\\kappa$", "r"}, {"Krippendorff's $\\alpha$", "r"},
+  t.columns = {{"Code", "X"}, {stacked({"Units", "coded"}, 'r', true), "r"}, {kKappa, "r"}, {kAlpha, "r"},
                {"Agreement", "r"}};
   for (auto it = per.begin(); it != per.end(); ++it)
     t.rows.push_back({item_label(names, it.key()), count(it.value(), "units_coded"), number(it.value().value("fleiss_kappa", Json()), 3),
@@ -74,8 +77,7 @@ void label_groups(const Json& ag, const std::map<std::string, std::string>& name
   const Json& l = ag["labels"];
   if (const Json& groups = l.value("groups", Json()); groups.is_object() && !groups.empty()) {
     Table t;
-    t.columns = {{"Group", "p{0.34\\linewidth}"}, {"Units", "r"}, {"Fleiss' $\\kappa$", "r"}, {"Krippendorff's $\\alpha$", "r"},
-                 {"Agreement", "r"}};
+    t.columns = {{"Group", "X"}, {"Units", "r"}, {kKappa, "r"}, {kAlpha, "r"}, {"Agreement", "r"}};
     for (auto it = groups.begin(); it != groups.end(); ++it)
       t.rows.push_back({item_label(names, it.key()), count(it.value(), "units"), number(it.value().value("fleiss_kappa", Json()), 3),
                         number(it.value().value("krippendorff_alpha", Json()), 3),
@@ -86,10 +88,10 @@ void label_groups(const Json& ag, const std::map<std::string, std::string>& name
   }
   if (const Json& cats = l.value("per_category", Json()); cats.is_object() && !cats.empty()) {
     Table t;
-    t.columns = {{"Label", "p{0.40\\linewidth}"}, {"Fleiss' $\\kappa$", "r"}};
+    t.columns = {{"Label", "X"}, {kKappa, "r"}};
     for (auto it = cats.begin(); it != cats.end(); ++it)
       t.rows.push_back({item_label(names, it.key()), number(it.value().value("fleiss_kappa", Json()), 3)});
-    t.caption = "Agreement of the label tables per label (Fleiss' $\\kappa$ of the label against all others).";
+    t.caption = "Agreement of the label tables per label (Fleiss' category-specific $\\kappa$).";
     t.long_table = t.rows.size() > kFloatRows;
     out.push_back(table_file(stems.take("agreement-labels"), "Label-table agreement per label", std::move(t)));
   }
@@ -98,8 +100,8 @@ void label_groups(const Json& ag, const std::map<std::string, std::string>& name
 void rounds(const Json& ag, Stems& stems, std::vector<File>& out) {
   if (!ag.contains("rounds") || !ag["rounds"].is_array() || ag["rounds"].empty()) return;
   Table t;
-  t.columns = {{"Round", "l"}, {"Transcripts", "r"}, {"Units", "r"}, {"Coders", "r"}, {"Fleiss' $\\kappa$", "r"},
-               {"Krippendorff's $\\alpha$", "r"}, {"Agreement", "r"}};
+  t.columns = {{"Round", "X"}, {"Transcripts", "r"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"}, {kAlpha, "r"},
+               {"Agreement", "r"}};
   for (const auto& r : ag["rounds"])
     t.rows.push_back({escape(str(r, "round")), std::to_string(r.value("transcripts", Json::array()).size()), count(r, "units"),
                       coders(r), number(r.value("fleiss_kappa", Json()), 3), number(r.value("krippendorff_alpha", Json()), 3),

@@ -14,21 +14,23 @@ const char* const kPreambleLines =
     "\\usepackage[utf8]{inputenc}\n"
     "\\usepackage[T1]{fontenc}\n"
     "\\usepackage{booktabs}\n"
-    "\\usepackage{longtable}\n";
+    "\\usepackage{longtable}\n"
+    "\\usepackage{tabularx}\n";
 
 namespace {
 
-// The code points LaTeX's utf8 input encoding declares for the T1, TS1, OT1 and OMS font encodings
-// (t1enc.dfu, ts1enc.dfu, ot1enc.dfu, omsenc.dfu of TeX Live 2022), as closed ranges: pdflatex typesets
-// these with \usepackage[T1]{fontenc}.
+// The code points from U+00A0 that LaTeX's utf8 input encoding declares (utf8enc.dfu, t1enc.dfu, ts1enc.dfu,
+// ot1enc.dfu, omsenc.dfu of TeX Live 2022) and that pdflatex then typesets with \usepackage[T1]{fontenc} and no
+// other package (each compiled once in one document; the Cyrillic, Greek and others that need more are left
+// out), as closed ranges.
 constexpr std::pair<std::uint32_t, std::uint32_t> kDeclared[] = {
     {0x00A0, 0x0125}, {0x0128, 0x0137}, {0x0139, 0x013E}, {0x0141, 0x0148}, {0x014A, 0x0165}, {0x0168, 0x017E},
     {0x0192, 0x0192}, {0x01C4, 0x01D4}, {0x01E2, 0x01E3}, {0x01E6, 0x01EB}, {0x01F0, 0x01F0}, {0x01F4, 0x01F5},
-    {0x0218, 0x021B}, {0x0232, 0x0233}, {0x0237, 0x0237}, {0x02C7, 0x02C7}, {0x02D8, 0x02D9}, {0x02DB, 0x02DB},
-    {0x02DD, 0x02DD}, {0x0E3F, 0x0E3F}, {0x1E02, 0x1E03}, {0x1E0D, 0x1E0D}, {0x1E1E, 0x1E21}, {0x1E25, 0x1E25},
-    {0x1E30, 0x1E31}, {0x1E37, 0x1E37}, {0x1E43, 0x1E43}, {0x1E45, 0x1E45}, {0x1E47, 0x1E47}, {0x1E5B, 0x1E5B},
-    {0x1E63, 0x1E63}, {0x1E6D, 0x1E6D}, {0x1E8E, 0x1E91}, {0x1E9E, 0x1E9E}, {0x1EF2, 0x1EF3}, {0x2010, 0x2016},
-    {0x2018, 0x201A}, {0x201C, 0x201E}, {0x2020, 0x2022}, {0x2030, 0x2031}, {0x2039, 0x203B}, {0x203D, 0x203D},
+    {0x0218, 0x021B}, {0x0232, 0x0233}, {0x0237, 0x0237}, {0x02C6, 0x02C7}, {0x02D8, 0x02D9}, {0x02DB, 0x02DD},
+    {0x0E3F, 0x0E3F}, {0x1E02, 0x1E03}, {0x1E0D, 0x1E0D}, {0x1E1E, 0x1E21}, {0x1E25, 0x1E25}, {0x1E30, 0x1E31},
+    {0x1E37, 0x1E37}, {0x1E43, 0x1E43}, {0x1E45, 0x1E45}, {0x1E47, 0x1E47}, {0x1E5B, 0x1E5B}, {0x1E63, 0x1E63},
+    {0x1E6D, 0x1E6D}, {0x1E8E, 0x1E91}, {0x1E9E, 0x1E9E}, {0x1EF2, 0x1EF3}, {0x2010, 0x2016}, {0x2018, 0x201A},
+    {0x201C, 0x201E}, {0x2020, 0x2022}, {0x2026, 0x2026}, {0x2030, 0x2031}, {0x2039, 0x203B}, {0x203D, 0x203D},
     {0x2044, 0x2044}, {0x204E, 0x204E}, {0x2052, 0x2052}, {0x20A1, 0x20A1}, {0x20A4, 0x20A4}, {0x20A6, 0x20A6},
     {0x20A9, 0x20A9}, {0x20AB, 0x20AC}, {0x20B1, 0x20B1}, {0x2103, 0x2103}, {0x2116, 0x2117}, {0x211E, 0x211E},
     {0x2120, 0x2120}, {0x2122, 0x2122}, {0x2126, 0x2127}, {0x212E, 0x212E}, {0x2190, 0x2193}, {0x2329, 0x232A},
@@ -164,9 +166,23 @@ std::string p_value(const nlohmann::ordered_json& value) {
   return number(value, 3);
 }
 
+std::string stacked(const std::vector<std::string>& lines, char align, bool head) {
+  if (lines.size() == 1) return lines.front();
+  std::string o = std::string("\\begin{tabular}[") + (head ? 'b' : 't') + "]{@{}" + align + "@{}}";
+  for (std::size_t i = 0; i < lines.size(); ++i) o += (i ? "\\\\ " : "") + lines[i];
+  return o + "\\end{tabular}";
+}
+
 std::string render(const Table& t) {
+  // "X" (the column that takes the rest of the line in a tabularx) is ragged right; a longtable cannot
+  // stretch a column, so there it is a fixed share of the line.
   std::string spec;
-  for (const auto& c : t.columns) spec += c.spec;
+  bool stretch = false;
+  for (const auto& c : t.columns) {
+    if (c.spec != "X") spec += c.spec;
+    else if (t.long_table) spec += "p{0.30\\linewidth}";
+    else spec += ">{\\raggedright\\arraybackslash}X", stretch = true;
+  }
   std::string head;
   for (std::size_t i = 0; i < t.columns.size(); ++i) head += (i ? " & " : "") + t.columns[i].head;
   head += " \\\\\n";
@@ -192,9 +208,10 @@ std::string render(const Table& t) {
     if (!t.note.empty()) o += "\\par\\noindent{}" + t.note + "\n";
     return o;
   }
-  o += "\\begin{table}[tbp]\n\\centering\n";
+  o += "\\begin{table}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n";
   o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\n";
-  o += "\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body + "\\bottomrule\n\\end{tabular}\n";
+  o += (stretch ? "\\begin{tabularx}{\\linewidth}{@{}" : "\\begin{tabular}{@{}") + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body +
+       "\\bottomrule\n" + (stretch ? "\\end{tabularx}\n" : "\\end{tabular}\n");
   if (!t.note.empty()) o += "\\par\\medskip\n\\parbox{\\linewidth}{" + t.note + "}\n";
   o += "\\end{table}\n";
   return o;

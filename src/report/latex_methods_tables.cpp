@@ -2,6 +2,8 @@
 // participants, the interview guide x codes matrix, the codebook and the chain of evidence.
 #include "latex_internal.h"
 
+#include <algorithm>
+
 #include "qualrank/util/text.h"
 
 namespace qualrank::latex::detail {
@@ -27,10 +29,10 @@ void participants(const Json& report, const Json& m, Stems& stems, std::vector<F
   Table t;
   t.columns = {{"Participant", "l"}, {"Role", "l"}};
   std::vector<std::string> attributes;
-  for (const auto& a : p["attributes"]) {
-    attributes.push_back(a.get<std::string>());
-    t.columns.push_back({escape(attributes.back()), "l"});
-  }
+  for (const auto& a : p["attributes"]) attributes.push_back(a.get<std::string>());
+  // The attributes share 0.60 of the line (at most 0.30 each): their values may be long lists.
+  const int width = attributes.empty() ? 0 : std::min<int>(30, static_cast<int>(60 / attributes.size()));
+  for (const auto& a : attributes) t.columns.push_back({escape(a), "p{0." + std::string(width < 10 ? "0" : "") + std::to_string(width) + "\\linewidth}"});
   for (const auto& r : p["rows"]) {
     std::vector<std::string> row{escape(str(r, "participant")), escape(str(r, "role"))};
     for (const auto& a : attributes) row.push_back(r["values"].contains(a) ? escape(r["values"][a].get<std::string>()) : "");
@@ -46,7 +48,7 @@ void guide_codes(const Json& m, Stems& stems, std::vector<File>& out) {
   const Json& gm = m["guide_matrix"];
   if (!gm.is_object() || !gm["rows"].is_array() || gm["rows"].empty()) return;
   Table t;
-  t.columns = {{"Question", "p{0.36\\linewidth}"}, {"Segments", "r"}};
+  t.columns = {{"Question", "X"}, {"Segments", "r"}};
   std::vector<std::string> legend;
   for (const auto& n : gm["nodes"]) {
     t.columns.push_back({escape(str(n, "id")), "r"});

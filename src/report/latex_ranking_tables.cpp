@@ -25,10 +25,10 @@ std::string p_sentence(const Json& p) {
 void means(const Json& q, const std::map<std::string, std::string>& names, const std::string& stem, const std::string& title,
            Stems& stems, std::vector<File>& out) {
   Table t;
-  t.columns = {{"Item", "p{0.40\\linewidth}"}};
+  t.columns = {{"Item", "X"}};
   std::vector<std::string> w_notes;
   for (auto it = q["groups"].begin(); it != q["groups"].end(); ++it) {
-    t.columns.push_back({escape(it.key()) + " ($n$ = " + integer(it.value()["n"]) + ")", "r"});
+    t.columns.push_back({stacked({escape(it.key()), "($n$ = " + integer(it.value()["n"]) + ")"}, 'r', true), "r"});
     w_notes.push_back(escape(it.key()) + " " + p_sentence(it.value()["kendall_w_p"]));
   }
   for (const auto& item : q["items"]) {
@@ -52,24 +52,26 @@ void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>
           const std::string& title, Stems& stems, std::vector<File>& out) {
   const std::string a = c["groups"][0].get<std::string>(), b = c["groups"][1].get<std::string>();
   Table t;
-  t.columns = {{"Item", "p{0.22\\linewidth}"}, {escape(a), "r"}, {escape(b), "r"}, {"Gap", "r"}, {"$U$", "r"}, {"$p$", "r"},
-               {"Holm $p$", "r"}, {"Cliff's $\\delta$", "r"}, {"Flag", "l"}};
+  t.columns = {{"Item", "X"}, {escape(a), "r"}, {escape(b), "r"}, {"Gap", "r"}, {"$U$", "r"}, {"$p$", "r"},
+               {stacked({"Holm", "$p$"}, 'r', true), "r"}, {stacked({"Cliff's", "$\\delta$"}, 'r', true), "r"}};
   for (const auto& g : c["gaps"]) {
-    const bool flag = g.value("misaligned", false);
-    t.rows.push_back({item_label(names, str(g, "item")), number(g["mean_rank"][a], 2), number(g["mean_rank"][b], 2), number(g["gap"], 2),
-                      number(g["mann_whitney_u"], 1), p_value(g["p"]), p_value(g["p_holm"]), number(g["cliffs_delta"], 2),
-                      flag && g["basis"].is_string() ? escape(g["basis"].get<std::string>()) : ""});
+    // A misaligned item is marked by the basis of its flag: the test, or the effect size alone.
+    std::string mark;
+    if (g.value("misaligned", false)) mark = str(g, "basis") == "test" ? "$^{\\ast}$" : "$^{\\dagger}$";
+    t.rows.push_back({item_label(names, str(g, "item")) + mark, number(g["mean_rank"][a], 2), number(g["mean_rank"][b], 2),
+                      number(g["gap"], 2), number(g["mann_whitney_u"], 1), p_value(g["p"]), p_value(g["p_holm"]),
+                      number(g["cliffs_delta"], 2)});
   }
   std::string ci;
   const Json& boot = c["bootstrap_ci"];
   if (boot.is_object() && boot["spearman_rho"].is_array() && boot["spearman_rho"][0].is_number())
-    ci = "; " + text::fixed(boot["level"].get<double>() * 100, 0) + "\\% bootstrap CI [" + number(boot["spearman_rho"][0], 2) + ", " +
-         number(boot["spearman_rho"][1], 2) + "]";
+    ci = "; " + text::fixed(boot["level"].get<double>() * 100, 0) + "\\% bootstrap CI {[}" + number(boot["spearman_rho"][0], 2) + ", " +
+         number(boot["spearman_rho"][1], 2) + "{]}";
   t.caption = title + question_title(q) + ", " + escape(a) + " vs " + escape(b) + " ($n$ = " + integer(c["n"][a]) + " and " +
               integer(c["n"][b]) + "): Spearman's $\\rho$ = " + number(c["spearman_rho"], 2) + " (" + p_sentence(c["spearman_p"]) + ci +
               "), Kendall's $\\tau_b$ = " + number(c["kendall_tau_b"], 2) + " (" + p_sentence(c["kendall_tau_p"]) +
               "). Mean ranks, their gap, the Mann--Whitney test per item (Holm-adjusted across items) and Cliff's $\\delta$; "
-              "Flag: the basis on which an item is flagged as misaligned.";
+              "items flagged as misaligned on the test ($^{\\ast}$) or on the effect size alone ($^{\\dagger}$).";
   std::vector<std::string> notes;
   for (const auto& w : c.value("warnings", Json::array())) notes.push_back("Note: " + escape(w.get<std::string>()) + ".");
   t.note = text::join(notes, " ");
@@ -81,14 +83,14 @@ void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>
 void worths(const Json& q, const Json& m, const std::map<std::string, std::string>& names, const std::string& stem,
             const std::string& title, Stems& stems, std::vector<File>& out) {
   Table t;
-  t.columns = {{"Item", "p{0.30\\linewidth}"}, {"all ($n$ = " + integer(m["overall"]["n"]) + ")", "r"}};
+  t.columns = {{"Item", "X"}, {stacked({"all", "($n$ = " + integer(m["overall"]["n"]) + ")"}, 'r', true), "r"}};
   for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it)
-    t.columns.push_back({escape(it.key()) + " ($n$ = " + integer(it.value()["n"]) + ")", "r"});
+    t.columns.push_back({stacked({escape(it.key()), "($n$ = " + integer(it.value()["n"]) + ")"}, 'r', true), "r"});
   const bool diffs = m["item_differences"].is_array() && !m["item_differences"].empty() && m["comparison_groups"].is_array();
   if (diffs) {
     t.columns.push_back({"Difference", "r"});
     t.columns.push_back({"SE", "r"});
-    t.columns.push_back({"Holm $p$", "r"});
+    t.columns.push_back({stacked({"Holm", "$p$"}, 'r', true), "r"});
   }
   for (std::size_t i = 0; i < q["items"].size(); ++i) {
     const std::string id = q["items"][i].get<std::string>();
@@ -123,13 +125,14 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
 void ranking_tables(const Json& rankings, const std::map<std::string, std::string>& names, const std::string& prefix,
                     const std::string& title, Stems& stems, std::vector<File>& out) {
   if (!rankings.is_object() || !rankings["questions"].is_array()) return;
+  const std::string caption_start = escape(title);
   for (const auto& q : rankings["questions"]) {
     if (!q["groups"].is_object() || q["groups"].empty()) continue;
     const std::string stem = prefix + "-" + slug(str(q, "question"));
-    means(q, names, stem, title, stems, out);
+    means(q, names, stem, caption_start, stems, out);
     if (q["comparisons"].is_array())
-      for (const auto& c : q["comparisons"]) gaps(q, c, names, stem, title, stems, out);
-    if (q.contains("model") && q["model"].is_object()) worths(q, q["model"], names, stem, title, stems, out);
+      for (const auto& c : q["comparisons"]) gaps(q, c, names, stem, caption_start, stems, out);
+    if (q.contains("model") && q["model"].is_object()) worths(q, q["model"], names, stem, caption_start, stems, out);
   }
 }
 

@@ -59,12 +59,12 @@ std::vector<File> report_tables(const Json& report) {
   detail::methods_tables(report, stems, out);
   if (report.contains("rankings")) {
     const std::string by = detail::str(report["rankings"], "by");
-    detail::ranking_tables(report["rankings"], names, "rank", by.empty() ? "" : "By " + escape(by) + ", ", stems, out);
+    detail::ranking_tables(report["rankings"], names, "rank", by.empty() ? "" : "By " + by + ", ", stems, out);
   }
   if (report.contains("experience_comparisons") && report["experience_comparisons"].is_array())
     for (const auto& e : report["experience_comparisons"])
       detail::ranking_tables(e, names, "rank-" + slug(detail::str(e, "role")) + "-" + slug(detail::str(e, "by")),
-                             escape(detail::str(e, "title")) + ", ", stems, out);
+                             detail::str(e, "title") + ", ", stems, out);
   const std::string level = detail::top_level_name(report);
   if (report.contains("agreement")) detail::agreement_tables(report["agreement"], names, level, stems, out);
   if (report.contains("saturation")) detail::saturation_tables(report["saturation"], stems, out);
@@ -92,6 +92,13 @@ std::vector<File> saturation_tables(const Json& saturation) {
   std::vector<File> out;
   detail::saturation_tables(saturation, stems, out);
   return out;
+}
+
+std::map<std::string, std::string> node_names(const Taxonomy& taxonomy) {
+  std::map<std::string, std::string> names;
+  for (const auto& id : taxonomy.order())
+    if (const TaxonomyNode* n = taxonomy.find(id)) names[id] = n->name;
+  return names;
 }
 
 std::string concatenated(const std::vector<File>& files) {

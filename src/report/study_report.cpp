@@ -24,6 +24,7 @@
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/report/html_report.h"
+#include "qualrank/report/latex_tables.h"
 #include "qualrank/report/methods_output.h"
 #include "qualrank/report/query_output.h"
 #include "qualrank/report/ranking_output.h"
@@ -370,6 +371,23 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     report["agreement"]["rounds"] = list;
   }
 
+  // The LaTeX tables, rendered from report.json as it stands (its "files" aside) and staged in latex/ before any
+  // output is put in place: a failure here changes nothing; they are renamed into place with report.json.
+  files::StagedFiles latex_staged;
+  std::vector<std::string> latex_names;
+  {
+    std::error_code ec;
+    fs::create_directories(out / "latex", ec);
+    std::string err;
+    for (const auto& f : latex::report_tables(report)) {
+      if (!latex_staged.stage(out / "latex" / f.name, latex::file_content(f, QUALRANK_VERSION), &err)) {
+        diags.error({(out / "latex" / f.name).string(), 0, 0}, "cannot write: " + (ec ? ec.message() : err));
+        return false;
+      }
+      latex_names.push_back("latex/" + f.name);
+    }
+  }
+
   // Outputs (codebook.xlsx is written above).
   auto text_file = [&](const std::string& name, const std::string& content) {
     std::string err;
@@ -401,6 +419,12 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   if (ok && diff && !diff->changes.empty()) ok = text_file("taxonomy-diff.md", taxonomy_diff_markdown(*diff));
   report["methods"]["checklist"] = reporting_checklist(report);
   if (ok) ok = text_file("methods.md", methods_markdown(report));
+  if (ok) {
+    std::string err;
+    ok = steps.run("write latex/ (" + std::to_string(latex_names.size()) + " tables)", [&] { return latex_staged.commit(&err); });
+    if (ok) names.insert(names.end(), latex_names.begin(), latex_names.end());
+    else diags.error({(out / "latex").string(), 0, 0}, "cannot write: " + err);
+  }
   if (ok) {
     names.push_back("report.json");
     names.push_back("index.html");

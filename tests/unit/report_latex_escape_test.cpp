@@ -88,7 +88,7 @@ TEST_CASE("latex::render writes booktabs rules only, and longtables that repeat 
   t.rows = {{"a", "1.00"}, {"b", "2.00"}, {"Total", "3.00"}};
   t.rules = {2};
   CHECK(latex::render(t) ==
-        "\\begin{table}[tbp]\n\\centering\n\\caption{Two rows}\\label{tab:two}\n\\begin{tabular}{@{}lr@{}}\n\\toprule\n"
+        "\\begin{table}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n\\caption{Two rows}\\label{tab:two}\n\\begin{tabular}{@{}lr@{}}\n\\toprule\n"
         "Name & Value \\\\\n\\midrule\na & 1.00 \\\\\nb & 2.00 \\\\\n\\midrule\nTotal & 3.00 \\\\\n\\bottomrule\n\\end{tabular}\n"
         "\\end{table}\n");
   t.long_table = true;
@@ -139,7 +139,7 @@ TEST_CASE("latex::report_tables renders report.json's tables with unique labels"
   const std::string content = latex::file_content(files[0], "9.9");
   CHECK(content.rfind("% Participants: role and attributes\n% Written by qualrank 9.9 from report.json", 0) == 0);
   CHECK(content.find("%   \\usepackage[utf8]{inputenc}\n%   \\usepackage[T1]{fontenc}\n%   \\usepackage{booktabs}\n"
-                     "%   \\usepackage{longtable}\n\\begin{table}") != std::string::npos);
+                     "%   \\usepackage{longtable}\n%   \\usepackage{tabularx}\n\\begin{table}") != std::string::npos);
   CHECK(latex::report_tables(report).size() == files.size());
   CHECK(latex::concatenated(files).rfind("% Participants: role and attributes\n\\begin{table}", 0) == 0);
 }

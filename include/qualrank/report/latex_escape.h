@@ -2,6 +2,7 @@
 // report.json). Every character that LaTeX would read as markup is escaped here, once, by latex::escape; the
 // files are UTF-8 for a document with
 //   \usepackage[utf8]{inputenc}  \usepackage[T1]{fontenc}  \usepackage{booktabs}  \usepackage{longtable}
+//   \usepackage{tabularx}
 // (kPreambleLines; docs/latex.md).
 #pragma once
 #include <nlohmann/json.hpp>
@@ -21,8 +22,9 @@ extern const char* const kPreambleLines;
 //   a cell never reads as the optional argument of \\;
 // - the T1 ligatures -- `` '' ,, !` ?` are broken with {} (a-{}-b), so "--" stays two hyphens;
 // - newlines, tabs and other control characters become one space each;
-// - characters the utf8 input encoding declares for the T1, TS1, OT1 and OMS encodings (Latin letters with
-//   their accents, typographic quotes and dashes, the euro sign, ...) stay as they are, in UTF-8;
+// - characters that the utf8 input encoding declares and pdflatex typesets with T1 fonts and no other package
+//   (Latin letters with their accents, typographic quotes and dashes, the ellipsis, the euro sign, ...) stay as
+//   they are, in UTF-8;
 // - Greek letters become math (\ensuremath{\kappa}), the minus sign U+2212 becomes \ensuremath{-}, the
 //   comparison signs U+2264 U+2265 U+2260 become \ensuremath{\leq} \ensuremath{\geq} \ensuremath{\neq};
 // - any other character (which pdflatex cannot typeset without more packages), and each byte that is not
@@ -42,10 +44,15 @@ std::string integer(const nlohmann::ordered_json& value);
 // A p-value cell: "\textless{} 0.001" below 0.001, else three decimals; "n/a" when not a number.
 std::string p_value(const nlohmann::ordered_json& value);
 
+// Lines of LaTeX stacked in one cell (a nested tabular, no rules): `align` 'l' or 'r', bottom-aligned for a
+// head (`head` true), else top-aligned; the one line itself when there is one.
+std::string stacked(const std::vector<std::string>& lines, char align, bool head);
+
 // A table of already-LaTeX cells (escape, number, ...), with booktabs rules only.
 struct Column {
   std::string head;   // LaTeX (escaped by the caller)
-  std::string spec;   // "l", "r", or "p{0.30\linewidth}"
+  std::string spec;   // "l", "r", "p{0.30\linewidth}", or "X": the rest of the line (a tabularx; 0.30 of the
+                      // line in a longtable), ragged right
 };
 
 struct Table {
@@ -58,7 +65,8 @@ struct Table {
   bool long_table = false;                     // longtable (breaks across pages) instead of a table float
 };
 
-// The table: a float ("table", [tbp], \centering, the caption above the tabular) or a longtable (caption, then
+// The table: a float ("table", [tbp], \centering, the caption above the tabular, or a tabularx as wide as the
+// line when a column is "X") or a longtable (caption, then
 // the head repeated on every page), \toprule, the head, \midrule, the rows, \bottomrule; no vertical lines.
 std::string render(const Table& table);
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "qualrank/model/taxonomy.h"
+
 namespace qualrank::latex {
 
 // One table: its file name inside the latex/ folder ("rank-q1-means.tex"), what it holds (one line, for
@@ -30,9 +32,12 @@ std::vector<File> report_tables(const nlohmann::ordered_json& report);
 // The tables of one ranking analysis (rankings_json of report/ranking_output.h): per question the mean ranks
 // per group with n and Kendall's W, each comparison's gaps (rho and tau-b with the bootstrap CI in the
 // caption), the Plackett-Luce worths when the model was fitted. `names` gives items' names by id;
-// `label_prefix` starts every label and file name ("rank" -> tab:rank-q1-means); `title` opens each caption.
+// `label_prefix` starts every label and file name ("rank" -> tab:rank-q1-means); `title` (text, escaped here) opens each caption.
 std::vector<File> ranking_tables(const nlohmann::ordered_json& rankings, const std::map<std::string, std::string>& names,
                                  const std::string& label_prefix, const std::string& title);
+
+// Every node's name by id (the `names` the renderers below take).
+std::map<std::string, std::string> node_names(const Taxonomy& taxonomy);
 
 // Agreement tables of {"labels": LABELS | null, "transcripts": TRANSCRIPTS | null, "rounds": [...]?,
 // "corpus": CORPUS?} (report/agreement_output.h): pooled, per node, per category, per round, corpus.
