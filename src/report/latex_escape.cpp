@@ -106,6 +106,7 @@ std::string escape(std::string_view s) {
         case '>': out += "\\textgreater{}"; break;
         case '|': out += "\\textbar{}"; break;
         case '"': out += "\\textquotedbl{}"; break;
+        case '/': out += "\\slash{}"; break;  // a line may break after it ("Multi-Process/Distributed")
         case '[': out += "{[}"; break;
         case ']': out += "{]}"; break;
         default:
@@ -176,13 +177,15 @@ std::string stacked(const std::vector<std::string>& lines, char align, bool head
 std::string render(const Table& t) {
   // "X" (the column that takes the rest of the line in a tabularx) is ragged right; a longtable cannot
   // stretch a column, so there it is a fixed share of the line.
+  const auto stretched = std::count_if(t.columns.begin(), t.columns.end(), [](const Column& c) { return c.spec == "X"; });
+  const std::string share = stretched ? text::fixed(0.60 / static_cast<double>(stretched), 2) : "";
   std::string spec;
-  bool stretch = false;
   for (const auto& c : t.columns) {
     if (c.spec != "X") spec += c.spec;
-    else if (t.long_table) spec += "p{0.30\\linewidth}";
-    else spec += ">{\\raggedright\\arraybackslash}X", stretch = true;
+    else if (t.long_table) spec += ">{\\raggedright\\arraybackslash}p{" + share + "\\linewidth}";
+    else spec += ">{\\raggedright\\arraybackslash}X";
   }
+  const bool stretch = stretched > 0 && !t.long_table;
   std::string head;
   for (std::size_t i = 0; i < t.columns.size(); ++i) head += (i ? " & " : "") + t.columns[i].head;
   head += " \\\\\n";

@@ -10,6 +10,8 @@ namespace qualrank::latex::detail {
 
 namespace {
 
+const std::string kRagged = ">{\\raggedright\\arraybackslash}";  // a text column, not justified
+
 // "2 managers, 1 in role employee", as methods.md says it: the guideline's plural where given.
 std::string by_role(const Json& counts, const Json& plurals) {
   std::vector<std::string> parts;
@@ -30,9 +32,16 @@ void participants(const Json& report, const Json& m, Stems& stems, std::vector<F
   t.columns = {{"Participant", "l"}, {"Role", "l"}};
   std::vector<std::string> attributes;
   for (const auto& a : p["attributes"]) attributes.push_back(a.get<std::string>());
-  // The attributes share 0.60 of the line (at most 0.30 each): their values may be long lists.
-  const int width = attributes.empty() ? 0 : std::min<int>(30, static_cast<int>(60 / attributes.size()));
-  for (const auto& a : attributes) t.columns.push_back({escape(a), "p{0." + std::string(width < 10 ? "0" : "") + std::to_string(width) + "\\linewidth}"});
+  // An attribute whose values are all short is a column as wide as they are; one with longer values (lists of
+  // tools, say) shares the rest of the line with the others.
+  std::size_t chars = 0;
+  for (const auto& a : attributes) {
+    std::size_t widest = 0;
+    for (const auto& r : p["rows"])
+      if (r["values"].contains(a)) widest = std::max(widest, r["values"][a].get<std::string>().size());
+    chars += widest * p["rows"].size();
+    t.columns.push_back({escape(a), widest > 14 ? "X" : "l"});
+  }
   for (const auto& r : p["rows"]) {
     std::vector<std::string> row{escape(str(r, "participant")), escape(str(r, "role"))};
     for (const auto& a : attributes) row.push_back(r["values"].contains(a) ? escape(r["values"][a].get<std::string>()) : "");
@@ -40,7 +49,8 @@ void participants(const Json& report, const Json& m, Stems& stems, std::vector<F
   }
   t.caption = "Participants (" + std::to_string(t.rows.size()) + "): " +
               escape(by_role(ws.value("participants_by_role", Json::object()), ws.value("role_plurals", Json::object()))) + ".";
-  t.long_table = t.rows.size() > kFloatRows;
+  // A table too tall for a page breaks across pages: many rows, or much text (about 40 lines of wrapped values).
+  t.long_table = t.rows.size() > kFloatRows || chars > 2400;
   out.push_back(table_file(stems.take("participants"), "Participants: role and attributes", std::move(t)));
 }
 
@@ -71,8 +81,8 @@ void codebook(const Json& m, Stems& stems, std::vector<File>& out) {
   if (!book.is_array() || book.empty()) return;
   Table t;
   t.long_table = true;
-  t.columns = {{"Code", "l"}, {"Name", "p{0.14\\linewidth}"}, {"Definition and rules", "p{0.30\\linewidth}"}, {"Segments", "r"},
-               {"Exemplar", "p{0.22\\linewidth}"}};
+  t.columns = {{"Code", "l"}, {"Name", kRagged + "p{0.19\\linewidth}"}, {"Definition and rules", kRagged + "p{0.27\\linewidth}"},
+               {"Segments", "r"}, {"Exemplar", kRagged + "p{0.21\\linewidth}"}};
   for (const auto& n : book) {
     std::string def = escape(str(n, "definition"));
     auto add = [&](const char* key, const char* title) {
@@ -82,9 +92,7 @@ void codebook(const Json& m, Stems& stems, std::vector<File>& out) {
     add("inclusion", "Include");
     add("exclusion", "Exclude");
     add("decision_rules", "Decision rules");
-    std::string name = escape(str(n, "name"));
-    const int level = n.value("level", 1);
-    if (level > 1) name = "\\hspace*{" + std::to_string(level - 1) + "em}" + name;
+    const std::string name = escape(str(n, "name"));
     std::string ex;
     if (n["exemplar"].is_object()) {
       const Json& e = n["exemplar"];
@@ -117,8 +125,8 @@ void evidence(const Json& report, const Json& m, Stems& stems, std::vector<File>
   const Json plurals = ws.value("role_plurals", Json::object());
   Table t;
   t.long_table = true;
-  t.columns = {{"Finding", "p{0.20\\linewidth}"}, {"Rests on", "p{0.18\\linewidth}"}, {"Quotes", "p{0.30\\linewidth}"},
-               {"Counter-evidence", "p{0.18\\linewidth}"}};
+  t.columns = {{"Finding", kRagged + "p{0.20\\linewidth}"}, {"Rests on", kRagged + "p{0.18\\linewidth}"},
+               {"Quotes", kRagged + "p{0.30\\linewidth}"}, {"Counter-evidence", kRagged + "p{0.18\\linewidth}"}};
   for (const auto& f : m["findings"]) {
     const Json& s = f["support"];
     const Json& c = f["counter"];

@@ -86,38 +86,43 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
   t.columns = {{"Item", "X"}, {stacked({"all", "($n$ = " + integer(m["overall"]["n"]) + ")"}, 'r', true), "r"}};
   for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it)
     t.columns.push_back({stacked({escape(it.key()), "($n$ = " + integer(it.value()["n"]) + ")"}, 'r', true), "r"});
-  const bool diffs = m["item_differences"].is_array() && !m["item_differences"].empty() && m["comparison_groups"].is_array();
-  if (diffs) {
-    t.columns.push_back({"Difference", "r"});
-    t.columns.push_back({"SE", "r"});
-    t.columns.push_back({stacked({"Holm", "$p$"}, 'r', true), "r"});
-  }
-  for (std::size_t i = 0; i < q["items"].size(); ++i) {
-    const std::string id = q["items"][i].get<std::string>();
+  for (const auto& item : q["items"]) {
+    const std::string id = item.get<std::string>();
     std::vector<std::string> row{item_label(names, id), number(m["overall"]["items"][id]["worth"], 3)};
     for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it) row.push_back(number(it.value()["items"][id]["worth"], 3));
-    if (diffs) {
-      const Json* d = nullptr;
-      for (const auto& x : m["item_differences"])
-        if (str(x, "item") == id) d = &x;
-      row.push_back(d ? number((*d)["difference"], 2) : "n/a");
-      row.push_back(d ? number((*d)["se"], 2) : "n/a");
-      row.push_back(d ? p_value((*d)["p_holm"]) : "n/a");
-    }
     t.rows.push_back(std::move(row));
   }
   std::string test;
   if (m["lr_test"].is_object())
     test = " Likelihood-ratio test of one shared set of priorities: $\\chi^2$ = " + number(m["lr_test"]["statistic"], 2) +
            ", df = " + integer(m["lr_test"]["df"]) + ", " + p_sentence(m["lr_test"]["p"]) + ".";
-  std::string diff_text;
-  if (diffs)
-    diff_text = " Difference: centred log-worth of " + escape(m["comparison_groups"][1].get<std::string>()) + " minus " +
-                escape(m["comparison_groups"][0].get<std::string>()) + ".";
   t.caption = title + question_title(q) + ". Plackett--Luce worths (the chance of being chosen first from all items; each column sums "
-              "to 1)." + test + diff_text;
+              "to 1)." + test;
   t.long_table = t.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take(stem + "-worths"), "Plackett-Luce worths, " + str(q, "question"), std::move(t)));
+  const std::string worth_stem = stems.take(stem + "-worths");
+  out.push_back(table_file(worth_stem, "Plackett-Luce worths, " + str(q, "question"), std::move(t)));
+  // The item differences of each compared pair of groups, a table each (the first pair's are "item_differences").
+  std::vector<std::pair<Json, const Json*>> pairs;  // (groups [a, b], differences)
+  if (m["pairs"].is_array() && !m["pairs"].empty()) {
+    for (const auto& p : m["pairs"]) pairs.push_back({p["groups"], &p["item_differences"]});
+  } else if (m["comparison_groups"].is_array()) {
+    pairs.push_back({m["comparison_groups"], &m["item_differences"]});
+  }
+  for (const auto& [groups, diffs] : pairs) {
+    if (!diffs->is_array() || diffs->empty() || !groups.is_array() || groups.size() != 2) continue;
+    const std::string a = groups[0].get<std::string>(), b = groups[1].get<std::string>();
+    Table d;
+    d.columns = {{"Item", "X"}, {"Difference", "r"}, {"SE", "r"}, {"$p$", "r"}, {stacked({"Holm", "$p$"}, 'r', true), "r"}};
+    for (const auto& x : *diffs)
+      d.rows.push_back({item_label(names, str(x, "item")), number(x["difference"], 2), number(x["se"], 2), p_value(x["p"]), p_value(x["p_holm"])});
+    d.caption = title + question_title(q) + ", " + escape(b) + " vs " + escape(a) + ": Plackett--Luce item differences (centred "
+                "log-worth, the log-worth minus the items' mean, of " + escape(b) + " minus that of " + escape(a) +
+                "; positive when " + escape(b) + " gives the item more weight), with the standard error and the Wald test, "
+                "Holm-adjusted across items (worths in Table~\\ref{tab:" + worth_stem + "}).";
+    d.long_table = d.rows.size() > kFloatRows;
+    out.push_back(table_file(stems.take(stem + "-worths-" + slug(b) + "-vs-" + slug(a)),
+                             "Plackett-Luce item differences, " + b + " vs " + a + ", " + str(q, "question"), std::move(d)));
+  }
 }
 
 }  // namespace

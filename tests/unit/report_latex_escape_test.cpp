@@ -22,6 +22,7 @@ TEST_CASE("latex::escape escapes each special character of LaTeX once", "[report
   CHECK(latex::escape("|") == "\\textbar{}");
   CHECK(latex::escape("\"") == "\\textquotedbl{}");
   CHECK(latex::escape("[x]") == "{[}x{]}");
+  CHECK(latex::escape("a/b") == "a\\slash{}b");
   // Once: the backslash and braces an escape writes are not escaped again.
   CHECK(latex::escape("\\{}") == "\\textbackslash{}\\{\\}");
   CHECK(latex::escape("a\\b_c") == "a\\textbackslash{}b\\_c");

@@ -19,7 +19,7 @@ extern const char* const kPreambleLines;
 // `text` as LaTeX text-mode input that prints as `text` (with T1 fonts and utf8 input):
 // - & % $ # _ { } become \& \% \$ \# \_ \{ \}; \ ~ ^ < > | " become \textbackslash{} \textasciitilde{}
 //   \textasciicircum{} \textless{} \textgreater{} \textbar{} \textquotedbl{}; [ ] are braced ({[} {]}) so that
-//   a cell never reads as the optional argument of \\;
+//   a cell never reads as the optional argument of \\; / becomes \slash{} (a line may break after it);
 // - the T1 ligatures -- `` '' ,, !` ?` are broken with {} (a-{}-b), so "--" stays two hyphens;
 // - newlines, tabs and other control characters become one space each;
 // - characters that the utf8 input encoding declares and pdflatex typesets with T1 fonts and no other package
@@ -51,8 +51,8 @@ std::string stacked(const std::vector<std::string>& lines, char align, bool head
 // A table of already-LaTeX cells (escape, number, ...), with booktabs rules only.
 struct Column {
   std::string head;   // LaTeX (escaped by the caller)
-  std::string spec;   // "l", "r", "p{0.30\linewidth}", or "X": the rest of the line (a tabularx; 0.30 of the
-                      // line in a longtable), ragged right
+  std::string spec;   // "l", "r", "p{0.30\linewidth}", or "X": the rest of the line (a tabularx; in a longtable
+                      // the X columns share 0.60 of the line), ragged right
 };
 
 struct Table {
