@@ -2,6 +2,10 @@
 // unique names, and the pieces the renderers share.
 #include "latex_internal.h"
 
+#include <algorithm>
+
+#include "qualrank/util/files.h"
+
 namespace qualrank::latex {
 
 namespace detail {
@@ -108,5 +112,21 @@ std::string concatenated(const std::vector<File>& files) {
 }
 
 std::string file_content(const File& f, const std::string& qualrank_version) { return file(f.what, qualrank_version, f.body); }
+
+std::vector<std::string> remove_stale(const std::filesystem::path& dir, const std::vector<std::string>& keep) {
+  std::vector<std::string> removed;
+  for (const auto& p : files::list_files(dir, ".tex")) {
+    const std::string name = p.filename().string();
+    if (std::find(keep.begin(), keep.end(), name) != keep.end()) continue;
+    const auto text = files::read(p);
+    if (!text) continue;
+    const auto first = text->find('\n');
+    if (first == std::string::npos || text->compare(first + 1, 22, "% Written by qualrank ") != 0) continue;
+    std::error_code ec;
+    if (std::filesystem::remove(p, ec)) removed.push_back(name);
+  }
+  std::sort(removed.begin(), removed.end());
+  return removed;
+}
 
 }  // namespace qualrank::latex

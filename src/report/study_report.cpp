@@ -422,8 +422,14 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   if (ok) {
     std::string err;
     ok = steps.run("write latex/ (" + std::to_string(latex_names.size()) + " tables)", [&] { return latex_staged.commit(&err); });
-    if (ok) names.insert(names.end(), latex_names.begin(), latex_names.end());
-    else diags.error({(out / "latex").string(), 0, 0}, "cannot write: " + err);
+    if (ok) {
+      names.insert(names.end(), latex_names.begin(), latex_names.end());
+      std::vector<std::string> keep;
+      for (const auto& n : latex_names) keep.push_back(n.substr(6));  // (without "latex/")
+      latex::remove_stale(out / "latex", keep);
+    } else {
+      diags.error({(out / "latex").string(), 0, 0}, "cannot write: " + err);
+    }
   }
   if (ok) {
     names.push_back("report.json");

@@ -5,7 +5,8 @@
 # text (pdftotext) shows report.json's numbers as the other renderers round them (mean ranks, W, rho, tau,
 # gaps, Cliff's delta, worths, kappa, alpha, counts, saturation); byte-identical across runs; `rank`,
 # `agreement` (with the corpus table) and `saturation` print the same tables with --format latex; the snippet of
-# docs/latex.md compiles; a latex/ path that cannot be a folder fails the report before report.json is written.
+# docs/latex.md compiles; a table a later run no longer writes is removed (a file of the user's is kept); a latex/
+# path that cannot be a folder fails the report before report.json is written.
 set -euo pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 if ! command -v pdflatex >/dev/null || ! command -v pdftotext >/dev/null; then
@@ -196,6 +197,16 @@ assert cell == sys.argv[2], cell
 PY
 grep -qF '\textbf{F1}: Written updates replace meetings, but leave some people feeling unheard. & COM.1, WELL.1: 11 coded segments' "$fw/reports/latex/evidence.tex" ||
   fail "evidence: $(grep -F F1 "$fw/reports/latex/evidence.tex")"
+# Without findings.yaml a later run writes no evidence.tex and removes the old one (its numbers are gone), but
+# keeps a file of the user's own.
+printf '%% my table\n\\begin{tabular}{l}x\\end{tabular}\n' >"$fw/reports/latex/mine.tex"
+rm "$fw/findings.yaml"
+"$QUALRANK" -C "$fw" -q report -o "$fw/reports" || fail "report on fieldwork without findings"
+[[ ! -e "$fw/reports/latex/evidence.tex" ]] || fail "a stale evidence.tex stayed"
+[[ -f "$fw/reports/latex/mine.tex" ]] || fail "the user's own mine.tex was removed"
+cmp -s "$fw/reports/latex/agreement.tex" "$fw/reports2/latex/agreement.tex" || fail "agreement.tex changed without findings"
+jq -e '.files | index("latex/evidence.tex") == null and index("latex/codebook.tex") != null' "$fw/reports/report.json" >/dev/null ||
+  fail "report.json's files: $(jq -c .files "$fw/reports/report.json")"
 
 # 3. The rank-model study: two roles, one comparison, the Plackett-Luce worths.
 "$QUALRANK" -C "$FIXTURES/rank-model" -q report -o "$tmp/rm" || fail "report on rank-model"

@@ -5,6 +5,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,5 +57,10 @@ std::string concatenated(const std::vector<File>& files);
 // The bytes of the file `f` in the latex/ folder of `qualrank report`: latex::file's opening comment, then the
 // table.
 std::string file_content(const File& f, const std::string& qualrank_version);
+
+// Removes from `dir` each .tex file that qualrank wrote (its second line opens "% Written by qualrank ") and
+// whose name is not in `keep`: a table a later run no longer writes (evidence.tex once findings.yaml is gone)
+// cannot be \input with old numbers. Other files are left alone. Returns the names removed, sorted.
+std::vector<std::string> remove_stale(const std::filesystem::path& dir, const std::vector<std::string>& keep);
 
 }  // namespace qualrank::latex
