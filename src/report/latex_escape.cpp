@@ -199,7 +199,7 @@ std::string render(const Table& t) {
   std::string o;
   if (t.long_table) {
     const std::string n = std::to_string(t.columns.size());
-    o += "\\begin{longtable}{@{}" + spec + "@{}}\n";
+    o += "\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}" + spec + "@{}}\n";
     o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\\\\\n";
     o += "\\toprule\n" + head + "\\midrule\n\\endfirsthead\n";
     o += "\\multicolumn{" + n + "}{@{}l}{\\emph{Table \\thetable, continued}}\\\\\n";
@@ -207,7 +207,7 @@ std::string render(const Table& t) {
     o += "\\midrule\n\\multicolumn{" + n + "}{@{}r}{\\emph{continued on the next page}}\\\\\n\\endfoot\n";
     o += "\\bottomrule\n\\endlastfoot\n";
     o += body;
-    o += "\\end{longtable}\n";
+    o += "\\end{longtable}\n\\endgroup\n";
     if (!t.note.empty()) o += "\\par\\noindent{}" + t.note + "\n";
     return o;
   }

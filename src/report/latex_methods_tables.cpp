@@ -81,8 +81,8 @@ void codebook(const Json& m, Stems& stems, std::vector<File>& out) {
   if (!book.is_array() || book.empty()) return;
   Table t;
   t.long_table = true;
-  t.columns = {{"Code", "l"}, {"Name", kRagged + "p{0.19\\linewidth}"}, {"Definition and rules", kRagged + "p{0.27\\linewidth}"},
-               {"Segments", "r"}, {"Exemplar", kRagged + "p{0.21\\linewidth}"}};
+  t.columns = {{"Code", "l"}, {"Name", kRagged + "p{0.19\\linewidth}"}, {"Definition and rules", kRagged + "p{0.26\\linewidth}"},
+               {"Segments", "r"}, {"Exemplar", kRagged + "p{0.20\\linewidth}"}};
   for (const auto& n : book) {
     std::string def = escape(str(n, "definition"));
     auto add = [&](const char* key, const char* title) {

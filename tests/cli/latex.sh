@@ -160,6 +160,7 @@ grep -L '\\label{tab:' "$tmp/bundled/latex"/*.tex | grep -q . && fail "a table w
 grep -l '\\hline\|\\vline\|{[^}]*|[^}]*}' "$tmp/bundled/latex"/*.tex | grep -q . && fail "a vertical line or \\hline"
 [[ $(grep -ho '\\label{tab:[^}]*}' "$tmp/bundled/latex"/*.tex | sort | uniq -d) == "" ]] || fail "a label used twice"
 grep -q '^\\begin{longtable}' "$tmp/bundled/latex/codebook.tex" || fail "the codebook is not a longtable"
+grep -q 'Overfull \\hbox.*in alignment' "$tmp/bundled/latex/pdf/codebook.log" && fail "the codebook is wider than the line: $(grep -A1 Overfull "$tmp/bundled/latex/pdf/codebook.log")"
 grep -q 'Table [0-9]*, continued' "$tmp/bundled/latex/pdf/codebook.txt" || fail "the codebook does not break across pages"
 
 # 2. The fieldwork study: findings, a node name with every special character, a second coder.

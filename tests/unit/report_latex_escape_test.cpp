@@ -94,10 +94,13 @@ TEST_CASE("latex::render writes booktabs rules only, and longtables that repeat 
         "\\end{table}\n");
   t.long_table = true;
   const std::string l = latex::render(t);
-  CHECK(l.rfind("\\begin{longtable}{@{}lr@{}}\n\\caption{Two rows}\\label{tab:two}\\\\\n\\toprule\nName & Value \\\\\n"
+  CHECK(l.rfind("\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}lr@{}}\n\\caption{Two rows}\\label{tab:two}\\\\\n\\toprule\nName & Value \\\\\n"
                 "\\midrule\n\\endfirsthead\n", 0) == 0);
   CHECK(l.find("\\endhead\n") != std::string::npos);
   CHECK(l.find("\\bottomrule\n\\endlastfoot\n") != std::string::npos);
+  const std::string end = "\\end{longtable}\n\\endgroup\n";
+  REQUIRE(l.size() > end.size());
+  CHECK(l.compare(l.size() - end.size(), end.size(), end) == 0);
   CHECK(l.find('|') == std::string::npos);
   CHECK(l.find("\\hline") == std::string::npos);
 }
@@ -143,4 +146,50 @@ TEST_CASE("latex::report_tables renders report.json's tables with unique labels"
                      "%   \\usepackage{longtable}\n%   \\usepackage{tabularx}\n\\begin{table}") != std::string::npos);
   CHECK(latex::report_tables(report).size() == files.size());
   CHECK(latex::concatenated(files).rfind("% Participants: role and attributes\n\\begin{table}", 0) == 0);
+}
+
+TEST_CASE("latex::agreement_tables renders pooled agreement with its interval, rounds and the corpus table", "[report][latex]") {
+  const Json ag = Json::parse(R"({
+    "labels": {"units": 85, "coders": ["a", "b"], "fleiss_kappa": 0.75812, "krippendorff_alpha": 0.7596, "percent_agreement": 0.9,
+               "confidence": {"fleiss_kappa": [0.6331, 0.857], "krippendorff_alpha": [null, null], "level": 0.95},
+               "per_category": {"A": {"fleiss_kappa": null}}},
+    "transcripts": null,
+    "rounds": [{"round": "2025-01-02", "transcripts": ["a.md", "b.md"], "units": 30, "coders": ["x", "y"], "fleiss_kappa": -0.0512,
+                "krippendorff_alpha": null, "percent_agreement": 0.5}],
+    "corpus": {"level": 1, "periods": ["2024_H1"], "groups": [{"id": "A", "name": "Alpha & co"}],
+               "rows": [{"source": "forum#1", "units": 3, "periods": {"2024_H1": 2}, "no_period": 1, "groups": {"A": 3}, "ungrouped": 0}],
+               "total": {"source": "", "units": 3, "periods": {"2024_H1": 2}, "no_period": 1, "groups": {"A": 3}, "ungrouped": 0}}
+  })");
+  const auto files = latex::agreement_tables(ag, {{"A", "Alpha & co"}}, "Area");
+  REQUIRE(files.size() == 4);
+  CHECK(files[0].name == "agreement.tex");
+  CHECK(files[0].body.find("Label tables & 85 & 2 & \\begin{tabular}[t]{@{}r@{}}0.758\\\\ {[}0.633, 0.857{]}\\end{tabular} & 0.760 & 0.900 \\\\\n") !=
+        std::string::npos);
+  CHECK(files[0].body.find("its 95\\% bootstrap confidence interval") != std::string::npos);
+  CHECK(files[1].name == "agreement-labels.tex");
+  CHECK(files[1].body.find("A Alpha \\& co & n/a \\\\\n") != std::string::npos);
+  CHECK(files[2].name == "agreement-rounds.tex");
+  CHECK(files[2].body.find("2025-01-02 & 2 & 30 & 2 & $-$0.051 & n/a & 0.500 \\\\\n") != std::string::npos);
+  CHECK(files[3].name == "corpus.tex");
+  CHECK(files[3].body.find("Source & Units & 2024\\_H1 & (no period) & A \\\\\n") != std::string::npos);
+  CHECK(files[3].body.find("forum\\#1 & 3 & 2 & 1 & 3 \\\\\n\\midrule\nTotal & 3 & 2 & 1 & 3 \\\\\n") != std::string::npos);
+  CHECK(files[3].body.find("period and Area (of the consensus label): A~Alpha \\& co.}") != std::string::npos);
+}
+
+TEST_CASE("latex::saturation_tables renders the curve and each role", "[report][latex]") {
+  const Json sat = Json::parse(R"({
+    "parameters": {"base": 4, "run": 2, "threshold": 0.05},
+    "all": {"interviews": [{"number": 1, "participant": "P_1", "role": "lead", "codes": 7, "new_codes": 7, "cumulative": 7}],
+            "statement": "Saturation (base 4) cannot be assessed: 1 interview."},
+    "roles": {"lead": {"interviews": [{}], "base_codes": 0, "runs": [], "saturated_at": null},
+              "crew": {"interviews": [{}, {}, {}, {}, {}, {}], "base_codes": 10, "runs": [{"ratio": 0.1}], "saturated_at": null},
+              "chief": {"interviews": [{}, {}, {}, {}, {}, {}], "base_codes": 8, "runs": [{"ratio": 0.0}], "saturated_at": 4}}
+  })");
+  const auto files = latex::saturation_tables(sat);
+  REQUIRE(files.size() == 2);
+  CHECK(files[0].body.find("1 & P\\_1 & lead & 7 & 7 & 7 \\\\\n") != std::string::npos);
+  CHECK(files[0].body.find("new-information threshold 5\\%). Saturation (base 4) cannot be assessed: 1 interview.}") != std::string::npos);
+  CHECK(files[1].body.find("lead & 1 & 0 & n/a & n/a \\\\\ncrew & 6 & 10 & not reached & 10.0\\% \\\\\nchief & 6 & 8 & 4 & 0.0\\% \\\\\n") !=
+        std::string::npos);
+  CHECK(files[1].body.find("Table~\\ref{tab:saturation}") != std::string::npos);
 }
