@@ -382,6 +382,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     for (const auto& f : latex::report_tables(report)) {
       if (!latex_staged.stage(out / "latex" / f.name, latex::file_content(f, QUALRANK_VERSION), &err)) {
         diags.error({(out / "latex" / f.name).string(), 0, 0}, "cannot write: " + (ec ? ec.message() : err));
+        for (const auto& n : names) summary.files.push_back((out / n).string());  // (codebook.xlsx is in place)
         return false;
       }
       latex_names.push_back("latex/" + f.name);
