@@ -166,13 +166,17 @@ grep -q 'Table [0-9]*, continued' "$tmp/bundled/latex/pdf/codebook.txt" || fail 
 # 2. The fieldwork study: findings, a node name with every special character, a second coder.
 fw="$tmp/fw"; cp -r "$FIXTURES/fieldwork" "$fw"; cp "$FIXTURES/findings/findings.yaml" "$fw/"
 name='Zoë_Ångström & co. 100% {x}'
-python3 - "$fw/codebooks/remote-work.yaml" "$name" <<'PY'
-import re, sys
-p, name = sys.argv[1], sys.argv[2]
+# COM.3's name: every character LaTeX reads as markup, the T1 ligatures, Greek, and what pdflatex cannot set.
+hard='a--b $1 #2 ~3 ^4 \\5 <6> |7| "8" [9] ``q'"''"' ,,r !`s κ≤2 − 😀 李'
+python3 - "$fw/codebooks/remote-work.yaml" "$name" "$hard" <<'PY'
+import json, re, sys
+p, name, hard = sys.argv[1:4]
 s = open(p).read()
-s2 = re.sub(r"(- id: COM\.1\n\s+name: ).*", lambda m: m.group(1) + '"' + name + '"', s, count=1)
-assert s2 != s, "COM.1 has no name line"
-open(p, "w").write(s2)
+for node, text in (("COM.1", name), ("COM.3", hard)):
+    s2 = re.sub(r"(- id: " + re.escape(node) + r"\n\s+name: ).*", lambda m: m.group(1) + json.dumps(text, ensure_ascii=False), s, count=1)
+    assert s2 != s, node + " has no name line"
+    s = s2
+open(p, "w").write(s)
 PY
 "$QUALRANK" -C "$fw" -q report -o "$fw/reports" || fail "report on fieldwork"
 "$QUALRANK" -C "$fw" -q report -o "$fw/reports2" || fail "report on fieldwork again"
@@ -186,16 +190,31 @@ grep -qF 'COM.1 Zoë\_Ångström \& co. 100\% \{x\}' "$fw/reports/latex/codebook
 compile_each "$fw/reports/latex"
 n=$(check "$fw/reports") || fail "fieldwork numbers"
 [[ $n -ge 100 ]] || fail "only $n numbers checked on fieldwork"
-# The name, wrapped in its column: its words one after the other in the PDF's text (the column's lines joined).
-python3 - "$fw/reports/latex/pdf/codebook.txt" "$name" <<'PY' || fail "the PDF does not show '$name': $(grep -F -A1 'Zo' "$fw/reports/latex/pdf/codebook.txt")"
-import sys
+# The two names, wrapped in their column: the column's lines joined, as the PDF's text shows them (TeX's quotes
+# are typographic: `` prints as two left quotes).
+python3 - "$fw/reports/latex/pdf/codebook.txt" "$fw/reports/report.json" "$name" <<'PY' || fail "the PDF does not show the names: $(grep -F -A3 'COM.' "$fw/reports/latex/pdf/codebook.txt" | head -30)"
+import json, sys
 lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
-at = next(i for i, l in enumerate(lines) if "Zoë_Ångström" in l)
-col = lines[at].index("Zoë_Ångström")
-width = len("Zoë_Ångström")  # the column's widest line
-cell = " ".join(l[col:col + width].strip() for l in lines[at:at + 3])
-assert cell == sys.argv[2], cell
+book = {n["id"]: n for n in json.load(open(sys.argv[2]))["methods"]["codebook"]}
+def cell(node):
+    """The Name column of `node`'s row: from the name's start to the definition's, down to the next row."""
+    at = next(i for i, l in enumerate(lines) if l.startswith(node + " "))
+    col = len(node) + len(lines[at][len(node):]) - len(lines[at][len(node):].lstrip())
+    end = lines[at].index(book[node]["definition"].split()[0], col)
+    out = [lines[at][col:end].strip()]
+    for l in lines[at + 1:]:
+        if l[:col].strip(): break  # the next row
+        out.append(l[col:end].strip())
+    return " ".join(w for w in out if w)
+got = cell("COM.1")
+assert got == sys.argv[3], got
+got = cell("COM.3")
+want = 'a--b $1 #2 ~3 ^4 \\\\5 <6> |7| "8" [9] \u2018\u2018q\u2019\u2019 ,,r !\u2018s \u03ba\u22642 \u2212 [U+1F600] [U+674E]'
+assert got == want, (got, want)
 PY
+# The hard name, escaped once.
+grep -qF 'COM.3 & a-{}-b \$1 \#2 \textasciitilde{}3 \textasciicircum{}4 \textbackslash{}\textbackslash{}5 \textless{}6\textgreater{} \textbar{}7\textbar{} \textquotedbl{}8\textquotedbl{} {[}9{]} `{}`q'"'{}'"' ,{},r !{}`s \ensuremath{\kappa}\ensuremath{\leq}2 \ensuremath{-} {[}U+1F600{]} {[}U+674E{]} & ' \
+  "$fw/reports/latex/codebook.tex" || fail "COM.3: $(grep -F 'COM.3 &' "$fw/reports/latex/codebook.tex")"
 grep -qF '\textbf{F1}: Written updates replace meetings, but leave some people feeling unheard. & COM.1, WELL.1: 11 coded segments' "$fw/reports/latex/evidence.tex" ||
   fail "evidence: $(grep -F F1 "$fw/reports/latex/evidence.tex")"
 # Without findings.yaml a later run writes no evidence.tex and removes the old one (its numbers are gone), but
