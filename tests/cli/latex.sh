@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # LaTeX tables (docs/latex.md): `qualrank report` writes reports/latex/*.tex on the bundled study, on the
-# fieldwork study (three roles, findings, two coders; a node named "Zoë_Ångström & co. 100% {x}") and on the
+# fieldwork study (three roles, findings, two coders; a node named "Zoë_Ångström & co. 100% {x}", another with
+# every LaTeX special character, the T1 ligatures, Greek, an emoji and a CJK letter) and on the
 # rank-model study (rankings of two roles). Every file compiles inside a minimal article with pdflatex; the PDF's
 # text (pdftotext) shows report.json's numbers as the other renderers round them (mean ranks, W, rho, tau,
 # gaps, Cliff's delta, worths, kappa, alpha, counts, saturation); byte-identical across runs; `rank`,
