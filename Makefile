@@ -11,7 +11,8 @@ DEB_BUILD := cmake g++ make pkg-config libboost-program-options-dev libboost-gra
              libssl-dev zlib1g-dev catch2 libbenchmark-dev libncurses-dev
 # What the test suite uses to check outputs with independent tools.
 DEB_TEST  := libxml2-utils python3-openpyxl python3-yaml chromium libreoffice-calc-nogui poppler-utils unzip tmux jq time \
-             bash-completion zsh fish man-db groff-base dpkg-dev
+             bash-completion zsh fish man-db groff-base dpkg-dev \
+             texlive-latex-base texlive-latex-recommended cm-super-minimal
 
 # Fuzzing (make fuzz): Debian's clang and its compiler-rt (libFuzzer, ASan, UBSan runtimes).
 DEB_FUZZ  := clang libclang-rt-dev

@@ -11,6 +11,7 @@
 #include "qualrank/model/versions.h"
 #include "qualrank/report/agreement_output.h"
 #include "qualrank/report/corpus_output.h"
+#include "qualrank/report/latex_tables.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
@@ -25,7 +26,7 @@ const char* kUsage =
     "       [--periods SOURCE_PERIOD.txt ...]\n"
     "       [--duplicates keep|first|error]\n"
     "       [--transcripts [--unit turn|segment] [--compare-level N]]\n"
-    "       [--at VERSION] [--resamples N] [--seed S] [--disagreements N] [--format json|table] [-o FILE.xlsx]";
+    "       [--at VERSION] [--resamples N] [--seed S] [--disagreements N] [--format json|table|latex] [-o FILE.xlsx]";
 
 // True when the folder has a taxonomy (codebooks/<name>.yaml); without one, labels are free categories.
 bool has_taxonomy(const fs::path& root) {
@@ -72,7 +73,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       ("resamples", po::value<int>()->default_value(1000), "bootstrap resamples for the 95% intervals (0 = none)")
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed")
       ("disagreements", po::value<int>()->default_value(0), "list the N units the coders disagreed on most")
-      ("format", po::value<std::string>(), "json or table (default: table)")
+      ("format", po::value<std::string>(), "json, table or latex (default: table)")
       ("output,o", po::value<std::string>(), "also write the tables to this workbook (.xlsx; relative to the workspace)");
   po::variables_map vm;
   int rc = 0;
@@ -82,7 +83,8 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     return 2;
   };
   const std::string format = vm.count("format") ? vm["format"].as<std::string>() : "table";
-  if (format != "json" && format != "table") return usage_error("unknown format '" + format + "' (json or table)");
+  if (format != "json" && format != "table" && format != "latex")
+    return usage_error("unknown format '" + format + "' (json, table or latex)");
   const bool want_transcripts = vm.count("transcripts") > 0;
   const bool want_labels = vm.count("labels") > 0 || !want_transcripts;
   AgreementOptions label_options;
@@ -226,6 +228,12 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     else j = transcript_agreement_json(*transcripts);
     if (corpus) j["corpus"] = corpus_table_json(*corpus, version->taxonomy);
     *ctx.out << j.dump(2) << '\n';
+  } else if (format == "latex") {
+    nlohmann::ordered_json j = {{"labels", labels ? label_agreement_json(*labels) : nlohmann::ordered_json(nullptr)},
+                                {"transcripts", transcripts ? transcript_agreement_json(*transcripts) : nlohmann::ordered_json(nullptr)}};
+    if (corpus) j["corpus"] = corpus_table_json(*corpus, version->taxonomy);
+    *ctx.out << latex::concatenated(latex::agreement_tables(j, taxonomy ? latex::node_names(*taxonomy) : std::map<std::string, std::string>{},
+                                                            corpus ? version->taxonomy.level_name(corpus->level) : std::string()));
   } else {
     if (labels) *ctx.out << label_agreement_table(*labels);
     if (corpus) *ctx.out << '\n' << corpus_table_text(*corpus, version->taxonomy);

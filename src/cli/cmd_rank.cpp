@@ -8,6 +8,7 @@
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/analysis/study.h"
+#include "qualrank/report/latex_tables.h"
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
@@ -100,13 +101,13 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed (same seed, same numbers)")
       ("at", po::value<std::string>(), "taxonomy version to resolve items in (default: the latest)")
       ("coder", po::value<std::string>()->default_value("consensus"), "consensus, all or a coder's name, as in every command; rankings are the participants' own answers (@rank), so every selection ranks the same")
-      ("format", po::value<std::string>()->default_value("table"), "json, md or table (on stdout)")
+      ("format", po::value<std::string>()->default_value("table"), "json, md, table or latex (on stdout)")
       ("output,o", po::value<std::vector<std::string>>()->composing(), "write FILE.xlsx (workbook with charts), FILE.md or FILE.json; repeatable");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "rank", "[--by ATTR] [--compare A,B] [--where k=v] [--table FILE.csv] [--model plackett-luce] [--format json|md|table] [-o FILE]", desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "rank", "[--by ATTR] [--compare A,B] [--where k=v] [--table FILE.csv] [--model plackett-luce] [--format json|md|table|latex] [-o FILE]", desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
-  if (!check_choice(ctx, "rank", "format", format, {"json", "md", "table"})) return 2;
+  if (!check_choice(ctx, "rank", "format", format, {"json", "md", "table", "latex"})) return 2;
   RankingOptions opts;
   opts.by = vm["by"].as<std::string>();
   opts.resamples = vm["resamples"].as<int>();
@@ -251,6 +252,9 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   }
   if (format == "json") *ctx.out << rankings_json(analysis).dump(2) << '\n';
   else if (format == "md") *ctx.out << rankings_markdown(analysis, study->taxonomy());
+  else if (format == "latex")
+    *ctx.out << latex::concatenated(latex::ranking_tables(rankings_json(analysis), latex::node_names(study->taxonomy()), "rank",
+                                                          "By " + analysis.by + ", "));
   else *ctx.out << rankings_table(analysis, study->taxonomy());
   return 0;
 }

@@ -1,5 +1,7 @@
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 
@@ -51,8 +53,18 @@ int cmd_report(Context& ctx, const std::vector<std::string>& args) {
     return 1;
   }
   if (!ctx.quiet) {
-    *ctx.out << "qualrank report: wrote " << summary.files.size() << " files\n";
-    for (const auto& f : summary.files) *ctx.out << "  " << f << '\n';
+    // The LaTeX tables in one line, where the first of them is: "  DIR/latex/ (37 tables)".
+    auto in_latex = [](const std::string& f) { return std::filesystem::path(f).parent_path().filename() == "latex"; };
+    const auto tables = static_cast<std::size_t>(std::count_if(summary.files.begin(), summary.files.end(), in_latex));
+    *ctx.out << "qualrank report: wrote " << summary.files.size() - tables << " files";
+    if (tables) *ctx.out << " and " << tables << " LaTeX tables";
+    *ctx.out << '\n';
+    bool listed = false;
+    for (const auto& f : summary.files) {
+      if (!in_latex(f)) *ctx.out << "  " << f << '\n';
+      else if (!listed) *ctx.out << "  " << std::filesystem::path(f).parent_path().string() << "/ (" << tables << (tables == 1 ? " table)\n" : " tables)\n");
+      listed = listed || in_latex(f);
+    }
     for (const auto& h : summary.headlines) *ctx.out << "  " << h << '\n';
   }
   return 0;

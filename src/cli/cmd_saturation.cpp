@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
+#include "qualrank/report/latex_tables.h"
 #include "qualrank/report/saturation_output.h"
 
 namespace qualrank::cli {
@@ -19,13 +20,13 @@ int cmd_saturation(Context& ctx, const std::vector<std::string>& args) {
       ("level", po::value<int>()->default_value(0), "count codes at this taxonomy level (1 = the roots); 0 = the codes as applied")
       ("at", po::value<std::string>(), "taxonomy version to resolve codes in (default: the latest)")
       ("coder", po::value<std::string>()->default_value("consensus"), "whose coding counts: consensus, all, or a coder's name (as report)")
-      ("format", po::value<std::string>()->default_value("table"), "table or json (on stdout)");
+      ("format", po::value<std::string>()->default_value("table"), "table, json or latex (on stdout)");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "saturation", "[--base N] [--run N] [--threshold X] [--level L] [--coder consensus|all|NAME] [--format table|json]", desc, args, vm, rc))
+  if (!parse_options(ctx, "saturation", "[--base N] [--run N] [--threshold X] [--level L] [--coder consensus|all|NAME] [--format table|json|latex]", desc, args, vm, rc))
     return rc;
   auto format = vm["format"].as<std::string>();
-  if (!check_choice(ctx, "saturation", "format", format, {"table", "json"})) return 2;
+  if (!check_choice(ctx, "saturation", "format", format, {"table", "json", "latex"})) return 2;
   saturation::Parameters params{vm["base"].as<int>(), vm["run"].as<int>(), vm["threshold"].as<double>()};
   if (params.base < 1 || params.run < 1) {
     *ctx.err << "qualrank saturation: error: --base and --run must be at least 1\n";
@@ -61,6 +62,8 @@ int cmd_saturation(Context& ctx, const std::vector<std::string>& args) {
   auto analysis = analyse_saturation(*study, params, level);
   if (format == "json")
     *ctx.out << saturation_json(analysis).dump(2) << '\n';
+  else if (format == "latex")
+    *ctx.out << latex::concatenated(latex::saturation_tables(saturation_json(analysis)));
   else
     *ctx.out << saturation_table(analysis);
   return 0;

@@ -74,7 +74,7 @@ std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_ro
       diags.error({p.string(), 0, 0}, "cannot read the file just written");
       return std::nullopt;
     }
-    o.files["reports/" + p.filename().string()] = std::move(*bytes);
+    o.files["reports/" + p.lexically_relative(ro.output_dir).generic_string()] = std::move(*bytes);  // (latex/ inside)
   }
 
   // The exports, from the study the report counted (its warnings were reported by the report already).

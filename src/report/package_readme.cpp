@@ -64,6 +64,8 @@ std::string describe(const std::string& f, const std::map<std::string, const Tra
     if (coder == "consensus") return "the team's consensus coding of `" + transcript + "` (qualrank reconcile)";
     return "the independent codings of `" + transcript + "` by " + coder;
   }
+  if (f.starts_with("reports/latex/"))
+    return "a LaTeX table (booktabs) rendered from report.json, to \\input into a paper (qualrank's docs/latex.md)";
   if (f.starts_with("codebooks/labels/")) return "a label table: codes given to units by several coders (agreement)";
   if (f.starts_with("codebooks/") && (f.ends_with(".history.yaml") || f.ends_with(".history.yml")))
     return "the taxonomy's history: every proposed edit with its rationale and the participants' words behind it, "

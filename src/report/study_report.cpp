@@ -24,6 +24,7 @@
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/report/html_report.h"
+#include "qualrank/report/latex_tables.h"
 #include "qualrank/report/methods_output.h"
 #include "qualrank/report/query_output.h"
 #include "qualrank/report/ranking_output.h"
@@ -388,8 +389,26 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     report["agreement"]["rounds"] = list;
   }
 
-  // Outputs (codebook.xlsx is written above); the text files staged, renamed into place together at the end.
+  // Outputs (codebook.xlsx is written above); the text files, the LaTeX tables among them, staged and renamed
+  // into place together at the end.
   files::StagedFiles staged_text;
+  // The LaTeX tables, rendered from report.json as it stands (its "files" aside) and staged in latex/ before any
+  // output is put in place: a failure here changes nothing; they are renamed into place with report.json.
+  std::vector<std::string> latex_names;
+  {
+    std::error_code ec;
+    fs::create_directories(out / "latex", ec);
+    std::string err;
+    for (const auto& f : latex::report_tables(report)) {
+      if (!staged_text.stage(out / "latex" / f.name, latex::file_content(f, QUALRANK_VERSION), &err)) {
+        diags.error({(out / "latex" / f.name).string(), 0, 0}, "cannot write: " + (ec ? ec.message() : err));
+        for (const auto& n : names) summary.files.push_back((out / n).string());  // (codebook.xlsx is in place)
+        return false;
+      }
+      latex_names.push_back("latex/" + f.name);
+    }
+  }
+
   auto text_file = [&](const std::string& name, const std::string& content) {
     std::string err;
     if (!staged_text.stage(out / name, content, &err)) {
@@ -420,6 +439,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   if (ok && diff && !diff->changes.empty()) ok = text_file("taxonomy-diff.md", taxonomy_diff_markdown(*diff));
   report["methods"]["checklist"] = reporting_checklist(report);
   if (ok) ok = text_file("methods.md", methods_markdown(report));
+  if (ok) names.insert(names.end(), latex_names.begin(), latex_names.end());
   if (ok) {
     names.push_back("report.json");
     names.push_back("index.html");
@@ -433,6 +453,11 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   if (std::string err; ok && !staged_text.commit(&err)) {
     diags.error({out.string(), 0, 0}, "cannot write: " + err);
     ok = false;
+  }
+  if (ok) {  // tables an earlier run wrote and this one did not
+    std::vector<std::string> keep;
+    for (const auto& n : latex_names) keep.push_back(n.substr(6));  // (without "latex/")
+    latex::remove_stale(out / "latex", keep);
   }
   for (const auto& n : names) summary.files.push_back((out / n).string());
   ranking_headlines(by_role, "", summary.headlines);

@@ -148,8 +148,8 @@ unzip -p "$pkg/exports/project.qdpx" project.qde | grep -qF 'name="Person-3"' ||
 # The outputs are what the ordinary commands make from the package's (pseudonymised) inputs.
 "$QUALRANK" -C "$pkg" -q validate || fail "the package is not a valid workspace"
 "$QUALRANK" -C "$pkg" -q report -o "$tmp/rerun"
-for f in "$tmp"/rerun/*; do cmp -s "$f" "$pkg/reports/$(basename "$f")" || fail "reports/$(basename "$f") is not what report makes"; done
-[[ $(ls "$tmp/rerun" | wc -l) == $(ls "$pkg/reports" | wc -l) ]] || fail "report file count"
+diff -rq "$tmp/rerun" "$pkg/reports" >"$tmp/rerun.diff" || fail "reports/ (latex/ included) is not what report makes: $(cat "$tmp/rerun.diff")"
+[[ -s "$pkg/reports/latex/participants.tex" ]] || fail "the package has no reports/latex/"
 "$QUALRANK" -C "$pkg" -q export --qdpx -o "$tmp/p.qdpx" 2>/dev/null; cmp "$tmp/p.qdpx" "$pkg/exports/project.qdpx" || fail "project.qdpx"
 "$QUALRANK" -C "$pkg" -q export --qdc -o "$tmp/c.qdc" 2>/dev/null; cmp "$tmp/c.qdc" "$pkg/exports/codebook.qdc" || fail "codebook.qdc"
 "$QUALRANK" -C "$pkg" code --format csv --no-suggestions >"$tmp/seg.csv"; cmp "$tmp/seg.csv" "$pkg/exports/segments.csv" || fail "segments.csv"
@@ -221,8 +221,7 @@ cmd=$(grep -o 'The report alone, into `rerun/`: `[^`]*`' "$pkg/README.md" | sed 
 [[ $cmd == "env -u SOURCE_DATE_EPOCH qualrank -C . report -o rerun --resamples 10000 --seed 20250101 --coder consensus" ]] || fail "README command: $cmd"
 cp -r "$pkg" "$tmp/readme-run"
 (cd "$tmp/readme-run" && eval "${cmd/qualrank/\"\$QUALRANK\" -q}")
-[[ $(ls "$tmp/readme-run/rerun" | wc -l) == $(ls "$pkg/reports" | wc -l) ]] || fail "README's command wrote $(ls "$tmp/readme-run/rerun")"
-for f in "$tmp"/readme-run/rerun/*; do cmp "$f" "$pkg/reports/$(basename "$f")" || fail "README's command: $(basename "$f") differs"; done
+diff -rq "$tmp/readme-run/rerun" "$pkg/reports" >"$tmp/readme.diff" || fail "README's command: $(cat "$tmp/readme.diff")"
 # verify works outside any workspace (a downloaded package), the path taken from the current folder
 (cd "$tmp" && "$QUALRANK" -q package verify unzipped/package) || fail "verify outside a workspace"
 (cd "$tmp/unzipped/package" && "$QUALRANK" -q package verify .) || fail "verify . inside the package"

@@ -14,7 +14,7 @@ done
 grep -q 'II.R: user vs developer rho = ' "$tmp/summary" || fail "summary headline: $(cat "$tmp/summary")"
 grep -q "Fleiss' kappa" "$tmp/summary" || fail "summary agreement"
 "$QUALRANK" -C "$SOURCE_DIR" report -o "$tmp/two" >/dev/null
-for f in "$tmp"/one/*; do cmp -s "$f" "$tmp/two/$(basename "$f")" || fail "$(basename "$f") differs between runs"; done
+diff -rq "$tmp/one" "$tmp/two" >"$tmp/runs.diff" || fail "outputs differ between runs (latex/ included): $(cat "$tmp/runs.diff")"
 # A workspace of 8.5 MB of transcripts (180 generated interviews) starts again with its heap on huge pages
 # (src/util/malloc_tuning.cpp); without the tuning, and with the user's own glibc tunables (kept, no second
 # start), the report is the same bytes.
@@ -23,10 +23,8 @@ bash "$SOURCE_DIR/bench/gen_workspace.sh" "$tmp/big" 180 1 >/dev/null 2>&1 || fa
 "$QUALRANK" -C "$tmp/big" -q report -o "$tmp/big-tuned" || fail "report, tuned"
 QUALRANK_MALLOC_TUNED=0 "$QUALRANK" -C "$tmp/big" -q report -o "$tmp/big-untuned" || fail "report, untuned"
 GLIBC_TUNABLES=glibc.malloc.arena_max=1 "$QUALRANK" -C "$tmp/big" -q report -o "$tmp/big-own" || fail "report, own tunables"
-for f in "$tmp"/big-tuned/*; do
-  cmp -s "$f" "$tmp/big-untuned/$(basename "$f")" || fail "$(basename "$f") differs without the malloc tuning"
-  cmp -s "$f" "$tmp/big-own/$(basename "$f")" || fail "$(basename "$f") differs with the user's GLIBC_TUNABLES"
-done
+diff -rq "$tmp/big-tuned" "$tmp/big-untuned" >"$tmp/tuned.diff" || fail "outputs differ without the malloc tuning: $(cat "$tmp/tuned.diff")"
+diff -rq "$tmp/big-tuned" "$tmp/big-own" >"$tmp/own.diff" || fail "outputs differ with the user's GLIBC_TUNABLES: $(cat "$tmp/own.diff")"
 [[ $(ls "$tmp/big-tuned" | wc -l) -ge 5 ]] || fail "the generated study's report: $(ls "$tmp/big-tuned")"
 SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/epoch"
 unzip -p "$tmp/epoch/codebook.xlsx" docProps/core.xml >"$tmp/core-epoch.xml"  # files, not an early-closed pipe
@@ -47,7 +45,7 @@ grep -Eq '(src|href)="https?:' "$tmp/one/index.html" && fail "the report loads s
 cp -r "$tmp/one" "$tmp/ro"; chmod a-w "$tmp/ro"
 if [[ $(id -u) -ne 0 ]]; then
   if "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/ro" 2>/dev/null; then fail "report into a read-only folder succeeded"; fi
-  for f in "$tmp"/one/*; do cmp -s "$f" "$tmp/ro/$(basename "$f")" || fail "old $(basename "$f") changed"; done
+  diff -rq "$tmp/one" "$tmp/ro" >"$tmp/ro.diff" || fail "old files changed: $(cat "$tmp/ro.diff")"
 fi
 chmod u+w "$tmp/ro"
 echo "report: ok"

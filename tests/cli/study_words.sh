@@ -25,13 +25,14 @@ out="$tmp/out"
 "$QUALRANK" -C "$ws" rank --format json --resamples 200 >"$out/rank.json" || fail "rank --format json"
 "$QUALRANK" -C "$ws" rank --resamples 200 >"$out/rank.txt" || fail "rank (text)"
 "$QUALRANK" -C "$ws" -q rank --resamples 200 -o "$out/rank-cmd.xlsx" -o "$out/rank-cmd.md" || fail "rank -o"
+"$QUALRANK" -C "$ws" rank --resamples 200 --model plackett-luce --format latex >"$out/rank.tex" || fail "rank --format latex"
 "$QUALRANK" -C "$ws" taxonomy show >"$out/taxonomy.txt" || fail "taxonomy show"
 "$QUALRANK" -C "$ws" taxonomy show --format json >"$out/taxonomy.json" || fail "taxonomy show --format json"
 for f in index.html report.json rankings.md rankings.xlsx codebook.xlsx; do [[ -s "$out/$f" ]] || fail "report wrote no $f"; done
 
 # ---- every output as text: plain files as they are, workbooks as the text of all their XML parts ----
 : >"$tmp/all.txt"
-for f in "$out"/*; do
+while IFS= read -r f; do  # every file, those in latex/ too
   case "$f" in
     *.xlsx) mkdir -p "$tmp/x/$(basename "$f")"; unzip -qo "$f" -d "$tmp/x/$(basename "$f")"
             find "$tmp/x/$(basename "$f")" -name '*.xml' -exec cat {} + >"$tmp/part.txt"
@@ -40,7 +41,7 @@ for f in "$out"/*; do
             cat "$tmp/part.txt" >>"$tmp/all.txt" ;;
     *) cat "$f" >>"$tmp/all.txt" ;;
   esac
-done
+done < <(find "$out" -type f | sort)
 for word in "issue type" "framework" "LLM" "sub-theme" "subtheme" "novice" "expert" "types/themes"; do
   if grep -n -i -o -- ".\{0,60\}$word.\{0,60\}" "$tmp/all.txt" >"$tmp/hits.txt"; then
     head -5 "$tmp/hits.txt"; fail "an output carries the bundled study's word '$word'"

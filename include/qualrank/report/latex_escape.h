@@ -1,0 +1,76 @@
+// LaTeX text and the booktabs tables of the LaTeX outputs (report/latex_tables.h renders them from
+// report.json). Every character that LaTeX would read as markup is escaped here, once, by latex::escape; the
+// files are UTF-8 for a document with
+//   \usepackage[utf8]{inputenc}  \usepackage[T1]{fontenc}  \usepackage{booktabs}  \usepackage{longtable}
+//   \usepackage{tabularx}
+// (kPreambleLines; docs/latex.md).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qualrank::latex {
+
+// The \usepackage lines a document needs for every file qualrank writes, one per line.
+extern const char* const kPreambleLines;
+
+// `text` as LaTeX text-mode input that prints as `text` (with T1 fonts and utf8 input):
+// - & % $ # _ { } become \& \% \$ \# \_ \{ \}; \ ~ ^ < > | " become \textbackslash{} \textasciitilde{}
+//   \textasciicircum{} \textless{} \textgreater{} \textbar{} \textquotedbl{}; [ ] are braced ({[} {]}) so that
+//   a cell never reads as the optional argument of \\; / becomes \slash{} (a line may break after it);
+// - the T1 ligatures -- `` '' ,, !` ?` are broken with {} (a-{}-b), so "--" stays two hyphens;
+// - newlines, tabs and other control characters become one space each;
+// - characters that the utf8 input encoding declares and pdflatex typesets with T1 fonts and no other package
+//   (Latin letters with their accents, typographic quotes and dashes, the ellipsis, the euro sign, ...) stay as
+//   they are, in UTF-8;
+// - Greek letters become math (\ensuremath{\kappa}), the minus sign U+2212 becomes \ensuremath{-}, the
+//   comparison signs U+2264 U+2265 U+2260 become \ensuremath{\leq} \ensuremath{\geq} \ensuremath{\neq};
+// - any other character (which pdflatex cannot typeset without more packages), and each byte that is not
+//   UTF-8, becomes its code point as text: "[U+2691]", "[U+FFFD]".
+// Never fails; the result is linear in the input.
+std::string escape(std::string_view text);
+
+// A label or file-name part: ASCII letters (lowered) and digits kept, every run of other characters one '-',
+// no '-' at either end; "item" when nothing is left. "III.R" -> "iii-r", "Zoë & co" -> "zo-co".
+std::string slug(std::string_view text);
+
+// A number cell: `digits` decimals (text::fixed: no negative zero), a leading minus as a math minus
+// ("$-$0.25"); "n/a" when `value` is not a number.
+std::string number(const nlohmann::ordered_json& value, int digits);
+// An integer cell ("n/a" when not a number).
+std::string integer(const nlohmann::ordered_json& value);
+// A p-value cell: "\textless{} 0.001" below 0.001, else three decimals; "n/a" when not a number.
+std::string p_value(const nlohmann::ordered_json& value);
+
+// Lines of LaTeX stacked in one cell (a nested tabular, no rules): `align` 'l' or 'r', bottom-aligned for a
+// head (`head` true), else top-aligned; the one line itself when there is one.
+std::string stacked(const std::vector<std::string>& lines, char align, bool head);
+
+// A table of already-LaTeX cells (escape, number, ...), with booktabs rules only.
+struct Column {
+  std::string head;   // LaTeX (escaped by the caller)
+  std::string spec;   // "l", "r", "p{0.30\linewidth}", or "X": the rest of the line (a tabularx; in a longtable
+                      // the X columns share 0.60 of the line), ragged right
+};
+
+struct Table {
+  std::string caption;  // LaTeX
+  std::string label;    // "tab:..." (slugged parts only)
+  std::vector<Column> columns;
+  std::vector<std::vector<std::string>> rows;  // each as many cells as columns
+  std::vector<std::size_t> rules;              // a \midrule before these rows (by index)
+  std::string note;                            // LaTeX, a paragraph under the table; may be empty
+  bool long_table = false;                     // longtable (breaks across pages) instead of a table float
+};
+
+// The table: a float ("table", [tbp], \centering, the caption above the tabular, or a tabularx as wide as the
+// line when a column is "X") or a longtable (caption, then
+// the head repeated on every page), \toprule, the head, \midrule, the rows, \bottomrule; no vertical lines.
+std::string render(const Table& table);
+
+// One .tex file: a comment naming what it holds, where it comes from and the preamble it needs, then `body`.
+std::string file(std::string_view what, std::string_view qualrank_version, std::string_view body);
+
+}  // namespace qualrank::latex

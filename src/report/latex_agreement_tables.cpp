@@ -1,0 +1,191 @@
+// The LaTeX tables of inter-coder agreement (agreement_output.h's JSON and report.json's "agreement": kappa,
+// alpha and per cent agreement to 3 decimals, as agreement.xlsx, methods.md and index.html), the corpus table
+// (corpus_output.h) and saturation (saturation_output.h).
+#include "latex_internal.h"
+
+#include "qualrank/util/text.h"
+
+namespace qualrank::latex::detail {
+
+namespace {
+
+std::string count(const Json& j, const char* key) { return j.contains(key) ? integer(j[key]) : "n/a"; }
+
+std::string coders(const Json& j) {
+  if (!j.contains("coders")) return "n/a";
+  return j["coders"].is_array() ? std::to_string(j["coders"].size()) : integer(j["coders"]);
+}
+
+// The measure `key` of `a` to 3 decimals, over its confidence interval "[lo, hi]" when there is one.
+std::string with_interval(const Json& a, const char* key) {
+  const std::string value = number(a.value(key, Json()), 3);
+  if (!a.contains("confidence") || !a["confidence"].is_object() || !a["confidence"].contains(key)) return value;
+  const Json& ci = a["confidence"][key];
+  if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number()) return value;
+  return stacked({value, "{[}" + number(ci[0], 3) + ", " + number(ci[1], 3) + "{]}"}, 'r', false);
+}
+
+const std::string kKappa = stacked({"Fleiss'", "$\\kappa$"}, 'r', true);
+const std::string kAlpha = stacked({"Krippendorff's", "$\\alpha$"}, 'r', true);
+
+// The CI level of the first of `parts` that has one ("95"), or "".
+std::string ci_level(const std::vector<const Json*>& parts) {
+  for (const Json* a : parts)
+    if (a->contains("confidence") && (*a)["confidence"].is_object() && (*a)["confidence"]["level"].is_number())
+      return text::fixed((*a)["confidence"]["level"].get<double>() * 100, 0);
+  return "";
+}
+
+void pooled(const Json& ag, Stems& stems, std::vector<File>& out) {
+  std::vector<std::pair<std::string, const Json*>> parts;
+  if (ag.contains("labels") && ag["labels"].is_object()) parts.push_back({"Label tables", &ag["labels"]});
+  if (ag.contains("transcripts") && ag["transcripts"].is_object()) parts.push_back({"Transcript codings", &ag["transcripts"]});
+  if (parts.empty()) return;
+  std::vector<const Json*> all;
+  for (const auto& p : parts) all.push_back(p.second);
+  const std::string level = ci_level(all);
+  Table t;
+  t.columns = {{"Coded", "X"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"}, {kAlpha, "r"}, {"Agreement", "r"}};
+  for (const auto& [name, a] : parts)
+    t.rows.push_back({name, count(*a, "units"), coders(*a), with_interval(*a, "fleiss_kappa"), with_interval(*a, "krippendorff_alpha"),
+                      number(a->value("percent_agreement", Json()), 3)});
+  t.caption = "Inter-coder agreement, pooled over codes: Fleiss' $\\kappa$, Krippendorff's $\\alpha$ (under each, its " +
+              (level.empty() ? std::string() : level + "\\% ") + "bootstrap confidence interval, when computed) and the proportion of "
+              "agreeing pairs.";
+  out.push_back(table_file(stems.take("agreement"), "Inter-coder agreement, pooled", std::move(t)));
+}
+
+void per_node(const Json& ag, const std::map<std::string, std::string>& names, Stems& stems, std::vector<File>& out) {
+  if (!ag.contains("transcripts") || !ag["transcripts"].is_object()) return;
+  const Json& per = ag["transcripts"].value("per_node", Json());
+  if (!per.is_object() || per.empty()) return;
+  Table t;
+  t.columns = {{"Code", "X"}, {stacked({"Units", "coded"}, 'r', true), "r"}, {kKappa, "r"}, {kAlpha, "r"},
+               {"Agreement", "r"}};
+  for (auto it = per.begin(); it != per.end(); ++it)
+    t.rows.push_back({item_label(names, it.key()), count(it.value(), "units_coded"), number(it.value().value("fleiss_kappa", Json()), 3),
+                      number(it.value().value("krippendorff_alpha", Json()), 3),
+                      number(it.value().value("percent_agreement", Json()), 3)});
+  t.caption = "Inter-coder agreement per code, on the units coded with the code by at least one coder (every measure shown, "
+              "not only the best).";
+  t.long_table = t.rows.size() > kFloatRows;
+  out.push_back(table_file(stems.take("agreement-nodes"), "Inter-coder agreement per code", std::move(t)));
+}
+
+void label_groups(const Json& ag, const std::map<std::string, std::string>& names, Stems& stems, std::vector<File>& out) {
+  if (!ag.contains("labels") || !ag["labels"].is_object()) return;
+  const Json& l = ag["labels"];
+  if (const Json& groups = l.value("groups", Json()); groups.is_object() && !groups.empty()) {
+    Table t;
+    t.columns = {{"Group", "X"}, {"Units", "r"}, {kKappa, "r"}, {kAlpha, "r"}, {"Agreement", "r"}};
+    for (auto it = groups.begin(); it != groups.end(); ++it)
+      t.rows.push_back({item_label(names, it.key()), count(it.value(), "units"), number(it.value().value("fleiss_kappa", Json()), 3),
+                        number(it.value().value("krippendorff_alpha", Json()), 3),
+                        number(it.value().value("percent_agreement", Json()), 3)});
+    t.caption = "Agreement of the label tables per group of labels.";
+    t.long_table = t.rows.size() > kFloatRows;
+    out.push_back(table_file(stems.take("agreement-groups"), "Label-table agreement per group", std::move(t)));
+  }
+  if (const Json& cats = l.value("per_category", Json()); cats.is_object() && !cats.empty()) {
+    Table t;
+    t.columns = {{"Label", "X"}, {kKappa, "r"}};
+    for (auto it = cats.begin(); it != cats.end(); ++it)
+      t.rows.push_back({item_label(names, it.key()), number(it.value().value("fleiss_kappa", Json()), 3)});
+    t.caption = "Agreement of the label tables per label (Fleiss' category-specific $\\kappa$).";
+    t.long_table = t.rows.size() > kFloatRows;
+    out.push_back(table_file(stems.take("agreement-labels"), "Label-table agreement per label", std::move(t)));
+  }
+}
+
+void rounds(const Json& ag, Stems& stems, std::vector<File>& out) {
+  if (!ag.contains("rounds") || !ag["rounds"].is_array() || ag["rounds"].empty()) return;
+  Table t;
+  t.columns = {{"Round", "X"}, {"Transcripts", "r"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"}, {kAlpha, "r"},
+               {"Agreement", "r"}};
+  for (const auto& r : ag["rounds"])
+    t.rows.push_back({escape(str(r, "round")), std::to_string(r.value("transcripts", Json::array()).size()), count(r, "units"),
+                      coders(r), number(r.value("fleiss_kappa", Json()), 3), number(r.value("krippendorff_alpha", Json()), 3),
+                      number(r.value("percent_agreement", Json()), 3)});
+  t.caption = "Inter-coder agreement per coding round, before reconciliation (a round: the transcripts reconciled on one day), "
+              "pooled over codes.";
+  t.long_table = t.rows.size() > kFloatRows;
+  out.push_back(table_file(stems.take("agreement-rounds"), "Inter-coder agreement per coding round", std::move(t)));
+}
+
+}  // namespace
+
+void agreement_tables(const Json& ag, const std::map<std::string, std::string>& names, const std::string& level_name, Stems& stems,
+                      std::vector<File>& out) {
+  if (!ag.is_object()) return;
+  pooled(ag, stems, out);
+  per_node(ag, names, stems, out);
+  label_groups(ag, names, stems, out);
+  rounds(ag, stems, out);
+  if (ag.contains("corpus")) corpus_table(ag["corpus"], level_name, stems, out);
+}
+
+void corpus_table(const Json& corpus, const std::string& level_name, Stems& stems, std::vector<File>& out) {
+  if (!corpus.is_object() || !corpus["rows"].is_array()) return;
+  const Json& total = corpus["total"];
+  const bool no_period = total.value("no_period", 0) > 0 && !corpus["periods"].empty();
+  const bool ungrouped = total.value("ungrouped", 0) > 0;
+  Table t;
+  t.columns = {{"Source", "l"}, {"Units", "r"}};
+  for (const auto& p : corpus["periods"]) t.columns.push_back({escape(p.get<std::string>()), "r"});
+  if (no_period) t.columns.push_back({"(no period)", "r"});
+  std::vector<std::string> legend;
+  for (const auto& g : corpus["groups"]) {
+    t.columns.push_back({escape(str(g, "id")), "r"});
+    if (str(g, "name") != str(g, "id")) legend.push_back(escape(str(g, "id")) + "~" + escape(str(g, "name")));
+  }
+  if (ungrouped) t.columns.push_back({"(ungrouped)", "r"});
+  auto row = [&](const Json& r, const std::string& source) {
+    std::vector<std::string> cells{source, integer(r["units"])};
+    for (const auto& p : corpus["periods"]) cells.push_back(integer(r["periods"].value(p.get<std::string>(), Json(0))));
+    if (no_period) cells.push_back(integer(r["no_period"]));
+    for (const auto& g : corpus["groups"]) cells.push_back(integer(r["groups"].value(str(g, "id"), Json(0))));
+    if (ungrouped) cells.push_back(integer(r["ungrouped"]));
+    return cells;
+  };
+  for (const auto& r : corpus["rows"]) t.rows.push_back(row(r, escape(str(r, "source"))));
+  t.rules.push_back(t.rows.size());
+  t.rows.push_back(row(total, "Total"));
+  t.caption = "Units per source, period and " + escape(level_name) + " (of the consensus label)" +
+              (legend.empty() ? std::string(".") : ": " + text::join(legend, "; ") + ".");
+  t.long_table = t.rows.size() > kFloatRows;
+  out.push_back(table_file(stems.take("corpus"), "Corpus: units per source, period and top-level node", std::move(t)));
+}
+
+void saturation_tables(const Json& sat, Stems& stems, std::vector<File>& out) {
+  if (!sat.is_object() || !sat["all"].is_object()) return;
+  const Json& all = sat["all"];
+  const Json& p = sat["parameters"];
+  Table t;
+  t.columns = {{"\\#", "r"}, {"Participant", "l"}, {"Role", "l"}, {"Codes", "r"}, {"New", "r"}, {"Distinct so far", "r"}};
+  for (const auto& i : all["interviews"])
+    t.rows.push_back({integer(i["number"]), escape(str(i, "participant")), escape(str(i, "role")), integer(i["codes"]),
+                      integer(i["new_codes"]), integer(i["cumulative"])});
+  t.caption = "Saturation: new codes per interview in interview order (Guest, Namey \\& Chen 2020; base " + integer(p["base"]) +
+              " interviews, runs of " + integer(p["run"]) + ", new-information threshold " +
+              number(p["threshold"].is_number() ? Json(p["threshold"].get<double>() * 100) : Json(), 0) + "\\%). " +
+              escape(str(all, "statement"));
+  t.long_table = t.rows.size() > kFloatRows;
+  out.push_back(table_file(stems.take("saturation"), "Saturation: new codes per interview", std::move(t)));
+  if (!sat["roles"].is_object() || sat["roles"].empty()) return;
+  Table r;
+  r.columns = {{"Role", "l"}, {"Interviews", "r"}, {"Codes in the base", "r"}, {"Saturated after", "r"}, {"Last run, new", "r"}};
+  for (auto it = sat["roles"].begin(); it != sat["roles"].end(); ++it) {
+    const Json& v = it.value();
+    const Json& runs = v.value("runs", Json::array());
+    r.rows.push_back({escape(it.key()), std::to_string(v.value("interviews", Json::array()).size()), integer(v["base_codes"]),
+                      v["saturated_at"].is_number() ? integer(v["saturated_at"]) : runs.empty() ? "n/a" : "not reached",
+                      runs.empty() ? "n/a" : number(Json(runs.back()["ratio"].get<double>() * 100), 1) + "\\%"});
+  }
+  r.caption = "Saturation per role, with the parameters of Table~\\ref{tab:" + out.back().name.substr(0, out.back().name.size() - 4) +
+              "}: interviews, codes in the base, the interview after which saturation was reached and the new information of "
+              "the last run (new codes / codes in the base).";
+  r.long_table = r.rows.size() > kFloatRows;
+  out.push_back(table_file(stems.take("saturation-roles"), "Saturation per role", std::move(r)));
+}
+
+}  // namespace qualrank::latex::detail

@@ -1,0 +1,238 @@
+// LaTeX escaping and booktabs tables (include/qualrank/report/latex_escape.h).
+#include "qualrank/report/latex_escape.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+
+#include "qualrank/util/text.h"
+
+namespace qualrank::latex {
+
+const char* const kPreambleLines =
+    "\\usepackage[utf8]{inputenc}\n"
+    "\\usepackage[T1]{fontenc}\n"
+    "\\usepackage{booktabs}\n"
+    "\\usepackage{longtable}\n"
+    "\\usepackage{tabularx}\n";
+
+namespace {
+
+// The code points from U+00A0 that LaTeX's utf8 input encoding declares (utf8enc.dfu, t1enc.dfu, ts1enc.dfu,
+// ot1enc.dfu, omsenc.dfu of TeX Live 2022) and that pdflatex then typesets with \usepackage[T1]{fontenc} and no
+// other package (each compiled once in one document; the Cyrillic, Greek and others that need more are left
+// out), as closed ranges.
+constexpr std::pair<std::uint32_t, std::uint32_t> kDeclared[] = {
+    {0x00A0, 0x0125}, {0x0128, 0x0137}, {0x0139, 0x013E}, {0x0141, 0x0148}, {0x014A, 0x0165}, {0x0168, 0x017E},
+    {0x0192, 0x0192}, {0x01C4, 0x01D4}, {0x01E2, 0x01E3}, {0x01E6, 0x01EB}, {0x01F0, 0x01F0}, {0x01F4, 0x01F5},
+    {0x0218, 0x021B}, {0x0232, 0x0233}, {0x0237, 0x0237}, {0x02C6, 0x02C7}, {0x02D8, 0x02D9}, {0x02DB, 0x02DD},
+    {0x0E3F, 0x0E3F}, {0x1E02, 0x1E03}, {0x1E0D, 0x1E0D}, {0x1E1E, 0x1E21}, {0x1E25, 0x1E25}, {0x1E30, 0x1E31},
+    {0x1E37, 0x1E37}, {0x1E43, 0x1E43}, {0x1E45, 0x1E45}, {0x1E47, 0x1E47}, {0x1E5B, 0x1E5B}, {0x1E63, 0x1E63},
+    {0x1E6D, 0x1E6D}, {0x1E8E, 0x1E91}, {0x1E9E, 0x1E9E}, {0x1EF2, 0x1EF3}, {0x2010, 0x2016}, {0x2018, 0x201A},
+    {0x201C, 0x201E}, {0x2020, 0x2022}, {0x2026, 0x2026}, {0x2030, 0x2031}, {0x2039, 0x203B}, {0x203D, 0x203D},
+    {0x2044, 0x2044}, {0x204E, 0x204E}, {0x2052, 0x2052}, {0x20A1, 0x20A1}, {0x20A4, 0x20A4}, {0x20A6, 0x20A6},
+    {0x20A9, 0x20A9}, {0x20AB, 0x20AC}, {0x20B1, 0x20B1}, {0x2103, 0x2103}, {0x2116, 0x2117}, {0x211E, 0x211E},
+    {0x2120, 0x2120}, {0x2122, 0x2122}, {0x2126, 0x2127}, {0x212E, 0x212E}, {0x2190, 0x2193}, {0x2329, 0x232A},
+    {0x2422, 0x2423}, {0x25E6, 0x25E6}, {0x25EF, 0x25EF}, {0x266A, 0x266A}, {0x27E8, 0x27E9}, {0x3008, 0x3009},
+    {0xFB00, 0xFB06}};
+
+bool declared(std::uint32_t cp) {
+  const auto* it = std::upper_bound(std::begin(kDeclared), std::end(kDeclared), cp,
+                                    [](std::uint32_t c, const auto& range) { return c < range.first; });
+  return it != std::begin(kDeclared) && cp <= std::prev(it)->second;
+}
+
+// Greek letters as math: α..ω (U+03B1..U+03C9) and the capitals (U+0391..U+03A9); Latin-looking capitals and
+// omicron as upright letters.
+const char* greek(std::uint32_t cp) {
+  static const char* const lower[] = {"\\alpha", "\\beta",    "\\gamma", "\\delta",   "\\epsilon", "\\zeta",   "\\eta",
+                                      "\\theta", "\\iota",    "\\kappa", "\\lambda",  "\\mu",      "\\nu",     "\\xi",
+                                      "o",       "\\pi",      "\\rho",   "\\varsigma", "\\sigma",  "\\tau",    "\\upsilon",
+                                      "\\phi",   "\\chi",     "\\psi",   "\\omega"};
+  static const char* const upper[] = {"\\mathrm{A}", "\\mathrm{B}", "\\Gamma",     "\\Delta", "\\mathrm{E}", "\\mathrm{Z}",
+                                      "\\mathrm{H}", "\\Theta",     "\\mathrm{I}", "\\mathrm{K}", "\\Lambda", "\\mathrm{M}",
+                                      "\\mathrm{N}", "\\Xi",        "\\mathrm{O}", "\\Pi",     "\\mathrm{P}", nullptr,
+                                      "\\Sigma",     "\\mathrm{T}", "\\Upsilon",   "\\Phi",   "\\mathrm{X}", "\\Psi",
+                                      "\\Omega"};
+  if (cp >= 0x03B1 && cp <= 0x03C9) return lower[cp - 0x03B1];
+  if (cp >= 0x0391 && cp <= 0x03A9) return upper[cp - 0x0391];
+  return nullptr;
+}
+
+// Decodes one UTF-8 sequence at s[i]; returns its code point and length, or (U+FFFD, 1) for a byte that does
+// not start a well-formed sequence.
+std::pair<std::uint32_t, std::size_t> decode(std::string_view s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+  if (len == 0 || i + len > s.size()) return {0xFFFD, 1};
+  std::uint32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xC0) != 0x80) return {0xFFFD, 1};
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  static const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {0xFFFD, 1};
+  return {cp, len};
+}
+
+bool ligature(char a, char b) {
+  return (a == '-' && b == '-') || (a == '`' && b == '`') || (a == '\'' && b == '\'') || (a == ',' && b == ',') ||
+         ((a == '!' || a == '?') && b == '`');
+}
+
+}  // namespace
+
+std::string escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x80) {
+      switch (c) {
+        case '&': out += "\\&"; break;
+        case '%': out += "\\%"; break;
+        case '$': out += "\\$"; break;
+        case '#': out += "\\#"; break;
+        case '_': out += "\\_"; break;
+        case '{': out += "\\{"; break;
+        case '}': out += "\\}"; break;
+        case '\\': out += "\\textbackslash{}"; break;
+        case '~': out += "\\textasciitilde{}"; break;
+        case '^': out += "\\textasciicircum{}"; break;
+        case '<': out += "\\textless{}"; break;
+        case '>': out += "\\textgreater{}"; break;
+        case '|': out += "\\textbar{}"; break;
+        case '"': out += "\\textquotedbl{}"; break;
+        case '/': out += "\\slash{}"; break;  // a line may break after it ("Multi-Process/Distributed")
+        case '[': out += "{[}"; break;
+        case ']': out += "{]}"; break;
+        default:
+          if (b < 0x20 || b == 0x7F) out += ' ';
+          else out += c;
+      }
+      if (i + 1 < s.size() && ligature(c, s[i + 1])) out += "{}";
+      ++i;
+      continue;
+    }
+    const auto [cp, len] = decode(s, i);
+    if (cp != 0xFFFD && declared(cp)) {
+      out.append(s.substr(i, len));
+    } else if (const char* g = greek(cp)) {
+      out += "\\ensuremath{";
+      out += g;
+      out += '}';
+    } else if (cp == 0x2212) {
+      out += "\\ensuremath{-}";
+    } else if (cp == 0x2264 || cp == 0x2265 || cp == 0x2260) {
+      out += cp == 0x2264 ? "\\ensuremath{\\leq}" : cp == 0x2265 ? "\\ensuremath{\\geq}" : "\\ensuremath{\\neq}";
+    } else {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "{[}U+%04X{]}", static_cast<unsigned>(cp));
+      out += buf;
+    }
+    i += len;
+  }
+  return out;
+}
+
+std::string slug(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) out += c;
+    else if (c >= 'A' && c <= 'Z') out += static_cast<char>(c - 'A' + 'a');
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "item" : out;
+}
+
+std::string number(const nlohmann::ordered_json& value, int digits) {
+  if (!value.is_number()) return "n/a";
+  std::string s = text::fixed(value.get<double>(), digits);
+  if (!s.empty() && s[0] == '-') s.replace(0, 1, "$-$");
+  return s;
+}
+
+std::string integer(const nlohmann::ordered_json& value) {
+  if (value.is_number_integer()) return value.dump();
+  return number(value, 0);
+}
+
+std::string p_value(const nlohmann::ordered_json& value) {
+  if (!value.is_number()) return "n/a";
+  if (value.get<double>() < 0.001) return "\\textless{} 0.001";
+  return number(value, 3);
+}
+
+std::string stacked(const std::vector<std::string>& lines, char align, bool head) {
+  if (lines.size() == 1) return lines.front();
+  std::string o = std::string("\\begin{tabular}[") + (head ? 'b' : 't') + "]{@{}" + align + "@{}}";
+  for (std::size_t i = 0; i < lines.size(); ++i) o += (i ? "\\\\ " : "") + lines[i];
+  return o + "\\end{tabular}";
+}
+
+std::string render(const Table& t) {
+  // "X" (the column that takes the rest of the line in a tabularx) is ragged right; a longtable cannot
+  // stretch a column, so there it is a fixed share of the line.
+  const auto stretched = std::count_if(t.columns.begin(), t.columns.end(), [](const Column& c) { return c.spec == "X"; });
+  const std::string share = stretched ? text::fixed(0.60 / static_cast<double>(stretched), 2) : "";
+  std::string spec;
+  for (const auto& c : t.columns) {
+    if (c.spec != "X") spec += c.spec;
+    else if (t.long_table) spec += ">{\\raggedright\\arraybackslash}p{" + share + "\\linewidth}";
+    else spec += ">{\\raggedright\\arraybackslash}X";
+  }
+  const bool stretch = stretched > 0 && !t.long_table;
+  std::string head;
+  for (std::size_t i = 0; i < t.columns.size(); ++i) head += (i ? " & " : "") + t.columns[i].head;
+  head += " \\\\\n";
+  std::string body;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    if (r > 0 && std::find(t.rules.begin(), t.rules.end(), r) != t.rules.end()) body += "\\midrule\n";
+    const auto& row = t.rows[r];
+    for (std::size_t i = 0; i < row.size(); ++i) body += (i ? " & " : "") + row[i];
+    body += " \\\\\n";
+  }
+  std::string o;
+  if (t.long_table) {
+    const std::string n = std::to_string(t.columns.size());
+    o += "\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}" + spec + "@{}}\n";
+    o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\\\\\n";
+    o += "\\toprule\n" + head + "\\midrule\n\\endfirsthead\n";
+    o += "\\multicolumn{" + n + "}{@{}l}{\\emph{Table \\thetable, continued}}\\\\\n";
+    o += "\\toprule\n" + head + "\\midrule\n\\endhead\n";
+    o += "\\midrule\n\\multicolumn{" + n + "}{@{}r}{\\emph{continued on the next page}}\\\\\n\\endfoot\n";
+    o += "\\bottomrule\n\\endlastfoot\n";
+    o += body;
+    o += "\\end{longtable}\n\\endgroup\n";
+    if (!t.note.empty()) o += "\\par\\noindent{}" + t.note + "\n";
+    return o;
+  }
+  o += "\\begin{table}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n";
+  o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\n";
+  o += (stretch ? "\\begin{tabularx}{\\linewidth}{@{}" : "\\begin{tabular}{@{}") + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body +
+       "\\bottomrule\n" + (stretch ? "\\end{tabularx}\n" : "\\end{tabular}\n");
+  if (!t.note.empty()) o += "\\par\\medskip\n\\parbox{\\linewidth}{" + t.note + "}\n";
+  o += "\\end{table}\n";
+  return o;
+}
+
+std::string file(std::string_view what, std::string_view qualrank_version, std::string_view body) {
+  std::string o = "% " + std::string(what) + "\n";
+  o += "% Written by qualrank " + std::string(qualrank_version) +
+       " from report.json (every number as there); re-run qualrank report rather than edit.\n";
+  o += "% UTF-8. The document's preamble needs:\n";
+  std::string_view lines = kPreambleLines;
+  while (!lines.empty()) {
+    const auto nl = lines.find('\n');
+    o += "%   " + std::string(lines.substr(0, nl)) + "\n";
+    lines.remove_prefix(nl == std::string_view::npos ? lines.size() : nl + 1);
+  }
+  o += body;
+  return o;
+}
+
+}  // namespace qualrank::latex

@@ -1,0 +1,144 @@
+// The LaTeX tables of a ranking analysis (rankings_json, report/ranking_output.h), with the rounding of
+// rankings.md and index.html: mean ranks, Kendall's W, rho, tau-b, gaps and Cliff's delta to 2 decimals,
+// U to 1, p-values to 3 ("< 0.001" below), Plackett-Luce worths to 3.
+#include "latex_internal.h"
+
+#include "qualrank/util/text.h"
+
+namespace qualrank::latex::detail {
+
+namespace {
+
+// "III.R: the words", or "III.R (worded per role)" when the roles were asked in different words.
+std::string question_title(const Json& q) {
+  const std::string id = escape(str(q, "question"));
+  if (q["wording"].is_array() && q["wording"].size() > 1) return id + " (worded per role)";
+  const std::string words = q["wording"].is_array() && q["wording"].size() == 1 ? str(q["wording"][0], "text") : str(q, "text");
+  return words.empty() ? id : id + ": " + escape(words);
+}
+
+std::string p_sentence(const Json& p) {
+  const std::string v = p_value(p);
+  return v.rfind("\\textless", 0) == 0 ? "$p$ " + v : "$p$ = " + v;
+}
+
+void means(const Json& q, const std::map<std::string, std::string>& names, const std::string& stem, const std::string& title,
+           Stems& stems, std::vector<File>& out) {
+  Table t;
+  t.columns = {{"Item", "X"}};
+  std::vector<std::string> w_notes;
+  for (auto it = q["groups"].begin(); it != q["groups"].end(); ++it) {
+    t.columns.push_back({stacked({escape(it.key()), "($n$ = " + integer(it.value()["n"]) + ")"}, 'r', true), "r"});
+    w_notes.push_back(escape(it.key()) + " " + p_sentence(it.value()["kendall_w_p"]));
+  }
+  for (const auto& item : q["items"]) {
+    const std::string id = item.get<std::string>();
+    std::vector<std::string> row{item_label(names, id)};
+    for (auto it = q["groups"].begin(); it != q["groups"].end(); ++it) row.push_back(number(it.value()["mean_rank"][id], 2));
+    t.rows.push_back(std::move(row));
+  }
+  std::vector<std::string> w_row{"Kendall's $W$"};
+  for (auto it = q["groups"].begin(); it != q["groups"].end(); ++it) w_row.push_back(number(it.value()["kendall_w"], 2));
+  t.rules.push_back(t.rows.size());
+  t.rows.push_back(std::move(w_row));
+  t.caption = title + question_title(q) + ". Mean rank per group (1 = highest priority) and Kendall's $W$ (" +
+              text::join(w_notes, "; ") + ").";
+  t.long_table = t.rows.size() > kFloatRows;
+  const std::string s = stems.take(stem + "-means");
+  out.push_back(table_file(s, "Mean ranks and Kendall's W, " + str(q, "question"), std::move(t)));
+}
+
+void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>& names, const std::string& stem,
+          const std::string& title, Stems& stems, std::vector<File>& out) {
+  const std::string a = c["groups"][0].get<std::string>(), b = c["groups"][1].get<std::string>();
+  Table t;
+  t.columns = {{"Item", "X"}, {escape(a), "r"}, {escape(b), "r"}, {"Gap", "r"}, {"$U$", "r"}, {"$p$", "r"},
+               {stacked({"Holm", "$p$"}, 'r', true), "r"}, {stacked({"Cliff's", "$\\delta$"}, 'r', true), "r"}};
+  for (const auto& g : c["gaps"]) {
+    // A misaligned item is marked by the basis of its flag: the test, or the effect size alone.
+    std::string mark;
+    if (g.value("misaligned", false)) mark = str(g, "basis") == "test" ? "$^{\\ast}$" : "$^{\\dagger}$";
+    t.rows.push_back({item_label(names, str(g, "item")) + mark, number(g["mean_rank"][a], 2), number(g["mean_rank"][b], 2),
+                      number(g["gap"], 2), number(g["mann_whitney_u"], 1), p_value(g["p"]), p_value(g["p_holm"]),
+                      number(g["cliffs_delta"], 2)});
+  }
+  std::string ci;
+  const Json& boot = c["bootstrap_ci"];
+  if (boot.is_object() && boot["spearman_rho"].is_array() && boot["spearman_rho"][0].is_number())
+    ci = "; " + text::fixed(boot["level"].get<double>() * 100, 0) + "\\% bootstrap CI {[}" + number(boot["spearman_rho"][0], 2) + ", " +
+         number(boot["spearman_rho"][1], 2) + "{]}";
+  t.caption = title + question_title(q) + ", " + escape(a) + " vs " + escape(b) + " ($n$ = " + integer(c["n"][a]) + " and " +
+              integer(c["n"][b]) + "): Spearman's $\\rho$ = " + number(c["spearman_rho"], 2) + " (" + p_sentence(c["spearman_p"]) + ci +
+              "), Kendall's $\\tau_b$ = " + number(c["kendall_tau_b"], 2) + " (" + p_sentence(c["kendall_tau_p"]) +
+              "). Mean ranks, their gap, the Mann--Whitney test per item (Holm-adjusted across items) and Cliff's $\\delta$; "
+              "items flagged as misaligned on the test ($^{\\ast}$) or on the effect size alone ($^{\\dagger}$).";
+  std::vector<std::string> notes;
+  for (const auto& w : c.value("warnings", Json::array())) notes.push_back("Note: " + escape(w.get<std::string>()) + ".");
+  t.note = text::join(notes, " ");
+  t.long_table = t.rows.size() > kFloatRows;
+  out.push_back(table_file(stems.take(stem + "-" + slug(a) + "-vs-" + slug(b)),
+                           "Rank gaps between " + a + " and " + b + ", " + str(q, "question"), std::move(t)));
+}
+
+void worths(const Json& q, const Json& m, const std::map<std::string, std::string>& names, const std::string& stem,
+            const std::string& title, Stems& stems, std::vector<File>& out) {
+  Table t;
+  t.columns = {{"Item", "X"}, {stacked({"all", "($n$ = " + integer(m["overall"]["n"]) + ")"}, 'r', true), "r"}};
+  for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it)
+    t.columns.push_back({stacked({escape(it.key()), "($n$ = " + integer(it.value()["n"]) + ")"}, 'r', true), "r"});
+  for (const auto& item : q["items"]) {
+    const std::string id = item.get<std::string>();
+    std::vector<std::string> row{item_label(names, id), number(m["overall"]["items"][id]["worth"], 3)};
+    for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it) row.push_back(number(it.value()["items"][id]["worth"], 3));
+    t.rows.push_back(std::move(row));
+  }
+  std::string test;
+  if (m["lr_test"].is_object())
+    test = " Likelihood-ratio test of one shared set of priorities: $\\chi^2$ = " + number(m["lr_test"]["statistic"], 2) +
+           ", df = " + integer(m["lr_test"]["df"]) + ", " + p_sentence(m["lr_test"]["p"]) + ".";
+  t.caption = title + question_title(q) + ". Plackett--Luce worths (the chance of being chosen first from all items; each column sums "
+              "to 1)." + test;
+  t.long_table = t.rows.size() > kFloatRows;
+  const std::string worth_stem = stems.take(stem + "-worths");
+  out.push_back(table_file(worth_stem, "Plackett-Luce worths, " + str(q, "question"), std::move(t)));
+  // The item differences of each compared pair of groups, a table each (the first pair's are "item_differences").
+  std::vector<std::pair<Json, const Json*>> pairs;  // (groups [a, b], differences)
+  if (m["pairs"].is_array() && !m["pairs"].empty()) {
+    for (const auto& p : m["pairs"]) pairs.push_back({p["groups"], &p["item_differences"]});
+  } else if (m["comparison_groups"].is_array()) {
+    pairs.push_back({m["comparison_groups"], &m["item_differences"]});
+  }
+  for (const auto& [groups, diffs] : pairs) {
+    if (!diffs->is_array() || diffs->empty() || !groups.is_array() || groups.size() != 2) continue;
+    const std::string a = groups[0].get<std::string>(), b = groups[1].get<std::string>();
+    Table d;
+    d.columns = {{"Item", "X"}, {"Difference", "r"}, {"SE", "r"}, {"$p$", "r"}, {stacked({"Holm", "$p$"}, 'r', true), "r"}};
+    for (const auto& x : *diffs)
+      d.rows.push_back({item_label(names, str(x, "item")), number(x["difference"], 2), number(x["se"], 2), p_value(x["p"]), p_value(x["p_holm"])});
+    d.caption = title + question_title(q) + ", " + escape(b) + " vs " + escape(a) + ": Plackett--Luce item differences (centred "
+                "log-worth, the log-worth minus the items' mean, of " + escape(b) + " minus that of " + escape(a) +
+                "; positive when " + escape(b) + " gives the item more weight), with the standard error and the Wald test, "
+                "Holm-adjusted across items (worths in Table~\\ref{tab:" + worth_stem + "}).";
+    d.long_table = d.rows.size() > kFloatRows;
+    out.push_back(table_file(stems.take(stem + "-worths-" + slug(b) + "-vs-" + slug(a)),
+                             "Plackett-Luce item differences, " + b + " vs " + a + ", " + str(q, "question"), std::move(d)));
+  }
+}
+
+}  // namespace
+
+void ranking_tables(const Json& rankings, const std::map<std::string, std::string>& names, const std::string& prefix,
+                    const std::string& title, Stems& stems, std::vector<File>& out) {
+  if (!rankings.is_object() || !rankings["questions"].is_array()) return;
+  const std::string caption_start = escape(title);
+  for (const auto& q : rankings["questions"]) {
+    if (!q["groups"].is_object() || q["groups"].empty()) continue;
+    const std::string stem = prefix + "-" + slug(str(q, "question"));
+    means(q, names, stem, caption_start, stems, out);
+    if (q["comparisons"].is_array())
+      for (const auto& c : q["comparisons"]) gaps(q, c, names, stem, caption_start, stems, out);
+    if (q.contains("model") && q["model"].is_object()) worths(q, q["model"], names, stem, caption_start, stems, out);
+  }
+}
+
+}  // namespace qualrank::latex::detail
