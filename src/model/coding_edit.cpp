@@ -5,6 +5,7 @@
 #include "qualrank/model/coding_edit.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <map>
 
@@ -532,6 +533,23 @@ std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, c
     return std::nullopt;
   }
   Location at{transcript_file_, turn->line, 1};
+  if (inline_) {
+    // A @memo or @exemplar line after the turn that follows no code (the loader reports it) would become the
+    // new code's: refused, so that it never attaches silently.
+    for (int line = turn->end_line + 1; static_cast<std::size_t>(line) <= line_starts_.size(); ++line) {
+      std::string_view l = std::string_view(transcript_text_).substr(line_start(line), line_start(line + 1) - line_start(line));
+      l = text::trim(l);
+      if (l.empty()) continue;
+      for (const char* d : {"@memo", "@exemplar"})
+        if (l.substr(0, std::strlen(d)) == d && (l.size() == std::strlen(d) || l[std::strlen(d)] == ' ' || l[std::strlen(d)] == '\t')) {
+          diags.error({transcript_file_, line, 1},
+                      std::string("this ") + d + " line follows no code; coding t" + std::to_string(turn->number) +
+                          " would make it the new code's: delete it or write its code above it first");
+          return std::nullopt;
+        }
+      break;
+    }
+  }
   Group g = group_of(*turn, target);
   for (const auto& n : nodes)
     for (const auto* c : g.codes) {
@@ -1018,6 +1036,27 @@ std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diag
   Diagnostics scratch;
   reparse(scratch);
   return result;
+}
+
+std::optional<CodingDocument::Reloaded> CodingDocument::restore_unsaved(const std::string& base, const std::string& edited,
+                                                                      Diagnostics& diags) {
+  std::string& saved = inline_ ? saved_transcript_ : saved_codes_;
+  std::string& text = inline_ ? transcript_text_ : codes_text_;
+  std::string keep_saved = std::move(saved), keep_text = std::move(text);
+  saved = base;
+  text = edited;
+  last_checked_.reset();
+  ++revision_;
+  Diagnostics scratch;
+  std::optional<Reloaded> r;
+  if (reparse(scratch)) r = reload(diags);
+  else diags.error({target_file(), 0, 0}, "the unsaved changes kept for recovery cannot be read");
+  if (!r) {
+    saved = std::move(keep_saved);
+    text = std::move(keep_text);
+    reparse(scratch);
+  }
+  return r;
 }
 
 }  // namespace qualrank

@@ -77,6 +77,40 @@ int display_width(std::string_view s) {
   return w;
 }
 
+std::string fit_middle(std::string_view text, int cols) {
+  if (cols <= 0) return "";
+  if (display_width(text) <= cols) return std::string(text);
+  // The start's clusters that fit `width` columns; the end's clusters that fit `width` columns.
+  auto head = [&](std::string_view s, int width) {
+    std::size_t cut = 0;
+    int used = 0;
+    for (const auto& cl : clusters(s)) {
+      if (used + cl.width > width) break;
+      used += cl.width;
+      cut = cl.end;
+    }
+    return std::string(s.substr(0, cut));
+  };
+  auto tail = [&](std::string_view s, int width) {
+    auto cl = clusters(s);
+    std::size_t cut = s.size();
+    int used = 0;
+    for (auto it = cl.rbegin(); it != cl.rend(); ++it) {
+      if (used + it->width > width) break;
+      used += it->width;
+      cut = it->begin;
+    }
+    return std::string(s.substr(cut));
+  };
+  if (cols < 4) return head(text, cols);
+  std::size_t paren = text.rfind(" (");
+  int end_cols = (cols - 1) / 3;
+  if (paren != std::string_view::npos && text.back() == ')' && display_width(text.substr(paren)) <= cols - 9)
+    end_cols = display_width(text.substr(paren));
+  std::string end = tail(text, end_cols);
+  return head(text, cols - 1 - display_width(end)) + "…" + end;
+}
+
 std::vector<Word> split_words(std::string_view s) {
   std::vector<Word> out;
   std::optional<Word> cur;
@@ -183,24 +217,39 @@ bool AnnotateModel::search(const std::string& query, int delta) {
   const std::string q = text::fold_case(search_);
   const auto& turns = doc_.transcript().turns;
   const std::size_t n = participants_.size();
-  for (std::size_t step = 1; step <= n; ++step) {
-    std::size_t k = (current_ + n + (delta < 0 ? n - step % n : step)) % n;
+  // Where the search goes on from in the current turn: after (before) the last match when it is still what is
+  // selected, else the selection's start.
+  std::optional<std::size_t> anchor;
+  if (match_ && match_->turn == current_ && match_->selection == selection_) anchor = match_->pos;
+  else if (auto sb = selection_bytes()) anchor = sb->first;
+  // The current turn first (after the anchor; without one, all of it forward and none of it backward), the
+  // other turns, then the current one again, whole (wrapping).
+  for (std::size_t step = 0; step <= n && n > 0; ++step) {
+    if (step == 0 && !anchor && delta < 0) continue;
+    if (step == n && !anchor && delta >= 0) break;  // searched whole at step 0
+    std::size_t k = delta < 0 ? (current_ + n - step % n) % n : (current_ + step) % n;
     const Turn& t = turns[participants_[k]];
-    // The words of the match are selected where case folding kept the byte offsets (the text's length did not
-    // change); otherwise the turn is shown without a selection.
+    // Positions compare with the text's where case folding kept the byte offsets (the length did not change).
     const std::string folded = text::fold_case(t.text);
-    auto pos = folded.find(q);
-    if (pos == std::string::npos) continue;
+    const bool same_offsets = folded.size() == t.text.size();
+    std::optional<std::size_t> pos;
+    for (auto p = folded.find(q); p != std::string::npos; p = folded.find(q, p + 1)) {
+      if (step == 0 && anchor && (!same_offsets || (delta < 0 ? p >= *anchor : p <= *anchor))) continue;
+      pos = p;
+      if (delta >= 0) break;  // the first one forward, the last one backward
+    }
+    if (!pos) continue;
     current_ = k;
     turn_changed();
     std::size_t first = words_.size(), last = 0;
-    if (folded.size() == t.text.size())
+    if (same_offsets)
       for (std::size_t w = 0; w < words_.size(); ++w)
-        if (words_[w].begin < pos + q.size() && pos < words_[w].end) {
+        if (words_[w].begin < *pos + q.size() && *pos < words_[w].end) {
           first = std::min(first, w);
           last = std::max(last, w);
         }
     if (first < words_.size()) selection_ = std::make_pair(first, last);
+    match_ = Match{k, *pos, selection_};
     set_message("found \"" + search_ + "\" in t" + std::to_string(t.number) + " (n next, N previous)");
     return true;
   }
@@ -252,18 +301,40 @@ void AnnotateModel::select_extend(int delta) {
 
 void AnnotateModel::clear_selection() { selection_.reset(); }
 
-std::optional<std::string> AnnotateModel::selected_text() const {
+std::optional<std::pair<std::size_t, std::size_t>> AnnotateModel::selection_bytes() const {
   const Turn* t = current_turn();
   if (!t || !selection_) return std::nullopt;
-  std::size_t b = words_[selection_->first].begin, e = words_[selection_->second].end;
-  return t->text.substr(b, e - b);
+  const std::size_t wb = words_[selection_->first].begin, we = words_[selection_->second].end;
+  const std::string_view text(t->text);
+  auto punct = [&](const Cluster& cl) {
+    std::size_t i = cl.begin;
+    return u_ispunct(next_code_point(text, i)) != 0;
+  };
+  auto cl = clusters(text.substr(wb, we - wb));
+  std::size_t first = 0, last = cl.size();
+  while (first < last && punct(Cluster{wb + cl[first].begin, wb + cl[first].end, 1})) ++first;
+  while (last > first && punct(Cluster{wb + cl[last - 1].begin, wb + cl[last - 1].end, 1})) --last;
+  if (first == last) return std::make_pair(wb, we);  // nothing but punctuation: taken as it is
+  return std::make_pair(wb + cl[first].begin, wb + cl[last - 1].end);
+}
+
+std::optional<std::string> AnnotateModel::selected_text() const {
+  auto sb = selection_bytes();
+  if (!sb) return std::nullopt;
+  return current_turn()->text.substr(sb->first, sb->second - sb->first);
+}
+
+std::optional<int> AnnotateModel::selection_line() const {
+  auto sb = selection_bytes();
+  if (!sb) return std::nullopt;
+  return current_turn()->line_of(sb->first);
 }
 
 int AnnotateModel::selected_occurrence() const {
   const Turn* t = current_turn();
   auto text = selected_text();
   if (!t || !text) return 1;
-  std::size_t b = words_[selection_->first].begin;
+  std::size_t b = selection_bytes()->first;
   int n = 1;  // occurrences of the selected text that start before the selection
   for (auto p = t->text.find(*text); p != std::string::npos && p < b; p = t->text.find(*text, p + 1)) ++n;
   return n;
@@ -314,7 +385,7 @@ std::vector<std::string> AnnotateModel::suggestions() const {
   return out;
 }
 
-std::vector<PickerRow> AnnotateModel::picker_rows(const std::string& query) const {
+std::vector<PickerRow> AnnotateModel::picker_rows(const std::string& query, bool with_suggestions) const {
   std::string q = text::fold_case(text::trim(query));
   auto matches = [&](const std::string& id) {
     if (q.empty()) return true;
@@ -326,7 +397,7 @@ std::vector<PickerRow> AnnotateModel::picker_rows(const std::string& query) cons
     return false;
   };
   std::vector<PickerRow> rows;
-  for (const auto& id : suggestions())
+  for (const auto& id : with_suggestions ? suggestions() : std::vector<std::string>{})
     if (matches(id)) {
       const auto* n = taxonomy_.find(id);
       rows.push_back({id, n ? n->name : "", 0, true, true});
@@ -382,6 +453,7 @@ void AnnotateModel::error_message(const Diagnostics& diags) {
 }
 
 bool AnnotateModel::apply(const CodingEdit& edit) {
+  ++changes_;
   undo_.push_back({doc_.apply(edit), current_});
   redo_.clear();
   set_message(edit.summary);
@@ -497,6 +569,7 @@ bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const
   }
   Step s = std::move(from.back());
   from.pop_back();
+  ++changes_;
   to.push_back({doc_.apply(s.edit), s.turn});
   if (s.turn != current_) {
     current_ = s.turn;
@@ -521,6 +594,7 @@ bool AnnotateModel::save() {
   }
   switch (doc_.save_checked(&error)) {
     case CodingDocument::SaveResult::saved:
+      ++changes_;
       set_message("saved " + doc_.target_file());
       return true;
     case CodingDocument::SaveResult::changed_on_disk:
@@ -534,6 +608,23 @@ bool AnnotateModel::save() {
   return false;
 }
 
+bool AnnotateModel::after_reread(const CodingDocument::Reloaded& r, int at, const std::string& what) {
+  ++changes_;
+  participants_.clear();
+  const auto& turns = doc_.transcript().turns;
+  for (std::size_t i = 0; i < turns.size(); ++i)
+    if (!turns[i].interviewer) participants_.push_back(i);
+  current_ = 0;
+  match_.reset();
+  if (!go_to_turn(at)) turn_changed();
+  if (!r.not_reapplied.empty()) {
+    set_message(what + "; NOT re-applied (redo them): " + text::join(r.not_reapplied, "; "));
+    return false;
+  }
+  set_message(what);
+  return true;
+}
+
 bool AnnotateModel::reload(bool then_save) {
   Diagnostics diags;
   const int at = current_number();
@@ -545,17 +636,8 @@ bool AnnotateModel::reload(bool then_save) {
   }
   undo_.clear();
   redo_.clear();
-  participants_.clear();
-  const auto& turns = doc_.transcript().turns;
-  for (std::size_t i = 0; i < turns.size(); ++i)
-    if (!turns[i].interviewer) participants_.push_back(i);
-  current_ = 0;
-  if (!go_to_turn(at)) turn_changed();
-  std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
-  if (!r->not_reapplied.empty()) {
-    set_message(what + "; NOT re-applied (redo them): " + text::join(r->not_reapplied, "; "));
-    return false;
-  }
+  const std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
+  if (!after_reread(*r, at, what)) return false;
   if (!doc_.dirty()) {
     set_message("reloaded from disk: it already has your changes, nothing to save");
     return true;
@@ -565,8 +647,21 @@ bool AnnotateModel::reload(bool then_save) {
     set_message(what + "; saved");
     return true;
   }
-  set_message(what);
   return true;
+}
+
+bool AnnotateModel::recover(const std::string& base, const std::string& edited, const std::string& when) {
+  Diagnostics diags;
+  const int at = current_number();
+  auto r = doc_.restore_unsaved(base, edited, diags);
+  if (!r) {
+    error_message(diags);
+    return false;
+  }
+  undo_.clear();
+  redo_.clear();
+  return after_reread(*r, at, "recovered the unsaved changes of " + when + ": re-applied " + std::to_string(r->reapplied) +
+                                  " change(s), not saved yet ('w' saves)");
 }
 
 }  // namespace qualrank::tui

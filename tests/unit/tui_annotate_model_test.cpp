@@ -71,7 +71,15 @@ struct FakeUi : Ui {
   std::optional<std::string> code, text;
   bool answer = false;
   int helps = 0;
+  std::optional<std::string> parent;
+  int choice = 0;
+  std::vector<std::string> questions;
   std::optional<std::string> pick_code(AnnotateModel&) override { return code; }
+  std::optional<std::string> pick_parent(AnnotateModel&, const std::string&) override { return parent; }
+  int choose(const std::string& q, const std::string&) override {
+    questions.push_back(q);
+    return choice;
+  }
   std::optional<std::string> prompt(const std::string&, const std::string&) override { return text; }
   bool confirm(const std::string&) override { return answer; }
   void show_help() override { ++helps; }
@@ -135,7 +143,7 @@ TEST_CASE("tui: turns, next uncoded and the selection", "[tui]") {
   m.select_extend(-5);  // never before its first word
   CHECK(m.selected_text() == "pin");
   m.select_move(100);   // clamped to the last word
-  CHECK(m.selected_text() == "owners?");
+  CHECK(m.selected_text() == "owners");  // without the question mark after the word
   m.clear_selection();
   CHECK_FALSE(m.selected_text());
   // CJK and emoji words
@@ -301,4 +309,184 @@ TEST_CASE("tui: the picker steps only among the rows that match", "[tui]") {
   CHECK(step_pick(rows, 4, -1) == 2);
   CHECK(step_pick(rows, 2, 10) == 4);   // a page moves as far as there are matches
   CHECK(first_pick(rows, "") == 2);
+}
+
+namespace {
+
+// Writes transcripts/NAME.md in the study and opens it.
+AnnotateModel open_text(TempStudy& w, const std::string& name, const std::string& text, const std::string& coder = "") {
+  std::ofstream(w.root / "transcripts" / (name + ".md"), std::ios::binary) << text;
+  Diagnostics diags;
+  auto doc = CodingDocument::open(w.root, "transcripts/" + name + ".md", coder, w.version->resolve, diags);
+  REQUIRE(doc);
+  return AnnotateModel(std::move(*doc), w.version->taxonomy, w.version->resolve, &w.ws->guideline);
+}
+
+const char* kTwoMatches =
+    "---\nparticipant: P8\nrole: developer\ncoder: alice\n---\n\n## II.2\n\nI: Asked?\n\n"
+    "P8: \"How do I start?\" they ask, and then \"how do I stop?\"\n\n"
+    "P8: Nothing here.\n\n"
+    "P8: And how do I log in.\n";
+
+}  // namespace
+
+TEST_CASE("tui: n reaches the next match in the same turn; a match is selected without its punctuation", "[tui]") {
+  TempStudy w;
+  auto m = open_text(w, "P8", kTwoMatches);
+  CHECK(m.search("how do i", 1));
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "How do I");  // not the opening quote mark
+  CHECK(m.search("", 1));                  // n: the second match of the same turn
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "how do I");
+  CHECK(m.selection_bytes()->first == std::string("\"How do I start?\" they ask, and then \"").size());
+  CHECK(m.search("", 1));                  // then the next turn with one
+  CHECK(m.current_number() == 3);
+  CHECK(m.selected_text() == "how do I");
+  CHECK(m.search("", 1));                  // wraps to the first
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "How do I");
+  CHECK(m.search("", -1));                 // N goes back: the last turn's
+  CHECK(m.current_number() == 3);
+  CHECK(m.search("", -1));                 // then the second match of t1
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "how do I");
+  CHECK(m.search("", -1));
+  CHECK(m.selected_text() == "How do I");
+  CHECK(m.message() == "found \"how do i\" in t1 (n next, N previous)");
+  // a selection that is only punctuation keeps it
+  m.go_to_turn(1);
+  m.select_start();
+  CHECK(m.selected_text() == "How");
+}
+
+TEST_CASE("tui: the search prompt starts empty and Enter alone repeats the last search", "[tui]") {
+  TempStudy w;
+  auto m = open_text(w, "P8", kTwoMatches);
+  struct PromptUi : FakeUi {
+    std::vector<std::pair<std::string, std::string>> asked;
+    std::optional<std::string> prompt(const std::string& label, const std::string& initial) override {
+      asked.emplace_back(label, initial);
+      return text;
+    }
+  } ui;
+  ui.text = "";
+  press(m, ui, '/');
+  CHECK(m.message() == "nothing to search for");
+  ui.text = "do i";
+  press(m, ui, '/');
+  REQUIRE(ui.asked.size() == 2);
+  CHECK(ui.asked[1] == std::make_pair(std::string("search: "), std::string()));
+  CHECK(m.selected_text() == "do I");
+  ui.text = "";
+  press(m, ui, '/');  // Enter alone: the next match of the last search
+  CHECK(ui.asked[2] == std::make_pair(std::string("search (Enter: \"do i\"): "), std::string()));
+  CHECK(m.current_number() == 1);
+  CHECK(m.selection_bytes()->first > 20);
+}
+
+TEST_CASE("tui: + with Esc at the parent proposes nothing; the selected words are the proposal's", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  FakeUi ui;
+  std::vector<std::string> proposed;
+  m.set_code_proposer([&](const std::string& name, const std::string& parent) {
+    proposed.push_back(name + "|" + parent + "|" + m.selected_text().value_or("(turn)") + "|" +
+                       std::to_string(m.selection_line().value_or(0)));
+    return std::string("proposed");
+  });
+  m.select_start();
+  m.select_move(3);
+  m.select_extend(2);  // "pin the cuda"
+  ui.text = "Pinning";
+  ui.parent = std::nullopt;  // Esc in the parent picker
+  press(m, ui, '+');
+  CHECK(proposed.empty());
+  CHECK(m.message() == "no code proposed");
+  ui.parent = "";  // the top-level row
+  press(m, ui, '+');
+  ui.parent = "A.1";
+  press(m, ui, '+');
+  CHECK(proposed == std::vector<std::string>{"Pinning||pin the cuda|11", "Pinning|A.1|pin the cuda|11"});
+}
+
+TEST_CASE("tui: leaving a transcript with unsaved changes: save and go, discard, or stay; g goes to a turn", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  FakeUi ui;
+  ui.code = "A.2";
+  press(m, ui, 'c');
+  REQUIRE(m.dirty());
+  ActionContext stay{m, ui, ']'};
+  ui.choice = 0;  // Esc
+  dispatch(stay);
+  CHECK(stay.switch_transcript == 0);
+  CHECK(m.message() == "staying ('w' saves)");
+  CHECK(ui.questions.back() == "unsaved changes: s save and go, d discard and go, Esc stay");
+  ActionContext discard{m, ui, '['};
+  ui.choice = 'd';
+  dispatch(discard);
+  CHECK(discard.switch_transcript == -1);
+  CHECK(discard.discard);
+  CHECK(m.dirty());
+  ActionContext save{m, ui, ']'};
+  ui.choice = 's';
+  dispatch(save);
+  CHECK(save.switch_transcript == 1);
+  CHECK_FALSE(save.discard);
+  CHECK_FALSE(m.dirty());
+  CHECK(read(w.root / "transcripts/P9.md").find("@code A.2") != std::string::npos);
+
+  ui.text = "t3";
+  press(m, ui, 'g');
+  CHECK(m.current_number() == 3);
+  ui.text = "2";
+  press(m, ui, 'g');
+  CHECK(m.current_number() == 2);
+  ui.text = "t9";
+  press(m, ui, 'g');
+  CHECK(m.current_number() == 2);
+  CHECK(m.message() == "error: no participant turn 't9' (t1-t3)");
+  press(m, ui, key::home);
+  CHECK(m.current_number() == 1);
+}
+
+TEST_CASE("tui: help wraps its descriptions to the screen; fit_middle keeps a text's end", "[tui]") {
+  for (int width : {80, 50}) {
+    auto lines = help_lines(width);
+    CHECK(lines.size() > actions().size());
+    for (const auto& l : lines) CHECK(display_width(l) <= width);
+    std::string all;  // the lines' words, one space apart
+    for (const auto& l : lines)
+      for (const auto& w : split_words(l)) all += l.substr(w.begin, w.end - w.begin) + " ";
+    CHECK(all.find("from the selection on; the match is selected; Enter alone repeats the last search n search-next") !=
+          std::string::npos);  // the end of a long description is there
+  }
+  CHECK(help_lines(0).size() == actions().size());
+  const std::string q = "changed on disk since read: reload it and re-apply your unsaved changes, then save? (y/n)";
+  CHECK(fit_middle(q, 40) == "changed on disk since read: reloa… (y/n)");
+  CHECK(display_width(fit_middle(q, 40)) == 40);
+  CHECK(fit_middle("segments coded COM.1 Asynchronous updates across the study (12)", 30) == "segments coded COM.1 Asy… (12)");
+  CHECK(fit_middle("short", 30) == "short");
+  CHECK(fit_middle("東京東京東京東京", 7) == "東京…京");
+}
+
+TEST_CASE("tui: a @memo that follows no code never attaches to a new code", "[tui]") {
+  TempStudy w;
+  auto m = open_text(w, "P7",
+                     "---\nparticipant: P7\nrole: developer\ncoder: alice\n---\n\n## II.2\n\nI: Asked?\n\n"
+                     "P7: Out of memory.\n@memo stray words\n\nP7: Fine.\n");
+  FakeUi ui;
+  ui.code = "B.1";
+  press(m, ui, 'c');
+  CHECK(m.codings().empty());
+  CHECK(m.message() == "error: this @memo line follows no code; coding t1 would make it the new code's: delete it or "
+                       "write its code above it first");
+  m.select_start();  // a span would take it as well
+  press(m, ui, 'c');
+  CHECK(m.codings().empty());
+  CHECK_FALSE(m.dirty());
+  m.move(1);  // the next turn is not concerned
+  press(m, ui, 'c');
+  CHECK(m.codings().size() == 1);
 }

@@ -127,6 +127,14 @@ class CodingDocument {
   // re-applied is listed and left out; the result is unsaved (dirty when anything was re-applied). nullopt
   // with a located error when the files can no longer be read or parsed (the document is then unchanged).
   std::optional<Reloaded> reload(Diagnostics& diags);
+  // Takes `edited`, changes made to the edited file (the transcript for its own coder, else the .codes file)
+  // when it read `base` and never saved (a recovery file), as this document's unsaved changes and re-applies
+  // them on the files as they are now, as reload() does. nullopt with a located error when they cannot be
+  // read (the document is then unchanged).
+  std::optional<Reloaded> restore_unsaved(const std::string& base, const std::string& edited, Diagnostics& diags);
+  // The edited file's text as read or last saved (what unsaved changes are changes to).
+  const std::string& saved_text() const { return inline_ ? saved_transcript_ : saved_codes_; }
+  const std::string& edited_text() const { return inline_ ? transcript_text_ : codes_text_; }
 
  private:
   std::optional<Transcript> parse_view(const std::string& transcript_text, const std::string& codes_text,
