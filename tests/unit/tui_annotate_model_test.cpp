@@ -9,6 +9,7 @@
 
 #include "actions.h"
 #include "annotate_model.h"
+#include "recovery.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 
@@ -489,4 +490,42 @@ TEST_CASE("tui: a @memo that follows no code never attaches to a new code", "[tu
   m.move(1);  // the next turn is not concerned
   press(m, ui, 'c');
   CHECK(m.codings().size() == 1);
+}
+
+TEST_CASE("tui: unsaved work kept in a recovery file is re-applied on the file as it is now", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  FakeUi ui;
+  const std::string before = read(w.root / "transcripts/P9.md");
+  ui.code = "A.2";
+  press(m, ui, 'c');
+  std::string error;
+  REQUIRE(keep_unsaved(w.root, m.document(), &error));
+  CHECK(recovery_file(m.document()) == ".qualrank-recover/P9.alice.json");
+  auto rec = find_recovery(w.root, m.document(), nullptr);
+  REQUIRE(rec);
+  CHECK(rec->transcript == "transcripts/P9.md");
+  CHECK(rec->base == before);
+  CHECK(rec->edited == m.document().transcript_text());
+  CHECK(rec->time.size() == std::string("2026-01-01 00:00:00 UTC").size());
+  // meanwhile another program adds a turn at the end; the next session recovers on top of it
+  std::ofstream(w.root / "transcripts/P9.md", std::ios::binary | std::ios::app) << "\nP9: Added later.\n";
+  auto next = w.open();
+  REQUIRE(find_recovery(w.root, next.document(), nullptr));
+  CHECK(next.recover(rec->base, rec->edited, rec->time));
+  CHECK(next.message() == "recovered the unsaved changes of " + rec->time + ": re-applied 1 change(s), not saved yet ('w' saves)");
+  CHECK(next.dirty());
+  REQUIRE(next.codings().size() == 1);
+  CHECK(next.codings()[0].written == "A.2");
+  CHECK(next.document().transcript_text().find("P9: Added later.") != std::string::npos);
+  CHECK(next.participant_turns().size() == 4);
+  REQUIRE(next.save());
+  REQUIRE(keep_unsaved(w.root, next.document(), &error));  // nothing unsaved: the file goes
+  CHECK_FALSE(fs::exists(w.root / ".qualrank-recover"));
+  // a file that is not a recovery file is named, not used
+  fs::create_directories(w.root / ".qualrank-recover");
+  std::ofstream(w.root / ".qualrank-recover/P9.alice.json") << "{not json";
+  std::string problem;
+  CHECK_FALSE(find_recovery(w.root, next.document(), &problem));
+  CHECK(problem == ".qualrank-recover/P9.alice.json: not a recovery file (not the JSON annotate writes)");
 }
