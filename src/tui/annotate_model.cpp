@@ -1,7 +1,9 @@
 // The terminal coder's model (annotate_model.h): pure state and library calls, no terminal.
 #include "annotate_model.h"
 
+#include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/utext.h>
 #include <unicode/utf8.h>
 
 #include <algorithm>
@@ -21,16 +23,6 @@ UChar32 next_code_point(std::string_view s, std::size_t& i) {
   return c < 0 ? 0xFFFD : c;
 }
 
-// Code points that join the character before them.
-bool extends(UChar32 c) {
-  if (c == 0x200D) return true;                          // zero width joiner
-  if ((c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xE0100 && c <= 0xE01EF)) return true;  // variation selectors
-  if (c >= 0x1F3FB && c <= 0x1F3FF) return true;          // emoji skin tone modifiers
-  if (c >= 0xE0020 && c <= 0xE007F) return true;          // emoji tag sequences
-  auto type = u_charType(c);
-  return type == U_NON_SPACING_MARK || type == U_ENCLOSING_MARK || type == U_COMBINING_SPACING_MARK;
-}
-
 int base_width(UChar32 c) {
   if (c < 0x20 || (c >= 0x7F && c < 0xA0)) return 0;
   auto ea = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
@@ -43,31 +35,63 @@ bool is_space(UChar32 c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r
 
 }  // namespace
 
+namespace {
+
+// The grapheme cluster boundaries of the UTF-8 text (ICU's character break iterator, Unicode UAX #29: combining
+// marks, ZWJ sequences, flag pairs, variation selectors, Hangul syllables). One iterator per thread, reused.
+UBreakIterator* grapheme_breaks() {
+  struct Holder {
+    UBreakIterator* it = nullptr;
+    ~Holder() {
+      if (it) ubrk_close(it);
+    }
+  };
+  thread_local Holder h;
+  if (!h.it) {
+    UErrorCode status = U_ZERO_ERROR;
+    h.it = ubrk_open(UBRK_CHARACTER, "", nullptr, 0, &status);
+    if (U_FAILURE(status)) h.it = nullptr;
+  }
+  return h.it;
+}
+
+}  // namespace
+
 std::vector<Cluster> clusters(std::string_view s) {
   std::vector<Cluster> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    Cluster cl;
-    cl.begin = i;
+  auto width_of = [&](std::size_t begin, std::size_t end) {
+    // The base's columns; what follows it in the cluster (marks, ZWJ and what it joins, VS16, modifiers) adds
+    // none, as wcwidth counts them; a flag (two regional indicators) takes two.
+    std::size_t i = begin;
     UChar32 c = next_code_point(s, i);
-    cl.width = base_width(c);
-    bool joined = false;
-    while (i < s.size()) {
-      std::size_t j = i;
-      UChar32 d = next_code_point(s, j);
-      if (joined) {  // the code point after a ZWJ belongs to the sequence
-        joined = false;
-        i = j;
-        continue;
-      }
-      if (!extends(d)) break;
-      if (d == 0xFE0F && cl.width == 1 && u_hasBinaryProperty(c, UCHAR_EMOJI)) cl.width = 2;  // emoji presentation
-      joined = d == 0x200D;
-      i = j;
-    }
-    cl.end = i;
-    out.push_back(cl);
+    if (c >= 0x1F1E6 && c <= 0x1F1FF) return i < end ? 2 : 1;
+    return base_width(c);
+  };
+  const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  UBreakIterator* it = ascii ? nullptr : grapheme_breaks();
+  UErrorCode status = U_ZERO_ERROR;
+  UText* ut = nullptr;
+  if (it) {
+    ut = utext_openUTF8(nullptr, s.data(), static_cast<int64_t>(s.size()), &status);
+    if (U_SUCCESS(status)) ubrk_setUText(it, ut, &status);
+    if (U_FAILURE(status)) it = nullptr;
   }
+  if (!it) {  // ASCII, or no ICU iterator: one code point a character (\r\n together)
+    for (std::size_t i = 0; i < s.size();) {
+      std::size_t end = i;
+      if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') end = i + 2;
+      else next_code_point(s, end);
+      out.push_back({i, end, width_of(i, end)});
+      i = end;
+    }
+  } else {
+    int32_t begin = ubrk_first(it);
+    for (int32_t end = ubrk_next(it); end != UBRK_DONE; begin = end, end = ubrk_next(it)) {
+      auto b = static_cast<std::size_t>(begin), e = static_cast<std::size_t>(end);
+      out.push_back({b, e, width_of(b, e)});
+    }
+  }
+  if (ut) utext_close(ut);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <curses.h>
 
 #include <algorithm>
+#include <cwchar>
 
 #include "actions.h"
 #include "screen.h"
@@ -279,7 +280,20 @@ int put_text(int y, int x, std::string_view text, int max_cols, int attr) {
     if (piece == "\t" || piece == "\n") piece = " ";
     std::wstring w = widen(piece);
     if (w.empty() || w[0] < 0x20) continue;
-    mvaddnwstr(y, x + used, w.c_str(), static_cast<int>(w.size()));
+    // A flag (two regional indicators) is drawn as its two one-column halves. Any other cluster goes into one
+    // cell: its base with the zero-width code points after it (combining marks, variation selectors), so that it
+    // takes the base's columns, as clusters() counts them; what a zero width joiner adds (the 💻 of 👩‍💻), or a
+    // skin tone modifier, would take columns of its own and is not drawn: the sequence shows as its first emoji.
+    if (w.size() == 2 && w[0] >= 0x1F1E6 && w[0] <= 0x1F1FF) {
+      mvaddnwstr(y, x + used, w.c_str(), 2);
+    } else {
+      std::wstring one(1, w[0]);
+      for (std::size_t k = 1; k < w.size() && w[k] != 0x200D && one.size() < CCHARW_MAX; ++k)
+        if (wcwidth(w[k]) == 0) one.push_back(w[k]);
+      cchar_t cell;
+      if (one.size() > 1 && setcchar(&cell, one.c_str(), A_NORMAL, 0, nullptr) == OK) mvadd_wch(y, x + used, &cell);
+      else mvaddnwstr(y, x + used, one.c_str(), 1);
+    }
     used += cl.width;
   }
   if (attr) attroff(attr);

@@ -124,6 +124,20 @@ grep -qxF 'S01: And [how do I]{TOOL.3} log in, with which VPN?' "$ws/transcripts
 stop
 rm "$ws/transcripts/S01.md"  # its stray @memo would fail the queries below
 
+# 3b. Grapheme clusters: a flag is one word, a ZWJ sequence and a VS16 sequence are drawn whole in their
+#     base's columns; a span ends at a cluster's end.
+printf -- '---\nparticipant: G01\nrole: employee\ncoder: eli\n---\n## II.1 Progress\nI: How does your team share progress?\nG01: 🇩🇪 team, 👩‍💻 coder and ✔️ done.\n' >"$ws/transcripts/G01.md"
+start 80x24 TERM=vt100 transcripts/G01.md
+keys v; wait_for "> t1 G01: [🇩🇪] team, 👩 coder and ✔️ done."
+keys l; keys l; wait_for "> t1 G01: 🇩🇪 team, [👩] coder and ✔️ done."
+keys L; wait_for "> t1 G01: 🇩🇪 team, [👩 coder] and ✔️ done."
+keys c; wait_for "filter"; keys -l TOOL.1; keys Enter; wait_for 'added TOOL.1 to t1 "👩 coder"'  # drawn as its first emoji
+keys Escape; keys v; keys c; wait_for "filter"; keys -l COM.3; keys Enter; wait_for 'added COM.3 to t1 "🇩🇪"'
+keys w; wait_for "saved transcripts/G01.md"
+grep -qxF "G01: [🇩🇪]{COM.3} team, [👩‍💻 coder]{TOOL.1} and ✔️ done." "$ws/transcripts/G01.md" || fail "cluster spans: $(tail -1 "$ws/transcripts/G01.md")"
+stop
+rm "$ws/transcripts/G01.md"
+
 # 4. At 80 columns the conflict question keeps its (y/n); help wraps its descriptions; no colour with NO_COLOR.
 start 80x24 "TERM=xterm-256color NO_COLOR=1" transcripts/C01.md
 keys j; wait_for "> t2 C01"

@@ -109,6 +109,17 @@ TEST_CASE("tui: clusters keep combining marks, emoji sequences and wide characte
   CHECK(clusters(family)[0].width == 2);
   // thumbs up with a skin tone modifier
   CHECK(clusters("\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD").size() == 1);
+  // a flag (two regional indicators), a ZWJ sequence and a VS16 sequence are one character each, as wide as
+  // their base (wcwidth of the base, zero for what follows it)
+  REQUIRE(clusters("🇩🇪").size() == 1);
+  CHECK(clusters("🇩🇪")[0].width == 2);
+  REQUIRE(clusters("👩‍💻").size() == 1);
+  CHECK(clusters("👩‍💻")[0].width == 2);
+  REQUIRE(clusters("✔️").size() == 1);
+  CHECK(clusters("✔️")[0].width == 1);
+  CHECK(clusters("🇩🇪🇫🇷").size() == 2);
+  CHECK(clusters("\r\n").size() == 1);
+  CHECK(display_width("👩‍💻 ✔️ 🇩🇪") == 7);
 }
 
 TEST_CASE("tui: words split at spaces; a wide character is a word of its own", "[tui]") {
@@ -117,6 +128,7 @@ TEST_CASE("tui: words split at spaces; a wide character is a word of its own", "
   CHECK(word_texts("日本語のテキスト") .size() == 8);
   CHECK(word_texts("hi 🙂 there") == std::vector<std::string>{"hi", "🙂", "there"});
   CHECK(word_texts("cafe\xCC\x81 owners") == std::vector<std::string>{"cafe\xCC\x81", "owners"});
+  CHECK(word_texts("🇩🇪 team, 👩‍💻coder ✔️done") == std::vector<std::string>{"🇩🇪", "team,", "👩‍💻", "coder", "✔️done"});
   CHECK(word_texts("").empty());
   CHECK(word_texts("   ").empty());
 }
