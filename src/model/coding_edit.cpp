@@ -153,6 +153,20 @@ std::multiset<std::string> coding_keys(const Transcript& t, const NodeResolver& 
   return keys;
 }
 
+// "tN|span|node" -> the memo and exemplar mark of each coding in the view (a repeated key: its first coding).
+std::map<std::string, std::pair<std::string, bool>> coding_notes(const Transcript& t, const NodeResolver& resolve) {
+  std::map<std::string, std::pair<std::string, bool>> notes;
+  for (const auto& turn : t.turns) {
+    if (turn.interviewer) continue;
+    std::string tn = "t" + std::to_string(turn.number) + "|";
+    for (const auto& c : turn.codes) notes.emplace(tn + "|" + node_of(resolve, c), std::make_pair(c.memo, c.exemplar));
+    for (const auto& sp : turn.spans)
+      for (const auto& c : sp.codes)
+        notes.emplace(tn + turn.text.substr(sp.begin, sp.end - sp.begin) + "|" + node_of(resolve, c), std::make_pair(c.memo, c.exemplar));
+  }
+  return notes;
+}
+
 }  // namespace
 
 std::optional<std::vector<std::string>> resolve_node_ids(const std::vector<std::string>& written, const Taxonomy& taxonomy,
@@ -1026,6 +1040,20 @@ std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diag
     if (!got.count(k)) result.not_reapplied.push_back(key_label(k) + ": your addition");
   for (const auto& k : removed)
     if (got.count(k) && !(their_keys.count(k) > base_keys.count(k))) result.not_reapplied.push_back(key_label(k) + ": your removal");
+  // A memo or exemplar mark changed since the last save must be in the result too (or the other writer made the
+  // same change); else it is named, with the memo's text, so that nothing typed is lost unseen.
+  const auto base_notes = base_view ? coding_notes(*base_view, resolve_) : decltype(coding_notes(view_, resolve_)){};
+  const auto our_notes = coding_notes(view_, resolve_), got_notes = coding_notes(*merged_view, resolve_);
+  for (const auto& [k, mine] : our_notes) {
+    auto b = base_notes.find(k);
+    const std::pair<std::string, bool> before = b == base_notes.end() ? std::make_pair(std::string(), false) : b->second;
+    auto g = got_notes.find(k);
+    if (mine == before || g == got_notes.end()) continue;  // unchanged, or the coding itself is listed above
+    if (g->second.first != mine.first && mine.first != before.first)
+      result.not_reapplied.push_back(key_label(k) + (mine.first.empty() ? ": your removal of its memo" : ": your memo \"" + mine.first + "\""));
+    if (g->second.second != mine.second && mine.second != before.second)
+      result.not_reapplied.push_back(key_label(k) + (mine.second ? ": your exemplar mark" : ": your dropping of its exemplar mark"));
+  }
 
   saved_transcript_ = *disk_transcript;
   saved_codes_ = inline_ ? codes_text_ : *disk_codes;

@@ -231,6 +231,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     if (!study) study = std::make_unique<tui::StudyLoader>(ctx.workspace, model->blind() ? model->document().coder() : "");
     timeout(learned_set ? -1 : 100);
     int k = tui::read_key();
+    timeout(-1);  // the pickers, prompts and lists an action opens wait for their key
     if (k == tui::key::resize || k < 0) continue;
     if (k != tui::key::escape) model->set_message("");
     tui::ActionContext actx{*model, ui, k};

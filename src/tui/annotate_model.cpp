@@ -595,7 +595,7 @@ bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const
   from.pop_back();
   ++changes_;
   to.push_back({doc_.apply(s.edit), s.turn});
-  if (s.turn != current_) {
+  if (s.turn != current_ && s.turn < participants_.size()) {
     current_ = s.turn;
     turn_changed();
   } else {
@@ -649,18 +649,61 @@ bool AnnotateModel::after_reread(const CodingDocument::Reloaded& r, int at, cons
   return true;
 }
 
+namespace {
+
+// Moves undo steps (top of the stack last) from the text `before` onto `after`, the same text with one region
+// changed (between their common start and common end): a step whose splices lie outside that region is shifted
+// by it; the first step that touches it is dropped with every older one (they undo onto it). Returns how many
+// were dropped.
+template <class Step>
+std::size_t rebase_steps(std::vector<Step>& steps, const std::string& before, const std::string& after) {
+  std::size_t p = 0;
+  while (p < before.size() && p < after.size() && before[p] == after[p]) ++p;
+  std::size_t q = 0;
+  while (q < before.size() - p && q < after.size() - p && before[before.size() - 1 - q] == after[after.size() - 1 - q]) ++q;
+  // The region [rb, re) of the text a step applies to, and how much longer it is after the reload.
+  std::size_t rb = p, re = before.size() - q;
+  const std::ptrdiff_t grow = static_cast<std::ptrdiff_t>(after.size()) - static_cast<std::ptrdiff_t>(before.size());
+  if (grow == 0 && rb >= re) return 0;  // the same text
+  for (std::size_t k = steps.size(); k-- > 0;) {
+    auto& splices = steps[k].edit.splices;
+    // A splice before the region erases only bytes before it; one after, only bytes after it.
+    auto before_region = [&](const TextSplice& sp) { return sp.offset + sp.erase <= rb; };
+    auto after_region = [&](const TextSplice& sp) { return sp.offset >= re; };
+    if (!std::all_of(splices.begin(), splices.end(), [&](const TextSplice& sp) { return before_region(sp) || after_region(sp); })) {
+      const std::size_t dropped = k + 1;
+      steps.erase(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(dropped));
+      return dropped;
+    }
+    std::ptrdiff_t moves = 0;  // how far this step moves the region when it is undone
+    for (auto& sp : splices) {
+      if (before_region(sp)) moves += static_cast<std::ptrdiff_t>(sp.insert.size()) - static_cast<std::ptrdiff_t>(sp.erase);
+      else sp.offset = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(sp.offset) + grow);
+    }
+    rb = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(rb) + moves);
+    re = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(re) + moves);
+  }
+  return 0;
+}
+
+}  // namespace
+
 bool AnnotateModel::reload(bool then_save) {
   Diagnostics diags;
   const int at = current_number();
+  const std::string before = doc_.edited_text();
   auto r = doc_.reload(diags);
   conflict_ = false;
   if (!r) {
     error_message(diags);
     return false;
   }
-  undo_.clear();
+  // The undo history stays where the reload changed none of the text it undoes.
+  const std::size_t levels = undo_.size(), dropped = rebase_steps(undo_, before, doc_.edited_text());
   redo_.clear();
-  const std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
+  std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
+  if (dropped == levels && levels > 0) what += "; the undo history is cleared";
+  else if (dropped > 0) what += "; the " + std::to_string(dropped) + " oldest undo step(s) are cleared";
   if (!after_reread(*r, at, what)) return false;
   if (!doc_.dirty()) {
     set_message("reloaded from disk: it already has your changes, nothing to save");

@@ -125,9 +125,10 @@ class AnnotateModel {
   // whether it was because the file changed on disk since it was read (reload() offers the way out).
   bool save();
   bool conflict() const { return conflict_; }
-  // Reads the file again and re-applies the unsaved changes (CodingDocument::reload); the undo history is
-  // cleared (it refers to the old text). The message says what was re-applied and lists what was not; when
-  // everything was, and `then_save`, saves at once.
+  // Reads the file again and re-applies the unsaved changes (CodingDocument::reload). The undo history stays
+  // where the reload changed none of the text a step undoes (steps are moved past the change); the steps from
+  // the first that touches it on are cleared, and the message says so. The message says what was re-applied
+  // and names what was not (codings, memo text, exemplar marks); when everything was, and `then_save`, saves.
   bool reload(bool then_save);
   // Takes unsaved changes kept in a recovery file (recovery.h: `base` the edited file then, `edited` with the
   // changes, `when` they were kept) and re-applies them on the files as they are now, as reload() does; the

@@ -541,3 +541,49 @@ TEST_CASE("tui: unsaved work kept in a recovery file is re-applied on the file a
   CHECK_FALSE(find_recovery(w.root, next.document(), &problem));
   CHECK(problem == ".qualrank-recover/P9.alice.json: not a recovery file (not the JSON annotate writes)");
 }
+
+TEST_CASE("tui: a reload names the memo it could not re-apply and keeps the undo history it can", "[tui]") {
+  TempStudy w;
+  const fs::path file = w.root / "transcripts/P9.md";
+  auto rewrite = [&](const std::string& from, const std::string& to) {
+    std::string text = read(file);
+    auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    std::ofstream(file, std::ios::binary) << text.replace(at, from.size(), to);
+  };
+  FakeUi ui;
+  {  // a change elsewhere in the file: the undo history is moved past it and still undoes
+    auto m = w.open();
+    m.go_to_turn(3);
+    ui.code = "A.2";
+    press(m, ui, 'c');
+    rewrite("role: developer", "role: developer\ndate: 2025-01-02");
+    CHECK_FALSE(m.save());
+    REQUIRE(m.conflict());
+    CHECK(m.reload(false));
+    CHECK(m.message() == "reloaded from disk, re-applied 1 change(s)");
+    CHECK(m.undo_levels() == 1);
+    CHECK(m.undo());
+    CHECK(m.document().transcript_text() == read(file));  // exactly theirs: the undo undid our code only
+    CHECK_FALSE(m.dirty());
+  }
+  {  // a memo typed on a line the other writer changed: named with its text; the undo steps on it cleared
+    auto m = w.open();
+    m.select_start();
+    m.select_move(8);
+    m.select_extend(2);  // "東京 users"
+    ui.code = "A.1";
+    press(m, ui, 'c');
+    REQUIRE(m.save());
+    ui.text = "asks in Japanese";
+    press(m, ui, 'm');
+    REQUIRE(m.codings()[0].memo == "asks in Japanese");
+    rewrite("pin the cuda version", "pin the CUDA version");
+    CHECK_FALSE(m.save());
+    CHECK_FALSE(m.reload(false));
+    CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); the undo history is cleared; NOT re-applied (redo "
+                         "them): t1 \"東京 users\" A.1: your memo \"asks in Japanese\"");
+    CHECK(m.undo_levels() == 0);
+    CHECK(m.codings()[0].memo.empty());
+  }
+}

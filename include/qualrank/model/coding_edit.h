@@ -118,7 +118,9 @@ class CodingDocument {
   // What reload() did with the unsaved changes.
   struct Reloaded {
     int reapplied = 0;                       // changed places re-applied
-    std::vector<std::string> not_reapplied;  // "t3 \"span\" A.1: your addition", ... (codings not re-applied)
+    // What was not re-applied: "t3 \"span\" A.1: your addition", "...: your removal", "t2 A.1: your memo
+    // \"TEXT\"", "...: your removal of its memo", "...: your exemplar mark", "...: your dropping of its exemplar mark".
+    std::vector<std::string> not_reapplied;
   };
   // Reads the files again from disk (under the workspace lock) and re-applies the unsaved changes on top of
   // them: the changes since the last save are lines of the edited file, re-applied as a three-way merge
