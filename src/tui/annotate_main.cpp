@@ -190,6 +190,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
   // Unsaved work is kept in a recovery file after every change (recovery.h), so a kill loses nothing; one left
   // by an earlier session of this transcript and coder is offered back when the transcript opens.
   std::uint64_t kept_at = model->changes();
+  tui::KeptBase kept_base;
   auto offer_recovery = [&] {
     kept_at = model->changes();
     std::string problem;
@@ -210,7 +211,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     if (model->changes() == kept_at) return;
     kept_at = model->changes();
     std::string error;
-    if (!tui::keep_unsaved(ctx.workspace, model->document(), &error))
+    if (!tui::keep_unsaved(ctx.workspace, model->document(), &error, &kept_base))
       model->set_message("warning: cannot keep the unsaved changes for recovery (" + error + ")");
   };
   offer_recovery();
@@ -236,8 +237,12 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     if (k != tui::key::escape) model->set_message("");
     tui::ActionContext actx{*model, ui, k};
     if (!tui::dispatch(actx)) model->set_message("no action on this key ('?' lists the keys)");
-    if (actx.discard) tui::remove_recovery(ctx.workspace, model->document());
-    else keep_unsaved();
+    if (actx.discard) {
+      tui::remove_recovery(ctx.workspace, model->document());
+      kept_base = {};
+    } else {
+      keep_unsaved();
+    }
     if (actx.quit) break;
     if (actx.switch_transcript != 0 && !files.empty()) {
       auto at = std::find(files.begin(), files.end(), model->document().transcript().file);
@@ -258,6 +263,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
       }
       model = std::move(next);
       learned_set = false;
+      kept_base = {};
       model->set_message("opened " + model->document().transcript().file);
       offer_recovery();
       keep_unsaved();

@@ -1,8 +1,11 @@
 // Unsaved work of the terminal coder kept on disk, so that a kill (SIGTERM, SIGHUP, a closed terminal, a
-// crash) loses nothing: after every change the edited file's text as read (base) and as edited go to
-// `.qualrank-recover/<stem>.<coder>.json` inside the workspace, atomically; a save, or leaving the changes on
-// purpose (discard, quit without saving), removes it. The next `annotate` of that transcript by that coder
-// offers it back, re-applied on the files as they are then (CodingDocument::restore_unsaved).
+// crash) loses nothing. After every change, inside the workspace and atomically: the edited file's text as
+// read or last saved (the base) goes to `.qualrank-recover/<stem>.<coder>.base` when it is not there yet, and
+// the unsaved changes to `<stem>.<coder>.json`: the base's SHA-256 and the one stretch of it that differs
+// (bytes kept from its start and its end, and what lies between now), so that an edit of a large transcript
+// writes a few bytes, not the transcript. A save, or leaving the changes on purpose (discard, quit without
+// saving), removes both. The next `annotate` of that transcript by that coder offers them back, re-applied on
+// the files as they are then (CodingDocument::restore_unsaved).
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -20,13 +23,19 @@ struct Recovery {
   std::string edited;      // and with the unsaved changes
 };
 
-// `.qualrank-recover/<stem>.<coder>.json` (workspace-relative); the coder case-folded.
+// `.qualrank-recover/<stem>.<coder>.json` (workspace-relative); the coder case-folded. The base sits beside it
+// with `.base` for `.json`.
 std::string recovery_file(const CodingDocument& doc);
-// Writes the document's unsaved changes (atomically); removes the file when there are none. False with
-// `error` when it cannot be written.
-bool keep_unsaved(const std::filesystem::path& root, const CodingDocument& doc, std::string* error);
-// The recovery file of this document's transcript and coder; nullopt when there is none, or it cannot be read
-// or names another transcript or coder (`problem` then says why).
+// The SHA-256 of the base last written by keep_unsaved (so that it is written once, not after every edit).
+struct KeptBase {
+  std::string sha256;
+};
+// Writes the document's unsaved changes (atomically), and its base unless `kept` says it is there already;
+// removes both files when there are none. False with `error` when they cannot be written.
+bool keep_unsaved(const std::filesystem::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept = nullptr);
+// The recovery file of this document's transcript and coder, with its base; nullopt when there is none, or it
+// cannot be read, names another transcript or coder, or its base is missing or not the one it was written on
+// (`problem` then says why).
 std::optional<Recovery> find_recovery(const std::filesystem::path& root, const CodingDocument& doc, std::string* problem);
 void remove_recovery(const std::filesystem::path& root, const CodingDocument& doc);
 

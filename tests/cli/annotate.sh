@@ -161,7 +161,7 @@ wait_exit
 [[ $(cat "$tmp/rc") == 143 ]] || fail "SIGTERM exit status $(cat "$tmp/rc")"
 cmp -s "$tmp/U01.saved" "$ws/transcripts/U01.md" || fail "killed session changed the file"
 # the unsaved change is kept for the next session (annotate_edges.sh offers it back); not wanted here
-grep -qF '"coder": "alice"' "$ws/.qualrank-recover/U01.alice.json" || fail "no recovery file after SIGTERM"
+grep -qF "\"coder\": \"alice\"" "$ws/.qualrank-recover/U01.alice.json" && cmp -s "$tmp/U01.saved" "$ws/.qualrank-recover/U01.alice.base" || fail "no recovery file after SIGTERM"
 rm -r "$ws/.qualrank-recover"
 
 # --- a second coder writes only transcripts/U01.bob.codes

@@ -512,8 +512,22 @@ TEST_CASE("tui: unsaved work kept in a recovery file is re-applied on the file a
   ui.code = "A.2";
   press(m, ui, 'c');
   std::string error;
-  REQUIRE(keep_unsaved(w.root, m.document(), &error));
+  KeptBase kept;
+  REQUIRE(keep_unsaved(w.root, m.document(), &error, &kept));
   CHECK(recovery_file(m.document()) == ".qualrank-recover/P9.alice.json");
+  CHECK(read(w.root / ".qualrank-recover/P9.alice.base") == before);  // the base, once
+  fs::remove(w.root / ".qualrank-recover/P9.alice.base");
+  ui.code = "B.2";
+  press(m, ui, 'c');
+  REQUIRE(keep_unsaved(w.root, m.document(), &error, &kept));
+  CHECK_FALSE(fs::exists(w.root / ".qualrank-recover/P9.alice.base"));  // not written again
+  std::string problem;
+  CHECK_FALSE(find_recovery(w.root, m.document(), &problem));
+  CHECK(problem == ".qualrank-recover/P9.alice.json: the text it was written on (.qualrank-recover/P9.alice.base) is "
+                   "missing or changed; not used");
+  REQUIRE(keep_unsaved(w.root, m.document(), &error));  // without the record: the base is written
+  // only the stretch that differs is in the .json
+  CHECK(read(w.root / ".qualrank-recover/P9.alice.json").size() < 400);
   auto rec = find_recovery(w.root, m.document(), nullptr);
   REQUIRE(rec);
   CHECK(rec->transcript == "transcripts/P9.md");
@@ -527,8 +541,9 @@ TEST_CASE("tui: unsaved work kept in a recovery file is re-applied on the file a
   CHECK(next.recover(rec->base, rec->edited, rec->time));
   CHECK(next.message() == "recovered the unsaved changes of " + rec->time + ": re-applied 1 change(s), not saved yet ('w' saves)");
   CHECK(next.dirty());
-  REQUIRE(next.codings().size() == 1);
+  REQUIRE(next.codings().size() == 2);
   CHECK(next.codings()[0].written == "A.2");
+  CHECK(next.codings()[1].written == "B.2");
   CHECK(next.document().transcript_text().find("P9: Added later.") != std::string::npos);
   CHECK(next.participant_turns().size() == 4);
   REQUIRE(next.save());
@@ -537,7 +552,6 @@ TEST_CASE("tui: unsaved work kept in a recovery file is re-applied on the file a
   // a file that is not a recovery file is named, not used
   fs::create_directories(w.root / ".qualrank-recover");
   std::ofstream(w.root / ".qualrank-recover/P9.alice.json") << "{not json";
-  std::string problem;
   CHECK_FALSE(find_recovery(w.root, next.document(), &problem));
   CHECK(problem == ".qualrank-recover/P9.alice.json: not a recovery file (not the JSON annotate writes)");
 }
