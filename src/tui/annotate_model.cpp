@@ -632,7 +632,7 @@ bool AnnotateModel::save() {
   return false;
 }
 
-bool AnnotateModel::after_reread(const CodingDocument::Reloaded& r, int at, const std::string& what) {
+bool AnnotateModel::after_reread(const CodingDocument::Reloaded& r, int at, const std::string& what, const std::string& last) {
   ++changes_;
   participants_.clear();
   const auto& turns = doc_.transcript().turns;
@@ -642,10 +642,10 @@ bool AnnotateModel::after_reread(const CodingDocument::Reloaded& r, int at, cons
   match_.reset();
   if (!go_to_turn(at)) turn_changed();
   if (!r.not_reapplied.empty()) {
-    set_message(what + "; NOT re-applied (redo them): " + text::join(r.not_reapplied, "; "));
+    set_message(what + "; NOT re-applied (redo them): " + text::join(r.not_reapplied, "; ") + last);
     return false;
   }
-  set_message(what);
+  set_message(what + last);
   return true;
 }
 
@@ -701,10 +701,11 @@ bool AnnotateModel::reload(bool then_save) {
   // The undo history stays where the reload changed none of the text it undoes.
   const std::size_t levels = undo_.size(), dropped = rebase_steps(undo_, before, doc_.edited_text());
   redo_.clear();
-  std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
-  if (dropped == levels && levels > 0) what += "; the undo history is cleared";
-  else if (dropped > 0) what += "; the " + std::to_string(dropped) + " oldest undo step(s) are cleared";
-  if (!after_reread(*r, at, what)) return false;
+  const std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
+  std::string undo_note;
+  if (dropped == levels && levels > 0) undo_note = "; the undo history is cleared";
+  else if (dropped > 0) undo_note = "; the " + std::to_string(dropped) + " oldest undo step(s) are cleared";
+  if (!after_reread(*r, at, what, undo_note)) return false;
   if (!doc_.dirty()) {
     set_message("reloaded from disk: it already has your changes, nothing to save");
     return true;

@@ -193,8 +193,8 @@ class AnnotateModel {
   void turn_changed();
   void error_message(const Diagnostics& diags);
   // After the document was read again (reload, recover): the turns anew, back at turn `at`; the message says
-  // what was re-applied (`what`) and names what was not. False when something was not.
-  bool after_reread(const CodingDocument::Reloaded& r, int at, const std::string& what);
+  // what was re-applied (`what`), names what was not, then `last`. False when something was not.
+  bool after_reread(const CodingDocument::Reloaded& r, int at, const std::string& what, const std::string& last = "");
 
  public:
   // "A.1 Name" for a node as written (resolved to the version in use).

@@ -595,8 +595,8 @@ TEST_CASE("tui: a reload names the memo it could not re-apply and keeps the undo
     rewrite("pin the cuda version", "pin the CUDA version");
     CHECK_FALSE(m.save());
     CHECK_FALSE(m.reload(false));
-    CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); the undo history is cleared; NOT re-applied (redo "
-                         "them): t1 \"東京 users\" A.1: your memo \"asks in Japanese\"");
+    CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); NOT re-applied (redo them): t1 \"東京 users\" A.1: "
+                         "your memo \"asks in Japanese\"; the undo history is cleared");
     CHECK(m.undo_levels() == 0);
     CHECK(m.codings()[0].memo.empty());
   }
