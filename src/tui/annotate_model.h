@@ -16,29 +16,9 @@
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"
+#include "text_cells.h"
 
 namespace qualrank::tui {
-
-// A user-perceived character: a base code point with the combining marks, variation selectors, emoji
-// modifiers and zero-width-joined code points that follow it. `width` is its terminal columns (0, 1 or 2).
-struct Cluster {
-  std::size_t begin = 0, end = 0;  // byte range
-  int width = 1;
-};
-std::vector<Cluster> clusters(std::string_view utf8);
-// Columns a string takes on a terminal (sum of its clusters' widths).
-int display_width(std::string_view utf8);
-
-// `text` fitted into `cols` columns by cutting its middle ("…"), never its end: a trailing parenthesis (a
-// count, "(y/n)") is kept whole when it leaves at least 8 columns for the start; else the last third.
-std::string fit_middle(std::string_view text, int cols);
-
-// A selectable word: a run of clusters without white space; a wide character (CJK ideograph, emoji) is a
-// word of its own, as CJK text has no spaces. Byte range into the text.
-struct Word {
-  std::size_t begin = 0, end = 0;
-};
-std::vector<Word> split_words(std::string_view utf8);
 
 // A row of the code picker: a suggestion or a taxonomy node (its depth for indenting).
 struct PickerRow {
