@@ -207,12 +207,15 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
       model->set_message("discarded the unsaved changes of " + rec->time);
     }
   };
+  bool recovery_warned = false;  // a workspace that cannot be written to is said once, not after every edit
   auto keep_unsaved = [&] {
     if (model->changes() == kept_at) return;
     kept_at = model->changes();
     std::string error;
-    if (!tui::keep_unsaved(ctx.workspace, model->document(), &error, &kept_base))
-      model->set_message("warning: cannot keep the unsaved changes for recovery (" + error + ")");
+    if (!tui::keep_unsaved(ctx.workspace, model->document(), &error, &kept_base) && !recovery_warned) {
+      recovery_warned = true;
+      model->set_message("warning: cannot keep the unsaved changes for recovery (" + error + "); " + model->message());
+    }
   };
   offer_recovery();
   keep_unsaved();
