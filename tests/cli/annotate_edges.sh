@@ -4,7 +4,7 @@
 # selected words; a @memo that follows no code is refused, never attached; n reaches the second match of a
 # turn, the / prompt starts empty and Enter alone repeats; prompts and titles keep their ends at 80 and 60
 # columns, help wraps, a hidden margin is said, NO_COLOR drops colours; ] offers save and go; g goes to a
-# turn; SIGTERM keeps the unsaved work for the next session.
+# turn; SIGTERM keeps the unsaved work for the next session; a reload names the memo it could not re-apply.
 set -euo pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
@@ -200,5 +200,20 @@ keys w; wait_for "saved transcripts/C02.md"
 [[ ! -e $rec && ! -e $base && ! -e $ws/.qualrank-recover ]] || fail "the recovery file stayed after a save"
 grep -qxF "@code TOOL.1" "$ws/transcripts/C02.md" || fail "recovered change not saved: $(sed -n 17,22p "$ws/transcripts/C02.md")"
 stop
-q validate >/dev/null 2>&1 || true
+
+# 9. A reload after a change on the same line names the memo it could not re-apply, with its text.
+start 80x24 TERM=vt100 transcripts/C02.md
+keys j; keys j; wait_for "> t3 C02"
+keys m; wait_for "memo for COM.2:"
+keys -l "late calls"; keys Enter; wait_for "memo of COM.2 in t3"
+sed -i 's/at midnight my time/at 11 pm my time/' "$ws/transcripts/C02.md"
+keys w; wait_for "changed on disk since read: reload it"; keys y
+wait_for "reloaded from disk, re-applied 0 change(s); NOT re-applied (redo them)"
+keys :; wait_for "messages, oldest first"
+[[ $(screen) == *'NOT re-applied (redo them): t3 "call'$'\n''     with the client" COM.2: your memo "late calls"; the undo history is cleared'* ]] ||
+  fail "the memo not re-applied is not named"
+keys q; wait_for "? help"
+stop
+grep -qxF "C02: A weekly [call with the client]{COM.2}, at 11 pm my time. [Zeitzonen sind mein Alltag]{COM.3}." "$ws/transcripts/C02.md" ||
+  fail "the other change was not kept: $(grep '^C02: A weekly' "$ws/transcripts/C02.md")"
 echo "ok: the terminal coder's edges"
