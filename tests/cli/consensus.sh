@@ -202,7 +202,7 @@ grep -qxF '    "We count crashes by junction, and we read the reports riders sen
   fail "quote wrapping: $(cat "$tmp/walk")"
 
 # --- One coder selection everywhere ------------------------------------------------------------------------------
-for cmd in "report -o $tmp/r-carol" "codebook -o $tmp/carol.xlsx" "query --code SAF" "saturation" "rank"; do
+for cmd in "report -o $tmp/r-carol" "codebook -o $tmp/carol.xlsx" "query --code SAF" "saturation" "rank" "package -o $tmp/p-carol"; do
   set +e
   q $cmd --coder bem >/dev/null 2>"$tmp/err"; rc=$?
   set -e
@@ -210,7 +210,7 @@ for cmd in "report -o $tmp/r-carol" "codebook -o $tmp/carol.xlsx" "query --code 
   [[ $rc -eq 2 ]] || fail "$name --coder bem exit $rc"
   grep -qF "qualrank $name: error: --coder: no coder 'bem' in this workspace (did you mean 'ben'?); its coders: ana, ben (or consensus, all)" "$tmp/err" || fail "$name --coder bem: $(cat "$tmp/err")"
 done
-[[ ! -e $tmp/r-carol ]] || fail "report --coder bem wrote"
+[[ ! -e $tmp/r-carol && ! -e $tmp/p-carol ]] || fail "report or package --coder bem wrote"
 q query --code SAF --coder all --format json >/dev/null 2>&1 || fail "query --coder all refused"
 # saturation counts what the report counts (the consensus) by default; --coder NAME that coder's codes.
 q report -o "$tmp/rep3" >/dev/null 2>&1 || fail "report 3"
