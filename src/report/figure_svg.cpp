@@ -74,7 +74,7 @@ std::string to_svg(const Drawing& d, const std::string& qualrank_version) {
     << "<!-- Written by qualrank " << qualrank_version << " from report.json; do not edit. -->\n"
     << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << num(d.width) << "pt\" height=\"" << num(d.height)
     << "pt\" viewBox=\"0 0 " << num(d.width) << " " << num(d.height) << "\" font-family=\"" << kFontFamily
-    << ", Verdana, sans-serif\">\n<title>" << svg::escape(title) << "</title>\n";
+    << ", sans-serif\">\n<title>" << svg::escape(title) << "</title>\n";
   for (const Mark& m : d.marks) std::visit([&](const auto& v) { write(o, v); }, m);
   o << "</svg>\n";
   return o.str();
