@@ -14,7 +14,7 @@ namespace qualrank::figure {
 
 using Json = nlohmann::ordered_json;
 
-// Type sizes of every figure: labels, and the smaller ticks and legends (IEEE asks for 8 pt, at least 6 pt).
+// Type sizes of every figure: labels, and the smaller ticks and legends (near a two-column paper's footnotes).
 inline constexpr double kLabelSize = 7.5;
 inline constexpr double kSmallSize = 6.5;
 inline constexpr double kMargin = 4;

@@ -211,6 +211,24 @@ w, h = struct.unpack(">II", b[16:24])
 assert w == 350, w  # 252 pt at 100 dpi
 PY
 
+# The summary names the folder once, with its count.
+"$QUALRANK" -C "$FIXTURES/rank-model" report -o "$tmp/rm-printed" >"$tmp/printed.txt" || fail "report (printed)"
+n=$(ls "$tmp/rm-printed/figures" | wc -l)
+grep -qx "  $tmp/rm-printed/figures/ ($n files: SVG and PDF)" "$tmp/printed.txt" || fail "summary: $(cat "$tmp/printed.txt")"
+grep -q "^qualrank report: wrote [0-9]* files, [0-9]* LaTeX tables and $n figure files\$" "$tmp/printed.txt" || fail "summary: $(head -1 "$tmp/printed.txt")"
+if grep -q '/figures/[^ ]' "$tmp/printed.txt"; then fail "the summary lists figures one by one"; fi
+
+# The snippet of docs/figures.md compiles against the bundled study's figures, each at its own width.
+if command -v pdflatex >/dev/null; then
+  mkdir -p "$tmp/paper"; ln -s "$tmp/b1" "$tmp/paper/reports"
+  { echo '\documentclass[twocolumn]{article}'; sed -n '/^```latex$/,/^```$/p' "$SOURCE_DIR/docs/figures.md" | sed '1d;$d' | sed -n '1p'
+    echo '\begin{document}'; sed -n '/^```latex$/,/^```$/p' "$SOURCE_DIR/docs/figures.md" | sed '1d;$d' | sed '1,2d'; echo '\end{document}'; } >"$tmp/paper/paper.tex"
+  [[ $(grep -c 'includegraphics\[width=[^]]*\]{reports/figures/' "$tmp/paper/paper.tex") == 2 ]] || fail "the docs snippet includes no figure"
+  (cd "$tmp/paper" && HOME="$tmp" pdflatex -halt-on-error -interaction=nonstopmode paper.tex >paper.out 2>&1) || fail "docs snippet: $(grep -A4 '^!' "$tmp/paper/paper.log")"
+  pdffonts "$tmp/paper/paper.pdf" | grep -q 'DejaVuSans' || fail "the paper does not carry the figures' font"
+  if grep -q 'Overfull' "$tmp/paper/paper.log"; then fail "a figure of the docs snippet is wider than its place"; fi
+fi
+
 # 4. A figure a later run no longer draws is removed; a file of the user's is kept.
 cp "$tmp/rm/figures/taxonomy-1col.svg" "$tmp/rm/figures/old-1col.svg"
 cp "$tmp/rm/figures/taxonomy-1col.pdf" "$tmp/rm/figures/old-1col.pdf"
