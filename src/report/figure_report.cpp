@@ -41,11 +41,18 @@ void ranking_figures(const Json& rankings, const std::map<std::string, std::stri
                      std::vector<Planned>& out) {
   if (!rankings.is_object() || !rankings.contains("questions") || !rankings["questions"].is_array()) return;
   for (const Json& q : rankings["questions"]) {
-    if (!q.contains("groups") || !q["groups"].is_object() || q["groups"].empty() || !q.contains("items")) continue;
+    if (!q.contains("groups") || !q["groups"].is_object() || q["groups"].empty() || !q.contains("items") || !q["items"].is_array()) continue;
     const std::string stem = prefix + "-" + latex::slug(str(q, "question"));
     if (q.contains("comparisons") && q["comparisons"].is_array())
       for (const Json& c : q["comparisons"]) {
-        if (!c.contains("groups") || !c["groups"].is_array() || c["groups"].size() != 2) continue;
+        if (!c.contains("groups") || !c["groups"].is_array() || c["groups"].size() != 2 || !c["groups"][0].is_string() ||
+            !c["groups"][1].is_string())
+          continue;
+        const auto has_consensus = [&q](const Json& g) {
+          const std::string name = g.get<std::string>();
+          return q["groups"].contains(name) && q["groups"][name].is_object() && q["groups"][name].contains("consensus");
+        };
+        if (!has_consensus(c["groups"][0]) || !has_consensus(c["groups"][1])) continue;
         const std::string pair = latex::slug(c["groups"][0].get<std::string>()) + "-vs-" + latex::slug(c["groups"][1].get<std::string>());
         out.push_back({stems.take(stem + "-slope-" + pair), [&names, &q, &c](double w) { return figure::slope_figure(names, q, c, w); }});
         out.push_back({stems.take(stem + "-gaps-" + pair), [&names, &c](double w) { return figure::gaps_figure(names, c, w); }});
