@@ -2,6 +2,7 @@
 // wrapped to a width, and the Drawing's small helpers.
 #include <cairo.h>
 
+#include <map>
 #include <mutex>
 
 #include "figure_drawing.h"
@@ -34,12 +35,28 @@ void Drawing::text(Point at, std::string s, double size, Anchor anchor, bool bol
 
 namespace {
 
-// One cairo context on a recording surface (a vector surface: unhinted metrics, as the PDF's), shared under a
-// lock; cairo contexts are not thread-safe.
+// The figures' scaled fonts by size and weight, made once each (a toy font face is a fontconfig lookup), on a
+// recording surface's options (a vector surface: unhinted metrics, as the PDF's); shared under a lock.
 struct Measure {
   std::mutex lock;
-  cairo_surface_t* surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, nullptr);
-  cairo_t* cr = cairo_create(surface);
+  std::map<std::pair<double, bool>, cairo_scaled_font_t*> fonts;  // (never freed: used until the process ends)
+
+  cairo_scaled_font_t* font(double size, bool bold) {
+    auto& f = fonts[{size, bold}];
+    if (!f) {
+      cairo_font_face_t* face = cairo_toy_font_face_create(kFontFamily, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+      cairo_matrix_t matrix, identity;
+      cairo_matrix_init_scale(&matrix, size, size);
+      cairo_matrix_init_identity(&identity);
+      cairo_font_options_t* options = cairo_font_options_create();
+      cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+      cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE);
+      f = cairo_scaled_font_create(face, &matrix, &identity, options);
+      cairo_font_options_destroy(options);
+      cairo_font_face_destroy(face);
+    }
+    return f;
+  }
 };
 
 Measure& measure() {
@@ -53,10 +70,8 @@ double text_width(const std::string& s, double size, bool bold) {
   if (s.empty()) return 0;
   Measure& m = measure();
   std::lock_guard<std::mutex> guard(m.lock);
-  cairo_select_font_face(m.cr, kFontFamily, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(m.cr, size);
   cairo_text_extents_t e;
-  cairo_text_extents(m.cr, s.c_str(), &e);
+  cairo_scaled_font_text_extents(m.font(size, bold), s.c_str(), &e);
   return e.x_advance;
 }
 

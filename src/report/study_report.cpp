@@ -418,7 +418,9 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     std::error_code ec;
     fs::create_directories(out / "figures", ec);
     std::string err;
-    const auto figures = figures::report_figures(report, QUALRANK_VERSION, files::source_date_epoch(kFigureEpoch), &err);
+    const auto figures = steps.run("draw the figures", [&] {
+      return figures::report_figures(report, QUALRANK_VERSION, files::source_date_epoch(kFigureEpoch), &err);
+    });
     if (figures.empty() && !err.empty()) {
       diags.error({(out / "figures").string(), 0, 0}, "cannot draw the figures: " + err);
       for (const auto& n : names) summary.files.push_back((out / n).string());
