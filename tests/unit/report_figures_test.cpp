@@ -118,3 +118,16 @@ TEST_CASE("figures::remove_stale removes only the figures qualrank wrote", "[fig
   CHECK(fs::exists(dir / "old-taxonomy-1col.keep.svg"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("figures::report_figures counts a study of label tables by its top-level nodes' units", "[figures]") {
+  Json r = tiny_report();
+  r["codebook"]["coded_segments"] = 0;
+  r["agreement"] = {{"labels", {{"groups", {{"X", {{"units", 17}}}}}}}};
+  std::string err;
+  const auto files = qualrank::figures::report_figures(r, "1", 0, &err);
+  const File* svg = find(files, "taxonomy-2col.svg");
+  REQUIRE(svg);
+  CHECK(svg->bytes.find("text-anchor=\"end\">17</text>") != std::string::npos);
+  CHECK(svg->bytes.find(">5</text>") == std::string::npos);  // not the codebook's segments
+  CHECK(svg->bytes.find("Numbers: units labelled under the node in the label tables") != std::string::npos);
+}
