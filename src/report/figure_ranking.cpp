@@ -56,9 +56,8 @@ void axis_words(Drawing& d, const std::string& words, double centre, double& y, 
   }
 }
 
-// An item's label in at most two lines of `width` points (the second cut with "…") when `two`, else one.
-std::vector<std::string> label_lines(const std::string& s, double width, bool bold, bool two) {
-  if (!two) return {fit(s, kLabelSize, width, bold)};
+// An item's label in one line of `width` points when it fits, else in two (the second cut with "…").
+std::vector<std::string> label_lines(const std::string& s, double width, bool bold) {
   std::vector<std::string> lines = wrap(s, kLabelSize, width, bold);
   if (lines.size() > 2) {
     std::string rest = lines[1];
@@ -174,7 +173,7 @@ Drawing gaps_figure(const std::map<std::string, std::string>& names, const Json&
   const double flag_w = text_width(" " + kFlag, kLabelSize);
   std::vector<std::vector<std::string>> lines;
   for (std::size_t i = 0; i < gaps.size(); ++i)
-    lines.push_back(label_lines(labels[i], lw - flag_w, gaps[i].value("misaligned", false), width < 400));
+    lines.push_back(label_lines(labels[i], lw - flag_w, gaps[i].value("misaligned", false)));
   const std::vector<double> tops = row_tops(lines, kMargin + 2, kRow);
   const double top = tops.front(), end = tops.back();
   for (double v : sym) d.line({x_of(v), top}, {x_of(v), end}, palette::light_grey, 0.3);
@@ -258,7 +257,7 @@ Drawing forest_figure(const std::map<std::string, std::string>& names, const Jso
   auto x_of = [&](double v) { return x0 + (v - t.front()) / (t.back() - t.front()) * (x1 - x0); };
   const double sub = 4.5;  // between series within a row
   std::vector<std::vector<std::string>> lines;
-  for (const auto& l : labels) lines.push_back(label_lines(l, lw, false, width < 400));
+  for (const auto& l : labels) lines.push_back(label_lines(l, lw, false));
   const std::vector<double> tops = row_tops(lines, kMargin + 2, std::max(kRow, series.size() * sub + 5));
   const double top = tops.front(), end = tops.back();
   for (double v : t) d.line({x_of(v), top}, {x_of(v), end}, palette::light_grey, 0.3);
