@@ -20,8 +20,10 @@
 // Q to Q - 2 sum_j col_j a_j + sum_j a_j^2: O(codes of g). So one pass totals the sums and a second pass
 // evaluates every theta_(g), accumulating their mean and squared deviations (Welford 1962) as deviations
 // from the full-table value (computed by the same formulas), which keeps the differences of about 1/n
-// accurate. Integer sums are exact (64-bit; squares in 128-bit); the order of the floating-point sums is
-// the input order, so the result is the same bytes on every run.
+// accurate. Integer sums are exact (64-bit; Q and its change are added in double, exact up to 2^53); the
+// degenerate cases (Pe = 1, no expected disagreement: every code in one category) are decided exactly by
+// counting the categories left nonzero. The order of the floating-point sums is the input order, so the
+// result is the same bytes on every run.
 #include "qualrank/analysis/agreement_jackknife.h"
 
 #include <algorithm>
@@ -35,7 +37,6 @@ namespace qualrank::stats {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-__extension__ typedef __int128 i128;  // GCC/Clang extension; silences -Wpedantic
 
 // What one unit (or cluster) adds to the sums; the count vectors live in the scratch arrays of Visitor.
 struct Part {
@@ -45,17 +46,39 @@ struct Part {
   double alpha_disagreement = 0;  // sum over pairable rows of (m^2 - sum_c n_uc^2) / (m - 1)
 };
 
-// Walks the units (or clusters) of a table, giving each one's Part and sparse count vectors.
+// Walks the units (or clusters) of a table, giving each one's Part and count vectors.
 class Visitor {
  public:
-  Visitor(const RatingTable& t) : t_(t), row_(cats(t)), fleiss_(cats(t)), alpha_(cats(t)) {}
+  explicit Visitor(const RatingTable& t) : t_(t), row_(cats(t)), fleiss_(cats(t)), alpha_(cats(t)) {}
 
-  // Calls f(part, touched, fleiss_counts, alpha_counts) for rows [begin, end); `touched` lists the
-  // categories with a nonzero alpha count (every category with a nonzero Fleiss count is among them).
+  // Calls f(part, touched, fleiss_counts, alpha_counts) for rows [begin, end): the counts are indexed by
+  // category and `touched` lists the categories whose alpha count is nonzero (every nonzero Fleiss count is
+  // among them); the Fleiss counts are to be read only when part.fleiss_units > 0.
   template <class F>
   void visit(std::int64_t begin, std::int64_t end, F&& f) {
-    Part part;
     const auto coders = static_cast<std::size_t>(t_.coders);
+    Part part;
+    const std::int64_t* fleiss = fleiss_.data();
+    if (end - begin == 1) {  // one row: its own counts are the unit's (alpha's, and Fleiss' when complete)
+      const int* row = t_.codes.data() + static_cast<std::size_t>(begin) * coders;
+      std::int64_t m = 0, sq = 0;
+      for (std::size_t c = 0; c < coders; ++c) {
+        if (row[c] < 0) continue;
+        const auto k = static_cast<std::size_t>(row[c]);
+        if (alpha_[k] == 0) touched_.push_back(k);
+        sq += 2 * alpha_[k]++ + 1;
+        ++m;
+      }
+      if (m >= 2) {
+        add_row(part, m, sq);
+        fleiss = alpha_.data();
+      } else {
+        clear();  // not pairable: the unit adds nothing
+      }
+      f(part, touched_, fleiss, alpha_.data());
+      clear();
+      return;
+    }
     for (auto r = static_cast<std::size_t>(begin); r < static_cast<std::size_t>(end); ++r) {
       const int* row = t_.codes.data() + r * coders;
       std::int64_t m = 0, sq = 0;
@@ -67,27 +90,34 @@ class Visitor {
       for (std::size_t c = 0; c < coders; ++c)
         if (row[c] >= 0) row_[static_cast<std::size_t>(row[c])] = 0;
       if (m < 2) continue;
-      const bool complete = m == t_.coders;
+      const bool complete = add_row(part, m, sq);
       for (std::size_t c = 0; c < coders; ++c) {
         if (row[c] < 0) continue;
         const auto k = static_cast<std::size_t>(row[c]);
         if (alpha_[k]++ == 0) touched_.push_back(k);
         if (complete) ++fleiss_[k];
       }
-      part.alpha_codes += m;
-      part.alpha_disagreement += static_cast<double>(m * m - sq) / static_cast<double>(m - 1);
-      if (complete) {
-        ++part.fleiss_units;
-        part.fleiss_sq += sq;
-      }
     }
-    f(part, touched_, fleiss_, alpha_);
-    for (std::size_t k : touched_) fleiss_[k] = alpha_[k] = 0;
-    touched_.clear();
+    f(part, touched_, fleiss, alpha_.data());
+    for (std::size_t k : touched_) fleiss_[k] = 0;
+    clear();
   }
 
  private:
   static std::size_t cats(const RatingTable& t) { return static_cast<std::size_t>(t.categories); }
+  // Adds a pairable row with m codes and sum of squared counts sq; true if it is complete.
+  bool add_row(Part& part, std::int64_t m, std::int64_t sq) const {
+    part.alpha_codes += m;
+    part.alpha_disagreement += static_cast<double>(m * m - sq) / static_cast<double>(m - 1);
+    if (m != t_.coders) return false;
+    ++part.fleiss_units;
+    part.fleiss_sq += sq;
+    return true;
+  }
+  void clear() {
+    for (std::size_t k : touched_) alpha_[k] = 0;
+    touched_.clear();
+  }
   const RatingTable& t_;
   std::vector<std::int64_t> row_, fleiss_, alpha_;
   std::vector<std::size_t> touched_;
@@ -107,23 +137,24 @@ void for_each_unit(const RatingTable& t, const std::vector<std::int64_t>& offset
 struct Totals {
   Part part;
   std::vector<std::int64_t> fleiss_col, alpha_col;
-  i128 fleiss_q = 0, alpha_q = 0;  // sum of squares of the columns
+  double fleiss_q = 0, alpha_q = 0;           // sum of squares of the columns
+  std::int64_t fleiss_used = 0, alpha_used = 0;  // nonzero columns
 };
 
-double fleiss_value(std::int64_t units, std::int64_t sq, i128 q, int coders) {
-  if (units <= 0) return kNaN;
-  const i128 codes = static_cast<i128>(units) * coders;
-  if (q == codes * codes) return kNaN;  // Pe == 1
+// `categories`: how many columns are nonzero (fewer than 2: Pe = 1, undefined).
+double fleiss_value(std::int64_t units, std::int64_t sq, double q, std::int64_t categories, int coders) {
+  if (units <= 0 || categories < 2) return kNaN;
   const double n = static_cast<double>(units), m = static_cast<double>(coders);
   const double p_mean = static_cast<double>(sq - units * coders) / (m * (m - 1.0)) / n;
-  const double p_exp = static_cast<double>(q) / (static_cast<double>(codes) * static_cast<double>(codes));
+  const double p_exp = q / ((n * m) * (n * m));
   return (p_mean - p_exp) / (1.0 - p_exp);
 }
 
-double alpha_value(std::int64_t n, double disagreement, i128 q) {
-  const i128 expected = static_cast<i128>(n) * n - q;
-  if (n == 0 || expected == 0) return kNaN;
-  return 1.0 - static_cast<double>(n - 1) * disagreement / static_cast<double>(expected);
+// `categories` as above (fewer than 2: no expected disagreement, undefined).
+double alpha_value(std::int64_t n, double disagreement, double q, std::int64_t categories) {
+  if (n == 0 || categories < 2) return kNaN;
+  const double codes = static_cast<double>(n);
+  return 1.0 - (codes - 1.0) * disagreement / (codes * codes - q);
 }
 
 // Running mean and sum of squared deviations (Welford 1962).
@@ -149,72 +180,90 @@ void check_offsets(const RatingTable& t, const std::vector<std::int64_t>& offset
     throw std::invalid_argument(std::string(who) + ": cluster offsets must ascend from 0 to units");
 }
 
-}  // namespace
+// Both statistics of the whole table and their jackknife standard errors.
+struct Jackknife {
+  double kappa, alpha;
+  AgreementStandardErrors se;
+};
 
-AgreementStandardErrors jackknife_agreement_se(const RatingTable& table, const std::vector<std::int64_t>& cluster_offsets) {
+Jackknife jackknife(const RatingTable& table, const std::vector<std::int64_t>& cluster_offsets, const char* who) {
   validate(table);
-  check_offsets(table, cluster_offsets, "jackknife_agreement_se");
-  if (table.coders < 2) return {kNaN, kNaN};
+  check_offsets(table, cluster_offsets, who);
+  if (table.coders < 2) return {kNaN, kNaN, {kNaN, kNaN}};
   const auto categories = static_cast<std::size_t>(table.categories);
   Visitor visitor(table);
   Totals total;
   total.fleiss_col.assign(categories, 0);
   total.alpha_col.assign(categories, 0);
   for_each_unit(table, cluster_offsets, visitor,
-                [&](const Part& p, const std::vector<std::size_t>& touched, const std::vector<std::int64_t>& f,
-                    const std::vector<std::int64_t>& a) {
+                [&](const Part& p, const std::vector<std::size_t>& touched, const std::int64_t* f, const std::int64_t* a) {
                   total.part.fleiss_units += p.fleiss_units;
                   total.part.fleiss_sq += p.fleiss_sq;
                   total.part.alpha_codes += p.alpha_codes;
                   total.part.alpha_disagreement += p.alpha_disagreement;
-                  for (std::size_t k : touched) {
-                    total.fleiss_col[k] += f[k];
-                    total.alpha_col[k] += a[k];
-                  }
+                  for (std::size_t k : touched) total.alpha_col[k] += a[k];
+                  if (p.fleiss_units > 0)
+                    for (std::size_t k : touched) total.fleiss_col[k] += f[k];
                 });
   for (std::size_t k = 0; k < categories; ++k) {
-    total.fleiss_q += static_cast<i128>(total.fleiss_col[k]) * total.fleiss_col[k];
-    total.alpha_q += static_cast<i128>(total.alpha_col[k]) * total.alpha_col[k];
+    const auto f = static_cast<double>(total.fleiss_col[k]), a = static_cast<double>(total.alpha_col[k]);
+    total.fleiss_q += f * f;
+    total.alpha_q += a * a;
+    total.fleiss_used += total.fleiss_col[k] > 0;
+    total.alpha_used += total.alpha_col[k] > 0;
   }
   const Part& all = total.part;
-  const double kappa = fleiss_value(all.fleiss_units, all.fleiss_sq, total.fleiss_q, table.coders);
-  const double alpha = alpha_value(all.alpha_codes, all.alpha_disagreement, total.alpha_q);
+  const double kappa = fleiss_value(all.fleiss_units, all.fleiss_sq, total.fleiss_q, total.fleiss_used, table.coders);
+  const double alpha = alpha_value(all.alpha_codes, all.alpha_disagreement, total.alpha_q, total.alpha_used);
 
   Moments kappa_moments, alpha_moments;
   for_each_unit(table, cluster_offsets, visitor,
-                [&](const Part& p, const std::vector<std::size_t>& touched, const std::vector<std::int64_t>& f,
-                    const std::vector<std::int64_t>& a) {
-                  i128 fleiss_cross = 0, fleiss_own = 0, alpha_cross = 0, alpha_own = 0;
+                [&](const Part& p, const std::vector<std::size_t>& touched, const std::int64_t* f, const std::int64_t* a) {
+                  // change of Q: sum over the touched columns of (col - a)^2 - col^2 = a (a - 2 col)
+                  std::int64_t fleiss_change = 0, alpha_change = 0, fleiss_emptied = 0, alpha_emptied = 0;
                   for (std::size_t k : touched) {
-                    fleiss_cross += static_cast<i128>(total.fleiss_col[k]) * f[k];
-                    fleiss_own += static_cast<i128>(f[k]) * f[k];
-                    alpha_cross += static_cast<i128>(total.alpha_col[k]) * a[k];
-                    alpha_own += static_cast<i128>(a[k]) * a[k];
+                    alpha_change += a[k] * (a[k] - 2 * total.alpha_col[k]);
+                    alpha_emptied += a[k] == total.alpha_col[k];
                   }
-                  const double k_out = p.fleiss_units == 0
-                                           ? kappa
-                                           : fleiss_value(all.fleiss_units - p.fleiss_units, all.fleiss_sq - p.fleiss_sq,
-                                                          total.fleiss_q - 2 * fleiss_cross + fleiss_own, table.coders);
+                  if (p.fleiss_units > 0)
+                    for (std::size_t k : touched) {
+                      fleiss_change += f[k] * (f[k] - 2 * total.fleiss_col[k]);
+                      fleiss_emptied += f[k] > 0 && f[k] == total.fleiss_col[k];
+                    }
+                  const double k_out =
+                      p.fleiss_units == 0
+                          ? kappa
+                          : fleiss_value(all.fleiss_units - p.fleiss_units, all.fleiss_sq - p.fleiss_sq,
+                                         total.fleiss_q + static_cast<double>(fleiss_change),
+                                         total.fleiss_used - fleiss_emptied, table.coders);
                   const double a_out = p.alpha_codes == 0
                                            ? alpha
                                            : alpha_value(all.alpha_codes - p.alpha_codes,
                                                          all.alpha_disagreement - p.alpha_disagreement,
-                                                         total.alpha_q - 2 * alpha_cross + alpha_own);
+                                                         total.alpha_q + static_cast<double>(alpha_change),
+                                                         total.alpha_used - alpha_emptied);
                   kappa_moments.add(k_out - kappa);
                   alpha_moments.add(a_out - alpha);
                 });
-  return {std::isnan(kappa) ? kNaN : kappa_moments.jackknife_se(), std::isnan(alpha) ? kNaN : alpha_moments.jackknife_se()};
+  return {kappa, alpha,
+          {std::isnan(kappa) ? kNaN : kappa_moments.jackknife_se(), std::isnan(alpha) ? kNaN : alpha_moments.jackknife_se()}};
+}
+
+}  // namespace
+
+AgreementStandardErrors jackknife_agreement_se(const RatingTable& table, const std::vector<std::int64_t>& cluster_offsets) {
+  return jackknife(table, cluster_offsets, "jackknife_agreement_se").se;
 }
 
 AgreementIntervals jackknife_agreement(const RatingTable& table, double level, const std::vector<std::int64_t>& cluster_offsets) {
   if (!(level > 0.0 && level < 1.0)) throw std::invalid_argument("jackknife_agreement: level must be in (0, 1)");
-  const AgreementStandardErrors se = jackknife_agreement_se(table, cluster_offsets);
+  const Jackknife j = jackknife(table, cluster_offsets, "jackknife_agreement");
   const double z = boost::math::quantile(boost::math::normal(), 1.0 - (1.0 - level) / 2.0);
   const auto interval = [z](double theta, double s) -> std::pair<double, double> {
     if (std::isnan(theta) || std::isnan(s)) return {kNaN, kNaN};
     return {theta - z * s, std::min(1.0, theta + z * s)};
   };
-  return {interval(fleiss_kappa(table).kappa, se.fleiss_kappa), interval(krippendorff_alpha_nominal(table), se.krippendorff_alpha)};
+  return {interval(j.kappa, j.se.fleiss_kappa), interval(j.alpha, j.se.krippendorff_alpha)};
 }
 
 IntervalMethod interval_method(std::int64_t resampled_units) {

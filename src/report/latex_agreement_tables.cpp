@@ -36,6 +36,18 @@ std::string ci_level(const std::vector<const Json*>& parts) {
   return "";
 }
 
+// How the intervals of `parts` were computed: "bootstrap", "jackknife" or "bootstrap or jackknife" (their
+// confidence.method; "bootstrap" when absent, as in report.json files written before the jackknife).
+std::string ci_method(const std::vector<const Json*>& parts) {
+  bool bootstrap = false, jackknife = false;
+  for (const Json* a : parts) {
+    const bool jack = a->contains("confidence") && (*a)["confidence"].is_object() &&
+                      (*a)["confidence"].value("method", Json()) == "jackknife";
+    (jack ? jackknife : bootstrap) = true;
+  }
+  return jackknife ? (bootstrap ? "bootstrap or jackknife" : "jackknife") : "bootstrap";
+}
+
 void pooled(const Json& ag, Stems& stems, std::vector<File>& out) {
   std::vector<std::pair<std::string, const Json*>> parts;
   if (ag.contains("labels") && ag["labels"].is_object()) parts.push_back({"Label tables", &ag["labels"]});
@@ -50,7 +62,7 @@ void pooled(const Json& ag, Stems& stems, std::vector<File>& out) {
     t.rows.push_back({name, count(*a, "units"), coders(*a), with_interval(*a, "fleiss_kappa"), with_interval(*a, "krippendorff_alpha"),
                       number(a->value("percent_agreement", Json()), 3)});
   t.caption = "Inter-coder agreement, pooled over codes: Fleiss' $\\kappa$, Krippendorff's $\\alpha$ (under each, its " +
-              (level.empty() ? std::string() : level + "\\% ") + "bootstrap confidence interval, when computed) and the proportion of "
+              (level.empty() ? std::string() : level + "\\% ") + ci_method(all) + " confidence interval, when computed) and the proportion of "
               "agreeing pairs.";
   out.push_back(table_file(stems.take("agreement"), "Inter-coder agreement, pooled", std::move(t)));
 }

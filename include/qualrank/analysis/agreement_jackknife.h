@@ -29,8 +29,9 @@ AgreementStandardErrors jackknife_agreement_se(const RatingTable& table,
                                                const std::vector<std::int64_t>& cluster_offsets = {});
 
 // Normal intervals theta +- z * SE, z = the standard normal quantile at 1 - (1 - level) / 2, theta the
-// statistic of the whole table (as fleiss_kappa / krippendorff_alpha_nominal report it) and SE from
-// jackknife_agreement_se; the upper end is capped at 1 (neither statistic exceeds 1). {NaN, NaN} when theta
+// statistic of the whole table (fleiss_kappa / krippendorff_alpha_nominal, computed from the same sums as
+// the SE, so equal to theirs up to rounding in the last bits) and SE from jackknife_agreement_se (one pass
+// computes both); the upper end is capped at 1 (neither statistic exceeds 1). {NaN, NaN} when theta
 // or SE is undefined. level outside (0, 1) -> std::invalid_argument.
 AgreementIntervals jackknife_agreement(const RatingTable& table, double level = 0.95,
                                        const std::vector<std::int64_t>& cluster_offsets = {});
