@@ -3,7 +3,7 @@
 # 2% empty cells): from there on the intervals are jackknife normal intervals (docs/agreement.md), and every
 # output says so; one unit fewer (99,999) keeps the bootstrap and the outputs it had before.
 set -euo pipefail
-: "${QUALRANK:?}"
+: "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 py=/usr/bin/python3
@@ -90,4 +90,28 @@ PY
 "$QUALRANK" -C "$tmp/ws" agreement --labels below.csv "${opts[@]}" -o below.xlsx >/dev/null
 $py -c 'import openpyxl, sys; rows = [r[0].value for r in openpyxl.load_workbook(sys.argv[1])["Summary"].iter_rows()]; assert "Interval method" not in rows, rows' \
   "$tmp/ws/below.xlsx" || fail "99,999 units: workbook"
+
+# qualrank report on a study (the fieldwork fixture) with the same table under its taxonomy's codes and a
+# consensus column: report.json says which method each part used, index.html notes the jackknife, and the
+# LaTeX caption names each part's method.
+cp -r "$FIXTURES/fieldwork" "$tmp/study"
+mkdir -p "$tmp/study/codebooks/labels"
+awk -F, 'BEGIN { OFS = ","; split("north south east west", k, " "); split("COM.1 COM.2 COM.3 TOOL", code, " ") }
+  NR == 1 { print "Unit,Label_1,Label_2,Label_3,Label_4,Final_Label"; next }
+  { for (i = 2; i <= 5; i++) for (j = 1; j <= 4; j++) if ($i == k[j]) $i = code[j]; print $0, "COM.1" }' "$tmp/ws/big.csv" \
+  >"$tmp/study/codebooks/labels/big.csv"
+"$QUALRANK" -C "$tmp/study" report -o out --resamples 50 >/dev/null 2>"$tmp/report.err" || fail "report: $(cat "$tmp/report.err")"
+$py - "$tmp/study/out/report.json" <<'PY' || fail "report.json"
+import json, sys
+a = json.load(open(sys.argv[1]))["agreement"]
+assert a["labels"]["confidence"]["method"] == "jackknife", a["labels"]["confidence"]
+assert a["transcripts"]["confidence"]["method"] == "bootstrap", a["transcripts"]["confidence"]
+assert abs(a["labels"]["confidence"]["fleiss_kappa"][0] - 0.512828962579) < 1e-10, a["labels"]["confidence"]
+PY
+[[ $(grep -o '<p class="note">The intervals are jackknife[^<]*</p>' "$tmp/study/out/index.html") == \
+  '<p class="note">The intervals are jackknife normal intervals (used instead of the bootstrap from 100,000 units on).</p>' ]] ||
+  fail "index.html: no jackknife note"
+[[ $(grep -c 'The intervals are jackknife' "$tmp/study/out/index.html") == 1 ]] || fail "index.html: the note is not on the label tables only"
+grep -qF "its 95\% confidence interval (jackknife for label tables, bootstrap for transcript codings), when computed)" \
+  "$tmp/study/out/latex/agreement.tex" || fail "report latex caption: $(grep caption "$tmp/study/out/latex/agreement.tex")"
 echo "agreement_jackknife: ok"
