@@ -54,7 +54,7 @@ std::optional<KeywordTerm> read_term(const YAML::Node& n, const std::string& fil
   } else if (n.IsMap()) {
     for (auto it = n.begin(); it != n.end(); ++it) {
       auto key = it->first.Scalar();
-      const auto& v = it->second;
+      const YAML::Node v = it->second;  // a copy (it-> gives a proxy that ends with the statement)
       if (!v.IsScalar()) {
         diags.error(yaml::where(v, file), "'" + key + "' takes a single value");
         return std::nullopt;
@@ -122,7 +122,7 @@ std::optional<KeywordConfig> read_keywords(const std::string& text, const std::s
     if (!c.from.empty() && !c.to.empty() && c.to.substr(0, std::min(c.from.size(), c.to.size())) < c.from.substr(0, std::min(c.from.size(), c.to.size())))
       diags.error(yaml::where((*root)["to"], file), "'to' " + c.to + " is before 'from' " + c.from);
     c.reasons = yaml::get_string_list(*root, "reasons", file, diags);
-    const auto& sources = (*root)["sources"];
+    const YAML::Node sources = (*root)["sources"];
     if (sources && !sources.IsNull()) {
       if (!sources.IsMap()) {
         diags.error(yaml::where(sources, file), "'sources' maps each source to its list of terms");
@@ -135,7 +135,7 @@ std::optional<KeywordConfig> read_keywords(const std::string& text, const std::s
           continue;
         }
         auto& list = c.sources[name];
-        const auto& terms = it->second;
+        const YAML::Node terms = it->second;  // a copy: it-> gives a proxy that ends with the statement
         if (!terms.IsSequence()) {
           diags.error(yaml::where(terms, file), "source '" + name + "' takes a list of terms");
           continue;

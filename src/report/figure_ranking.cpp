@@ -109,7 +109,9 @@ Drawing slope_figure(const std::map<std::string, std::string>& names, const Json
   const double axis_l = kMargin + lw + 4 + pos_w, axis_r = width - kMargin - rw - 4 - pos_w;
   double y0 = kMargin + kLabelSize + 2;
   d.text({axis_l, y0}, fit(clean(a), kLabelSize, lw + span / 2, true), kLabelSize, Anchor::end, true);
-  d.text({axis_r, y0}, fit(clean(b), kLabelSize, rw + span / 2, true), kLabelSize, Anchor::start, true);
+  // The right group's name starts at its axis, moved left as far as it must to end inside the figure.
+  const std::string b_label = fit(clean(b), kLabelSize, rw + span / 2, true);
+  d.text({std::min(axis_r, width - kMargin - text_width(b_label, kLabelSize, true)), y0}, b_label, kLabelSize, Anchor::start, true);
   y0 += 4;
   auto row_y = [&](int p) { return y0 + (p - 0.5) * kRow; };
   for (std::size_t p = 1; p <= n; ++p) {
