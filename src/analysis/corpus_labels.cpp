@@ -57,7 +57,7 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
     for (const auto& w : written) {
       auto r = resolve(w);
       if (!r.node) {
-        diags.error({file, line, 1}, "'" + w + "': " + (r.problem.empty() ? "not a node of the taxonomy" : r.problem) +
+        diags.error({file, line, 1}, (r.problem.empty() ? "'" + w + "' is not a node of the taxonomy" : r.problem) +
                                          did_you_mean(taxonomy, w));
         return std::nullopt;
       }

@@ -224,6 +224,9 @@ a = lines[2].split()
 assert a[:6] == ["atlas", str(retrieved["atlas"]), "1", str(retrieved["atlas"] - 1), "%.4f" % (1 / retrieved["atlas"]), str(units["atlas"]["units"])], a
 print("ok")
 PY
+# docs/corpus.md shows this very table.
+awk '/^## Table I: `corpus table`/ { on = 1; next } on && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' \
+  "$SOURCE_DIR/docs/corpus.md" | diff - "$tmp/table.txt" || fail "docs/corpus.md's Table I differs from corpus table's"
 # report: report.json's corpus is the same table; latex/corpus.tex prints it.
 q -q report 2>"$tmp/report.err" || fail "report: $(cat "$tmp/report.err")"
 /usr/bin/python3 -c "
