@@ -78,8 +78,13 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
                      "A label is one taxonomy node and, optionally, its ancestors (a top-level node and one below it);\n"
                      "a later label of a document replaces the coder's earlier one. Blind: only the coder's own labels\n"
                      "and progress are shown. docs/corpus.md, 'Labelling'.",
-                     desc, args, vm, rc))
+                     desc, args, vm, rc)) {
+    if (rc == 0 && vm.count("help")) {
+      *ctx.out << "\nthe labeller's keys (every label is saved as made):\n";
+      for (const auto& line : corpus_labeller_keys()) *ctx.out << line << '\n';
+    }
     return rc;
+  }
   auto usage = [&](const std::string& m) {
     *ctx.err << "qualrank corpus label: error: " << m << '\n';
     return 2;

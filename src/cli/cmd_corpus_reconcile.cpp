@@ -290,7 +290,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
         std::vector<std::string> written = text::split_nonempty(answer.substr(2), ',');
         auto ids = resolve_node_ids(written, taxonomy, version->resolve, {"answer", 0, 0}, node_diags);
         if (!ids) {
-          node_diags.print(*ctx.out);
+          for (const auto& item : node_diags.items()) *ctx.out << item.message << '\n';
           continue;
         }
         auto ln = label_nodes(*ids, taxonomy);

@@ -133,6 +133,8 @@ class CursesLabelUi : public tui::LabelUi {
 
 }  // namespace
 
+std::vector<std::string> corpus_labeller_keys() { return tui::label_help_lines(); }
+
 int cmd_corpus_labeller(Context& ctx, const std::string& coder, const std::string& sample) {
   Diagnostics diags;
   auto ws = load_workspace_design(ctx.workspace, diags);

@@ -92,6 +92,8 @@ expect 2 "qualrank corpus label: error: --coder 'decisions': a coder name has 1 
   q corpus label --coder decisions --sample pilot --doc "$first" --node COM.1
 expect 2 "qualrank corpus label: error: give --doc SOURCE#ID --node ID or --from-csv FILE (the labeller needs a terminal)" \
   q corpus label --coder alice --sample pilot </dev/null
+# --help lists the labeller's keys from its action table.
+q corpus label --help | grep -qxF "  u             undo             undo the last label change (and go to its document)" || fail "--help keys: $(q corpus label --help)"
 
 # Agreement before reconciliation: Fleiss' kappa by its formula (Fleiss 1971), over the documents all three
 # labelled, categories = the label's node; the tie and the majorities.
@@ -144,10 +146,25 @@ tie=$(/usr/bin/python3 -c "import json; print(json.load(open('$tmp/expected.json
 [[ $tie == "${docs[0]}" ]] || fail "the tie is $tie"
 out=$(q corpus reconcile --sample pilot --decider dana --majority | tail -2)
 [[ $out == "decided by majority: $((open - 1)); no majority (not decided): 1"$'\n'"  $tie  alice: COM.1; bob: TOOL.1; carol: WELL.1" ]] || fail "majority: $out"
-# The tie decided by hand, with a note of two lines, a comma and quotes.
+# The tie walked on standard input: an answer that is none, an unknown node (its error, asked again), another
+# label with a note; then decided again by --doc, with a note of two lines, a comma and quotes.
+out=$(printf 'x\no WEL.1\no WELL.1\nfrom the walk\n' | q corpus reconcile --sample pilot --decider erin | tail -7)
+expected="[1/1] $tie  $(/usr/bin/python3 -c "
+import json, sys
+for l in open('$ws/corpus/${tie%%#*}.jsonl'):
+    j = json.loads(l)
+    if j['id'] == '${tie#*#}': print(j['title'])")
+  1) alice: COM.1 (Asynchronous updates)
+  2) bob: TOOL.1 (Chat)
+  3) carol: WELL.1 (Isolation)
+keep 1-3, o NODE[,NODE] other, s skip, q quit: keep 1-3, o NODE[,NODE] other, s skip, q quit: unknown taxonomy node 'WEL.1' (did you mean 'WELL.1'?)
+keep 1-3, o NODE[,NODE] other, s skip, q quit: note (Enter for none): decided: WELL.1 (Isolation) [other]
+decided 1 of 1 open disagreements"
+[[ $out == "$expected" ]] || fail "the walk: $out"
+grep -qxF "$tie,WELL.1,other,erin,2025-12-01,from the walk" "$ws/corpus/labels/pilot/decisions.csv" || fail "walked decision: $(cat "$ws/corpus/labels/pilot/decisions.csv")"
 note=$'bob\'s reading: the "thread" is\nabout tools, not updates'
 out=$(q corpus reconcile --sample pilot --decider dana --doc "$tie" --keep bob --note "$note" | tail -1)
-[[ $out == "$tie: TOOL.1 (Chat) [coder:bob]" ]] || fail "--keep: $out"
+[[ $out == "$tie: TOOL.1 (Chat) [coder:bob] (replaces the earlier decision)" ]] || fail "--keep: $out"
 /usr/bin/python3 - "$ws/corpus/labels/pilot/decisions.csv" "$tmp/expected.json" "$tie" "$note" <<'PY' || fail "decisions.csv"
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
