@@ -41,7 +41,7 @@ void usage(std::ostream& out) {
   out << "usage: qualrank corpus SUBCOMMAND [OPTIONS]\n\nsubcommands:\n";
   for (const auto& s : subcommands()) {
     std::string name = s.name;
-    name.resize(10, ' ');
+    name.resize(11, ' ');
     out << "  " << name << s.summary << '\n';
   }
   out << "\n'qualrank corpus SUBCOMMAND --help' describes its options; docs/corpus.md the files and formulas.\n";

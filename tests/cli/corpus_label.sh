@@ -60,6 +60,10 @@ out=$(q corpus label --coder alice --sample pilot --doc "${docs[1]}" --node "Mee
 cid=$(printf '%s\n' "${docs[@]}" | grep '^cirrus#' | head -1); cid=${cid#cirrus#}
 out=$(q corpus label --coder alice --sample pilot --doc "$cid" --node async)
 [[ $out == "alice: cirrus#$cid COM.1 (Asynchronous updates)"$'\n'"alice: 3 of 30 labelled (sample pilot)" ]] || fail "label by id and alias: $out"
+# --remove, then labelled again.
+out=$(q corpus label --coder alice --sample pilot --doc "cirrus#$cid" --remove)
+[[ $out == "alice: cirrus#$cid no longer labelled"$'\n'"alice: 2 of 30 labelled (sample pilot)" ]] || fail "--remove: $out"
+q -q corpus label --coder alice --sample pilot --doc "cirrus#$cid" --node COM.1
 # The rest from CSV; a later label of a document replaces the earlier one.
 out=$(q corpus label --coder alice --sample pilot --from-csv "$tmp/alice.csv")
 [[ $out == "alice: 30 labels recorded (27 new, 3 replaced)"$'\n'"alice: 30 of 30 labelled (sample pilot)" ]] || fail "alice's CSV: $out"
