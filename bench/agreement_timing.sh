@@ -2,7 +2,8 @@
 # End-to-end timing of the real binary on generated label tables (issue 6: 40,000 x 7 in under 100 ms,
 # 1,000,000 x 10 in under 3 s and 1 GB). Prints wall time, CPU time (user + system: above the wall time
 # when the bootstrap runs on two threads) and peak memory from /usr/bin/time -v, for the default options
-# (--resamples 1000) and with the bootstrap off (--resamples 0).
+# (--resamples 1000: from 100,000 units on, jackknife intervals instead of the bootstrap; docs/agreement.md)
+# and with the intervals off (--resamples 0).
 # Usage: bench/agreement_timing.sh [BUILD_DIR]
 set -euo pipefail
 build=${1:-build}

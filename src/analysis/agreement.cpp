@@ -17,7 +17,7 @@
 #include <limits>
 #include <map>
 
-#include "qualrank/analysis/agreement_bootstrap.h"
+#include "qualrank/analysis/agreement_jackknife.h"
 
 namespace qualrank {
 
@@ -196,7 +196,8 @@ LabelAgreement label_agreement(const LabelTable& table, const Taxonomy* taxonomy
   const double nan = std::numeric_limits<double>::quiet_NaN();
   out.fleiss_ci = out.alpha_ci = {nan, nan};
   if (options.resamples > 0 && t.units > 0) {
-    const auto ci = stats::bootstrap_agreement(t, options.resamples, options.seed, options.level);
+    out.ci_method = stats::interval_method(t.units);
+    const auto ci = stats::agreement_intervals(t, out.ci_method, options.resamples, options.seed, options.level);
     out.fleiss_ci = ci.fleiss_kappa;
     out.alpha_ci = ci.krippendorff_alpha;
     out.ci_warning = stats::small_sample_ci_warning(t.units, "units", options.level);

@@ -13,7 +13,9 @@
 //  * Cohen's kappa: Cohen (1960), as statsmodels cohens_kappa(table) / sklearn
 //    cohen_kappa_score (unweighted), computed from the confusion matrix's diagonal and marginals.
 //  * Bootstrap: percentile interval of unit-resampled replicates (Efron & Tibshirani 1993,
-//    ch. 13), quantiles as numpy.percentile (stats::bootstrap_percentile_ci).
+//    ch. 13), quantiles as numpy.percentile (stats::bootstrap_percentile_ci). From 100,000 units on,
+//    `qualrank agreement` reports the delete-one jackknife's normal interval instead (Efron & Tibshirani
+//    1993, ch. 11; agreement_jackknife.cpp).
 // All integer sufficient statistics are accumulated in 64-bit integers, so the only rounding is
 // in the final few divisions; per-unit work uses one scratch vector (no per-unit allocation).
 #include "qualrank/analysis/agreement_stats.h"

@@ -367,7 +367,15 @@ ConsensusPlan plan_consensus(const TranscriptUnits& units, const ConsensusRecord
     p.record.unit = u.key;
     p.record.turn = u.turn;
     auto rec = decided.find(u.key);
-    if (rec != decided.end()) {
+    const bool nobody = std::all_of(u.coders.begin(), u.coders.end(), [](const CoderCodings& c) { return c.nodes.empty(); });
+    if (rec != decided.end() && nobody) {  // only the consensus codes it: kept as written
+      p.state = UnitState::orphan;
+      p.record = *rec->second;
+      p.record.codings = u.consensus;
+      p.record.turn = u.turn;
+      p.why = "no coder codes this unit any more";
+      decided.erase(rec);
+    } else if (rec != decided.end()) {
       const ConsensusUnit& r = *rec->second;
       std::string why = what_changed(r, u);
       auto codings = why.empty() ? derive(u, r.decision, taxonomy) : std::nullopt;

@@ -20,7 +20,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "qualrank/analysis/agreement_bootstrap.h"
+#include "qualrank/analysis/agreement_jackknife.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -174,7 +174,8 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
   out.level = options.level;
   out.fleiss_ci = out.alpha_ci = {nan, nan};
   if (options.resamples > 0 && !units.empty() && nodes > 0) {
-    const auto ci = stats::bootstrap_agreement(pooled, options.resamples, options.seed, options.level, offsets);
+    out.ci_method = stats::interval_method(static_cast<std::int64_t>(units.size()));
+    const auto ci = stats::agreement_intervals(pooled, out.ci_method, options.resamples, options.seed, options.level, offsets);
     out.fleiss_ci = ci.fleiss_kappa;
     out.alpha_ci = ci.krippendorff_alpha;
     out.ci_warning = stats::small_sample_ci_warning(static_cast<std::int64_t>(units.size()),

@@ -70,7 +70,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       ("unit", po::value<std::string>()->default_value("turn"), "--transcripts: compare per turn or per segment")
       ("compare-level", po::value<int>()->default_value(0), "--transcripts: compare nodes by their level-N ancestor")
       ("at", po::value<std::string>(), "resolve labels and codes in this taxonomy version (default: the latest)")
-      ("resamples", po::value<int>()->default_value(1000), "bootstrap resamples for the 95% intervals (0 = none)")
+      ("resamples", po::value<int>()->default_value(1000), "bootstrap resamples for the 95% intervals (0 = none; from 100,000 units on the intervals are jackknife intervals)")
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "bootstrap seed")
       ("disagreements", po::value<int>()->default_value(0), "list the N units the coders disagreed on most")
       ("format", po::value<std::string>(), "json, table or latex (default: table)")

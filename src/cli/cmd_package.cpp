@@ -4,8 +4,11 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/coder_selection.h"
+#include "qualrank/model/workspace.h"
 #include "qualrank/report/package.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::cli {
 
@@ -82,6 +85,16 @@ int cmd_package(Context& ctx, const std::vector<std::string>& args) {
   if (opts.resamples < 0 || opts.resamples > 1000000) {
     *ctx.err << "qualrank package: error: --resamples must be between 0 and 1000000\n";
     return 2;
+  }
+  if (const std::string f = text::fold_case(opts.coder); f != "consensus" && f != "all") {
+    // A coder's name is checked against the workspace as written (the package counts it by its pseudonym).
+    Diagnostics load;
+    if (auto ws = load_workspace(ctx.workspace, load)) {
+      if (auto why = coder_selection_problem(*ws, opts.coder); !why.empty()) {
+        *ctx.err << "qualrank package: error: --coder: " << why << "\n(see 'qualrank package --help')\n";
+        return 2;
+      }
+    }
   }
   Diagnostics diags;
   PackageSummary summary;

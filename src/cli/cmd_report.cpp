@@ -53,17 +53,29 @@ int cmd_report(Context& ctx, const std::vector<std::string>& args) {
     return 1;
   }
   if (!ctx.quiet) {
-    // The LaTeX tables in one line, where the first of them is: "  DIR/latex/ (37 tables)".
-    auto in_latex = [](const std::string& f) { return std::filesystem::path(f).parent_path().filename() == "latex"; };
-    const auto tables = static_cast<std::size_t>(std::count_if(summary.files.begin(), summary.files.end(), in_latex));
-    *ctx.out << "qualrank report: wrote " << summary.files.size() - tables << " files";
-    if (tables) *ctx.out << " and " << tables << " LaTeX tables";
+    // The LaTeX tables and the figures each in one line, where the first of them is: "  DIR/latex/ (37 tables)",
+    // "  DIR/figures/ (120 files)".
+    auto folder = [](const std::string& f) { return std::filesystem::path(f).parent_path().filename().string(); };
+    const auto in = [&](const char* name) {
+      return static_cast<std::size_t>(std::count_if(summary.files.begin(), summary.files.end(), [&](const std::string& f) { return folder(f) == name; }));
+    };
+    const std::size_t tables = in("latex"), figures = in("figures");
+    *ctx.out << "qualrank report: wrote " << summary.files.size() - tables - figures << " files";
+    if (tables) *ctx.out << (figures ? ", " : " and ") << tables << " LaTeX tables";
+    if (figures) *ctx.out << " and " << figures << " figure files";
     *ctx.out << '\n';
-    bool listed = false;
+    bool listed_tables = false, listed_figures = false;
     for (const auto& f : summary.files) {
-      if (!in_latex(f)) *ctx.out << "  " << f << '\n';
-      else if (!listed) *ctx.out << "  " << std::filesystem::path(f).parent_path().string() << "/ (" << tables << (tables == 1 ? " table)\n" : " tables)\n");
-      listed = listed || in_latex(f);
+      const std::string dir = std::filesystem::path(f).parent_path().string();
+      if (folder(f) == "latex") {
+        if (!listed_tables) *ctx.out << "  " << dir << "/ (" << tables << (tables == 1 ? " table)\n" : " tables)\n");
+        listed_tables = true;
+      } else if (folder(f) == "figures") {
+        if (!listed_figures) *ctx.out << "  " << dir << "/ (" << figures << " files: SVG and PDF)\n";
+        listed_figures = true;
+      } else {
+        *ctx.out << "  " << f << '\n';
+      }
     }
     for (const auto& h : summary.headlines) *ctx.out << "  " << h << '\n';
   }

@@ -5,6 +5,7 @@
 #include "qualrank/model/coding_edit.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <map>
 
@@ -150,6 +151,20 @@ std::multiset<std::string> coding_keys(const Transcript& t, const NodeResolver& 
       for (const auto& c : s.codes) keys.insert(tn + turn.text.substr(s.begin, s.end - s.begin) + "|" + node(c));
   }
   return keys;
+}
+
+// "tN|span|node" -> the memo and exemplar mark of each coding in the view (a repeated key: its first coding).
+std::map<std::string, std::pair<std::string, bool>> coding_notes(const Transcript& t, const NodeResolver& resolve) {
+  std::map<std::string, std::pair<std::string, bool>> notes;
+  for (const auto& turn : t.turns) {
+    if (turn.interviewer) continue;
+    std::string tn = "t" + std::to_string(turn.number) + "|";
+    for (const auto& c : turn.codes) notes.emplace(tn + "|" + node_of(resolve, c), std::make_pair(c.memo, c.exemplar));
+    for (const auto& sp : turn.spans)
+      for (const auto& c : sp.codes)
+        notes.emplace(tn + turn.text.substr(sp.begin, sp.end - sp.begin) + "|" + node_of(resolve, c), std::make_pair(c.memo, c.exemplar));
+  }
+  return notes;
 }
 
 }  // namespace
@@ -539,6 +554,23 @@ std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, c
     return std::nullopt;
   }
   Location at{transcript_file_, turn->line, 1};
+  if (inline_) {
+    // A @memo or @exemplar line after the turn that follows no code (the loader reports it) would become the
+    // new code's: refused, so that it never attaches silently.
+    for (int line = turn->end_line + 1; static_cast<std::size_t>(line) <= line_starts_.size(); ++line) {
+      std::string_view l = std::string_view(transcript_text_).substr(line_start(line), line_start(line + 1) - line_start(line));
+      l = text::trim(l);
+      if (l.empty()) continue;
+      for (const char* d : {"@memo", "@exemplar"})
+        if (l.substr(0, std::strlen(d)) == d && (l.size() == std::strlen(d) || l[std::strlen(d)] == ' ' || l[std::strlen(d)] == '\t')) {
+          diags.error({transcript_file_, line, 1},
+                      std::string("this ") + d + " line follows no code; coding t" + std::to_string(turn->number) +
+                          " would make it the new code's: delete it or write its code above it first");
+          return std::nullopt;
+        }
+      break;
+    }
+  }
   Group g = group_of(*turn, target);
   for (const auto& n : nodes)
     for (const auto* c : g.codes) {
@@ -1015,6 +1047,20 @@ std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diag
     if (!got.count(k)) result.not_reapplied.push_back(key_label(k) + ": your addition");
   for (const auto& k : removed)
     if (got.count(k) && !(their_keys.count(k) > base_keys.count(k))) result.not_reapplied.push_back(key_label(k) + ": your removal");
+  // A memo or exemplar mark changed since the last save must be in the result too (or the other writer made the
+  // same change); else it is named, with the memo's text, so that nothing typed is lost unseen.
+  const auto base_notes = base_view ? coding_notes(*base_view, resolve_) : decltype(coding_notes(view_, resolve_)){};
+  const auto our_notes = coding_notes(view_, resolve_), got_notes = coding_notes(*merged_view, resolve_);
+  for (const auto& [k, mine] : our_notes) {
+    auto b = base_notes.find(k);
+    const std::pair<std::string, bool> before = b == base_notes.end() ? std::make_pair(std::string(), false) : b->second;
+    auto g = got_notes.find(k);
+    if (mine == before || g == got_notes.end()) continue;  // unchanged, or the coding itself is listed above
+    if (g->second.first != mine.first && mine.first != before.first)
+      result.not_reapplied.push_back(key_label(k) + (mine.first.empty() ? ": your removal of its memo" : ": your memo \"" + mine.first + "\""));
+    if (g->second.second != mine.second && mine.second != before.second)
+      result.not_reapplied.push_back(key_label(k) + (mine.second ? ": your exemplar mark" : ": your dropping of its exemplar mark"));
+  }
 
   saved_transcript_ = *disk_transcript;
   saved_codes_ = inline_ ? codes_text_ : *disk_codes;
@@ -1025,6 +1071,27 @@ std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diag
   Diagnostics scratch;
   reparse(scratch);
   return result;
+}
+
+std::optional<CodingDocument::Reloaded> CodingDocument::restore_unsaved(const std::string& base, const std::string& edited,
+                                                                      Diagnostics& diags) {
+  std::string& saved = inline_ ? saved_transcript_ : saved_codes_;
+  std::string& text = inline_ ? transcript_text_ : codes_text_;
+  std::string keep_saved = std::move(saved), keep_text = std::move(text);
+  saved = base;
+  text = edited;
+  last_checked_.reset();
+  ++revision_;
+  Diagnostics scratch;
+  std::optional<Reloaded> r;
+  if (reparse(scratch)) r = reload(diags);
+  else diags.error({target_file(), 0, 0}, "the unsaved changes kept for recovery cannot be read");
+  if (!r) {
+    saved = std::move(keep_saved);
+    text = std::move(keep_text);
+    reparse(scratch);
+  }
+  return r;
 }
 
 }  // namespace qualrank

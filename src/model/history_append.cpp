@@ -341,7 +341,9 @@ std::optional<std::vector<std::string>> append_proposals(const std::filesystem::
       bool outside = false;
       auto problem = history_detail::provenance_problem(ws->root, p, outside, cache);
       if (!problem.empty()) diags_of_edit.error(outside ? edit.where : Location{p.file, p.line, 0}, "--source: " + problem);
-      else p.quote = history_detail::quote_at(cache[p.file], p.line);  // re-anchors the source if lines move
+      else if (auto line = history_detail::quote_at(cache[p.file], p.line); p.quote.empty() || line.find(p.quote) == std::string::npos)
+        p.quote = std::move(line);  // the words of that line (re-anchors the source if lines move); a quote given
+                                    // by the caller (the words selected in annotate) is kept when it is on it
     }
     Diagnostics check;
     if (!replay.check(edit, h.latest_version() + 1, check)) {

@@ -18,10 +18,12 @@ json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json pair_json(const std::pair<double, double>& p) { return json::array({number(p.first), number(p.second)}); }
 
-json confidence_json(const std::pair<double, double>& fleiss, const std::pair<double, double>& alpha, double level,
-                     int resamples, std::uint64_t seed, const std::string& warning) {
+json confidence_json(const std::pair<double, double>& fleiss, const std::pair<double, double>& alpha,
+                     stats::IntervalMethod method, double level, int resamples, std::uint64_t seed,
+                     const std::string& warning) {
   return {{"fleiss_kappa", pair_json(fleiss)},
           {"krippendorff_alpha", pair_json(alpha)},
+          {"method", stats::interval_method_name(method)},
           {"level", level},
           {"resamples", resamples},
           {"seed", seed},
@@ -41,19 +43,22 @@ std::string num(double v, int decimals = 3) {
   return buf;
 }
 
-std::string interval(const std::pair<double, double>& ci, double level, int resamples) {
+// "  95% CI [lo, hi]"; the jackknife's interval says so: "  95% CI [lo, hi] (jackknife)".
+std::string interval(const std::pair<double, double>& ci, stats::IntervalMethod method, double level, int resamples) {
   if (resamples <= 0) return "";
-  if (std::isnan(ci.first)) return "  " + num(level * 100, 0) + "% CI n/a";
-  return "  " + num(level * 100, 0) + "% CI [" + num(ci.first) + ", " + num(ci.second) + "]";
+  const std::string how = method == stats::IntervalMethod::jackknife ? " (jackknife)" : "";
+  if (std::isnan(ci.first)) return "  " + num(level * 100, 0) + "% CI n/a" + how;
+  return "  " + num(level * 100, 0) + "% CI [" + num(ci.first) + ", " + num(ci.second) + "]" + how;
 }
 
 // Left-aligned columns separated by two spaces, indented by two.
 std::string columns(const std::vector<std::vector<std::string>>& rows) { return text::columns(rows, {}, "  "); }
 
 std::string figures_block(const AgreementFigures& f, const std::pair<double, double>& fleiss_ci,
-                          const std::pair<double, double>& alpha_ci, double level, int resamples) {
-  return columns({{"Fleiss' kappa", num(f.fleiss_kappa) + interval(fleiss_ci, level, resamples)},
-                  {"Krippendorff's alpha", num(f.krippendorff_alpha) + interval(alpha_ci, level, resamples)},
+                          const std::pair<double, double>& alpha_ci, stats::IntervalMethod method, double level,
+                          int resamples) {
+  return columns({{"Fleiss' kappa", num(f.fleiss_kappa) + interval(fleiss_ci, method, level, resamples)},
+                  {"Krippendorff's alpha", num(f.krippendorff_alpha) + interval(alpha_ci, method, level, resamples)},
                   {"Percent agreement", num(f.percent_agreement)}});
 }
 
@@ -76,7 +81,7 @@ nlohmann::ordered_json label_agreement_json(const LabelAgreement& a) {
   for (const auto& c : a.coder_vs_final)
     vs[c.coder] = {{"agreement", number(c.agreement)}, {"cohen_kappa", number(c.cohen_kappa)}, {"units", c.units}};
   out["coder_vs_final"] = vs;
-  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed, a.ci_warning);
+  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples, a.seed, a.ci_warning);
   json groups = json::object();
   for (const auto& g : a.groups)
     groups[g.group] = {{"name", g.name},
@@ -134,7 +139,7 @@ nlohmann::ordered_json transcript_agreement_json(const TranscriptAgreement& a) {
                         {"krippendorff_alpha", number(n.figures.krippendorff_alpha)},
                         {"percent_agreement", number(n.figures.percent_agreement)}};
   out["per_node"] = per_node;
-  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.level, a.resamples, a.seed, a.ci_warning);
+  out["confidence"] = confidence_json(a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples, a.seed, a.ci_warning);
   json disputed = json::array();
   for (const auto& d : a.disagreements) {
     json by_coder = json::object();
@@ -160,7 +165,7 @@ std::string label_agreement_table(const LabelAgreement& a) {
   std::ostringstream out;
   out << "Agreement on label tables: " << a.overall.units << " units, " << a.coders.size() << " coders, "
       << a.categories.size() << (a.categories.size() == 1 ? " category, " : " categories, ") << a.sources.size() << (a.sources.size() == 1 ? " source\n" : " sources\n");
-  out << figures_block(a.overall, a.fleiss_ci, a.alpha_ci, a.level, a.resamples);
+  out << figures_block(a.overall, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples);
   if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
   out << "  (Fleiss' kappa over the " << a.overall.units - a.overall.dropped_units << " units rated by every coder; "
       << a.overall.dropped_units << " left out)\n";
@@ -222,7 +227,7 @@ std::string transcript_agreement_table(const TranscriptAgreement& a) {
   out << "\n";
   if (a.transcripts.empty()) return out.str() + "  no transcript has codes from two coders\n";
   out << "Pooled over every (unit, node), present/absent:\n";
-  out << figures_block(a.pooled, a.fleiss_ci, a.alpha_ci, a.level, a.resamples);
+  out << figures_block(a.pooled, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples);
   if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
   out << columns({{"Identical code sets", num(a.exact_agreement) + " of units"}});
 

@@ -33,12 +33,19 @@ void summary_rows(xlsx::Sheet& sheet, int& row, const AgreementFigures& f, const
   stat("Percent agreement", f.percent_agreement, nan, nan);
 }
 
-// The intervals' small-sample warning, when there is one, below them.
-void warning_row(xlsx::Sheet& sheet, int& row, const std::string& warning) {
-  if (warning.empty()) return;
-  ++row;
-  sheet.write_text(row, 0, "Warning");
-  sheet.write_text(row, 1, warning);
+// The intervals' small-sample warning, when there is one, below them; and, for jackknife intervals (from
+// stats::kJackknifeFromUnits units on), a row saying so (the bootstrap's rows below are then not used).
+void warning_row(xlsx::Sheet& sheet, int& row, const std::string& warning, stats::IntervalMethod method, int resamples) {
+  if (!warning.empty()) {
+    ++row;
+    sheet.write_text(row, 0, "Warning");
+    sheet.write_text(row, 1, warning);
+  }
+  if (method == stats::IntervalMethod::jackknife && resamples > 0) {
+    ++row;
+    sheet.write_text(row, 0, "Interval method");
+    sheet.write_text(row, 1, "jackknife (normal interval; bootstrap resamples and seed not used)");
+  }
 }
 
 void count_row(xlsx::Sheet& sheet, int& row, const std::string& label, double v, lxw_format* integer) {
@@ -68,7 +75,7 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
   summary.header(summary_cols, 1);
   int row = 0;
   summary_rows(summary, row, a.overall, a.fleiss_ci, a.alpha_ci);
-  warning_row(summary, row, a.ci_warning);
+  warning_row(summary, row, a.ci_warning, a.ci_method, a.resamples);
   auto* integer = book.format(CellStyle::integer);
   count_row(summary, row, "Units", static_cast<double>(a.overall.units), integer);
   count_row(summary, row, "Units left out of Fleiss' kappa (not rated by every coder)",
@@ -164,7 +171,7 @@ void transcript_sheets(xlsx::Book& book, const TranscriptAgreement& a, const Tax
                   {"CI low", CellStyle::three_decimals, 12}, {"CI high", CellStyle::three_decimals, 12}}, 1);
   int row = 0;
   summary_rows(summary, row, a.pooled, a.fleiss_ci, a.alpha_ci);
-  warning_row(summary, row, a.ci_warning);
+  warning_row(summary, row, a.ci_warning, a.ci_method, a.resamples);
   ++row;
   summary.write_text(row, 0, "Identical code sets (share of units)");
   summary.write_number(row, 1, a.exact_agreement);

@@ -451,6 +451,8 @@ void agreement_table(std::ostringstream& h, const Json& a, const std::string& ti
   h << "<td>" << ci("fleiss_kappa") << "</td><td>" << ci("krippendorff_alpha") << "</td></tr></table>";
   if (a.contains("confidence") && a["confidence"].contains("warning") && a["confidence"]["warning"].is_string())
     h << "<p class=\"note\">⚠ " << escape(a["confidence"]["warning"].get<std::string>()) << ".</p>";
+  if (a.contains("confidence") && a["confidence"].value("method", Json()) == "jackknife")
+    h << "<p class=\"note\">The intervals are jackknife normal intervals (used instead of the bootstrap from 100,000 units on).</p>";
   if (a.contains("groups") && a["groups"].is_object() && !a["groups"].empty()) {
     h << "<table><tr><th>Group</th><th>Units</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th></tr>";
     for (auto it = a["groups"].begin(); it != a["groups"].end(); ++it)

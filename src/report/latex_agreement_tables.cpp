@@ -3,6 +3,9 @@
 // (corpus_output.h) and saturation (saturation_output.h).
 #include "latex_internal.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "qualrank/util/text.h"
 
 namespace qualrank::latex::detail {
@@ -36,6 +39,27 @@ std::string ci_level(const std::vector<const Json*>& parts) {
   return "";
 }
 
+// How the intervals of `parts` were computed: "bootstrap" or "jackknife" for all of them, or, when they
+// differ, " (jackknife for label tables, bootstrap for transcript codings)" to follow "confidence interval".
+// A part's confidence.method; "bootstrap" when absent (report.json files written before the jackknife).
+std::pair<std::string, std::string> ci_method(const std::vector<std::pair<std::string, const Json*>>& parts) {
+  std::vector<std::string> methods;
+  for (const auto& [name, a] : parts) {
+    const bool jack = a->contains("confidence") && (*a)["confidence"].is_object() &&
+                      (*a)["confidence"].value("method", Json()) == "jackknife";
+    methods.push_back(jack ? "jackknife" : "bootstrap");
+  }
+  if (std::all_of(methods.begin(), methods.end(), [&](const std::string& m) { return m == methods.front(); }))
+    return {methods.empty() ? "bootstrap " : methods.front() + " ", ""};
+  std::string each;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string name = parts[i].first;
+    name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+    each += (i ? ", " : " (") + methods[i] + " for " + name;
+  }
+  return {"", each + ")"};
+}
+
 void pooled(const Json& ag, Stems& stems, std::vector<File>& out) {
   std::vector<std::pair<std::string, const Json*>> parts;
   if (ag.contains("labels") && ag["labels"].is_object()) parts.push_back({"Label tables", &ag["labels"]});
@@ -49,9 +73,10 @@ void pooled(const Json& ag, Stems& stems, std::vector<File>& out) {
   for (const auto& [name, a] : parts)
     t.rows.push_back({name, count(*a, "units"), coders(*a), with_interval(*a, "fleiss_kappa"), with_interval(*a, "krippendorff_alpha"),
                       number(a->value("percent_agreement", Json()), 3)});
+  const auto [method, each] = ci_method(parts);
   t.caption = "Inter-coder agreement, pooled over codes: Fleiss' $\\kappa$, Krippendorff's $\\alpha$ (under each, its " +
-              (level.empty() ? std::string() : level + "\\% ") + "bootstrap confidence interval, when computed) and the proportion of "
-              "agreeing pairs.";
+              (level.empty() ? std::string() : level + "\\% ") + method + "confidence interval" + each +
+              ", when computed) and the proportion of agreeing pairs.";
   out.push_back(table_file(stems.take("agreement"), "Inter-coder agreement, pooled", std::move(t)));
 }
 

@@ -66,6 +66,9 @@ std::string describe(const std::string& f, const std::map<std::string, const Tra
   }
   if (f.starts_with("reports/latex/"))
     return "a LaTeX table (booktabs) rendered from report.json, to \\input into a paper (qualrank's docs/latex.md)";
+  if (f.starts_with("reports/figures/"))
+    return std::string("a figure drawn from report.json for a paper, ") + (f.ends_with(".pdf") ? "PDF" : "SVG") + ", " +
+           (f.find("-2col.") != std::string::npos ? "two columns" : "one column") + " wide (qualrank's docs/figures.md)";
   if (f.starts_with("codebooks/labels/")) return "a label table: codes given to units by several coders (agreement)";
   if (f.starts_with("codebooks/") && (f.ends_with(".history.yaml") || f.ends_with(".history.yml")))
     return "the taxonomy's history: every proposed edit with its rationale and the participants' words behind it, "

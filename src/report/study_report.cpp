@@ -24,6 +24,7 @@
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/report/html_report.h"
+#include "qualrank/report/figures.h"
 #include "qualrank/report/latex_tables.h"
 #include "qualrank/report/methods_output.h"
 #include "qualrank/report/query_output.h"
@@ -44,6 +45,9 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 namespace {
+
+// The figures' PDF date when SOURCE_DATE_EPOCH is not set: 2025-01-01T00:00:00Z, as the workbooks' and exports'.
+constexpr long long kFigureEpoch = 1735689600;
 
 // Runs named steps, telling options.on_step when each starts and ends (from either of the report's two
 // threads, one at a time).
@@ -419,6 +423,29 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
       latex_names.push_back("latex/" + f.name);
     }
   }
+  // The figures (SVG and PDF), rendered from report.json as it stands too and staged the same way.
+  std::vector<std::string> figure_names;
+  {
+    std::error_code ec;
+    fs::create_directories(out / "figures", ec);
+    std::string err;
+    const auto figures = steps.run("draw the figures", [&] {
+      return figures::report_figures(report, QUALRANK_VERSION, files::source_date_epoch(kFigureEpoch), &err);
+    });
+    if (figures.empty() && !err.empty()) {
+      diags.error({(out / "figures").string(), 0, 0}, "cannot draw the figures: " + err);
+      for (const auto& n : names) summary.files.push_back((out / n).string());
+      return false;
+    }
+    for (const auto& f : figures) {
+      if (!staged_text.stage(out / "figures" / f.name, f.bytes, &err)) {
+        diags.error({(out / "figures" / f.name).string(), 0, 0}, "cannot write: " + (ec ? ec.message() : err));
+        for (const auto& n : names) summary.files.push_back((out / n).string());
+        return false;
+      }
+      figure_names.push_back("figures/" + f.name);
+    }
+  }
 
   auto text_file = [&](const std::string& name, const std::string& content) {
     std::string err;
@@ -451,6 +478,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   report["methods"]["checklist"] = reporting_checklist(report);
   if (ok) ok = text_file("methods.md", methods_markdown(report));
   if (ok) names.insert(names.end(), latex_names.begin(), latex_names.end());
+  if (ok) names.insert(names.end(), figure_names.begin(), figure_names.end());
   if (ok) {
     names.push_back("report.json");
     names.push_back("index.html");
@@ -469,6 +497,9 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     std::vector<std::string> keep;
     for (const auto& n : latex_names) keep.push_back(n.substr(6));  // (without "latex/")
     latex::remove_stale(out / "latex", keep);
+    keep.clear();
+    for (const auto& n : figure_names) keep.push_back(n.substr(8));  // (without "figures/")
+    figures::remove_stale(out / "figures", keep);
   }
   for (const auto& n : names) summary.files.push_back((out / n).string());
   ranking_headlines(by_role, "", summary.headlines);

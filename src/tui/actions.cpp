@@ -35,10 +35,35 @@ void save(ActionContext& c) {
     c.model.set_message(why + " ('w' again offers to reload)");
 }
 
+// The prompt starts empty (typing is a new search); Enter alone repeats the last search.
 void search(ActionContext& c) {
-  auto q = c.ui.prompt("search: ", c.model.last_search());
-  if (q && !q->empty()) c.model.search(*q, 1);
-  else c.model.set_message("search cancelled");
+  const std::string& last = c.model.last_search();
+  auto q = c.ui.prompt(last.empty() ? "search: " : "search (Enter: \"" + last + "\"): ", "");
+  if (!q) c.model.set_message("search cancelled");
+  else if (!q->empty() || !last.empty()) c.model.search(*q, 1);
+  else c.model.set_message("nothing to search for");
+}
+
+// Asks for a turn number ("12" or "t12") and goes there.
+void go_to(ActionContext& c) {
+  const auto& turns = c.model.participant_turns();
+  if (turns.empty()) return;
+  const auto& all = c.model.document().transcript().turns;
+  const std::string range = "t" + std::to_string(all[turns.front()].number) + "-t" + std::to_string(all[turns.back()].number);
+  auto answer = c.ui.prompt("go to turn (" + range + "): t", "");
+  if (!answer || answer->empty()) {
+    c.model.set_message("staying at t" + std::to_string(c.model.current_number()));
+    return;
+  }
+  std::string digits = *answer;
+  if (!digits.empty() && (digits[0] == 't' || digits[0] == 'T')) digits.erase(0, 1);
+  int number = 0;
+  bool ok = !digits.empty() && digits.size() < 7 && digits.find_first_not_of("0123456789") == std::string::npos;
+  if (ok) number = std::stoi(digits);
+  if (!ok || !c.model.go_to_turn(number))
+    c.model.set_message("error: no participant turn '" + *answer + "' (" + range + ")");
+  else
+    c.model.set_message("at t" + std::to_string(number));
 }
 
 // The node of the highlighted coding (for the segments pane).
@@ -65,16 +90,31 @@ void new_code(ActionContext& c) {
     c.model.set_message("no code proposed");
     return;
   }
-  c.model.set_message("pick the parent of '" + *name + "' (Esc: a new top-level code)");
-  auto parent = c.ui.pick_code(c.model);
-  c.model.propose_code(*name, parent.value_or(""));
+  c.model.set_message("pick the parent of '" + *name + "' (or the top level); Esc proposes nothing");
+  auto parent = c.ui.pick_parent(c.model, *name);
+  if (!parent) {
+    c.model.set_message("no code proposed");
+    return;
+  }
+  c.model.propose_code(*name, *parent);
 }
 
+// Before leaving the transcript: with unsaved changes, save and go, discard and go, or stay.
 bool leave_unsaved(ActionContext& c, const char* what) {
   if (!c.model.dirty()) return true;
-  if (c.ui.confirm(std::string("unsaved changes: ") + what + " without saving? (y/n)")) return true;
-  c.model.set_message("staying ('w' saves)");
-  return false;
+  switch (c.ui.choose(std::string("unsaved changes: s save and ") + what + ", d discard and " + what + ", Esc stay", "sd")) {
+    case 's':  // as 'w' does (a change on disk offers to reload and re-apply)
+      save(c);
+      if (!c.model.dirty()) return true;
+      c.model.set_message(c.model.message() + " (staying)");
+      return false;
+    case 'd':
+      c.discard = true;
+      return true;
+    default:
+      c.model.set_message("staying ('w' saves)");
+      return false;
+  }
 }
 
 void quit(ActionContext& c) {
@@ -82,6 +122,7 @@ void quit(ActionContext& c) {
     c.model.set_message("not quitting ('w' saves)");
     return;
   }
+  c.discard = c.model.dirty();
   c.quit = true;
 }
 
@@ -93,16 +134,17 @@ const std::vector<Action>& actions() {
       {"previous-turn", {'k', key::up}, "previous participant turn", [](ActionContext& c) { c.model.move(-1); }},
       {"page-down", {key::page_down}, "go 5 turns forward", [](ActionContext& c) { c.model.move(5); }},
       {"page-up", {key::page_up}, "go 5 turns back", [](ActionContext& c) { c.model.move(-5); }},
-      {"first-turn", {'g', key::home}, "go to the first participant turn", [](ActionContext& c) { c.model.go_first(); }},
+      {"go-to-turn", {'g'}, "go to a participant turn by its number (t12 or 12)", go_to},
+      {"first-turn", {key::home}, "go to the first participant turn", [](ActionContext& c) { c.model.go_first(); }},
       {"last-turn", {'G', key::end}, "go to the last participant turn", [](ActionContext& c) { c.model.go_last(); }},
       {"next-uncoded", {'U'}, "next participant turn without a code", [](ActionContext& c) { c.model.next_uncoded(); }},
-      {"search", {'/'}, "search the participant turns (case-insensitive); the match is selected", search},
+      {"search", {'/'}, "search the participant turns (case-insensitive) from the selection on; the match is selected; Enter alone repeats the last search", search},
       {"search-next", {'n'}, "next match of the last search", [](ActionContext& c) { c.model.search("", 1); }},
       {"search-previous", {'N'}, "previous match of the last search", [](ActionContext& c) { c.model.search("", -1); }},
-      {"next-transcript", {']'}, "open the next transcript (asks when there are unsaved changes)",
-       [](ActionContext& c) { if (leave_unsaved(c, "open the next transcript")) c.switch_transcript = 1; }},
-      {"previous-transcript", {'['}, "open the previous transcript (asks when there are unsaved changes)",
-       [](ActionContext& c) { if (leave_unsaved(c, "open the previous transcript")) c.switch_transcript = -1; }},
+      {"next-transcript", {']'}, "open the next transcript (unsaved changes: save and go, discard, or stay)",
+       [](ActionContext& c) { if (leave_unsaved(c, "go")) c.switch_transcript = 1; }},
+      {"previous-transcript", {'['}, "open the previous transcript (unsaved changes: save and go, discard, or stay)",
+       [](ActionContext& c) { if (leave_unsaved(c, "go")) c.switch_transcript = -1; }},
       {"select", {'v'}, "select the first word of the turn", [](ActionContext& c) { c.model.select_start(); }},
       {"select-right", {'l', key::right}, "move the selection one word right", [](ActionContext& c) { c.model.select_move(1); }},
       {"select-left", {'h', key::left}, "move the selection one word left", [](ActionContext& c) { c.model.select_move(-1); }},
@@ -117,7 +159,7 @@ const std::vector<Action>& actions() {
       {"memo", {'m'}, "add or edit the highlighted coding's memo (its own, not its line's)", memo},
       {"exemplar", {'e'}, "pick or drop the highlighted coding as an exemplar quote (the coding stays)",
        [](ActionContext& c) { c.model.toggle_exemplar(); }},
-      {"new-code", {'+'}, "propose a new code (in vivo: named by the selection) under a parent you pick", new_code},
+      {"new-code", {'+'}, "propose a new code (in vivo: named by the selection) under a parent you pick (Esc proposes nothing); its next id continues the siblings' numbering; the selected words are its quote", new_code},
       {"segments", {'S'}, "list every segment of the highlighted coding's code across the study", segments},
       {"memos", {'M'}, "list every memo of this transcript", [](ActionContext& c) { c.ui.show_list("memos of " + c.model.document().transcript().file, c.model.memo_lines()); }},
       {"messages", {':'}, "show the message history (messages cut at the screen's edge in full)",
@@ -160,7 +202,42 @@ std::string key_name(int k) {
   return "?";
 }
 
-std::vector<std::string> help_lines() {
+std::vector<std::string> wrap_words(const std::string& text, int width) {
+  std::vector<std::string> out;
+  std::string line;
+  int used = 0;
+  for (const auto& w : split_words(text)) {
+    std::string word = text.substr(w.begin, w.end - w.begin);
+    int ww = display_width(word);
+    if (used > 0 && used + 1 + ww > width) {
+      out.push_back(std::move(line));
+      line.clear();
+      used = 0;
+    }
+    while (ww > width && width > 0) {  // a word longer than the line: cut by characters
+      std::size_t cut = 0;
+      int cw = 0;
+      for (const auto& cl : clusters(word)) {
+        if (cw + cl.width > width - used - (used ? 1 : 0)) break;
+        cw += cl.width;
+        cut = cl.end;
+      }
+      if (cut == 0) break;
+      out.push_back(line + (used ? " " : "") + word.substr(0, cut));
+      line.clear();
+      used = 0;
+      word.erase(0, cut);
+      ww = display_width(word);
+    }
+    if (used) line += ' ', ++used;
+    line += word;
+    used += ww;
+  }
+  if (!line.empty() || out.empty()) out.push_back(std::move(line));
+  return out;
+}
+
+std::vector<std::string> help_lines(int width) {
   std::vector<std::string> out;
   for (const auto& a : actions()) {
     std::string keys;
@@ -173,7 +250,19 @@ std::vector<std::string> help_lines() {
     line.resize(std::max<std::size_t>(line.size() + 1, 20), ' ');
     std::string name = a.name;
     name.resize(std::max<std::size_t>(name.size() + 1, 16), ' ');
-    out.push_back(line + name + a.help);
+    std::string head = line + name;
+    const int indent = display_width(head);
+    if (width <= 0 || indent + display_width(a.help) <= width) {
+      out.push_back(head + a.help);
+      continue;
+    }
+    // Wrapped: under the help's own start, or (too narrow for that) on lines of their own, indented by 4.
+    const bool beside = width - indent >= 24;
+    const int text_width = beside ? width - indent : std::max(width - 4, 8);
+    auto pieces = wrap_words(a.help, text_width);
+    if (!beside) out.push_back(head);
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+      out.push_back((beside && k == 0 ? head : std::string(static_cast<std::size_t>(beside ? indent : 4), ' ')) + pieces[k]);
   }
   return out;
 }

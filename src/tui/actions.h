@@ -28,6 +28,10 @@ class Ui {
  public:
   virtual ~Ui() = default;
   virtual std::optional<std::string> pick_code(AnnotateModel& model) = 0;  // a node id, or none (cancelled)
+  // The parent of a new code `name`: a node id, "" for a new top-level code, or none (cancelled: Esc).
+  virtual std::optional<std::string> pick_parent(AnnotateModel& model, const std::string& name) = 0;
+  // Asks `question` and waits for one of `keys` (characters); returns it, or 0 for Esc (cancel).
+  virtual int choose(const std::string& question, const std::string& keys) = 0;
   virtual std::optional<std::string> prompt(const std::string& label, const std::string& initial) = 0;
   virtual bool confirm(const std::string& question) = 0;                    // y/n
   virtual void show_help() = 0;
@@ -41,6 +45,7 @@ struct ActionContext {
   int key = 0;        // the key that triggered the action
   bool quit = false;  // set by the quit action
   int switch_transcript = 0;  // set by next/previous-transcript: +1 or -1 (the key loop opens it)
+  bool discard = false;       // the user chose to leave unsaved changes (their recovery file goes too)
 };
 
 struct Action {
@@ -53,8 +58,11 @@ struct Action {
 const std::vector<Action>& actions();
 const Action* action_for_key(int key);
 std::string key_name(int key);  // "j", "Down", "Shift-Right", "Tab", "Esc", "1"
-// The table as text, one action a line: keys, name, help (for --help and the ? screen).
-std::vector<std::string> help_lines();
+// The table as text, one action a line: keys, name, help (for --help and the ? screen). With `width` > 0 a
+// help longer than the line wraps under itself (below the keys, indented, on a screen narrower than 60).
+std::vector<std::string> help_lines(int width = 0);
+// Word-wraps `text` into lines of at most `width` columns (a word longer than that is cut by characters).
+std::vector<std::string> wrap_words(const std::string& text, int width);
 // Runs the action bound to `key`; false when no action is bound.
 bool dispatch(ActionContext& ctx);
 

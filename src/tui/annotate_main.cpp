@@ -9,11 +9,15 @@
 
 #include <clocale>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "../cli/cli.h"
 #include "actions.h"
+#include "new_code.h"
+#include "recovery.h"
+#include "study_loader.h"
 #include "qualrank/analysis/query.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/history.h"
@@ -35,6 +39,10 @@ extern "C" void restore_terminal_and_die(int sig) {
 class CursesUi : public tui::Ui {
  public:
   std::optional<std::string> pick_code(tui::AnnotateModel& m) override { return tui::run_picker(m); }
+  std::optional<std::string> pick_parent(tui::AnnotateModel& m, const std::string& name) override {
+    return tui::run_picker(m, &name);
+  }
+  int choose(const std::string& question, const std::string& keys) override { return tui::run_choose(*model, question, keys); }
   std::optional<std::string> prompt(const std::string& label, const std::string& initial) override {
     return tui::run_prompt(*model, label, initial);
   }
@@ -43,52 +51,6 @@ class CursesUi : public tui::Ui {
   void show_list(const std::string& title, const std::vector<std::string>& lines) override { tui::run_list(title, lines); }
   const tui::AnnotateModel* model = nullptr;
 };
-
-// The segments coded `node` across the study, as `qualrank query --code NODE` finds them, one line each.
-// The segments coded `node` for the `S` pane; coding blind (`only_coder` set), only that coder's own codes
-// (another coder's span of this very transcript would tell what they coded).
-std::vector<std::string> segment_lines(const Study& study, const std::string& node, const std::string& only_coder) {
-  SegmentQuery q;
-  q.all_of = {node};
-  q.suggestions = false;
-  if (!only_coder.empty()) q.coders = {only_coder};
-  std::vector<std::string> out;
-  for (const auto& seg : query_segments(study, q).segments) {
-    std::string text = seg.text;
-    for (auto& c : text)
-      if (c == '\n') c = ' ';
-    out.push_back(seg.participant + " t" + std::to_string(seg.turn) + " (" + seg.role + ")" +
-                  (seg.question.empty() ? "" : " " + seg.question) + " " + seg.source.file + ":" +
-                  std::to_string(seg.source.line) + ": " + text);
-  }
-  return out;
-}
-
-// A free id for a new child of `parent`: the next number (or letter, when the children are lettered) after
-// its children's; a new top-level code takes the name's first letters in capitals. `skip` passes over that
-// many free ids (an id the history has used for a node that is gone cannot be taken again).
-std::string new_child_id(const Taxonomy& taxonomy, const std::string& parent, const std::string& name, int skip) {
-  std::vector<std::string> children;
-  for (const auto& id : taxonomy.order())
-    if (const auto* n = taxonomy.find(id); n && n->parent == parent) children.push_back(id);
-  bool letters = false;
-  for (const auto& c : children) {
-    auto last = c.substr(c.find_last_of('.') + 1);
-    letters = !last.empty() && std::isalpha(static_cast<unsigned char>(last[0]));
-  }
-  for (int k = 1; k < 1000; ++k) {
-    std::string piece = letters && k <= 26 ? std::string(1, static_cast<char>('a' + k - 1)) : std::to_string(k);
-    std::string id = parent.empty() ? "" : parent + "." + piece;
-    if (parent.empty()) {
-      for (char c : name)
-        if (std::isalnum(static_cast<unsigned char>(c)) && id.size() < 4) id += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      if (id.empty()) id = "NEW";
-      if (k > 1) id += std::to_string(k);
-    }
-    if (!taxonomy.find(id) && skip-- <= 0) return id;
-  }
-  return parent + ".new";
-}
 
 void use_utf8_locale() {
   std::setlocale(LC_ALL, "");
@@ -126,43 +88,16 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << "qualrank annotate: error: needs an interactive terminal (stdin and stdout must be a terminal)\n";
     return 2;
   }
-  // One load: the taxonomy at the latest version, the guideline, and the codings the suggestions learn from.
-  // Problems in other files do not stop coding this one (validate lists them).
-  Diagnostics study_diags;
-  StudyOptions opts;
-  opts.coding.suggestions = false;
-  auto study = load_study(ctx.workspace, study_diags, opts);
-  if (!study) return report_diagnostics(ctx, study_diags);
-  const TaxonomyVersion& version = *study->version;
+  // Opening a transcript needs the taxonomy at the latest version and the guideline, not the other transcripts;
+  // the study (every transcript) loads on a second thread once the screen is up (study_loader.h).
+  Diagnostics design_diags;
+  auto design = load_workspace_design(ctx.workspace, design_diags);
+  if (!design) return report_diagnostics(ctx, design_diags);
+  auto version_ptr = taxonomy_at(*design, std::nullopt, design_diags);
+  if (!version_ptr) return report_diagnostics(ctx, design_diags);
+  const TaxonomyVersion& version = *version_ptr;
   const std::string coder = vm.count("coder") ? vm["coder"].as<std::string>() : "";
-  // Suggestions learned from codings, as `qualrank suggest` makes them (never applied unasked); nullopt when
-  // too little is coded yet (keyword rules only).
-  auto train = [&](const std::vector<CodedSegment>& segments) -> std::optional<suggest::CodeSuggester> {
-    try {
-      auto l = suggest::train_suggester(suggest::training_segments(segments, study->taxonomy()));
-      if (!l.codes().empty()) return l;
-    } catch (const std::exception&) {
-    }
-    return std::nullopt;
-  };
-  const std::optional<suggest::CodeSuggester> learned = train(study->segments);  // from the workspace's codings
-  // Blind coding learns from one coder's own codings: trained once per coder (the study is loaded once, so
-  // moving between transcripts gives the same suggester), nullopt when that coder has too little coded yet.
-  std::map<std::string, std::optional<suggest::CodeSuggester>> learned_by_coder;
-  auto learned_from = [&](const std::string& own) -> const std::optional<suggest::CodeSuggester>& {
-    const std::string key = text::fold_case(own);
-    if (auto it = learned_by_coder.find(key); it != learned_by_coder.end()) return it->second;
-    std::vector<CodedSegment> mine;
-    for (const auto& seg : study->segments) {
-      auto is_mine = [&](const AppliedCode& c) { return text::fold_case(c.coder) == key; };
-      if (std::none_of(seg.codes.begin(), seg.codes.end(), is_mine)) continue;
-      CodedSegment copy = seg;
-      copy.codes.erase(std::remove_if(copy.codes.begin(), copy.codes.end(), [&](const AppliedCode& c) { return !is_mine(c); }),
-                       copy.codes.end());
-      mine.push_back(std::move(copy));
-    }
-    return learned_by_coder[key] = train(mine);
-  };
+  std::unique_ptr<tui::StudyLoader> study;
   // The transcripts `[` and `]` move between, in file order.
   std::vector<std::string> files;
   for (const auto& p : files::list_files(ctx.workspace / "transcripts", ".md")) files.push_back("transcripts/" + p.filename().string());
@@ -173,31 +108,17 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     if (!doc) return nullptr;
     const bool blind = vm.count("blind") > 0 || !doc->inline_coder();
     const std::string own = doc->coder(), path = doc->transcript().file, participant = doc->transcript().participant;
-    auto m = std::make_unique<tui::AnnotateModel>(std::move(*doc), version.taxonomy, version.resolve, &study->workspace.guideline);
+    auto m = std::make_unique<tui::AnnotateModel>(std::move(*doc), version.taxonomy, version.resolve, &design->guideline);
     m->set_blind(blind);
-    if (blind) {
-      // Blind: the learned suggestions come from this coder's own codings only (the others' codings of this
-      // very transcript would leak through them).
-      if (const auto& l = learned_from(own)) m->set_learned(*l);
-    } else if (learned) {
-      m->set_learned(learned);
-    }
-    if (!blind) {  // the other coders' codes of this transcript, per turn
-      std::map<int, std::vector<std::string>> others;
-      for (const auto& seg : study->segments) {
-        if (seg.source.file != path) continue;
-        for (const auto& c : seg.codes)
-          if (text::fold_case(c.coder) != text::fold_case(own)) {
-            std::string label = c.coder + ": " + c.node;
-            auto& list = others[seg.turn];
-            if (std::find(list.begin(), list.end(), label) == list.end()) list.push_back(label);
-          }
-      }
-      m->set_other_codings(std::move(others));
-    }
-    const Study* s = &*study;
+    if (!blind)  // the other coders' codes of this transcript, per turn
+      m->set_other_codings(tui::other_codings(ctx.workspace, path, own, version.resolve));
+    // The segments pane waits for the study; coding blind, it lists the coder's own codes only (another coder's
+    // span of this very transcript would tell what they coded).
     const std::string only = blind ? own : "";
-    m->set_segment_lister([s, only](const std::string& node) { return segment_lines(*s, node, only); });
+    m->set_segment_lister([&study, only](const std::string& node) {
+      const Study* s = study ? study->get() : nullptr;
+      return s ? tui::segment_lines(*s, node, only) : std::vector<std::string>{};
+    });
     tui::AnnotateModel* self = m.get();
     m->set_code_proposer([&ctx, &version, self, path, participant](const std::string& name, const std::string& parent) {
       TaxonomyEdit e;
@@ -208,16 +129,17 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
       for (const char* var : {"QUALRANK_AUTHOR", "USER"})
         if (const char* v = std::getenv(var); v && *v && e.author.empty()) e.author = v;
       if (e.author.empty()) e.author = self->document().coder();
-      if (const Turn* t = self->current_turn()) {
+      if (const Turn* t = self->current_turn()) {  // the selected words (on their line), else the turn
         Provenance p;
         p.participant = participant;
-        p.source = path + ":" + std::to_string(t->line);
+        p.source = path + ":" + std::to_string(self->selection_line().value_or(t->line));
+        if (auto words = self->selected_text(); words && words->find('\n') == std::string::npos) p.quote = *words;
         e.provenance.push_back(std::move(p));
       }
       Diagnostics d;
       std::optional<std::string> id;
       for (int skip = 0; skip < 30 && !id; ++skip) {  // the next free id the history accepts
-        e.node = new_child_id(version.taxonomy, parent, name, skip);
+        e.node = tui::new_child_id(version.taxonomy, parent, name, skip);
         d = Diagnostics();
         id = append_proposal(ctx.workspace, e, d);
         bool id_taken = false;
@@ -230,8 +152,10 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
           if (item.severity == Severity::error) return "error: " + item.message;
         return std::string("error: the proposal was not recorded");
       }
+      const bool words = !e.provenance.empty() && self->selected_text() && !e.provenance[0].quote.empty();
       return "proposed " + e.node + " '" + name + "'" + (parent.empty() ? "" : " under " + parent) + " as " + *id +
-             " (with this turn as its source); code with it once accepted: qualrank taxonomy accept " + *id;
+             (words ? " (the selected words as its source)" : " (this turn as its source)") +
+             "; code with it once accepted: qualrank taxonomy accept " + *id;
     });
     if (diags.error_count() > 0)
       m->set_message("the transcript has " + std::to_string(diags.error_count()) + " problem(s); 'qualrank validate' lists them");
@@ -253,21 +177,75 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
   noecho();
   keypad(stdscr, TRUE);
   curs_set(0);
-  if (has_colors()) {  // one colour per top-level code (draw.cpp: code_colour)
+  // One colour per top-level code (draw.cpp: code_colour), unless NO_COLOR is set and not empty.
+  const char* no_color = std::getenv("NO_COLOR");
+  tui::set_colours(has_colors() && !(no_color && *no_color));
+  if (tui::colours()) {
     start_color();
     use_default_colors();
     const short colours[] = {COLOR_BLUE, COLOR_GREEN, COLOR_MAGENTA, COLOR_CYAN, COLOR_YELLOW, COLOR_RED};
     for (short k = 0; k < 6; ++k) init_pair(static_cast<short>(k + 1), colours[k], -1);
   }
   CursesUi ui;
+  // Unsaved work is kept in a recovery file after every change (recovery.h), so a kill loses nothing; one left
+  // by an earlier session of this transcript and coder is offered back when the transcript opens.
+  std::uint64_t kept_at = model->changes();
+  tui::KeptBase kept_base;
+  auto offer_recovery = [&] {
+    kept_at = model->changes();
+    std::string problem;
+    auto rec = tui::find_recovery(ctx.workspace, model->document(), &problem);
+    if (!rec) {
+      if (!problem.empty()) model->set_message("warning: " + problem);
+      return;
+    }
+    ui.model = model.get();
+    if (ui.confirm("recover the unsaved changes of " + rec->time + "? y recovers, n discards them (y/n)")) {
+      model->recover(rec->base, rec->edited, rec->time);
+    } else {
+      tui::remove_recovery(ctx.workspace, model->document());
+      model->set_message("discarded the unsaved changes of " + rec->time);
+    }
+  };
+  bool recovery_warned = false;  // a workspace that cannot be written to is said once, not after every edit
+  auto keep_unsaved = [&] {
+    if (model->changes() == kept_at) return;
+    kept_at = model->changes();
+    std::string error;
+    if (!tui::keep_unsaved(ctx.workspace, model->document(), &error, &kept_base) && !recovery_warned) {
+      recovery_warned = true;
+      model->set_message("warning: cannot keep the unsaved changes for recovery (" + error + "); " + model->message());
+    }
+  };
+  offer_recovery();
+  keep_unsaved();
+  // The learned suggestions join the keyword rules' when the study has loaded (every coder's codings, or the
+  // blind coder's own); until then the key loop wakes every 100 ms to look.
+  bool learned_set = false;
+  auto attach_learned = [&] {
+    if (learned_set || !study || !study->ready()) return;
+    learned_set = true;
+    const auto& l = study->learned(model->blind() ? model->document().coder() : "");
+    if (l) model->set_learned(*l);
+  };
   for (;;) {
     ui.model = model.get();
+    attach_learned();
     tui::draw_main(*model);
+    if (!study) study = std::make_unique<tui::StudyLoader>(ctx.workspace, model->blind() ? model->document().coder() : "");
+    timeout(learned_set ? -1 : 100);
     int k = tui::read_key();
+    timeout(-1);  // the pickers, prompts and lists an action opens wait for their key
     if (k == tui::key::resize || k < 0) continue;
     if (k != tui::key::escape) model->set_message("");
     tui::ActionContext actx{*model, ui, k};
     if (!tui::dispatch(actx)) model->set_message("no action on this key ('?' lists the keys)");
+    if (actx.discard) {
+      tui::remove_recovery(ctx.workspace, model->document());
+      kept_base = {};
+    } else {
+      keep_unsaved();
+    }
     if (actx.quit) break;
     if (actx.switch_transcript != 0 && !files.empty()) {
       auto at = std::find(files.begin(), files.end(), model->document().transcript().file);
@@ -287,11 +265,21 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
         continue;
       }
       model = std::move(next);
+      learned_set = false;
+      kept_base = {};
       model->set_message("opened " + model->document().transcript().file);
+      offer_recovery();
+      keep_unsaved();
     }
   }
   endwin();
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
+  // Quitting while the study still loads: nothing of it is needed and every file is written (saves are
+  // synchronous and atomic), so the process ends without waiting for the loading thread.
+  if (study && study->busy()) {
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
   return 0;
 }
 

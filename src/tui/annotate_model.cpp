@@ -21,84 +21,7 @@ UChar32 next_code_point(std::string_view s, std::size_t& i) {
   return c < 0 ? 0xFFFD : c;
 }
 
-// Code points that join the character before them.
-bool extends(UChar32 c) {
-  if (c == 0x200D) return true;                          // zero width joiner
-  if ((c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xE0100 && c <= 0xE01EF)) return true;  // variation selectors
-  if (c >= 0x1F3FB && c <= 0x1F3FF) return true;          // emoji skin tone modifiers
-  if (c >= 0xE0020 && c <= 0xE007F) return true;          // emoji tag sequences
-  auto type = u_charType(c);
-  return type == U_NON_SPACING_MARK || type == U_ENCLOSING_MARK || type == U_COMBINING_SPACING_MARK;
-}
-
-int base_width(UChar32 c) {
-  if (c < 0x20 || (c >= 0x7F && c < 0xA0)) return 0;
-  auto ea = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
-  if (ea == U_EA_WIDE || ea == U_EA_FULLWIDTH) return 2;
-  if (u_hasBinaryProperty(c, UCHAR_EMOJI_PRESENTATION)) return 2;
-  return 1;
-}
-
-bool is_space(UChar32 c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || u_isUWhiteSpace(c); }
-
 }  // namespace
-
-std::vector<Cluster> clusters(std::string_view s) {
-  std::vector<Cluster> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    Cluster cl;
-    cl.begin = i;
-    UChar32 c = next_code_point(s, i);
-    cl.width = base_width(c);
-    bool joined = false;
-    while (i < s.size()) {
-      std::size_t j = i;
-      UChar32 d = next_code_point(s, j);
-      if (joined) {  // the code point after a ZWJ belongs to the sequence
-        joined = false;
-        i = j;
-        continue;
-      }
-      if (!extends(d)) break;
-      if (d == 0xFE0F && cl.width == 1 && u_hasBinaryProperty(c, UCHAR_EMOJI)) cl.width = 2;  // emoji presentation
-      joined = d == 0x200D;
-      i = j;
-    }
-    cl.end = i;
-    out.push_back(cl);
-  }
-  return out;
-}
-
-int display_width(std::string_view s) {
-  int w = 0;
-  for (const auto& c : clusters(s)) w += c.width;
-  return w;
-}
-
-std::vector<Word> split_words(std::string_view s) {
-  std::vector<Word> out;
-  std::optional<Word> cur;
-  for (const auto& cl : clusters(s)) {
-    std::size_t i = cl.begin;
-    UChar32 c = next_code_point(s, i);
-    if (is_space(c)) {
-      if (cur) out.push_back(*cur);
-      cur.reset();
-    } else if (cl.width == 2) {  // a wide character is a word of its own
-      if (cur) out.push_back(*cur);
-      cur.reset();
-      out.push_back({cl.begin, cl.end});
-    } else if (cur) {
-      cur->end = cl.end;
-    } else {
-      cur = Word{cl.begin, cl.end};
-    }
-  }
-  if (cur) out.push_back(*cur);
-  return out;
-}
 
 AnnotateModel::AnnotateModel(CodingDocument doc, const Taxonomy& taxonomy, NodeResolver resolve, const Guideline* guideline)
     : doc_(std::move(doc)), taxonomy_(taxonomy), resolve_(std::move(resolve)), guideline_(guideline),
@@ -183,24 +106,39 @@ bool AnnotateModel::search(const std::string& query, int delta) {
   const std::string q = text::fold_case(search_);
   const auto& turns = doc_.transcript().turns;
   const std::size_t n = participants_.size();
-  for (std::size_t step = 1; step <= n; ++step) {
-    std::size_t k = (current_ + n + (delta < 0 ? n - step % n : step)) % n;
+  // Where the search goes on from in the current turn: after (before) the last match when it is still what is
+  // selected, else the selection's start.
+  std::optional<std::size_t> anchor;
+  if (match_ && match_->turn == current_ && match_->selection == selection_) anchor = match_->pos;
+  else if (auto sb = selection_bytes()) anchor = sb->first;
+  // The current turn first (after the anchor; without one, all of it forward and none of it backward), the
+  // other turns, then the current one again, whole (wrapping).
+  for (std::size_t step = 0; step <= n && n > 0; ++step) {
+    if (step == 0 && !anchor && delta < 0) continue;
+    if (step == n && !anchor && delta >= 0) break;  // searched whole at step 0
+    std::size_t k = delta < 0 ? (current_ + n - step % n) % n : (current_ + step) % n;
     const Turn& t = turns[participants_[k]];
-    // The words of the match are selected where case folding kept the byte offsets (the text's length did not
-    // change); otherwise the turn is shown without a selection.
+    // Positions compare with the text's where case folding kept the byte offsets (the length did not change).
     const std::string folded = text::fold_case(t.text);
-    auto pos = folded.find(q);
-    if (pos == std::string::npos) continue;
+    const bool same_offsets = folded.size() == t.text.size();
+    std::optional<std::size_t> pos;
+    for (auto p = folded.find(q); p != std::string::npos; p = folded.find(q, p + 1)) {
+      if (step == 0 && anchor && (!same_offsets || (delta < 0 ? p >= *anchor : p <= *anchor))) continue;
+      pos = p;
+      if (delta >= 0) break;  // the first one forward, the last one backward
+    }
+    if (!pos) continue;
     current_ = k;
     turn_changed();
     std::size_t first = words_.size(), last = 0;
-    if (folded.size() == t.text.size())
+    if (same_offsets)
       for (std::size_t w = 0; w < words_.size(); ++w)
-        if (words_[w].begin < pos + q.size() && pos < words_[w].end) {
+        if (words_[w].begin < *pos + q.size() && *pos < words_[w].end) {
           first = std::min(first, w);
           last = std::max(last, w);
         }
     if (first < words_.size()) selection_ = std::make_pair(first, last);
+    match_ = Match{k, *pos, selection_};
     set_message("found \"" + search_ + "\" in t" + std::to_string(t.number) + " (n next, N previous)");
     return true;
   }
@@ -252,18 +190,40 @@ void AnnotateModel::select_extend(int delta) {
 
 void AnnotateModel::clear_selection() { selection_.reset(); }
 
-std::optional<std::string> AnnotateModel::selected_text() const {
+std::optional<std::pair<std::size_t, std::size_t>> AnnotateModel::selection_bytes() const {
   const Turn* t = current_turn();
   if (!t || !selection_) return std::nullopt;
-  std::size_t b = words_[selection_->first].begin, e = words_[selection_->second].end;
-  return t->text.substr(b, e - b);
+  const std::size_t wb = words_[selection_->first].begin, we = words_[selection_->second].end;
+  const std::string_view text(t->text);
+  auto punct = [&](const Cluster& cl) {
+    std::size_t i = cl.begin;
+    return u_ispunct(next_code_point(text, i)) != 0;
+  };
+  auto cl = clusters(text.substr(wb, we - wb));
+  std::size_t first = 0, last = cl.size();
+  while (first < last && punct(Cluster{wb + cl[first].begin, wb + cl[first].end, 1})) ++first;
+  while (last > first && punct(Cluster{wb + cl[last - 1].begin, wb + cl[last - 1].end, 1})) --last;
+  if (first == last) return std::make_pair(wb, we);  // nothing but punctuation: taken as it is
+  return std::make_pair(wb + cl[first].begin, wb + cl[last - 1].end);
+}
+
+std::optional<std::string> AnnotateModel::selected_text() const {
+  auto sb = selection_bytes();
+  if (!sb) return std::nullopt;
+  return current_turn()->text.substr(sb->first, sb->second - sb->first);
+}
+
+std::optional<int> AnnotateModel::selection_line() const {
+  auto sb = selection_bytes();
+  if (!sb) return std::nullopt;
+  return current_turn()->line_of(sb->first);
 }
 
 int AnnotateModel::selected_occurrence() const {
   const Turn* t = current_turn();
   auto text = selected_text();
   if (!t || !text) return 1;
-  std::size_t b = words_[selection_->first].begin;
+  std::size_t b = selection_bytes()->first;
   int n = 1;  // occurrences of the selected text that start before the selection
   for (auto p = t->text.find(*text); p != std::string::npos && p < b; p = t->text.find(*text, p + 1)) ++n;
   return n;
@@ -314,7 +274,7 @@ std::vector<std::string> AnnotateModel::suggestions() const {
   return out;
 }
 
-std::vector<PickerRow> AnnotateModel::picker_rows(const std::string& query) const {
+std::vector<PickerRow> AnnotateModel::picker_rows(const std::string& query, bool with_suggestions) const {
   std::string q = text::fold_case(text::trim(query));
   auto matches = [&](const std::string& id) {
     if (q.empty()) return true;
@@ -326,7 +286,7 @@ std::vector<PickerRow> AnnotateModel::picker_rows(const std::string& query) cons
     return false;
   };
   std::vector<PickerRow> rows;
-  for (const auto& id : suggestions())
+  for (const auto& id : with_suggestions ? suggestions() : std::vector<std::string>{})
     if (matches(id)) {
       const auto* n = taxonomy_.find(id);
       rows.push_back({id, n ? n->name : "", 0, true, true});
@@ -382,6 +342,7 @@ void AnnotateModel::error_message(const Diagnostics& diags) {
 }
 
 bool AnnotateModel::apply(const CodingEdit& edit) {
+  ++changes_;
   undo_.push_back({doc_.apply(edit), current_});
   redo_.clear();
   set_message(edit.summary);
@@ -497,8 +458,9 @@ bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const
   }
   Step s = std::move(from.back());
   from.pop_back();
+  ++changes_;
   to.push_back({doc_.apply(s.edit), s.turn});
-  if (s.turn != current_) {
+  if (s.turn != current_ && s.turn < participants_.size()) {
     current_ = s.turn;
     turn_changed();
   } else {
@@ -521,6 +483,7 @@ bool AnnotateModel::save() {
   }
   switch (doc_.save_checked(&error)) {
     case CodingDocument::SaveResult::saved:
+      ++changes_;
       set_message("saved " + doc_.target_file());
       return true;
     case CodingDocument::SaveResult::changed_on_disk:
@@ -534,28 +497,80 @@ bool AnnotateModel::save() {
   return false;
 }
 
+bool AnnotateModel::after_reread(const CodingDocument::Reloaded& r, int at, const std::string& what, const std::string& last) {
+  ++changes_;
+  participants_.clear();
+  const auto& turns = doc_.transcript().turns;
+  for (std::size_t i = 0; i < turns.size(); ++i)
+    if (!turns[i].interviewer) participants_.push_back(i);
+  current_ = 0;
+  match_.reset();
+  if (!go_to_turn(at)) turn_changed();
+  if (!r.not_reapplied.empty()) {
+    set_message(what + "; NOT re-applied (redo them): " + text::join(r.not_reapplied, "; ") + last);
+    return false;
+  }
+  set_message(what + last);
+  return true;
+}
+
+namespace {
+
+// Moves undo steps (top of the stack last) from the text `before` onto `after`, the same text with one region
+// changed (between their common start and common end): a step whose splices lie outside that region is shifted
+// by it; the first step that touches it is dropped with every older one (they undo onto it). Returns how many
+// were dropped.
+template <class Step>
+std::size_t rebase_steps(std::vector<Step>& steps, const std::string& before, const std::string& after) {
+  std::size_t p = 0;
+  while (p < before.size() && p < after.size() && before[p] == after[p]) ++p;
+  std::size_t q = 0;
+  while (q < before.size() - p && q < after.size() - p && before[before.size() - 1 - q] == after[after.size() - 1 - q]) ++q;
+  // The region [rb, re) of the text a step applies to, and how much longer it is after the reload.
+  std::size_t rb = p, re = before.size() - q;
+  const std::ptrdiff_t grow = static_cast<std::ptrdiff_t>(after.size()) - static_cast<std::ptrdiff_t>(before.size());
+  if (grow == 0 && rb >= re) return 0;  // the same text
+  for (std::size_t k = steps.size(); k-- > 0;) {
+    auto& splices = steps[k].edit.splices;
+    // A splice before the region erases only bytes before it; one after, only bytes after it.
+    auto before_region = [&](const TextSplice& sp) { return sp.offset + sp.erase <= rb; };
+    auto after_region = [&](const TextSplice& sp) { return sp.offset >= re; };
+    if (!std::all_of(splices.begin(), splices.end(), [&](const TextSplice& sp) { return before_region(sp) || after_region(sp); })) {
+      const std::size_t dropped = k + 1;
+      steps.erase(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(dropped));
+      return dropped;
+    }
+    std::ptrdiff_t moves = 0;  // how far this step moves the region when it is undone
+    for (auto& sp : splices) {
+      if (before_region(sp)) moves += static_cast<std::ptrdiff_t>(sp.insert.size()) - static_cast<std::ptrdiff_t>(sp.erase);
+      else sp.offset = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(sp.offset) + grow);
+    }
+    rb = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(rb) + moves);
+    re = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(re) + moves);
+  }
+  return 0;
+}
+
+}  // namespace
+
 bool AnnotateModel::reload(bool then_save) {
   Diagnostics diags;
   const int at = current_number();
+  const std::string before = doc_.edited_text();
   auto r = doc_.reload(diags);
   conflict_ = false;
   if (!r) {
     error_message(diags);
     return false;
   }
-  undo_.clear();
+  // The undo history stays where the reload changed none of the text it undoes.
+  const std::size_t levels = undo_.size(), dropped = rebase_steps(undo_, before, doc_.edited_text());
   redo_.clear();
-  participants_.clear();
-  const auto& turns = doc_.transcript().turns;
-  for (std::size_t i = 0; i < turns.size(); ++i)
-    if (!turns[i].interviewer) participants_.push_back(i);
-  current_ = 0;
-  if (!go_to_turn(at)) turn_changed();
-  std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
-  if (!r->not_reapplied.empty()) {
-    set_message(what + "; NOT re-applied (redo them): " + text::join(r->not_reapplied, "; "));
-    return false;
-  }
+  const std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
+  std::string undo_note;
+  if (dropped == levels && levels > 0) undo_note = "; the undo history is cleared";
+  else if (dropped > 0) undo_note = "; the " + std::to_string(dropped) + " oldest undo step(s) are cleared";
+  if (!after_reread(*r, at, what, undo_note)) return false;
   if (!doc_.dirty()) {
     set_message("reloaded from disk: it already has your changes, nothing to save");
     return true;
@@ -565,8 +580,21 @@ bool AnnotateModel::reload(bool then_save) {
     set_message(what + "; saved");
     return true;
   }
-  set_message(what);
   return true;
+}
+
+bool AnnotateModel::recover(const std::string& base, const std::string& edited, const std::string& when) {
+  Diagnostics diags;
+  const int at = current_number();
+  auto r = doc_.restore_unsaved(base, edited, diags);
+  if (!r) {
+    error_message(diags);
+    return false;
+  }
+  undo_.clear();
+  redo_.clear();
+  return after_reread(*r, at, "recovered the unsaved changes of " + when + ": re-applied " + std::to_string(r->reapplied) +
+                                  " change(s), not saved yet ('w' saves)");
 }
 
 }  // namespace qualrank::tui

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,25 +16,9 @@
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"
+#include "text_cells.h"
 
 namespace qualrank::tui {
-
-// A user-perceived character: a base code point with the combining marks, variation selectors, emoji
-// modifiers and zero-width-joined code points that follow it. `width` is its terminal columns (0, 1 or 2).
-struct Cluster {
-  std::size_t begin = 0, end = 0;  // byte range
-  int width = 1;
-};
-std::vector<Cluster> clusters(std::string_view utf8);
-// Columns a string takes on a terminal (sum of its clusters' widths).
-int display_width(std::string_view utf8);
-
-// A selectable word: a run of clusters without white space; a wide character (CJK ideograph, emoji) is a
-// word of its own, as CJK text has no spaces. Byte range into the text.
-struct Word {
-  std::size_t begin = 0, end = 0;
-};
-std::vector<Word> split_words(std::string_view utf8);
 
 // A row of the code picker: a suggestion or a taxonomy node (its depth for indenting).
 struct PickerRow {
@@ -68,8 +53,10 @@ class AnnotateModel {
   bool next_uncoded();                                       // next participant turn without a coding (wraps)
   bool go_first();                                           // the first participant turn
   bool go_last();                                            // the last participant turn
-  // Finds `query` (case-insensitive) in the participant turns after the current one (`delta` 1) or before it
-  // (-1), wrapping; moves there and selects the words of the match. Empty query: repeats the last one.
+  // Finds `query` (case-insensitive) from the selection on (`delta` 1: the next match after the selection's
+  // start in the current turn, then the turns after it) or back (-1), wrapping through every participant turn
+  // to the current one; moves there and selects the words of the match (without the punctuation around them).
+  // Empty query: repeats the last one.
   bool search(const std::string& query, int delta);
   const std::string& last_search() const { return search_; }
   // Every memo of this coder's codings in the transcript, one line each: "t3 COM.2 Meetings: TEXT".
@@ -82,7 +69,11 @@ class AnnotateModel {
   void select_move(int delta);          // slides the selection by words (starts one when none)
   void select_extend(int delta);        // moves the selection's last word (never before its first)
   void clear_selection();
+  // The selection's bytes in the turn's text: from its first word's start to its last word's end, without the
+  // punctuation before the first word or after the last (a quote mark, a full stop) unless that is all there is.
+  std::optional<std::pair<std::size_t, std::size_t>> selection_bytes() const;
   std::optional<std::string> selected_text() const;  // none = the whole turn
+  std::optional<int> selection_line() const;          // the transcript line the selection starts on
   int selected_occurrence() const;                    // which occurrence of selected_text() the selection is (1-based)
 
   // The codings of the current turn and the highlighted one (Tab cycles).
@@ -97,7 +88,8 @@ class AnnotateModel {
   void set_learned(std::optional<suggest::CodeSuggester> learned) { learned_ = std::move(learned); }
   // The picker's rows for a query: suggestions first (when they match), then the taxonomy in its order with
   // every node whose id, name or alias contains the query (case-insensitive) and the parents of those.
-  std::vector<PickerRow> picker_rows(const std::string& query) const;
+  // Without `suggestions`, the taxonomy rows only (picking a new code's parent).
+  std::vector<PickerRow> picker_rows(const std::string& query, bool suggestions = true) const;
 
   // Edits: each applies a planned CodingEdit and pushes its undo; false with message() saying why.
   bool add_code(const std::string& node, const std::string& memo = "");  // to the selection or the whole turn
@@ -113,11 +105,19 @@ class AnnotateModel {
   // whether it was because the file changed on disk since it was read (reload() offers the way out).
   bool save();
   bool conflict() const { return conflict_; }
-  // Reads the file again and re-applies the unsaved changes (CodingDocument::reload); the undo history is
-  // cleared (it refers to the old text). The message says what was re-applied and lists what was not; when
-  // everything was, and `then_save`, saves at once.
+  // Reads the file again and re-applies the unsaved changes (CodingDocument::reload). The undo history stays
+  // where the reload changed none of the text a step undoes (steps are moved past the change); the steps from
+  // the first that touches it on are cleared, and the message says so. The message says what was re-applied
+  // and names what was not (codings, memo text, exemplar marks); when everything was, and `then_save`, saves.
   bool reload(bool then_save);
+  // Takes unsaved changes kept in a recovery file (recovery.h: `base` the edited file then, `edited` with the
+  // changes, `when` they were kept) and re-applies them on the files as they are now, as reload() does; the
+  // message says what was recovered and names what was not.
+  bool recover(const std::string& base, const std::string& edited, const std::string& when);
   bool dirty() const { return doc_.dirty(); }
+  // Counts the changes to the document (edits, undo, redo, saves, reloads): the key loop keeps the unsaved
+  // work for recovery when it moves.
+  std::uint64_t changes() const { return changes_; }
 
   const std::string& message() const { return message_; }
   // Every message shown goes to the history too (the last 200), so a message cut at the screen's width can
@@ -172,6 +172,9 @@ class AnnotateModel {
   std::optional<std::pair<CodingTarget, std::string>> highlighted_target(const char* none);
   void turn_changed();
   void error_message(const Diagnostics& diags);
+  // After the document was read again (reload, recover): the turns anew, back at turn `at`; the message says
+  // what was re-applied (`what`), names what was not, then `last`. False when something was not.
+  bool after_reread(const CodingDocument::Reloaded& r, int at, const std::string& what, const std::string& last = "");
 
  public:
   // "A.1 Name" for a node as written (resolved to the version in use).
@@ -199,6 +202,13 @@ class AnnotateModel {
   SegmentLister segment_lister_;
   CodeProposer proposer_;
   std::string search_;
+  // The last match: its participant turn (position), byte offset and the selection it made; `n` goes on after it.
+  struct Match {
+    std::size_t turn = 0, pos = 0;
+    std::optional<std::pair<std::size_t, std::size_t>> selection;
+  };
+  std::optional<Match> match_;
+  std::uint64_t changes_ = 0;
   std::map<int, std::vector<std::string>> others_;
 };
 

@@ -6,6 +6,7 @@
 #include <curses.h>
 
 #include <algorithm>
+#include <cwchar>
 
 #include "actions.h"
 #include "screen.h"
@@ -98,12 +99,16 @@ std::vector<Line> section_header(const AnnotateModel& m, const Turn& t, int cols
   return wrap_text(question_text(m, t), cols, {{"## " + t.section + " ", A_BOLD}}, 3, A_BOLD);
 }
 
-// The margin at the right: the codes of each line (ids), when the terminal is wide enough.
-int margin_width(int cols) { return cols >= 70 ? 18 : 0; }
+// The margin at the right: the codes of each line (ids), when the terminal is wide enough (the status line
+// says when it is hidden).
+constexpr int kMarginMinCols = 70;
+int margin_width(int cols) { return cols >= kMarginMinCols ? 18 : 0; }
+
+bool g_colours = false;
 
 // Colour pairs 1..6 stand for the top-level codes (in taxonomy order, cycling); 0 when there are no colours.
 int code_colour(const AnnotateModel& m, const std::string& written) {
-  if (!has_colors()) return 0;
+  if (!g_colours) return 0;
   const auto* n = m.taxonomy().find(m.node_id(written));
   while (n && !n->parent.empty()) n = m.taxonomy().find(n->parent);
   if (!n) return 0;
@@ -146,6 +151,7 @@ Block turn_block(const AnnotateModel& m, std::size_t index, bool current, int co
   Wrapper w(text_cols, prefix, indent);
   const auto words = current ? m.words() : split_words(t.text);
   auto sel = current ? m.selection() : std::nullopt;
+  auto sel_bytes = current ? m.selection_bytes() : std::nullopt;
   // Coded spans (this coder's): words inside one are coloured by its first code's top-level code, or marked
   // «…» where the terminal has no colours; the span's codes go in the margin of the line it starts on.
   struct SpanMark {
@@ -170,13 +176,21 @@ Block turn_block(const AnnotateModel& m, std::size_t index, bool current, int co
       if (words[k].begin < sp.end && sp.begin < words[k].end) span = &sp;
     bool span_first = span && (k == 0 || !(words[k - 1].begin < span->end && span->begin < words[k - 1].end));
     bool span_last = span && (k + 1 == words.size() || !(words[k + 1].begin < span->end && span->begin < words[k + 1].end));
+    // The selection's brackets go where its bytes start and end (punctuation around the words stays outside);
+    // at a word's edge, outside the coded span's «» as well.
+    const std::size_t open = sel && k == sel->first ? sel_bytes->first - words[k].begin : std::string::npos;
+    const std::size_t close = sel && k == sel->second ? sel_bytes->second - words[k].begin : std::string::npos;
+    const bool open_out = open == 0, close_out = close == word.size();
+    if (close != std::string::npos && !close_out) word.insert(std::min(close, word.size()), "]");
+    if (open != std::string::npos && !open_out) word.insert(std::min(open, word.size()), "[");
     if (span && !span->colour) {
       if (span_first) word = "«" + word;
       if (span_last) word += "»";
     }
-    if (sel && k == sel->first) word = "[" + word;
-    if (sel && k == sel->second) word += "]";
-    int attr = in ? static_cast<int>(A_REVERSE | A_BOLD) : span && span->colour ? static_cast<int>(COLOR_PAIR(span->colour)) : 0;
+    if (open_out) word = "[" + word;
+    if (close_out) word += "]";
+    int attr = in ? static_cast<int>(A_REVERSE | A_BOLD)
+               : span ? static_cast<int>(span->colour ? COLOR_PAIR(span->colour) : A_UNDERLINE) : 0;
     w.set_space_attr(static_cast<int>(in && k != sel->first ? A_REVERSE : span && !span_first && span->colour ? COLOR_PAIR(span->colour) : 0));
     w.word(word, attr, k == 0 || words[k].begin > words[k - 1].end);
     if (sel && k == sel->first) selection_line = w.line_index();
@@ -253,6 +267,9 @@ void draw_lines(const std::vector<Line>& lines, const std::vector<std::string>& 
 
 }  // namespace
 
+void set_colours(bool on) { g_colours = on; }
+bool colours() { return g_colours; }
+
 int put_text(int y, int x, std::string_view text, int max_cols, int attr) {
   int used = 0;
   if (attr) attron(attr);
@@ -263,7 +280,20 @@ int put_text(int y, int x, std::string_view text, int max_cols, int attr) {
     if (piece == "\t" || piece == "\n") piece = " ";
     std::wstring w = widen(piece);
     if (w.empty() || w[0] < 0x20) continue;
-    mvaddnwstr(y, x + used, w.c_str(), static_cast<int>(w.size()));
+    // A flag (two regional indicators) is drawn as its two one-column halves. Any other cluster goes into one
+    // cell: its base with the zero-width code points after it (combining marks, variation selectors), so that it
+    // takes the base's columns, as clusters() counts them; what a zero width joiner adds (the 💻 of 👩‍💻), or a
+    // skin tone modifier, would take columns of its own and is not drawn: the sequence shows as its first emoji.
+    if (w.size() == 2 && w[0] >= 0x1F1E6 && w[0] <= 0x1F1FF) {
+      mvaddnwstr(y, x + used, w.c_str(), 2);
+    } else {
+      std::wstring one(1, w[0]);
+      for (std::size_t k = 1; k < w.size() && w[k] != 0x200D && one.size() < CCHARW_MAX; ++k)
+        if (wcwidth(w[k]) == 0) one.push_back(w[k]);
+      cchar_t cell;
+      if (one.size() > 1 && setcchar(&cell, one.c_str(), A_NORMAL, 0, nullptr) == OK) mvadd_wch(y, x + used, &cell);
+      else mvaddnwstr(y, x + used, one.c_str(), 1);
+    }
     used += cl.width;
   }
   if (attr) attroff(attr);
@@ -329,16 +359,22 @@ void draw_main(const AnnotateModel& m) {
     put_text(body_top, 0, "this transcript has no participant turn", cols);
   }
   // Status line: file, coder, turn, modified.
-  std::string status = " " + tr.file + "  coder " + doc.coder() + "  t" + std::to_string(m.current_number()) + "/" +
-                       std::to_string(m.participant_turns().size()) + (m.dirty() ? "  [modified]" : "");
-  std::string right = "? help ";
+  // Status line: the turn, [modified] and the keys' help stay; the file name is cut in its middle first.
+  std::string where = "  coder " + doc.coder() + "  t" + std::to_string(m.current_number()) + "/" +
+                      std::to_string(m.participant_turns().size()) + (m.dirty() ? "  [modified]" : "");
+  std::string right = (margin_width(cols) ? "" : "margin hidden  ") + std::string("? help ");
+  if (display_width(right) + display_width(where) + 8 > cols) right = "? help ";
+  const int file_cols = cols - display_width(right) - display_width(where) - 2;
+  std::string status = " " + fit_middle(tr.file, std::max(file_cols, 4)) + where;
   attron(A_REVERSE);
   mvhline(rows - 2, 0, ' ', cols);
   attroff(A_REVERSE);
   put_text(rows - 2, 0, status, cols, A_REVERSE);
   if (display_width(status) + display_width(right) < cols) put_text(rows - 2, cols - display_width(right), right, cols, A_REVERSE);
   std::string msg = m.message();
-  if (msg.empty()) msg = "j/k turn  v select  c code  1-9 suggestion  m memo  d remove  / search  w save  ? help";
+  if (msg.empty() && !margin_width(cols))
+    msg = "margin hidden below " + std::to_string(kMarginMinCols) + " columns; codes are under each turn";
+  if (msg.empty()) msg = "j/k turn  v select  c code  1-9 suggest  m memo  / search  w save  ? help";
   put_text(rows - 1, 0, msg, cols, msg.rfind("error:", 0) == 0 ? A_BOLD : 0);
   // Park the cursor on the current turn's marker.
   move(rows - 1, std::min(cols - 1, display_width(msg)));

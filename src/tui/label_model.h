@@ -13,7 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "annotate_model.h"  // PickerRow, first_pick, step_pick, clusters
+#include "annotate_model.h"  // PickerRow, first_pick, step_pick
+#include "text_cells.h"      // clusters
 #include "qualrank/model/corpus_labels.h"
 #include "qualrank/model/node_resolver.h"
 #include "qualrank/model/taxonomy.h"

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "actions.h"
+#include "qualrank/util/text.h"
 #include "screen.h"
 
 namespace qualrank::tui {
@@ -31,27 +32,37 @@ bool printable(int k) { return k >= 0x20 && k != 127 && k < key::base; }
 
 }  // namespace
 
-std::optional<std::string> run_picker(AnnotateModel& m) {
+std::optional<std::string> run_picker(AnnotateModel& m, const std::string* new_code) {
   std::string query;
-  std::size_t sel = first_pick(m.picker_rows(query), query), top = 0;
+  // Picking a new code's parent: the taxonomy only, and (unfiltered) the top level as the first row.
+  auto rows_for = [&](const std::string& q) {
+    if (!new_code) return m.picker_rows(q);
+    auto rows = m.picker_rows(q, false);
+    if (text::trim(q).empty()) rows.insert(rows.begin(), PickerRow{"", "(the top level: a new top-level code)", 0, false, true});
+    return rows;
+  };
+  std::size_t sel = first_pick(rows_for(query), query), top = 0;
   auto target = m.selected_text();
-  std::string what = "t" + std::to_string(m.current_number()) + (target ? " \"" + *target + "\"" : " (whole turn)");
+  std::string what = new_code ? "parent of the new code '" + *new_code + "'"
+                              : "code for t" + std::to_string(m.current_number()) + (target ? " \"" + *target + "\"" : " (whole turn)");
   for (;;) {
-    auto rows = m.picker_rows(query);
+    auto rows = rows_for(query);
     if (sel >= rows.size()) sel = rows.empty() ? 0 : rows.size() - 1;
     int lines = LINES, cols = COLS;
     int list_top = 3, list_rows = std::max(lines - list_top - 1, 1);
     if (sel < top) top = sel;
     if (sel >= top + static_cast<std::size_t>(list_rows)) top = sel - static_cast<std::size_t>(list_rows) + 1;
     erase();
-    put_text(0, 0, "code for " + what, cols, A_BOLD);
+    put_text(0, 0, fit_middle(what, cols), cols, A_BOLD);
     put_text(1, 0, "filter (id, name or alias): " + query + "_", cols);
-    put_text(2, 0, rows.empty() ? "no node matches" : "Up/Down move, Enter applies, Esc cancels", cols, A_DIM);
+    put_text(2, 0, rows.empty() ? "no node matches"
+                   : new_code ? "Up/Down move, Enter picks the parent, Esc cancels (nothing proposed)"
+                              : "Up/Down move, Enter applies, Esc cancels", cols, A_DIM);
     for (std::size_t r = top; r < rows.size() && r < top + static_cast<std::size_t>(list_rows); ++r) {
       const auto& row = rows[r];
       bool hl = r == sel;
       std::string text = std::string(hl ? "> " : "  ") + (row.suggested ? "suggested: " : std::string(static_cast<std::size_t>(2 * row.depth), ' ')) +
-                         row.id + "  " + row.name;
+                         (row.id.empty() ? "" : row.id + "  ") + row.name;
       int y = list_top + static_cast<int>(r - top);
       if (hl) {
         attron(A_REVERSE);
@@ -64,7 +75,7 @@ std::optional<std::string> run_picker(AnnotateModel& m) {
     refresh();
     int k = read_key();
     if (k == key::escape || k == key::ctrl_c) {
-      m.set_message("no code applied");
+      m.set_message(new_code ? "no code proposed" : "no code applied");
       return std::nullopt;
     }
     if (k == key::enter) {
@@ -75,8 +86,8 @@ std::optional<std::string> run_picker(AnnotateModel& m) {
     else if (k == key::down) sel = step_pick(rows, sel, 1);
     else if (k == key::page_up) sel = step_pick(rows, sel, -10);
     else if (k == key::page_down) sel = step_pick(rows, sel, 10);
-    else if (k == key::backspace) { erase_last_char(query); sel = first_pick(m.picker_rows(query), query); }
-    else if (printable(k)) { append_key(query, k); sel = first_pick(m.picker_rows(query), query); }
+    else if (k == key::backspace) { erase_last_char(query); sel = first_pick(rows_for(query), query); }
+    else if (printable(k)) { append_key(query, k); sel = first_pick(rows_for(query), query); }
   }
 }
 
@@ -87,7 +98,7 @@ std::optional<std::string> run_prompt(const AnnotateModel& m, const std::string&
     int y = LINES - 1;
     move(y, 0);
     clrtoeol();
-    int x = put_text(y, 0, label, COLS, A_BOLD);
+    int x = put_text(y, 0, fit_middle(label, std::max(COLS / 2, std::min(COLS, 20))), COLS, A_BOLD);
     // Show the end of a long text.
     std::string shown = text + "_";
     while (display_width(shown) > COLS - x - 1 && !shown.empty()) shown.erase(0, clusters(shown).front().end);
@@ -108,7 +119,7 @@ bool run_confirm(const AnnotateModel& m, const std::string& question) {
     draw_main(m);
     move(LINES - 1, 0);
     clrtoeol();
-    put_text(LINES - 1, 0, question, COLS, A_BOLD);
+    put_text(LINES - 1, 0, fit_middle(question, COLS), COLS, A_BOLD);
     refresh();
     int k = read_key();
     if (k == key::resize) continue;
@@ -116,17 +127,30 @@ bool run_confirm(const AnnotateModel& m, const std::string& question) {
   }
 }
 
+int run_choose(const AnnotateModel& m, const std::string& question, const std::string& keys) {
+  for (;;) {
+    draw_main(m);
+    move(LINES - 1, 0);
+    clrtoeol();
+    put_text(LINES - 1, 0, fit_middle(question, COLS), COLS, A_BOLD);
+    refresh();
+    int k = read_key();
+    if (k == key::escape || k == key::ctrl_c) return 0;
+    if (k > 0 && k < 128 && keys.find(static_cast<char>(k)) != std::string::npos) return k;
+  }
+}
+
 void run_help(const AnnotateModel& m) {
-  auto lines = help_lines();
   std::size_t top = 0;
   for (;;) {
+    auto lines = help_lines(COLS);
     erase();
     put_text(0, 0, "qualrank annotate: keys (any other key returns)", COLS, A_BOLD);
     int rows = std::max(LINES - 2, 1);
     for (int r = 0; r < rows && top + static_cast<std::size_t>(r) < lines.size(); ++r)
       put_text(1 + r, 0, lines[top + static_cast<std::size_t>(r)], COLS);
     bool more = top + static_cast<std::size_t>(rows) < lines.size();
-    put_text(LINES - 1, 0, more ? "-- more: Space or Down --" : "writing " + m.document().target_file(), COLS, A_DIM);
+    put_text(LINES - 1, 0, more ? "-- more: Space or Down --" : fit_middle("writing " + m.document().target_file(), COLS), COLS, A_DIM);
     refresh();
     int k = read_key();
     if (k == key::resize) continue;
@@ -164,7 +188,7 @@ void run_list(const std::string& title, const std::vector<std::string>& items) {
     }
     if (items.empty()) lines.push_back("(none)");
     erase();
-    put_text(0, 0, title, cols, A_BOLD);
+    put_text(0, 0, fit_middle(title, cols), cols, A_BOLD);
     for (int r = 0; r < rows && top + static_cast<std::size_t>(r) < lines.size(); ++r)
       put_text(1 + r, 0, lines[top + static_cast<std::size_t>(r)], cols);
     bool more = top + static_cast<std::size_t>(rows) < lines.size();

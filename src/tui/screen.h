@@ -16,8 +16,15 @@ int put_text(int y, int x, std::string_view text, int max_cols, int attr = 0);
 void draw_main(const AnnotateModel& model);
 // Reads a key: special keys mapped to key::*, characters as code points.
 int read_key();
-// The code picker; returns the chosen node id or nullopt (Esc).
-std::optional<std::string> run_picker(AnnotateModel& model);
+// The code picker; returns the chosen node id or nullopt (Esc). With `new_code` (its name) it picks that new
+// code's parent: the taxonomy without suggestions, and "" (a first row) for the top level.
+std::optional<std::string> run_picker(AnnotateModel& model, const std::string* new_code = nullptr);
+// Shows `question` on the message line until one of `keys` is pressed (returned) or Esc (0).
+int run_choose(const AnnotateModel& model, const std::string& question, const std::string& keys);
+// Colours for coded spans: off when the terminal has none or NO_COLOR is set (https://no-color.org); coded
+// spans are then marked «…» and underlined.
+void set_colours(bool on);
+bool colours();
 // A line editor on the message line; nullopt on Esc.
 std::optional<std::string> run_prompt(const AnnotateModel& model, const std::string& label, const std::string& initial);
 // Shows `question` on the message line; true when the answer is y.

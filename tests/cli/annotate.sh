@@ -121,6 +121,7 @@ wait_for "saved transcripts/U01.md"
 wait_gone "[modified]"
 keys '?'
 wait_for "qualrank annotate: keys"
+keys Space; wait_for "shrink the selection"   # the second page (descriptions wrap at 80 columns)
 grep -qE "^  c +code +pick a code" <<<"$(screen)" || fail "help screen lists the action table"
 keys Escape
 wait_for "? help"
@@ -159,6 +160,9 @@ kill -TERM "$pid"
 wait_exit
 [[ $(cat "$tmp/rc") == 143 ]] || fail "SIGTERM exit status $(cat "$tmp/rc")"
 cmp -s "$tmp/U01.saved" "$ws/transcripts/U01.md" || fail "killed session changed the file"
+# the unsaved change is kept for the next session (annotate_edges.sh offers it back); not wanted here
+grep -qF "\"coder\": \"alice\"" "$ws/.qualrank-recover/U01.alice.json" && cmp -s "$tmp/U01.saved" "$ws/.qualrank-recover/U01.alice.base" || fail "no recovery file after SIGTERM"
+rm -r "$ws/.qualrank-recover"
 
 # --- a second coder writes only transcripts/U01.bob.codes
 (cd "$ws" && find . -type f ! -name U01.bob.codes -exec sha256sum {} + | sort) >"$tmp/before.sums"

@@ -29,7 +29,7 @@ expect() {
 }
 
 # commands and subcommands, from the command table
-expect $'code\ncodebook\ncompletion' co
+expect $'code\ncodebook\ncorpus\ncompletion' co
 expect $'show\nlog\npropose\naccept\nreject\ndiff\nexport' -C "$ws" taxonomy ''
 expect $'add\nremove\nexemplar' -C "$ws" code ''
 expect 'verify' package v
@@ -51,7 +51,7 @@ expect $'C01.md\nC02.md\nE01.md\nE02.md\nM01.md\nM02.md' -C "$ws" annotate ''
 expect $'M01.md\nM02.md' -C "$ws" reconcile C01.md M
 # coders: the transcripts' own, the second coders' .codes files, and consensus/all where the option takes them
 expect $'carol\ndana\neli\nconsensus\nall' -C "$ws" report --coder ''
-expect $'carol\ndana\neli' -C "$ws" query --coder ''
+expect $'carol\ndana\neli\nconsensus\nall' -C "$ws" query --coder ''   # query takes consensus and all as every command does
 # guideline questions and parts, roles, formats, versions
 expect $'IV.1\nIV' -C "$ws" query --question IV
 expect $'III.1\nIII.R' -C "$ws" rank --question III.

@@ -49,11 +49,11 @@ r = json.load(open(sys.argv[1]))
 c = r["coding"]
 assert c["open_units"] == ["P01#t2"] and c["stale_units"] == [] and c["reconciled"] == ["transcripts/C01.md", "transcripts/P01.md"], c
 assert c["description"] == "consensus coding: 2 transcript(s) reconciled (1 unit(s) still open, counted by the codes all their coders applied: P01#t2)", c["description"]
-coded = {x["node"]: x["segments"] for x in r["coded"]}
+coded = {x["node"]: x["segments"] for x in r["coded"]["codes"]}
 assert coded["EVID.1"] == 3 and coded["SAF.1"] == 2, coded
 # The exemplar the coders marked survives reconciliation: the same count as with every coder's codes.
-saf1 = [x for x in r["coded"] if x["node"] == "SAF.1"][0]
-assert [e["text"] for e in saf1["exemplars"]] == ["the painted lane just stops before the bus stop"], saf1["exemplars"]
+saf1 = [x for x in r["coded"]["codes"] if x["node"] == "SAF.1"][0]
+assert [e["quote"] for e in saf1["exemplars"]] == ["the painted lane just stops before the bus stop"], saf1["exemplars"]
 PY
 grep -qF "| The coding scheme with definitions, examples and decision rules | desirable | no | of 8 codes used: 8 defined, 1 with an exemplar quote, 0 with decision rules (Codebook) |" "$tmp/rep/methods.md" ||
   fail "methods exemplar count: $(grep -F 'coding scheme' "$tmp/rep/methods.md")"
@@ -76,15 +76,15 @@ q report -o "$tmp/rep2" >/dev/null 2>&1 || fail "report stale"
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["coding"]; assert c["stale_units"]==["C01#t2"], c' "$tmp/rep2/report.json" || fail "report.json stale_units"
 # The coders later agree: the decision is kept (stale), not deleted.
 sed -i 's/^t2: SAF.2, EVID.2$/t2: SAF.2, SAF.1/' "$ws/transcripts/C01.ben.codes"
-q validate 2>&1 | grep -qxF "transcripts/C01.consensus.codes:4:1: warning: the decision on t2 (ana, by lee on 2026-11-20) is stale: ben: SAF.2 -> SAF.1, SAF.2 (the coders now agree); it is kept and counted until the team decides again ('qualrank reconcile transcripts/C01.md')" ||
-  fail "agree later: $(q validate 2>&1)"
+q validate >"$tmp/out" 2>&1; grep -qxF "transcripts/C01.consensus.codes:4:1: warning: the decision on t2 (ana, by lee on 2026-11-20) is stale: ben: SAF.2 -> SAF.1, SAF.2 (the coders now agree); it is kept and counted until the team decides again ('qualrank reconcile transcripts/C01.md')" "$tmp/out" ||
+  fail "agree later: $(cat "$tmp/out")"
 q reconcile C01.md --decide P01#t2=ben 2>/dev/null && fail "a participant not in the run accepted"
 q reconcile C01.md --list >/dev/null 2>&1
 grep -qF "# decided t2 by lee on 2026-11-20: ana" "$ws/transcripts/C01.consensus.codes" || fail "the decision was dropped"
 # The walk asks about the stale decision again; k keeps it on the codings as they are now (new hash).
 printf 'k\n\n' | q reconcile C01.md --date 2026-11-22 >"$tmp/walk" 2>"$tmp/err" || fail "walk k: $(cat "$tmp/err")"
 grep -qF "  decided earlier: ana by lee on 2026-11-20 (note: kept the lane gap)" "$tmp/walk" || fail "walk shows the earlier decision: $(cat "$tmp/walk")"
-grep -qxF "# decided t2 by lee on 2026-11-22: ana | ana: SAF.1, SAF.2 | ben: SAF.1, SAF.2 | hash 3f0d49db6ce1bd3e | note: kept the lane gap" "$ws/transcripts/C01.consensus.codes" ||
+grep -qxF "# decided t2 by lee on 2026-11-22: ana | ana: SAF.1, SAF.2 | ben: SAF.1, SAF.2 | hash 45dd8f7b0984ab3a | note: kept the lane gap" "$ws/transcripts/C01.consensus.codes" ||
   fail "k: $(cat "$ws/transcripts/C01.consensus.codes")"
 cp "$tmp/ben" "$ws/transcripts/C01.ben.codes"
 # A unit no coder codes any more: the decision stays in the file, with a warning.
@@ -107,41 +107,59 @@ grep -qxF "transcripts/C01.consensus.codes:1:1: error: records turn units (1 dec
 cmp -s "$tmp/c01c" "$ws/transcripts/C01.consensus.codes" || fail "unit switch wrote"
 # A consensus file for a transcript with one coder: not counted, with a warning.
 printf 't1 "roundabout": INF.1\n' >"$ws/transcripts/C02.consensus.codes"
-q validate 2>&1 | grep -qxF "transcripts/C02.consensus.codes:1:1: warning: a consensus of a transcript with one coder (ana): it is not counted, the coder's own codes are (a consensus records a team's decisions on its coders' disagreements; delete the file or add a second coder)" ||
-  fail "one-coder consensus: $(q validate 2>&1)"
-[[ $(q query --participant C02 --format json 2>/dev/null | python3 -c 'import json,sys; print([(s["id"], s["codes"]) for s in json.load(sys.stdin)["segments"] if s["codes"]])') == "[('C02#t1[4:14]', ['SAF.2'])]" ]] ||
+q validate >"$tmp/out" 2>&1; grep -qxF "transcripts/C02.consensus.codes:1:1: warning: a consensus of a transcript with one coder (ana): it is not counted, the coder's own codes are (a consensus records a team's decisions on its coders' disagreements; delete the file or add a second coder)" "$tmp/out" ||
+  fail "one-coder consensus: $(cat "$tmp/out")"
+[[ $(q query --participant C02 --format json 2>/dev/null | python3 -c 'import json,sys; print([(s["id"], [c["node"] for c in s["codes"]]) for s in json.load(sys.stdin)["segments"] if s["codes"]])') == "[('C02#t1[4:14]', ['SAF.2'])]" ]] ||
   fail "one-coder consensus counted: $(q query --participant C02 --format json 2>/dev/null)"
 rm "$ws/transcripts/C02.consensus.codes"
 
 # --- Reconcile never loses or corrupts a decision ---------------------------------------------------------------
 # A typo in 'o' is checked when typed and asked again; the decision then lands.
 printf 'o\nEVID.9, INF1\nEVID.1, INF.1\nsee memo\n' | q reconcile P01.md --date 2026-11-23 >"$tmp/walk" 2>"$tmp/err" || fail "walk o: $(cat "$tmp/err")"
-grep -qxF "  unknown taxonomy node 'EVID.9' (did you mean 'EVID.1'?)" "$tmp/walk" && grep -qxF "  unknown taxonomy node 'INF1' (did you mean 'INF.1'?)" "$tmp/walk" ||
+grep -qF "unknown taxonomy node 'EVID.9' (did you mean 'EVID.1'?)" "$tmp/walk" && grep -qxF "  unknown taxonomy node 'INF1' (did you mean 'INF.1'?)" "$tmp/walk" ||
   fail "o typo: $(cat "$tmp/walk")"
-grep -qxF "# decided t2 by lee on 2026-11-23: codes:EVID.1,INF.1 | ana: EVID.1, EVID.2 | ben: EVID.1 | hash 57d9b43d8ee2fbe6 | note: see memo" "$ws/transcripts/P01.consensus.codes" ||
+grep -qxF "# decided t2 by lee on 2026-11-23: codes:EVID.1,INF.1 | ana: EVID.1, EVID.2 | ben: EVID.1 | hash cd1a0ca5acb3d988 | note: see memo" "$ws/transcripts/P01.consensus.codes" ||
   fail "o decision: $(cat "$ws/transcripts/P01.consensus.codes")"
 # Each decision is saved as it is made: a run killed at the next prompt keeps the first one.
 sed -i 's/^t3: .*/t3: EVID.1/; s/^t4: INF.1$/t4: SAF.2/' "$ws/transcripts/C01.ben.codes"
-mkfifo "$tmp/in"
-q reconcile C01.md --date 2026-11-24 <"$tmp/in" >"$tmp/walk" 2>&1 &
-pid=$!
-exec 3>"$tmp/in"; printf 'a\nfirst\n' >&3
-for _ in $(seq 100); do grep -q "# decided t3 by lee on 2026-11-24: ana" "$ws/transcripts/C01.consensus.codes" && break; sleep 0.1; done
-kill -INT "$pid"; wait "$pid" || true; exec 3>&-
+# (in a terminal, as a person would: tmux; Ctrl-C at the second unit's prompt)
+sock=qrcons-$$
+tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "cd '$ws' && QUALRANK_AUTHOR=lee exec '$QUALRANK' reconcile C01.md --date 2026-11-24"
+tmux -L "$sock" set-option -t qr remain-on-exit on >/dev/null
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+screen() { tmux -L "$sock" capture-pane -p -t qr 2>/dev/null; }
+wait_for() { for _ in $(seq 200); do [[ $(screen) == *"$1"* ]] && return 0; sleep 0.05; done; fail "timed out waiting for '$1': $(screen)"; }
+wait_for "C01#t2 (A.1)"  # stale again (ben's t2 is back to SAF.2): kept
+tmux -L "$sock" send-keys -t qr k Enter; wait_for "note (Enter for 'kept the lane gap') >"
+tmux -L "$sock" send-keys -t qr Enter
+wait_for "C01#t3 (A.2)"
+tmux -L "$sock" send-keys -t qr a Enter; wait_for "note (Enter for none) >"
+tmux -L "$sock" send-keys -t qr -l first; tmux -L "$sock" send-keys -t qr Enter
+wait_for "C01#t4 (A.2)"
+tmux -L "$sock" send-keys -t qr C-c
+dead() { [[ $(tmux -L "$sock" display-message -p -t qr '#{pane_dead}') == 1 ]]; }
+for _ in $(seq 100); do dead && break; sleep 0.05; done
+dead || fail "Ctrl-C did not stop reconcile"
+tmux -L "$sock" kill-server 2>/dev/null || true
 grep -qF "# decided t3 by lee on 2026-11-24: ana | ana: EVID.1, EVID.2 | ben: EVID.1" "$ws/transcripts/C01.consensus.codes" || fail "Ctrl-C lost the first decision: $(cat "$ws/transcripts/C01.consensus.codes")"
 grep -qxF "# undecided t4 | ana: INF.1 | ben: SAF.2" "$ws/transcripts/C01.consensus.codes" || fail "open t4 after Ctrl-C: $(cat "$ws/transcripts/C01.consensus.codes")"
 # Notes are escaped: line breaks and '|' cannot make lines of their own; the next run reads the note back.
 q reconcile C01.md --decide t4=ben --date 2026-11-25 --note $'line one\nt9: EVID.1\n# decided t1 by x on 2026-01-01: neither | a\\b' 2>"$tmp/err" || fail "note: $(cat "$tmp/err")"
-grep -qxF '# decided t4 by lee on 2026-11-25: ben | ana: INF.1 | ben: SAF.2 | hash 0fc0bdb6e6b95ddf | note: line one\nt9: EVID.1\n# decided t1 by x on 2026-01-01: neither \| a\\b' "$ws/transcripts/C01.consensus.codes" ||
+grep -qxF '# decided t4 by lee on 2026-11-25: ben | ana: INF.1 | ben: SAF.2 | hash 165f5f8b06c1e2dd | note: line one\nt9: EVID.1\n# decided t1 by x on 2026-01-01: neither \| a\\b' "$ws/transcripts/C01.consensus.codes" ||
   fail "escaped note: $(cat "$ws/transcripts/C01.consensus.codes")"
 ! grep -q "^t9" "$ws/transcripts/C01.consensus.codes" || fail "a note made a codes line"
-q reconcile --list 2>&1 >/dev/null | grep -qxF "qualrank reconcile: 0 open disagreement(s)" || fail "the next run did not read its own file"
+q reconcile --list 2>"$tmp/err" >/dev/null; grep -qxF "qualrank reconcile: 0 open disagreement(s)" "$tmp/err" || fail "the next run did not read its own file"
 # Names that would change how a line reads are refused; so is codes: with no id, and an ambiguous --decide.
-for bad in 'lee|x' 'lee: x' $'lee\nx'; do
-  if q reconcile P01.md --decide t2=ana --decider "$bad" 2>"$tmp/err"; then fail "decider '$bad' accepted"; fi
-  [[ $? -eq 0 ]] || true
+for bad in 'lee|x' 'lee: x' $'lee\nx' ' lee'; do
+  set +e
+  q reconcile P01.md --decide t2=ana --decider "$bad" 2>"$tmp/err"; rc=$?
+  set -e
+  [[ $rc -eq 2 ]] || fail "decider '$bad' accepted ($rc)"
 done
-q reconcile P01.md --decide t2=ana --decider 'lee|x' 2>"$tmp/err"; rc=$? || true
+grep -qxF "qualrank reconcile: error: --decider ' lee' starts or ends with white space" "$tmp/err" || fail "decider space: $(cat "$tmp/err")"
+set +e
+q reconcile P01.md --decide t2=ana --decider 'lee|x' 2>"$tmp/err"; rc=$?
+set -e
 [[ $rc -eq 2 ]] && grep -qxF "qualrank reconcile: error: --decider 'lee|x' contains '|' (it would change how the decision line reads)" "$tmp/err" || fail "decider |: $rc $(cat "$tmp/err")"
 cp -r "$FIXTURES/streets" "$tmp/ws2"
 q2() { "$QUALRANK" -C "$tmp/ws2" "$@"; }
@@ -154,11 +172,11 @@ q2 reconcile --decide t2=ana 2>"$tmp/err"; rc=$?
 set -e
 [[ $rc -eq 2 ]] && grep -qxF "qualrank reconcile: error: --decide t2: 2 transcripts are reconciled (transcripts/C01.md, transcripts/P01.md); name one (qualrank reconcile FILE --decide ...) or write PARTICIPANT#t2; nothing written" "$tmp/err" ||
   fail "ambiguous --decide: $rc $(cat "$tmp/err")"
-ls "$tmp/ws2/transcripts" | grep -q consensus && fail "an ambiguous --decide wrote"
+compgen -G "$tmp/ws2/transcripts/*.consensus.codes" >/dev/null && fail "an ambiguous --decide wrote"
 # One bad decision among good ones writes nothing for any transcript.
 if q2 reconcile --decide C01#t2=ana --decide P01#t2=zoe 2>"$tmp/err"; then fail "zoe accepted"; fi
 grep -qxF "transcripts/P01.md:17: error: 'zoe' is no coder of transcripts/P01.md (ana, ben), nor union, neither or codes:ID,ID" "$tmp/err" || fail "zoe: $(cat "$tmp/err")"
-ls "$tmp/ws2/transcripts" | grep -q consensus && fail "a failed --decide wrote C01's consensus"
+compgen -G "$tmp/ws2/transcripts/*.consensus.codes" >/dev/null && fail "a failed --decide wrote C01's consensus"
 q2 reconcile --decide C01#t2=ana --decide P01#t2=union --date 2026-11-20 2>/dev/null || fail "two transcripts at once"
 [[ -f $tmp/ws2/transcripts/C01.consensus.codes && -f $tmp/ws2/transcripts/P01.consensus.codes ]] || fail "two transcripts at once wrote both"
 # Without $USER (and $LOGNAME, $QUALRANK_AUTHOR) the decider is the account's name, never "unknown".
@@ -174,7 +192,7 @@ printf 't2 "by the river on Sundays": INF.1\n' >"$tmp/ws3/transcripts/C02.ben.co
 "$QUALRANK" -C "$tmp/ws3" reconcile C02.md --unit segment --decide 't2 "by the river on Sundays"=ben' --date 2026-11-24 2>/dev/null || fail "segment decide"
 grep -qxF '# decided t2 "by the river on Sundays" by lee on 2026-11-24: ben | ana: SAF.1, INF.1 | ben: INF.1 | hash cca738ee53d190a6' "$tmp/ws3/transcripts/C02.consensus.codes" ||
   fail "segment line: $(cat "$tmp/ws3/transcripts/C02.consensus.codes")"
-"$QUALRANK" -C "$tmp/ws3" reconcile --list 2>&1 >/dev/null | grep -qxF "qualrank reconcile: 1 open disagreement(s)" || fail "segment round trip"
+"$QUALRANK" -C "$tmp/ws3" reconcile --list 2>"$tmp/err" >/dev/null; grep -qxF "qualrank reconcile: 2 open disagreement(s)" "$tmp/err" || fail "segment round trip (C02 t1, C01 t2): $(cat "$tmp/err")"
 # Keys are the workspace's coders by name, the same in every transcript; quotes whole, wrapped at words.
 printf 'q\n' | "$QUALRANK" -C "$tmp/ws2" reconcile >"$tmp/walk" 2>/dev/null || true
 cp -r "$FIXTURES/streets" "$tmp/ws4"
@@ -184,7 +202,7 @@ grep -qxF '    "We count crashes by junction, and we read the reports riders sen
   fail "quote wrapping: $(cat "$tmp/walk")"
 
 # --- One coder selection everywhere ------------------------------------------------------------------------------
-for cmd in "report -o $tmp/r-carol" "codebook -o $tmp/carol.xlsx" "query --code SAF" "saturation" "rank"; do
+for cmd in "report -o $tmp/r-carol" "codebook -o $tmp/carol.xlsx" "query --code SAF" "saturation" "rank" "package -o $tmp/p-carol"; do
   set +e
   q $cmd --coder bem >/dev/null 2>"$tmp/err"; rc=$?
   set -e
@@ -192,7 +210,7 @@ for cmd in "report -o $tmp/r-carol" "codebook -o $tmp/carol.xlsx" "query --code 
   [[ $rc -eq 2 ]] || fail "$name --coder bem exit $rc"
   grep -qF "qualrank $name: error: --coder: no coder 'bem' in this workspace (did you mean 'ben'?); its coders: ana, ben (or consensus, all)" "$tmp/err" || fail "$name --coder bem: $(cat "$tmp/err")"
 done
-[[ ! -e $tmp/r-carol ]] || fail "report --coder bem wrote"
+[[ ! -e $tmp/r-carol && ! -e $tmp/p-carol ]] || fail "report or package --coder bem wrote"
 q query --code SAF --coder all --format json >/dev/null 2>&1 || fail "query --coder all refused"
 # saturation counts what the report counts (the consensus) by default; --coder NAME that coder's codes.
 q report -o "$tmp/rep3" >/dev/null 2>&1 || fail "report 3"
@@ -203,7 +221,7 @@ import json, sys
 sat, rep, ben = (json.load(open(p)) for p in sys.argv[1:])
 assert sat["all"]["interviews"] == rep["saturation"]["all"]["interviews"], (sat["all"]["interviews"], rep["saturation"]["all"]["interviews"])
 codes = {i["participant"]: i["codes"] for i in ben["all"]["interviews"]}
-assert codes.get("P01") == 2 and "C02" not in codes, codes
+assert codes == {"C01": 3, "C02": 0, "P01": 2}, codes  # ben: C01 SAF.1, SAF.2, EVID.1; P01 SAF.2, EVID.1
 PY
 set +e
 q code add --transcript C02.md --turn 1 --node INF.1 --coder consensus 2>"$tmp/err"; rc=$?

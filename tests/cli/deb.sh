@@ -24,7 +24,7 @@ deb=$tmp/pkg/qualrank_${version}_${arch}.deb
 [[ "$(dpkg-deb -f "$deb" Maintainer)" == 'qualrank maintainers <'*'>' ]] || fail "Maintainer: $(dpkg-deb -f "$deb" Maintainer)"
 depends=$(dpkg-deb -f "$deb" Depends)
 names=$(tr ',' '\n' <<<"$depends" | awk '{ print $1 }')
-for lib in libc6 libstdc++6 libboost-program-options1.74.0 libicu72 libncursesw6 libxlsxwriter4 libyaml-cpp0.7 libzip4 libpugixml1v5 libssl3 zlib1g; do
+for lib in libc6 libstdc++6 libboost-program-options1.74.0 libicu72 libncursesw6 libxlsxwriter4 libyaml-cpp0.7 libzip4 libpugixml1v5 libssl3 zlib1g libcairo2 fonts-dejavu-core; do
   grep -qxF "$lib" <<<"$names" || fail "Depends lacks $lib: $depends"
 done
 

@@ -14,6 +14,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 PY=/usr/bin/python3
 if [[ ! -x $PY ]] || ! $PY -c "import openpyxl" 2>/dev/null; then echo "SKIP: python3-openpyxl is not installed"; exit 77; fi
 command -v unzip >/dev/null || { echo "SKIP: unzip is not installed"; exit 77; }
+command -v pdftotext >/dev/null || { echo "SKIP: pdftotext is not installed"; exit 77; }
 
 ws="$tmp/fieldwork"
 cp -r "$FIXTURES/fieldwork" "$ws"
@@ -32,13 +33,14 @@ for f in index.html report.json rankings.md rankings.xlsx codebook.xlsx; do [[ -
 
 # ---- every output as text: plain files as they are, workbooks as the text of all their XML parts ----
 : >"$tmp/all.txt"
-while IFS= read -r f; do  # every file, those in latex/ too
+while IFS= read -r f; do  # every file, those in latex/ and figures/ too
   case "$f" in
     *.xlsx) mkdir -p "$tmp/x/$(basename "$f")"; unzip -qo "$f" -d "$tmp/x/$(basename "$f")"
             find "$tmp/x/$(basename "$f")" -name '*.xml' -exec cat {} + >"$tmp/part.txt"
             [[ -s "$tmp/part.txt" ]] || fail "$f has no XML parts"
             grep -c '<t>\|<t xml:space' "$tmp/part.txt" >/dev/null || fail "$f has no text cells (shared or inline)"
             cat "$tmp/part.txt" >>"$tmp/all.txt" ;;
+    *.pdf) pdftotext "$f" - >>"$tmp/all.txt" || fail "pdftotext $f" ;;  # (the figures: their text, not deflated bytes)
     *) cat "$f" >>"$tmp/all.txt" ;;
   esac
 done < <(find "$out" -type f | sort)

@@ -1,5 +1,5 @@
-// The terminal coder's model without a terminal: word segmentation of CJK, emoji and combining text, the
-// selection, coding through the action table with a fake Ui, undo/redo levels, next-uncoded, save.
+// The terminal coder's model without a terminal: the selection, coding through the action table with a fake
+// Ui, undo/redo levels, next-uncoded, search, leaving a transcript, a new code, a reload, recovery, save.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -9,6 +9,7 @@
 
 #include "actions.h"
 #include "annotate_model.h"
+#include "recovery.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 
@@ -18,11 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> word_texts(const std::string& s) {
-  std::vector<std::string> out;
-  for (const auto& w : split_words(s)) out.push_back(s.substr(w.begin, w.end - w.begin));
-  return out;
-}
 
 std::string read(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -71,7 +67,15 @@ struct FakeUi : Ui {
   std::optional<std::string> code, text;
   bool answer = false;
   int helps = 0;
+  std::optional<std::string> parent;
+  int choice = 0;
+  std::vector<std::string> questions;
   std::optional<std::string> pick_code(AnnotateModel&) override { return code; }
+  std::optional<std::string> pick_parent(AnnotateModel&, const std::string&) override { return parent; }
+  int choose(const std::string& q, const std::string&) override {
+    questions.push_back(q);
+    return choice;
+  }
   std::optional<std::string> prompt(const std::string&, const std::string&) override { return text; }
   bool confirm(const std::string&) override { return answer; }
   void show_help() override { ++helps; }
@@ -84,33 +88,6 @@ bool press(AnnotateModel& m, Ui& ui, int k) {
 }
 
 }  // namespace
-
-TEST_CASE("tui: clusters keep combining marks, emoji sequences and wide characters whole", "[tui]") {
-  std::string e_combining = "cafe\xCC\x81";  // e + COMBINING ACUTE ACCENT
-  auto cl = clusters(e_combining);
-  REQUIRE(cl.size() == 4);
-  CHECK(cl[3].begin == 3);
-  CHECK(cl[3].end == e_combining.size());
-  CHECK(display_width(e_combining) == 4);
-  CHECK(display_width("東京") == 4);
-  CHECK(display_width("🙂") == 2);
-  // family: man ZWJ woman ZWJ girl is one character of two columns
-  std::string family = "\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7";
-  REQUIRE(clusters(family).size() == 1);
-  CHECK(clusters(family)[0].width == 2);
-  // thumbs up with a skin tone modifier
-  CHECK(clusters("\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD").size() == 1);
-}
-
-TEST_CASE("tui: words split at spaces; a wide character is a word of its own", "[tui]") {
-  CHECK(word_texts("How do  I\nshard") == std::vector<std::string>{"How", "do", "I", "shard"});
-  CHECK(word_texts("for 東京 users") == std::vector<std::string>{"for", "東", "京", "users"});
-  CHECK(word_texts("日本語のテキスト") .size() == 8);
-  CHECK(word_texts("hi 🙂 there") == std::vector<std::string>{"hi", "🙂", "there"});
-  CHECK(word_texts("cafe\xCC\x81 owners") == std::vector<std::string>{"cafe\xCC\x81", "owners"});
-  CHECK(word_texts("").empty());
-  CHECK(word_texts("   ").empty());
-}
 
 TEST_CASE("tui: turns, next uncoded and the selection", "[tui]") {
   TempStudy w;
@@ -135,7 +112,7 @@ TEST_CASE("tui: turns, next uncoded and the selection", "[tui]") {
   m.select_extend(-5);  // never before its first word
   CHECK(m.selected_text() == "pin");
   m.select_move(100);   // clamped to the last word
-  CHECK(m.selected_text() == "owners?");
+  CHECK(m.selected_text() == "owners");  // without the question mark after the word
   m.clear_selection();
   CHECK_FALSE(m.selected_text());
   // CJK and emoji words
@@ -301,4 +278,276 @@ TEST_CASE("tui: the picker steps only among the rows that match", "[tui]") {
   CHECK(step_pick(rows, 4, -1) == 2);
   CHECK(step_pick(rows, 2, 10) == 4);   // a page moves as far as there are matches
   CHECK(first_pick(rows, "") == 2);
+}
+
+namespace {
+
+// Writes transcripts/NAME.md in the study and opens it.
+AnnotateModel open_text(TempStudy& w, const std::string& name, const std::string& text, const std::string& coder = "") {
+  std::ofstream(w.root / "transcripts" / (name + ".md"), std::ios::binary) << text;
+  Diagnostics diags;
+  auto doc = CodingDocument::open(w.root, "transcripts/" + name + ".md", coder, w.version->resolve, diags);
+  REQUIRE(doc);
+  return AnnotateModel(std::move(*doc), w.version->taxonomy, w.version->resolve, &w.ws->guideline);
+}
+
+const char* kTwoMatches =
+    "---\nparticipant: P8\nrole: developer\ncoder: alice\n---\n\n## II.2\n\nI: Asked?\n\n"
+    "P8: \"How do I start?\" they ask, and then \"how do I stop?\"\n\n"
+    "P8: Nothing here.\n\n"
+    "P8: And how do I log in.\n";
+
+}  // namespace
+
+TEST_CASE("tui: n reaches the next match in the same turn; a match is selected without its punctuation", "[tui]") {
+  TempStudy w;
+  auto m = open_text(w, "P8", kTwoMatches);
+  CHECK(m.search("how do i", 1));
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "How do I");  // not the opening quote mark
+  CHECK(m.search("", 1));                  // n: the second match of the same turn
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "how do I");
+  CHECK(m.selection_bytes()->first == std::string("\"How do I start?\" they ask, and then \"").size());
+  CHECK(m.search("", 1));                  // then the next turn with one
+  CHECK(m.current_number() == 3);
+  CHECK(m.selected_text() == "how do I");
+  CHECK(m.search("", 1));                  // wraps to the first
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "How do I");
+  CHECK(m.search("", -1));                 // N goes back: the last turn's
+  CHECK(m.current_number() == 3);
+  CHECK(m.search("", -1));                 // then the second match of t1
+  CHECK(m.current_number() == 1);
+  CHECK(m.selected_text() == "how do I");
+  CHECK(m.search("", -1));
+  CHECK(m.selected_text() == "How do I");
+  CHECK(m.message() == "found \"how do i\" in t1 (n next, N previous)");
+  // a selection that is only punctuation keeps it
+  m.go_to_turn(1);
+  m.select_start();
+  CHECK(m.selected_text() == "How");
+}
+
+TEST_CASE("tui: the search prompt starts empty and Enter alone repeats the last search", "[tui]") {
+  TempStudy w;
+  auto m = open_text(w, "P8", kTwoMatches);
+  struct PromptUi : FakeUi {
+    std::vector<std::pair<std::string, std::string>> asked;
+    std::optional<std::string> prompt(const std::string& label, const std::string& initial) override {
+      asked.emplace_back(label, initial);
+      return text;
+    }
+  } ui;
+  ui.text = "";
+  press(m, ui, '/');
+  CHECK(m.message() == "nothing to search for");
+  ui.text = "do i";
+  press(m, ui, '/');
+  REQUIRE(ui.asked.size() == 2);
+  CHECK(ui.asked[1] == std::make_pair(std::string("search: "), std::string()));
+  CHECK(m.selected_text() == "do I");
+  ui.text = "";
+  press(m, ui, '/');  // Enter alone: the next match of the last search
+  CHECK(ui.asked[2] == std::make_pair(std::string("search (Enter: \"do i\"): "), std::string()));
+  CHECK(m.current_number() == 1);
+  CHECK(m.selection_bytes()->first > 20);
+}
+
+TEST_CASE("tui: + with Esc at the parent proposes nothing; the selected words are the proposal's", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  FakeUi ui;
+  std::vector<std::string> proposed;
+  m.set_code_proposer([&](const std::string& name, const std::string& parent) {
+    proposed.push_back(name + "|" + parent + "|" + m.selected_text().value_or("(turn)") + "|" +
+                       std::to_string(m.selection_line().value_or(0)));
+    return std::string("proposed");
+  });
+  m.select_start();
+  m.select_move(3);
+  m.select_extend(2);  // "pin the cuda"
+  ui.text = "Pinning";
+  ui.parent = std::nullopt;  // Esc in the parent picker
+  press(m, ui, '+');
+  CHECK(proposed.empty());
+  CHECK(m.message() == "no code proposed");
+  ui.parent = "";  // the top-level row
+  press(m, ui, '+');
+  ui.parent = "A.1";
+  press(m, ui, '+');
+  CHECK(proposed == std::vector<std::string>{"Pinning||pin the cuda|11", "Pinning|A.1|pin the cuda|11"});
+}
+
+TEST_CASE("tui: leaving a transcript with unsaved changes: save and go, discard, or stay; g goes to a turn", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  FakeUi ui;
+  ui.code = "A.2";
+  press(m, ui, 'c');
+  REQUIRE(m.dirty());
+  ActionContext stay{m, ui, ']'};
+  ui.choice = 0;  // Esc
+  dispatch(stay);
+  CHECK(stay.switch_transcript == 0);
+  CHECK(m.message() == "staying ('w' saves)");
+  CHECK(ui.questions.back() == "unsaved changes: s save and go, d discard and go, Esc stay");
+  ActionContext discard{m, ui, '['};
+  ui.choice = 'd';
+  dispatch(discard);
+  CHECK(discard.switch_transcript == -1);
+  CHECK(discard.discard);
+  CHECK(m.dirty());
+  ActionContext save{m, ui, ']'};
+  ui.choice = 's';
+  dispatch(save);
+  CHECK(save.switch_transcript == 1);
+  CHECK_FALSE(save.discard);
+  CHECK_FALSE(m.dirty());
+  CHECK(read(w.root / "transcripts/P9.md").find("@code A.2") != std::string::npos);
+
+  ui.text = "t3";
+  press(m, ui, 'g');
+  CHECK(m.current_number() == 3);
+  ui.text = "2";
+  press(m, ui, 'g');
+  CHECK(m.current_number() == 2);
+  ui.text = "t9";
+  press(m, ui, 'g');
+  CHECK(m.current_number() == 2);
+  CHECK(m.message() == "error: no participant turn 't9' (t1-t3)");
+  press(m, ui, key::home);
+  CHECK(m.current_number() == 1);
+}
+
+TEST_CASE("tui: help wraps its descriptions to the screen", "[tui]") {
+  for (int width : {80, 50}) {
+    auto lines = help_lines(width);
+    CHECK(lines.size() > actions().size());
+    for (const auto& l : lines) CHECK(display_width(l) <= width);
+    std::string all;  // the lines' words, one space apart
+    for (const auto& l : lines)
+      for (const auto& w : split_words(l)) all += l.substr(w.begin, w.end - w.begin) + " ";
+    CHECK(all.find("from the selection on; the match is selected; Enter alone repeats the last search n search-next") !=
+          std::string::npos);  // the end of a long description is there
+  }
+  CHECK(help_lines(0).size() == actions().size());
+}
+
+TEST_CASE("tui: a @memo that follows no code never attaches to a new code", "[tui]") {
+  TempStudy w;
+  auto m = open_text(w, "P7",
+                     "---\nparticipant: P7\nrole: developer\ncoder: alice\n---\n\n## II.2\n\nI: Asked?\n\n"
+                     "P7: Out of memory.\n@memo stray words\n\nP7: Fine.\n");
+  FakeUi ui;
+  ui.code = "B.1";
+  press(m, ui, 'c');
+  CHECK(m.codings().empty());
+  CHECK(m.message() == "error: this @memo line follows no code; coding t1 would make it the new code's: delete it or "
+                       "write its code above it first");
+  m.select_start();  // a span would take it as well
+  press(m, ui, 'c');
+  CHECK(m.codings().empty());
+  CHECK_FALSE(m.dirty());
+  m.move(1);  // the next turn is not concerned
+  press(m, ui, 'c');
+  CHECK(m.codings().size() == 1);
+}
+
+TEST_CASE("tui: unsaved work kept in a recovery file is re-applied on the file as it is now", "[tui]") {
+  TempStudy w;
+  auto m = w.open();
+  FakeUi ui;
+  const std::string before = read(w.root / "transcripts/P9.md");
+  ui.code = "A.2";
+  press(m, ui, 'c');
+  std::string error;
+  KeptBase kept;
+  REQUIRE(keep_unsaved(w.root, m.document(), &error, &kept));
+  CHECK(recovery_file(m.document()) == ".qualrank-recover/P9.alice.json");
+  CHECK(read(w.root / ".qualrank-recover/P9.alice.base") == before);  // the base, once
+  fs::remove(w.root / ".qualrank-recover/P9.alice.base");
+  ui.code = "B.2";
+  press(m, ui, 'c');
+  REQUIRE(keep_unsaved(w.root, m.document(), &error, &kept));
+  CHECK_FALSE(fs::exists(w.root / ".qualrank-recover/P9.alice.base"));  // not written again
+  std::string problem;
+  CHECK_FALSE(find_recovery(w.root, m.document(), &problem));
+  CHECK(problem == ".qualrank-recover/P9.alice.json: the text it was written on (.qualrank-recover/P9.alice.base) is "
+                   "missing or changed; not used");
+  REQUIRE(keep_unsaved(w.root, m.document(), &error));  // without the record: the base is written
+  // only the stretch that differs is in the .json
+  CHECK(read(w.root / ".qualrank-recover/P9.alice.json").size() < 400);
+  auto rec = find_recovery(w.root, m.document(), nullptr);
+  REQUIRE(rec);
+  CHECK(rec->transcript == "transcripts/P9.md");
+  CHECK(rec->base == before);
+  CHECK(rec->edited == m.document().transcript_text());
+  CHECK(rec->time.size() == std::string("2026-01-01 00:00:00 UTC").size());
+  // meanwhile another program adds a turn at the end; the next session recovers on top of it
+  std::ofstream(w.root / "transcripts/P9.md", std::ios::binary | std::ios::app) << "\nP9: Added later.\n";
+  auto next = w.open();
+  REQUIRE(find_recovery(w.root, next.document(), nullptr));
+  CHECK(next.recover(rec->base, rec->edited, rec->time));
+  CHECK(next.message() == "recovered the unsaved changes of " + rec->time + ": re-applied 1 change(s), not saved yet ('w' saves)");
+  CHECK(next.dirty());
+  REQUIRE(next.codings().size() == 2);
+  CHECK(next.codings()[0].written == "A.2");
+  CHECK(next.codings()[1].written == "B.2");
+  CHECK(next.document().transcript_text().find("P9: Added later.") != std::string::npos);
+  CHECK(next.participant_turns().size() == 4);
+  REQUIRE(next.save());
+  REQUIRE(keep_unsaved(w.root, next.document(), &error));  // nothing unsaved: the file goes
+  CHECK_FALSE(fs::exists(w.root / ".qualrank-recover"));
+  // a file that is not a recovery file is named, not used
+  fs::create_directories(w.root / ".qualrank-recover");
+  std::ofstream(w.root / ".qualrank-recover/P9.alice.json") << "{not json";
+  CHECK_FALSE(find_recovery(w.root, next.document(), &problem));
+  CHECK(problem == ".qualrank-recover/P9.alice.json: not a recovery file (not the JSON annotate writes)");
+}
+
+TEST_CASE("tui: a reload names the memo it could not re-apply and keeps the undo history it can", "[tui]") {
+  TempStudy w;
+  const fs::path file = w.root / "transcripts/P9.md";
+  auto rewrite = [&](const std::string& from, const std::string& to) {
+    std::string text = read(file);
+    auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    std::ofstream(file, std::ios::binary) << text.replace(at, from.size(), to);
+  };
+  FakeUi ui;
+  {  // a change elsewhere in the file: the undo history is moved past it and still undoes
+    auto m = w.open();
+    m.go_to_turn(3);
+    ui.code = "A.2";
+    press(m, ui, 'c');
+    rewrite("role: developer", "role: developer\ndate: 2025-01-02");
+    CHECK_FALSE(m.save());
+    REQUIRE(m.conflict());
+    CHECK(m.reload(false));
+    CHECK(m.message() == "reloaded from disk, re-applied 1 change(s)");
+    CHECK(m.undo_levels() == 1);
+    CHECK(m.undo());
+    CHECK(m.document().transcript_text() == read(file));  // exactly theirs: the undo undid our code only
+    CHECK_FALSE(m.dirty());
+  }
+  {  // a memo typed on a line the other writer changed: named with its text; the undo steps on it cleared
+    auto m = w.open();
+    m.select_start();
+    m.select_move(8);
+    m.select_extend(2);  // "東京 users"
+    ui.code = "A.1";
+    press(m, ui, 'c');
+    REQUIRE(m.save());
+    ui.text = "asks in Japanese";
+    press(m, ui, 'm');
+    REQUIRE(m.codings()[0].memo == "asks in Japanese");
+    rewrite("pin the cuda version", "pin the CUDA version");
+    CHECK_FALSE(m.save());
+    CHECK_FALSE(m.reload(false));
+    CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); NOT re-applied (redo them): t1 \"東京 users\" A.1: "
+                         "your memo \"asks in Japanese\"; the undo history is cleared");
+    CHECK(m.undo_levels() == 0);
+    CHECK(m.codings()[0].memo.empty());
+  }
 }

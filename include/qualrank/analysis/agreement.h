@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "qualrank/analysis/agreement_jackknife.h"
 #include "qualrank/analysis/label_table.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
@@ -17,7 +18,8 @@ namespace qualrank {
 
 struct AgreementOptions {
   int group_by_level = 0;          // 0 = no grouping; N = the level-N ancestor of the consensus label
-  int resamples = 1000;            // bootstrap replicates; 0 = no confidence intervals
+  int resamples = 1000;            // bootstrap replicates; 0 = no confidence intervals (from
+                                   // stats::kJackknifeFromUnits units on, jackknife intervals: see ci_method)
   std::uint64_t seed = 20250101;   // bootstrap seed (fixed default: same input, same output)
   double level = 0.95;             // confidence level
   int disagreements = 0;           // how many of the most disputed units to list
@@ -83,6 +85,7 @@ struct LabelAgreement {
   std::uint64_t seed = 0;
   double level = 0.95;
   std::pair<double, double> fleiss_ci, alpha_ci;
+  stats::IntervalMethod ci_method = stats::IntervalMethod::bootstrap;  // stats::interval_method(units)
   std::string ci_warning;                      // "" or why the intervals are not to be trusted (< 5 units)
   int group_level = 0;                         // 0 = no grouping
   std::vector<GroupAgreement> groups;          // groups with at least one unit, taxonomy order

@@ -57,6 +57,7 @@ struct TranscriptAgreement {
   std::uint64_t seed = 0;
   double level = 0.95;
   std::pair<double, double> fleiss_ci, alpha_ci;  // pooled, resampling units (all their nodes together)
+  stats::IntervalMethod ci_method = stats::IntervalMethod::bootstrap;  // stats::interval_method(units)
   std::string ci_warning;                         // "" or why the intervals are not to be trusted (< 5 units)
   std::vector<TranscriptDisputedUnit> disagreements;
 };

@@ -118,7 +118,9 @@ class CodingDocument {
   // What reload() did with the unsaved changes.
   struct Reloaded {
     int reapplied = 0;                       // changed places re-applied
-    std::vector<std::string> not_reapplied;  // "t3 \"span\" A.1: your addition", ... (codings not re-applied)
+    // What was not re-applied: "t3 \"span\" A.1: your addition", "...: your removal", "t2 A.1: your memo
+    // \"TEXT\"", "...: your removal of its memo", "...: your exemplar mark", "...: your dropping of its exemplar mark".
+    std::vector<std::string> not_reapplied;
   };
   // Reads the files again from disk (under the workspace lock) and re-applies the unsaved changes on top of
   // them: the changes since the last save are lines of the edited file, re-applied as a three-way merge
@@ -127,6 +129,14 @@ class CodingDocument {
   // re-applied is listed and left out; the result is unsaved (dirty when anything was re-applied). nullopt
   // with a located error when the files can no longer be read or parsed (the document is then unchanged).
   std::optional<Reloaded> reload(Diagnostics& diags);
+  // Takes `edited`, changes made to the edited file (the transcript for its own coder, else the .codes file)
+  // when it read `base` and never saved (a recovery file), as this document's unsaved changes and re-applies
+  // them on the files as they are now, as reload() does. nullopt with a located error when they cannot be
+  // read (the document is then unchanged).
+  std::optional<Reloaded> restore_unsaved(const std::string& base, const std::string& edited, Diagnostics& diags);
+  // The edited file's text as read or last saved (what unsaved changes are changes to).
+  const std::string& saved_text() const { return inline_ ? saved_transcript_ : saved_codes_; }
+  const std::string& edited_text() const { return inline_ ? transcript_text_ : codes_text_; }
 
  private:
   std::optional<Transcript> parse_view(const std::string& transcript_text, const std::string& codes_text,

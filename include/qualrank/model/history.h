@@ -145,7 +145,8 @@ std::string today_utc();
 // edit against the latest version (replay + the edit; an unknown node or a broken invariant is an error; nodes
 // that pending `add` proposals introduce count as present, so a node and its children can be proposed
 // together, and are required again at acceptance) and its provenance (inside the workspace, an existing line, the transcript's participant), assigns the next
-// edit id, appends the entry and writes the file atomically. `edit.id` and `edit.status` are ignored; an
+// edit id, appends the entry and writes the file atomically. A provenance's `quote` is the words of its line,
+// unless the caller gave words that are on that line (a selection): those are kept. `edit.id` and `edit.status` are ignored; an
 // empty `edit.date` becomes today_utc(). Returns the new edit id, or nullopt with errors in `diags`.
 std::optional<std::string> append_proposal(const std::filesystem::path& ws_root, TaxonomyEdit edit,
                                            Diagnostics& diags);

@@ -1,0 +1,135 @@
+// The figures of report.json (include/qualrank/report/figures.h): which figures, their file names, both sizes
+// and both formats, and the removal of figures an earlier run drew and this one does not.
+#include "qualrank/report/figures.h"
+
+#include <algorithm>
+#include <set>
+
+#include "figure_charts.h"
+#include "qualrank/report/latex_escape.h"
+#include "qualrank/util/files.h"
+
+namespace qualrank::figures {
+
+namespace {
+
+using figure::Drawing;
+using figure::Json;
+using figure::str;
+
+using Builder = std::function<Drawing(double width)>;
+
+struct Planned {
+  std::string stem;
+  Builder build;
+};
+
+// Stems made unique by "-2", "-3", ... (two questions whose ids slug alike).
+class Stems {
+ public:
+  std::string take(const std::string& stem) {
+    std::string s = stem;
+    for (int k = 2; !used_.insert(s).second; ++k) s = stem + "-" + std::to_string(k);
+    return s;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+void ranking_figures(const Json& rankings, const std::map<std::string, std::string>& names, const std::string& prefix, Stems& stems,
+                     std::vector<Planned>& out) {
+  if (!rankings.is_object() || !rankings.contains("questions") || !rankings["questions"].is_array()) return;
+  for (const Json& q : rankings["questions"]) {
+    if (!q.contains("groups") || !q["groups"].is_object() || q["groups"].empty() || !q.contains("items") || !q["items"].is_array()) continue;
+    const std::string stem = prefix + "-" + latex::slug(str(q, "question"));
+    if (q.contains("comparisons") && q["comparisons"].is_array())
+      for (const Json& c : q["comparisons"]) {
+        if (!c.contains("groups") || !c["groups"].is_array() || c["groups"].size() != 2 || !c["groups"][0].is_string() ||
+            !c["groups"][1].is_string())
+          continue;
+        const auto has_consensus = [&q](const Json& g) {
+          const std::string name = g.get<std::string>();
+          return q["groups"].contains(name) && q["groups"][name].is_object() && q["groups"][name].contains("consensus");
+        };
+        if (!has_consensus(c["groups"][0]) || !has_consensus(c["groups"][1])) continue;
+        const std::string pair = latex::slug(c["groups"][0].get<std::string>()) + "-vs-" + latex::slug(c["groups"][1].get<std::string>());
+        out.push_back({stems.take(stem + "-slope-" + pair), [&names, &q, &c](double w) { return figure::slope_figure(names, q, c, w); }});
+        out.push_back({stems.take(stem + "-gaps-" + pair), [&names, &c](double w) { return figure::gaps_figure(names, c, w); }});
+      }
+    if (q.contains("model") && q["model"].is_object() && q["model"].contains("groups") && q["model"]["groups"].is_object())
+      out.push_back({stems.take(stem + "-worths"), [&names, &q](double w) { return figure::forest_figure(names, q, w); }});
+  }
+}
+
+}  // namespace
+
+std::vector<File> report_figures(const Json& report, const std::string& qualrank_version, long long epoch, std::string* error) {
+  std::map<std::string, std::string> names;
+  const bool has_taxonomy = report.contains("taxonomy") && report["taxonomy"].is_object() && report["taxonomy"].contains("nodes") &&
+                            report["taxonomy"]["nodes"].is_array() && !report["taxonomy"]["nodes"].empty();
+  if (has_taxonomy)
+    for (const auto& n : report["taxonomy"]["nodes"]) names[str(n, "id")] = str(n, "name");
+  Stems stems;
+  std::vector<Planned> planned;
+  if (has_taxonomy) {
+    planned.push_back({stems.take("taxonomy"), [&report](double w) { return figure::taxonomy_figure(report, w); }});
+    // A taxonomy deeper than two levels also gets a figure of its first two (a deep tree fills pages).
+    int depth = 0;
+    for (const auto& n : report["taxonomy"]["nodes"]) depth = std::max(depth, n.value("level", 0));
+    if (depth > 2)
+      planned.push_back({stems.take("taxonomy-2levels"), [&report](double w) { return figure::taxonomy_figure(report, w, 2); }});
+  }
+  if (report.contains("saturation") && report["saturation"].is_object() && report["saturation"].contains("all") &&
+      report["saturation"]["all"].is_object() && report["saturation"]["all"].contains("interviews") &&
+      report["saturation"]["all"]["interviews"].is_array() && !report["saturation"]["all"]["interviews"].empty())
+    planned.push_back({stems.take("saturation"), [&report](double w) { return figure::saturation_figure(report["saturation"], w); }});
+  if (report.contains("rankings")) ranking_figures(report["rankings"], names, "rank", stems, planned);
+  if (report.contains("experience_comparisons") && report["experience_comparisons"].is_array())
+    for (const Json& e : report["experience_comparisons"])
+      ranking_figures(e, names, "rank-" + latex::slug(str(e, "role")) + "-" + latex::slug(str(e, "by")), stems, planned);
+  std::vector<File> out;
+  for (const auto& p : planned)
+    for (const auto& [size, width] : {std::pair<const char*, double>{"1col", figure::kOneColumn}, {"2col", figure::kTwoColumns}}) {
+      const Drawing d = p.build(width);
+      const std::string stem = p.stem + "-" + size;
+      out.push_back({stem + ".svg", figure::to_svg(d, qualrank_version)});
+      std::string pdf = figure::to_pdf(d, qualrank_version, epoch, error);
+      if (pdf.empty()) {
+        if (error) *error = stem + ".pdf: " + *error;
+        return {};
+      }
+      out.push_back({stem + ".pdf", std::move(pdf)});
+    }
+  return out;
+}
+
+namespace {
+
+// Did qualrank write this figure? An SVG's second line, a PDF's Creator.
+bool written_by_qualrank(const std::filesystem::path& p, const std::string& bytes) {
+  if (p.extension() == ".svg") {
+    const auto first = bytes.find('\n');
+    return first != std::string::npos && bytes.compare(first + 1, 24, "<!-- Written by qualrank") == 0;
+  }
+  return bytes.compare(0, 5, "%PDF-") == 0 && bytes.find("/Creator (qualrank ") != std::string::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> remove_stale(const std::filesystem::path& dir, const std::vector<std::string>& keep) {
+  std::vector<std::string> removed;
+  for (const char* suffix : {".svg", ".pdf"})
+    for (const auto& p : files::list_files(dir, suffix)) {
+      const std::string name = p.filename().string();
+      if (std::find(keep.begin(), keep.end(), name) != keep.end()) continue;
+      const auto bytes = files::read(p);
+      if (!bytes || !written_by_qualrank(p, *bytes)) continue;
+      std::error_code ec;
+      if (std::filesystem::remove(p, ec)) removed.push_back(name);
+    }
+  std::sort(removed.begin(), removed.end());
+  return removed;
+}
+
+}  // namespace qualrank::figures

@@ -1,0 +1,118 @@
+// The terminal coder's recovery file (recovery.h).
+#include "recovery.h"
+
+#include <chrono>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "qualrank/util/files.h"
+#include "qualrank/util/sha256.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank::tui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string utc_now() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string recovery_file(const CodingDocument& doc) {
+  return ".qualrank-recover/" + fs::path(doc.transcript().file).stem().string() + "." + text::fold_case(doc.coder()) + ".json";
+}
+
+namespace {
+
+std::string base_file(const CodingDocument& doc) {
+  std::string f = recovery_file(doc);
+  return f.substr(0, f.size() - 5) + ".base";
+}
+
+bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+}  // namespace
+
+bool keep_unsaved(const fs::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept) {
+  if (!doc.dirty()) {
+    remove_recovery(root, doc);
+    if (kept) kept->sha256.clear();
+    return true;
+  }
+  const std::string& base = doc.saved_text();
+  const std::string& edited = doc.edited_text();
+  std::error_code ec;
+  fs::create_directories(root / ".qualrank-recover", ec);
+  const std::string sha = sha256_hex(base);
+  if (!kept || kept->sha256 != sha) {
+    if (!files::write_atomic(root / base_file(doc), base, error)) return false;
+    if (kept) kept->sha256 = sha;
+  }
+  // The one stretch that differs, cut at character boundaries so that it is UTF-8 as the texts are.
+  std::size_t prefix = 0;
+  while (prefix < base.size() && prefix < edited.size() && base[prefix] == edited[prefix]) ++prefix;
+  while (prefix > 0 && ((prefix < edited.size() && continuation(edited[prefix])) || (prefix < base.size() && continuation(base[prefix]))))
+    --prefix;
+  std::size_t suffix = 0;
+  while (suffix < base.size() - prefix && suffix < edited.size() - prefix &&
+         base[base.size() - 1 - suffix] == edited[edited.size() - 1 - suffix])
+    ++suffix;
+  while (suffix > 0 && (continuation(edited[edited.size() - suffix]) || continuation(base[base.size() - suffix]))) --suffix;
+  nlohmann::json j;
+  j["transcript"] = doc.transcript().file;
+  j["coder"] = doc.coder();
+  j["time"] = utc_now();
+  j["base_sha256"] = sha;
+  j["keep_start"] = prefix;
+  j["keep_end"] = suffix;
+  j["between"] = edited.substr(prefix, edited.size() - prefix - suffix);
+  return files::write_atomic(root / recovery_file(doc), j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", error);
+}
+
+std::optional<Recovery> find_recovery(const fs::path& root, const CodingDocument& doc, std::string* problem) {
+  const std::string rel = recovery_file(doc);
+  if (!files::exists(root / rel)) return std::nullopt;
+  auto fail = [&](const std::string& why) -> std::optional<Recovery> {
+    if (problem) *problem = rel + ": " + why;
+    return std::nullopt;
+  };
+  std::string why;
+  auto content = files::read_inside(root, rel, &why);
+  if (!content) return fail(why);
+  try {
+    auto j = nlohmann::json::parse(*content);
+    Recovery r;
+    r.transcript = j.at("transcript").get<std::string>();
+    r.coder = j.at("coder").get<std::string>();
+    r.time = j.at("time").get<std::string>();
+    if (r.transcript != doc.transcript().file || text::fold_case(r.coder) != text::fold_case(doc.coder()))
+      return fail("it is for " + r.transcript + " by " + r.coder + ", not this transcript and coder");
+    auto base = files::read_inside(root, base_file(doc), &why);
+    if (!base || sha256_hex(*base) != j.at("base_sha256").get<std::string>())
+      return fail("the text it was written on (" + base_file(doc) + ") is missing or changed; not used");
+    const auto prefix = j.at("keep_start").get<std::size_t>(), suffix = j.at("keep_end").get<std::size_t>();
+    if (prefix + suffix > base->size()) return fail("not a recovery file (not the JSON annotate writes)");
+    r.edited = base->substr(0, prefix) + j.at("between").get<std::string>() + base->substr(base->size() - suffix);
+    r.base = std::move(*base);
+    return r;
+  } catch (const std::exception&) {
+    return fail("not a recovery file (not the JSON annotate writes)");
+  }
+}
+
+void remove_recovery(const fs::path& root, const CodingDocument& doc) {
+  std::error_code ec;
+  fs::remove(root / recovery_file(doc), ec);
+  fs::remove(root / base_file(doc), ec);
+  fs::remove(root / ".qualrank-recover", ec);  // only when empty
+}
+
+}  // namespace qualrank::tui
