@@ -62,7 +62,7 @@ std::vector<std::string> label_help_lines() {
   std::vector<std::string> out;
   for (const auto& a : label_actions()) {
     std::string keys;
-    for (int k : a.keys) keys += (keys.empty() ? "" : ", ") + key_name(k);
+    for (int k : a.keys) keys += (keys.empty() ? "" : ", ") + (k == ' ' ? std::string("Space") : key_name(k));
     keys.resize(std::max<std::size_t>(keys.size() + 1, 14), ' ');
     std::string name = a.name;
     name.resize(std::max<std::size_t>(name.size() + 1, 17), ' ');

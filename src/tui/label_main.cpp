@@ -35,6 +35,28 @@ void utf8_locale() {
     if (!std::setlocale(LC_CTYPE, "C.UTF-8")) std::setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
+// A typed key (a code point) appended as UTF-8; false for keys that are not characters.
+bool append_typed(std::string& s, int k) {
+  if (k < 0x20 || k == 127 || k >= tui::key::base || (k >= 0xD800 && k < 0xE000)) return false;
+  const auto c = static_cast<char32_t>(k);
+  if (c < 0x80) {
+    s += static_cast<char>(c);
+  } else if (c < 0x800) {
+    s += static_cast<char>(0xC0 | (c >> 6));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    s += static_cast<char>(0xE0 | (c >> 12));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (c >> 18));
+    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  }
+  return true;
+}
+
 constexpr const char* kHint = "l label  a add  x clear  u undo  Tab unlabelled  n/p next/prev  / search  ? keys  q quit";
 
 void draw(tui::LabelModel& m) {
@@ -98,8 +120,7 @@ class CursesLabelUi : public tui::LabelUi {
       else if (k == tui::key::backspace) {
         if (!query.empty()) query.erase(tui::clusters(query).back().begin);
         sel = tui::first_pick(m.picker_rows(query), query);
-      } else if (k >= 0x20 && k < 0x7f) {
-        query += static_cast<char>(k);
+      } else if (append_typed(query, k)) {
         sel = tui::first_pick(m.picker_rows(query), query);
       }
     }
@@ -120,8 +141,8 @@ class CursesLabelUi : public tui::LabelUi {
       if (k == 21) text.clear();
       else if (k == tui::key::backspace) {
         if (!text.empty()) text.erase(tui::clusters(text).back().begin);
-      } else if (k >= 0x20 && k < 0x7f) {
-        text += static_cast<char>(k);
+      } else {
+        append_typed(text, k);
       }
     }
   }

@@ -144,5 +144,6 @@ TEST_CASE("tui::label_actions: keys drive the model; the help lists every action
   ctx.key = 'Z';
   CHECK_FALSE(tui::label_dispatch(ctx));
   CHECK(tui::label_help_lines().size() == tui::label_actions().size());
+  CHECK(tui::label_help_lines()[12] == "  Space, PgDn   page-down        scroll down a page");
   CHECK(tui::label_help_lines().front() == "  l, Enter      label            label the document with a node (the picker; Enter applies), then go to the next unlabelled");
 }
