@@ -207,7 +207,7 @@ assert abs(a['fleiss_kappa'] - e['kappa']) < 1e-12, (a['fleiss_kappa'], e['kappa
 # Table I whole: per source retrieved, screened out (both screeners, unanimous), kept, FP rate; the units per
 # year of creation and top-level node of Final_Label.
 q corpus table --format json >"$tmp/table.json"
-q corpus table >"$tmp/table.txt"
+q corpus table -o "$tmp/table1.xlsx" >"$tmp/table.txt"
 /usr/bin/python3 - "$ws" "$tmp/table.json" "$tmp/table.txt" <<'PY' || fail "Table I"
 import csv, json, sys, collections
 ws, got, text = sys.argv[1], json.load(open(sys.argv[2])), open(sys.argv[3]).read()
@@ -244,6 +244,17 @@ assert lines[1].split()[:8] == ["source", "retrieved", "screened", "out", "kept"
 a = lines[2].split()
 assert a[:6] == ["atlas", str(retrieved["atlas"]), "1", str(retrieved["atlas"] - 1), "%.4f" % (1 / retrieved["atlas"]), str(units["atlas"]["units"])], a
 print("ok")
+PY
+# The workbook's sheet Corpus: the same numbers (integers; the FP rate a number with 3 decimals).
+/usr/bin/python3 - "$tmp/table1.xlsx" "$tmp/table.json" <<'PY' || fail "Table I workbook"
+import json, sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Corpus"]
+t = json.load(open(sys.argv[2]))
+cells = list(ws.iter_rows(values_only=True))
+assert list(cells[0][:6]) == ["source", "retrieved", "screened out", "kept", "FP rate", "units"], cells[0]
+for row, r in zip(cells[1:], t["rows"] + [t["total"]]):
+    assert list(row[:6]) == [r["source"], r["retrieved"], r["screened_out"], r["kept"], r["fp_rate"], r["units"]], (row, r)
+assert ws.cell(row=2, column=5).number_format == "0.000", ws.cell(row=2, column=5).number_format
 PY
 # docs/corpus.md shows this very table.
 awk '/^## Table I: `corpus table`/ { on = 1; next } on && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' \
