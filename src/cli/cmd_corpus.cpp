@@ -1,6 +1,7 @@
 // `qualrank corpus`: documents (issue reports) before they are labelled: import an export, retrieve the
 // relevant ones by keywords, screen out false positives, draw a sample (docs/corpus.md). Dispatches to the
-// subcommands; `corpus import` is here, the others in cmd_corpus_*.cpp.
+// subcommands; `corpus import` is here, the others in cmd_corpus_*.cpp (label and labels export in
+// cmd_corpus_label.cpp, reconcile in cmd_corpus_reconcile.cpp, table in cmd_corpus_table.cpp).
 #include <iostream>
 
 #include "cli.h"
@@ -28,6 +29,10 @@ const std::vector<Subcommand>& subcommands() {
       {"retrieve", "keep the documents a source's keywords match (in a date window) in corpus/retrieved.jsonl", cmd_corpus_retrieve},
       {"screen", "record a screener's relevant / false-positive decisions; --status: agreement and FP rate", cmd_corpus_screen},
       {"sample", "draw a reproducible sample (Cochran's size, optionally stratified) into corpus/samples/", cmd_corpus_sample},
+      {"label", "record a coder's labels (taxonomy nodes) of a sample's documents; on a terminal: the labeller", cmd_corpus_label},
+      {"labels", "labels export --sample NAME: the label table (a column per coder, Final_Label) in codebooks/labels/", cmd_corpus_labels},
+      {"reconcile", "walk the documents the coders labelled differently; --majority decides by majority", cmd_corpus_reconcile},
+      {"table", "Table I: per source retrieved, screened out, kept, FP rate, and units per year and top-level node", cmd_corpus_table},
   };
   return table;
 }
@@ -36,7 +41,7 @@ void usage(std::ostream& out) {
   out << "usage: qualrank corpus SUBCOMMAND [OPTIONS]\n\nsubcommands:\n";
   for (const auto& s : subcommands()) {
     std::string name = s.name;
-    name.resize(10, ' ');
+    name.resize(11, ' ');
     out << "  " << name << s.summary << '\n';
   }
   out << "\n'qualrank corpus SUBCOMMAND --help' describes its options; docs/corpus.md the files and formulas.\n";

@@ -25,7 +25,7 @@ const std::vector<Command>& commands() {
       {"import", "import a REFI-QDA project or codebook (.qdpx, .qdc)", cmd_import},
       {"participants", "participants import: merge a spreadsheet of participant attributes into the transcripts", cmd_participants},
       {"import-transcript", "turn a WebVTT, SRT, Word or text transcript into a workspace transcript", cmd_import_transcript},
-      {"corpus", "issue reports before labelling: import exports, retrieve by keywords, screen, sample", cmd_corpus},
+      {"corpus", "issue reports: import exports, retrieve by keywords, screen, sample, label, reconcile, Table I", cmd_corpus},
       {"report", "the main job: validate, then write every output into reports/", cmd_report},
       {"package", "a pseudonymised replication package (folder + zip, README, SHA256SUMS); package verify DIR re-runs it", cmd_package},
       {"completion", "print the shell completion script for bash, zsh or fish (see README, Install)", cmd_completion},

@@ -1,5 +1,8 @@
 #include "qualrank/report/corpus_output.h"
 
+#include <cmath>
+#include <limits>
+
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -16,11 +19,19 @@ struct Columns {
   bool no_period = false, ungrouped = false;
 };
 
+// Screened out / retrieved; NaN when nothing was retrieved.
+double fp_rate(const CorpusRow& r) {
+  return r.retrieved > 0 ? static_cast<double>(r.screened_out) / static_cast<double>(r.retrieved)
+                         : std::numeric_limits<double>::quiet_NaN();
+}
+
 Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
   Columns c;
-  c.no_period = t.total.no_period > 0 && !t.periods.empty();
+  c.no_period = t.total.no_period > 0 && (!t.periods.empty() || t.screening);
   c.ungrouped = t.total.ungrouped > 0;
-  c.titles = {"source", "units"};
+  c.titles = {"source"};
+  if (t.screening) c.titles.insert(c.titles.end(), {"retrieved", "screened out", "kept", "FP rate"});
+  c.titles.push_back("units");
   for (const auto& p : t.periods) c.titles.push_back(p);
   if (c.no_period) c.titles.push_back("(no period)");
   for (const auto& g : t.groups) c.titles.push_back(group_title(taxonomy, g));
@@ -28,6 +39,7 @@ Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
   return c;
 }
 
+// The counts after the screening columns: units, periods, groups.
 std::vector<std::int64_t> values_of(const CorpusRow& r, const Columns& c) {
   std::vector<std::int64_t> v{r.units};
   v.insert(v.end(), r.by_period.begin(), r.by_period.end());
@@ -41,8 +53,20 @@ nlohmann::ordered_json row_json(const CorpusTable& t, const CorpusRow& r) {
   nlohmann::ordered_json periods = nlohmann::ordered_json::object(), groups = nlohmann::ordered_json::object();
   for (std::size_t k = 0; k < t.periods.size(); ++k) periods[t.periods[k]] = r.by_period[k];
   for (std::size_t k = 0; k < t.groups.size(); ++k) groups[t.groups[k]] = r.by_group[k];
-  return {{"source", r.source}, {"units", r.units}, {"periods", periods}, {"no_period", r.no_period}, {"groups", groups},
-          {"ungrouped", r.ungrouped}};
+  nlohmann::ordered_json j = {{"source", r.source}};
+  if (t.screening) {
+    const double rate = fp_rate(r);
+    j["retrieved"] = r.retrieved;
+    j["screened_out"] = r.screened_out;
+    j["kept"] = r.kept;
+    j["fp_rate"] = std::isnan(rate) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(rate);
+  }
+  j["units"] = r.units;
+  j["periods"] = periods;
+  j["no_period"] = r.no_period;
+  j["groups"] = groups;
+  j["ungrouped"] = r.ungrouped;
+  return j;
 }
 
 }  // namespace
@@ -54,7 +78,13 @@ nlohmann::ordered_json corpus_table_json(const CorpusTable& t, const Taxonomy& t
     groups.push_back({{"id", g}, {"name", n ? n->name : g}});
   }
   for (const auto& r : t.rows) rows.push_back(row_json(t, r));
-  return {{"level", t.level}, {"periods", t.periods}, {"groups", groups}, {"rows", rows}, {"total", row_json(t, t.total)}};
+  nlohmann::ordered_json j = {{"level", t.level}};
+  if (t.screening) j["rule"] = t.rule;
+  j["periods"] = t.periods;
+  j["groups"] = groups;
+  j["rows"] = rows;
+  j["total"] = row_json(t, t.total);
+  return j;
 }
 
 std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
@@ -69,8 +99,17 @@ std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
          return all;
        }()) {
     rows.push_back({r->source});
+    if (t.screening) {
+      const double rate = fp_rate(*r);
+      for (auto v : {r->retrieved, r->screened_out, r->kept}) rows.back().push_back(std::to_string(v));
+      rows.back().push_back(std::isnan(rate) ? "n/a" : text::fixed(rate, 4));
+    }
     for (auto v : values_of(*r, c)) rows.back().push_back(std::to_string(v));
   }
+  if (t.screening)
+    return "Corpus per source: documents retrieved by keywords, screened out as false positives (rule: " + t.rule +
+           "), kept, false-positive rate (screened out / retrieved); labelled units per year and " +
+           taxonomy.level_name(t.level) + " (of the consensus label)\n" + text::columns(rows, right, "  ");
   return "Units per source, period and " + taxonomy.level_name(t.level) + " (of the consensus label)\n" +
          text::columns(rows, right, "  ");
 }
@@ -80,13 +119,20 @@ void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxono
   auto& sheet = book.add_sheet("Corpus");
   std::vector<xlsx::Column> cols;
   for (std::size_t i = 0; i < c.titles.size(); ++i)
-    cols.push_back({c.titles[i], i == 0 ? xlsx::CellStyle::text : xlsx::CellStyle::integer, i == 0 ? 30.0 : 24.0});
+    cols.push_back({c.titles[i],
+                    i == 0 ? xlsx::CellStyle::text : t.screening && i == 4 ? xlsx::CellStyle::three_decimals : xlsx::CellStyle::integer,
+                    i == 0 ? 30.0 : 24.0});
   sheet.header(cols, 1);
   int row = 0;
   auto write = [&](const CorpusRow& r) {
     ++row;
     sheet.write_text(row, 0, r.source);
     int col = 1;
+    if (t.screening) {
+      for (auto v : {r.retrieved, r.screened_out, r.kept}) sheet.write_number(row, col++, static_cast<double>(v));
+      if (const double rate = fp_rate(r); std::isnan(rate)) sheet.write_text(row, col++, "n/a");
+      else sheet.write_number(row, col++, rate);
+    }
     for (auto v : values_of(r, c)) sheet.write_number(row, col++, static_cast<double>(v));
   };
   for (const auto& r : t.rows) write(r);

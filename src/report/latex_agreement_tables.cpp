@@ -152,10 +152,14 @@ void agreement_tables(const Json& ag, const std::map<std::string, std::string>& 
 void corpus_table(const Json& corpus, const std::string& level_name, Stems& stems, std::vector<File>& out) {
   if (!corpus.is_object() || !corpus["rows"].is_array()) return;
   const Json& total = corpus["total"];
-  const bool no_period = total.value("no_period", 0) > 0 && !corpus["periods"].empty();
+  const bool no_period = total.value("no_period", 0) > 0 && (!corpus["periods"].empty() || total.contains("retrieved"));
   const bool ungrouped = total.value("ungrouped", 0) > 0;
+  // Table I whole (corpus_overview): retrieval and screening per source before the labelled units.
+  const bool screening = total.contains("retrieved");
   Table t;
-  t.columns = {{"Source", "l"}, {"Units", "r"}};
+  t.columns = {{"Source", "l"}};
+  if (screening) t.columns.insert(t.columns.end(), {{"Retrieved", "r"}, {"Screened out", "r"}, {"Kept", "r"}, {"FP rate", "r"}});
+  t.columns.push_back({"Units", "r"});
   for (const auto& p : corpus["periods"]) t.columns.push_back({escape(p.get<std::string>()), "r"});
   if (no_period) t.columns.push_back({"(no period)", "r"});
   std::vector<std::string> legend;
@@ -165,7 +169,11 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   }
   if (ungrouped) t.columns.push_back({"(ungrouped)", "r"});
   auto row = [&](const Json& r, const std::string& source) {
-    std::vector<std::string> cells{source, integer(r["units"])};
+    std::vector<std::string> cells{source};
+    if (screening)
+      cells.insert(cells.end(), {integer(r["retrieved"]), integer(r["screened_out"]), integer(r["kept"]),
+                                 number(r.value("fp_rate", Json()), 3)});
+    cells.push_back(integer(r["units"]));
     for (const auto& p : corpus["periods"]) cells.push_back(integer(r["periods"].value(p.get<std::string>(), Json(0))));
     if (no_period) cells.push_back(integer(r["no_period"]));
     for (const auto& g : corpus["groups"]) cells.push_back(integer(r["groups"].value(str(g, "id"), Json(0))));
@@ -175,7 +183,11 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   for (const auto& r : corpus["rows"]) t.rows.push_back(row(r, escape(str(r, "source"))));
   t.rules.push_back(t.rows.size());
   t.rows.push_back(row(total, "Total"));
-  t.caption = "Units per source, period and " + escape(level_name) + " (of the consensus label)" +
+  t.caption = (screening ? "Corpus per source: documents retrieved by keywords, screened out as false positives (rule: " +
+                               escape(str(corpus, "rule")) + "), kept, the false-positive rate (screened out / retrieved); "
+                               "labelled units per year and " + escape(level_name)
+                         : "Units per source, period and " + escape(level_name)) +
+              " (of the consensus label)" +
               (legend.empty() ? std::string(".") : ": " + text::join(legend, "; ") + ".");
   t.long_table = t.rows.size() > kFloatRows;
   out.push_back(table_file(stems.take("corpus"), "Corpus: units per source, period and top-level node", std::move(t)));

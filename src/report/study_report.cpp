@@ -31,7 +31,9 @@
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/report/saturation_output.h"
 #include "qualrank/report/taxonomy_output.h"
+#include "qualrank/report/corpus_output.h"
 #include "qualrank/report/xlsx_book.h"
+#include "qualrank/analysis/corpus_overview.h"
 #include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/parallel.h"
@@ -391,6 +393,15 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
                       {"percent_agreement", num(r.agreement.pooled.percent_agreement)}});
     }
     report["agreement"]["rounds"] = list;
+  }
+  // Table I of a corpus of issue reports, when the workspace has one (corpus/manifest.json): retrieval,
+  // screening and the labelled units per source (analysis/corpus_overview.h); the LaTeX renderer prints it.
+  if (files::exists(workspace / "corpus/manifest.json")) {
+    auto corpus = steps.run("corpus table", [&] {
+      return corpus::corpus_overview(workspace, tax, study->version->resolve, 1, corpus::ExclusionRule::unanimous, {}, diags);
+    });
+    if (!corpus) return false;  // its errors are in diags; the workbooks are not put in place yet
+    report["corpus"] = corpus_table_json(*corpus, tax);
   }
 
   // Outputs (codebook.xlsx is written above); the text files, the LaTeX tables among them, staged and renamed

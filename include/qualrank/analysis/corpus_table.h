@@ -34,6 +34,9 @@ struct CorpusRow {
   std::int64_t no_period = 0;           // units of the source in no period list
   std::vector<std::int64_t> by_group;   // parallel to CorpusTable::groups
   std::int64_t ungrouped = 0;           // no consensus label, or one above the grouping level
+  // Screening of the corpus (CorpusTable::screening only: corpus_overview): documents retrieved by keywords,
+  // excluded as false positives, and kept (retrieved - screened_out).
+  std::int64_t retrieved = 0, screened_out = 0, kept = 0;
 };
 
 struct CorpusTable {
@@ -42,6 +45,8 @@ struct CorpusTable {
   std::vector<std::string> groups;      // node ids at `level`, taxonomy order (only those with units)
   std::vector<CorpusRow> rows;          // one per source, in input order
   CorpusRow total;
+  bool screening = false;               // rows carry retrieved / screened_out / kept (Table I whole)
+  std::string rule;                     // screening's exclusion rule, when `screening`
 };
 
 // Counts every unit (row) of `table` once: its source's row, the period whose list names its id, and the

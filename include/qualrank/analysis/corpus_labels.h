@@ -1,0 +1,87 @@
+// What the labels of a corpus sample say: each document's label as one category (its deepest node), where the
+// coders agree and where they differ, their agreement before reconciliation (Fleiss' kappa, Fleiss 1971:
+// analysis/agreement_stats.h), the majority label, and the label table `agreement --labels` reads (a unit
+// column, one column per coder, Final_Label). Pure functions: the files are model/corpus_labels.h.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualrank/model/corpus_labels.h"
+#include "qualrank/model/node_resolver.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank::corpus {
+
+// A label's nodes lie on one path from the root (a node and, optionally, some of its ancestors): returns them
+// in taxonomy order (root first) and the deepest as the category; else `problem` says which two do not.
+struct LabelNodes {
+  std::vector<std::string> nodes;  // root first
+  std::string category;            // the deepest node
+  std::string problem;             // "" when fine
+};
+LabelNodes label_nodes(const std::vector<std::string>& nodes, const Taxonomy& taxonomy);
+
+// Every label of a sample, resolved: a node id of the files that no longer resolves (or a label whose nodes
+// are not on one path) is an error located at its file and line.
+struct SampleLabels {
+  std::vector<std::string> docs;     // the sample, sorted by doc_less
+  std::vector<std::string> coders;   // by name
+  // categories[d][c]: the category coder c gave docs[d] ("" when none); nodes[d][c] its nodes.
+  std::vector<std::vector<std::string>> categories;
+  std::vector<std::vector<std::vector<std::string>>> nodes;
+  std::vector<std::optional<LabelDecision>> decisions;  // per doc (nodes resolved and ordered root first)
+  std::vector<std::string> decided_category;            // per doc: the decision's category, "" when none
+  std::vector<std::string> not_in_sample;               // "FILE:LINE: DOC" of labels or decisions outside the sample
+};
+SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const std::vector<CoderLabels>& coders,
+                                   const std::vector<LabelDecision>& decisions, const std::string& decisions_file,
+                                   const std::string& sample_name, const Taxonomy& taxonomy, const NodeResolver& resolve,
+                                   Diagnostics& diags);
+
+// Per document: how many coders labelled it, whether they differ.
+enum class DocState { unlabelled, partial, agreed, disagreed };
+// unlabelled: nobody; partial: some coders, not all, and those alike; agreed: every coder, alike;
+// disagreed: two or more coders with different categories.
+DocState doc_state(const SampleLabels& s, std::size_t d);
+
+// The majority label of docs[d]: the category more than half of the coders who labelled it gave (nullopt: a
+// tie or no majority), with the nodes of the first coder (by name) who gave it.
+std::optional<std::vector<std::string>> majority_nodes(const SampleLabels& s, std::size_t d);
+
+// The final label of docs[d]: the decision when there is one, else the coders' category when every coder
+// gave the same one (agreed), else "".
+std::string final_category(const SampleLabels& s, std::size_t d);
+
+struct LabelAgreement {
+  std::size_t coders = 0;
+  std::size_t labelled_by_all = 0;  // the units of the statistics
+  std::size_t agreeing = 0;         // of those, labelled alike by all
+  double percent_agreement = 0;     // mean share of agreeing coder pairs (agreement_stats.h); NaN when none
+  double fleiss_kappa = 0;          // NaN when undefined (fewer than two coders, one category only ...)
+  double cohen_kappa = 0;           // two coders only, else NaN
+  std::size_t disagreements = 0;    // docs in state disagreed
+  std::size_t decided = 0;          // of those, with a decision
+};
+// Agreement over the documents every coder labelled, categories = the deepest node; computed from the coders'
+// labels only (before reconciliation: decisions do not count).
+LabelAgreement sample_agreement(const SampleLabels& s);
+
+// The label table: header "unit,Label_<coder>...,Final_Label"; one row per document of the sample, sorted by
+// doc_less; unit = SOURCE#ID; each coder's cell its category, Final_Label final_category (empty when none).
+std::string label_table_text(const SampleLabels& s);
+
+// "1,234 of 3,437 labelled": progress with thousands separated by commas.
+std::string progress_text(std::size_t done, std::size_t total);
+// n with its thousands separated by commas ("3,437").
+std::string grouped(std::size_t n);
+
+// Reads the sample list corpus/samples/<sample>.txt (an error when missing: "no sample 'NAME'"), every
+// coder's labels and the decisions of the sample, and resolves them (resolve_sample_labels). nullopt after
+// errors.
+std::optional<SampleLabels> load_sample_labels(const std::filesystem::path& workspace, const std::string& sample,
+                                               const Taxonomy& taxonomy, const NodeResolver& resolve, Diagnostics& diags);
+
+}  // namespace qualrank::corpus

@@ -1,0 +1,129 @@
+// Table I whole (analysis/corpus_overview.h): the corpus's sources, retrieval and screening counts, and the
+// labelled units of the exported label tables re-sourced by their SOURCE#ID and given the year of their
+// document as period, counted by corpus_table.
+#include "qualrank/analysis/corpus_overview.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "qualrank/analysis/label_table.h"
+#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus_labels.h"
+#include "qualrank/util/files.h"
+
+namespace qualrank::corpus {
+
+namespace {
+
+bool four_digits(std::string_view s) {
+  return s.size() >= 4 && std::all_of(s.begin(), s.begin() + 4, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspace, const Taxonomy& taxonomy,
+                                           const NodeResolver& resolve, int level, ExclusionRule rule,
+                                           const std::vector<std::string>& samples, Diagnostics& diags) {
+  auto sources = corpus_sources(workspace, diags);
+  if (diags.has_errors() || sources.empty()) return std::nullopt;
+  // Retrieval and screening.
+  std::vector<RetrievedRef> retrieved;
+  const std::string rr = "corpus/retrieved.jsonl";
+  if (files::exists(workspace / rr)) {
+    std::string why;
+    auto text = files::read_inside(workspace, rr, &why);
+    if (!text) diags.error({rr, 0, 0}, why);
+    else retrieved = read_retrieved(*text, rr, diags);
+  }
+  auto screeners = read_all_screening(workspace, diags);
+  // The label tables.
+  std::vector<std::filesystem::path> tables;
+  if (samples.empty()) {
+    for (const auto& p : files::list_files(workspace / "corpus/samples", ".txt")) {
+      auto table = workspace / "codebooks/labels" / (p.stem().string() + ".csv");
+      if (files::exists(table) && files::resolved_inside(workspace, table)) tables.push_back(table);
+    }
+  } else {
+    for (const auto& s : samples) {
+      const std::string rel = "codebooks/labels/" + s + ".csv";
+      if (!files::exists(workspace / rel)) diags.error({rel, 0, 0}, "no label table of sample '" + s + "': run 'qualrank corpus labels export --sample " + s + "'");
+      else tables.push_back(workspace / rel);
+    }
+  }
+  if (diags.has_errors()) return std::nullopt;
+  LabelTable table;
+  if (!tables.empty()) {
+    LabelVocabulary vocabulary{&taxonomy, &resolve, 1};
+    table = read_label_files(tables, workspace, LabelColumns{}, vocabulary, diags);
+    if (diags.has_errors()) return std::nullopt;
+    if (!table.has_consensus) {
+      diags.error({table.files.empty() ? std::string("codebooks/labels") : table.files.front(), 1, 1},
+                  "the label tables have no Final_Label column");
+      return std::nullopt;
+    }
+  }
+  // Re-source the units by the SOURCE of SOURCE#ID.
+  std::map<std::string, int> source_index;
+  table.sources = sources;
+  for (std::size_t s = 0; s < sources.size(); ++s) source_index.emplace(sources[s], static_cast<int>(s));
+  for (std::int64_t u = 0; u < table.units(); ++u) {
+    const auto id = table.unit_id(u);
+    const std::string source(id.substr(0, id.find('#')));
+    auto [it, fresh] = source_index.emplace(source, static_cast<int>(table.sources.size()));
+    if (fresh) table.sources.push_back(source);
+    table.unit_source[static_cast<std::size_t>(u)] = it->second;
+  }
+  table.files.clear();
+  for (const auto& s : table.sources) table.files.push_back(store_path(s));
+  // Periods: the year of each unit's document.
+  std::vector<std::unordered_map<std::string, bool>> wanted(table.sources.size());
+  for (std::int64_t u = 0; u < table.units(); ++u)
+    wanted[static_cast<std::size_t>(table.unit_source[static_cast<std::size_t>(u)])].emplace(std::string(table.unit_id(u)), true);
+  std::vector<PeriodList> periods;
+  for (std::size_t s = 0; s < table.sources.size(); ++s) {
+    if (wanted[s].empty()) continue;
+    const std::string rel = store_path(table.sources[s]);
+    if (!files::exists(workspace / rel)) continue;  // units of a source not in the corpus: no period
+    std::string why;
+    auto text = files::read_inside(workspace, rel, &why);
+    if (!text) {
+      diags.error({rel, 0, 0}, why);
+      continue;
+    }
+    std::map<std::string, std::size_t> by_year;
+    for_each_stored(*text, rel, diags, [&](const DocumentView& v) {
+      const std::string ref = doc_ref(table.sources[s], v.id);
+      if (!wanted[s].count(ref) || !four_digits(v.created)) return;
+      const std::string year(v.created.substr(0, 4));
+      auto [it, fresh] = by_year.emplace(year, periods.size());
+      if (fresh) periods.push_back({table.sources[s], year, rel, {}});
+      periods[it->second].ids.emplace_back(ref, v.line);
+    });
+  }
+  if (diags.has_errors()) return std::nullopt;
+  // Built this way the lists name no unit twice and no unknown source: corpus_table's only message left is
+  // its warning about units "in no period list", which here are the documents without a date (the "no
+  // period" column says how many).
+  Diagnostics counting;
+  CorpusTable out = corpus_table(table, taxonomy, level, periods, counting);
+  // Retrieval and screening per source.
+  out.screening = true;
+  out.rule = rule == ExclusionRule::majority ? "majority" : "unanimous";
+  const auto status = screening_status(retrieved, screeners, rule);
+  for (auto& row : out.rows)
+    for (const auto& ss : status.sources)
+      if (ss.source == row.source) {
+        row.retrieved = static_cast<std::int64_t>(ss.retrieved);
+        row.screened_out = static_cast<std::int64_t>(ss.excluded);
+        row.kept = row.retrieved - row.screened_out;
+      }
+  for (const auto& row : out.rows) {
+    out.total.retrieved += row.retrieved;
+    out.total.screened_out += row.screened_out;
+    out.total.kept += row.kept;
+  }
+  return out;
+}
+
+}  // namespace qualrank::corpus

@@ -1,0 +1,272 @@
+// `qualrank corpus label`: a coder's labels of a sample's documents (taxonomy nodes) into
+// corpus/labels/<sample>/<coder>.csv, one at a time (--doc), from a CSV (--from-csv), or in the terminal
+// labeller (src/tui/label_main.cpp) when neither is given on a terminal. Blind: it prints only the coder's
+// own label and progress. `qualrank corpus labels export`: the label table agreement --labels reads.
+#include <unistd.h>
+
+#include <iostream>
+#include <unordered_map>
+
+#include "cli.h"
+#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/model/coding_edit.h"
+#include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+#include "qualrank/util/csv.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+#include "qualrank/util/workspace_lock.h"
+
+namespace qualrank::cli {
+
+using namespace qualrank::corpus;
+
+namespace {
+
+// The sample's documents, or an error.
+std::optional<std::vector<std::string>> load_sample(Context& ctx, const std::string& sample, Diagnostics& diags) {
+  const std::string rel = sample_path(sample);
+  if (!files::exists(ctx.workspace / rel)) {
+    diags.error({rel, 0, 0}, "no sample '" + sample + "': draw it with 'qualrank corpus sample " + sample + "'");
+    return std::nullopt;
+  }
+  std::string why;
+  auto text = files::read_inside(ctx.workspace, rel, &why);
+  if (!text) {
+    diags.error({rel, 0, 0}, why);
+    return std::nullopt;
+  }
+  auto docs = read_sample(*text, rel, diags);
+  if (diags.has_errors()) return std::nullopt;
+  return docs;
+}
+
+// SOURCE#ID as given, or the ID when exactly one document of the sample has it; "" with a message otherwise.
+std::string find_doc(const std::vector<std::string>& docs, const std::string& given, std::string& why) {
+  std::vector<std::string> by_id;
+  for (const auto& d : docs) {
+    if (d == given) return d;
+    if (given.find('#') == std::string::npos && d.substr(d.find('#') + 1) == given) by_id.push_back(d);
+  }
+  if (by_id.size() == 1) return by_id.front();
+  why = "'" + given + "' is not a document of the sample";
+  if (by_id.size() > 1) why += " (several sources have that id: " + text::join(by_id, ", ") + ")";
+  return {};
+}
+
+}  // namespace
+
+int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("corpus label options");
+  desc.add_options()
+      ("coder", po::value<std::string>(), "who labels (names corpus/labels/SAMPLE/NAME.csv)")
+      ("sample", po::value<std::string>(), "the sample (corpus/samples/NAME.txt)")
+      ("doc", po::value<std::string>(), "the document: SOURCE#ID (or the ID when only one document of the sample has it)")
+      ("node", po::value<std::vector<std::string>>()->composing(),
+       "taxonomy node id, name or alias (repeatable, or ID,ID): one node and, optionally, its ancestors")
+      ("note", po::value<std::string>(), "a note kept with the label")
+      ("remove", "remove the coder's label of --doc")
+      ("from-csv", po::value<std::string>(), "record many labels: a CSV (relative to the workspace) with columns doc, nodes (ids separated by spaces), note");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "corpus label",
+                     "--coder NAME --sample NAME --doc SOURCE#ID --node ID[,ID] [--note TEXT]\n"
+                     "       qualrank corpus label --coder NAME --sample NAME --doc SOURCE#ID --remove\n"
+                     "       qualrank corpus label --coder NAME --sample NAME --from-csv FILE\n"
+                     "       qualrank corpus label --coder NAME --sample NAME      (on a terminal: the labeller)\n\n"
+                     "A label is one taxonomy node and, optionally, its ancestors (a top-level node and one below it);\n"
+                     "a later label of a document replaces the coder's earlier one. Blind: only the coder's own labels\n"
+                     "and progress are shown. docs/corpus.md, 'Labelling'.",
+                     desc, args, vm, rc)) {
+    if (rc == 0 && vm.count("help")) {
+      *ctx.out << "\nthe labeller's keys (every label is saved as made):\n";
+      for (const auto& line : corpus_labeller_keys()) *ctx.out << line << '\n';
+    }
+    return rc;
+  }
+  auto usage = [&](const std::string& m) {
+    *ctx.err << "qualrank corpus label: error: " << m << '\n';
+    return 2;
+  };
+  if (!vm.count("coder") || !vm.count("sample")) return usage("give --coder NAME and --sample NAME");
+  const std::string coder = vm["coder"].as<std::string>(), sample = vm["sample"].as<std::string>();
+  if (auto why = coder_name_problem(coder); !why.empty()) return usage("--coder '" + coder + "': " + why);
+  if (auto why = screener_name_problem(sample); !why.empty()) return usage("--sample '" + sample + "': not a sample name");
+  const bool batch = vm.count("from-csv") > 0, one = vm.count("doc") > 0, remove = vm.count("remove") > 0;
+  if (!batch && !one) {
+    if (vm.count("node") || vm.count("note") || remove) return usage("--node, --note and --remove go with --doc");
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+      return usage("give --doc SOURCE#ID --node ID or --from-csv FILE (the labeller needs a terminal)");
+    return cmd_corpus_labeller(ctx, coder, sample);
+  }
+  if (batch && (one || vm.count("node") || vm.count("note") || remove)) return usage("--from-csv takes no --doc, --node, --note or --remove");
+  if (one && remove == (vm.count("node") > 0)) return usage("give --doc with --node ID[,ID] or with --remove");
+
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return report_diagnostics(ctx, diags);
+  auto version = taxonomy_at(*ws, std::nullopt, diags);
+  if (!version) return report_diagnostics(ctx, diags);
+  files::WorkspaceLock lock(ctx.workspace);
+  if (!lock.locked()) {
+    *ctx.err << "qualrank corpus label: error: " << lock.why() << '\n';
+    return 1;
+  }
+  auto docs = load_sample(ctx, sample, diags);
+  if (!docs) return report_diagnostics(ctx, diags);
+  const std::string rel = labels_path(sample, coder);
+  std::vector<DocumentLabel> mine;
+  if (files::exists(ctx.workspace / rel)) {
+    std::string why;
+    auto text = files::read_inside(ctx.workspace, rel, &why);
+    if (!text) diags.error({rel, 0, 0}, why);
+    else mine = read_labels(*text, rel, diags);
+    if (diags.has_errors()) return report_diagnostics(ctx, diags);
+  }
+  std::string shown;  // what one label did, as printed
+  std::size_t fresh = 0, changed = 0;
+  if (batch) {
+    const std::string file = vm["from-csv"].as<std::string>();
+    auto text = files::read(given_path(ctx, file));
+    if (!text) {
+      diags.error({file, 0, 0}, "cannot read the file");
+      return report_diagnostics(ctx, diags);
+    }
+    auto incoming = read_labels(*text, file, diags);
+    std::unordered_map<std::string, int> in_sample;
+    for (const auto& d : *docs) in_sample.emplace(d, 0);
+    for (auto& l : incoming) {
+      if (!in_sample.count(l.doc)) {
+        diags.error({file, l.line, 1}, "'" + l.doc + "' is not a document of sample " + sample + " (" + sample_path(sample) + ")");
+        continue;
+      }
+      auto ids = resolve_node_ids(l.nodes, version->taxonomy, version->resolve, {file, l.line, 1}, diags);
+      if (!ids) continue;
+      auto ln = label_nodes(*ids, version->taxonomy);
+      if (!ln.problem.empty()) diags.error({file, l.line, 1}, ln.problem);
+      l.nodes = ln.nodes;
+    }
+    if (diags.has_errors()) return report_diagnostics(ctx, diags);
+    for (auto& l : incoming) {
+      l.line = 0;
+      if (set_label(mine, std::move(l))) ++changed;
+      else ++fresh;
+    }
+    shown = coder + ": " + std::to_string(incoming.size()) + " labels recorded (" + std::to_string(fresh) + " new, " +
+            std::to_string(changed) + " replaced)";
+  } else {
+    std::string why;
+    const std::string doc = find_doc(*docs, vm["doc"].as<std::string>(), why);
+    if (doc.empty()) {
+      *ctx.err << "qualrank corpus label: error: " << why << " (" << sample_path(sample) << ")\n";
+      return 1;
+    }
+    if (remove) {
+      if (!remove_label(mine, doc)) {
+        *ctx.err << "qualrank corpus label: error: " << coder << " has no label of " << doc << " to remove\n";
+        return 1;
+      }
+      shown = coder + ": " + doc + " no longer labelled";
+    } else {
+      std::vector<std::string> written;
+      for (const auto& n : vm["node"].as<std::vector<std::string>>())
+        for (auto& piece : text::split_nonempty(n, ',')) written.push_back(piece);
+      if (written.empty()) return usage("--node names no node");
+      auto ids = resolve_node_ids(written, version->taxonomy, version->resolve, {"--node", 0, 0}, diags);
+      if (!ids) return report_diagnostics(ctx, diags);
+      auto ln = label_nodes(*ids, version->taxonomy);
+      if (!ln.problem.empty()) {
+        *ctx.err << "qualrank corpus label: error: " << ln.problem << '\n';
+        return 1;
+      }
+      DocumentLabel l{doc, ln.nodes, vm.count("note") ? vm["note"].as<std::string>() : "", 0};
+      const bool replaced = set_label(mine, l).has_value();
+      const auto* node = version->taxonomy.find(ln.category);
+      shown = coder + ": " + doc + " " + join_nodes(ln.nodes) + (node ? " (" + node->name + ")" : "") +
+              (replaced ? " (replaces the earlier label)" : "");
+    }
+  }
+  auto target = files::resolve_inside(ctx.workspace, rel);
+  std::string err;
+  if (!target || !files::write_atomic(*target, labels_text(mine), &err)) {
+    *ctx.err << "qualrank corpus label: error: cannot write " << rel << ": " << (target ? err : "outside the workspace") << '\n';
+    return 1;
+  }
+  if (!ctx.quiet) {
+    std::unordered_map<std::string, int> in_sample;
+    for (const auto& d : *docs) in_sample.emplace(d, 0);
+    std::size_t done = 0;
+    for (const auto& l : mine) done += in_sample.count(l.doc);
+    *ctx.out << shown << '\n' << coder << ": " << progress_text(done, docs->size()) << " (sample " << sample << ")\n";
+  }
+  return 0;
+}
+
+int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "export") {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+      *ctx.out << "usage: qualrank corpus labels export --sample NAME\n\n"
+                  "Writes codebooks/labels/NAME.csv: unit (SOURCE#ID), Label_<coder> per coder (the deepest node of\n"
+                  "the coder's label), Final_Label (the reconciled label, or the coders' when they all agree).\n";
+      return 0;
+    }
+    *ctx.err << "qualrank corpus labels: error: the subcommand is 'export' (qualrank corpus labels export --sample NAME)\n";
+    return 2;
+  }
+  po::options_description desc("corpus labels export options");
+  desc.add_options()("sample", po::value<std::string>()->required(), "the sample (corpus/samples/NAME.txt)");
+  po::variables_map vm;
+  int rc = 0;
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (!parse_options(ctx, "corpus labels export",
+                     "--sample NAME\n\n"
+                     "Writes codebooks/labels/NAME.csv, the label table 'qualrank agreement --labels' and the corpus table\n"
+                     "read: unit (SOURCE#ID), Label_<coder> per coder (the deepest node of the coder's label) and\n"
+                     "Final_Label (the reconciliation's decision, else the coders' label when every coder gave it).",
+                     desc, rest, vm, rc))
+    return rc;
+  const std::string sample = vm["sample"].as<std::string>();
+  if (!screener_name_problem(sample).empty()) {
+    *ctx.err << "qualrank corpus labels export: error: '" << sample << "' is not a sample name\n";
+    return 2;
+  }
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return report_diagnostics(ctx, diags);
+  auto version = taxonomy_at(*ws, std::nullopt, diags);
+  if (!version) return report_diagnostics(ctx, diags);
+  files::WorkspaceLock lock(ctx.workspace);
+  if (!lock.locked()) {
+    *ctx.err << "qualrank corpus labels export: error: " << lock.why() << '\n';
+    return 1;
+  }
+  auto s = load_sample_labels(ctx.workspace, sample, version->taxonomy, version->resolve, diags);
+  if (!s) return report_diagnostics(ctx, diags);
+  for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n);
+  report_diagnostics(ctx, diags);
+  if (s->coders.empty()) {
+    *ctx.err << "qualrank corpus labels export: error: nobody has labelled sample " << sample << " yet ("
+             << labels_dir(sample) << "/CODER.csv)\n";
+    return 1;
+  }
+  const std::string rel = "codebooks/labels/" + sample + ".csv";
+  auto target = files::resolve_inside(ctx.workspace, rel);
+  std::string err;
+  if (!target || !files::write_atomic(*target, label_table_text(*s), &err)) {
+    *ctx.err << "qualrank corpus labels export: error: cannot write " << rel << ": " << (target ? err : "outside the workspace") << '\n';
+    return 1;
+  }
+  if (!ctx.quiet) {
+    std::size_t finals = 0, labelled = 0;
+    for (std::size_t d = 0; d < s->docs.size(); ++d) {
+      finals += !final_category(*s, d).empty();
+      labelled += doc_state(*s, d) != DocState::unlabelled;
+    }
+    *ctx.out << rel << ": " << s->docs.size() << " units, " << s->coders.size() << " coder" << (s->coders.size() == 1 ? "" : "s")
+             << " (" << text::join(s->coders, ", ") << "), " << labelled << " labelled, " << finals << " with a Final_Label\n";
+  }
+  return 0;
+}
+
+}  // namespace qualrank::cli

@@ -1,0 +1,80 @@
+// `qualrank corpus table`: Table I of a corpus study, whole (analysis/corpus_overview.h): per source the
+// documents retrieved, screened out, kept and the false-positive rate, and the labelled units per year and
+// top-level node of their Final_Label; as text, JSON or a workbook sheet (report/corpus_output.h).
+#include <iostream>
+
+#include "cli.h"
+#include "qualrank/analysis/corpus_overview.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+#include "qualrank/report/corpus_output.h"
+#include "qualrank/report/xlsx_book.h"
+#include "qualrank/util/files.h"
+
+namespace qualrank::cli {
+
+int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
+  po::options_description desc("corpus table options");
+  desc.add_options()
+      ("sample", po::value<std::vector<std::string>>()->composing(),
+       "count the units of this sample's label table (repeatable; default: every sample with codebooks/labels/SAMPLE.csv)")
+      ("rule", po::value<std::string>()->default_value("unanimous"), "screening's exclusion rule: unanimous or majority")
+      ("level", po::value<int>()->default_value(1), "group the units by the level-N ancestor of their Final_Label")
+      ("format", po::value<std::string>()->default_value("text"), "text or json")
+      ("output,o", po::value<std::string>(), "also write the table to this workbook (.xlsx, sheet Corpus)");
+  po::variables_map vm;
+  int rc = 0;
+  if (!parse_options(ctx, "corpus table",
+                     "[--sample NAME ...] [--rule unanimous|majority] [--level N] [--format text|json] [-o FILE.xlsx]\n\n"
+                     "Per source of the corpus: retrieved (corpus/retrieved.jsonl), screened out as false positives (by\n"
+                     "--rule), kept, the false-positive rate (screened out / retrieved); then the labelled units of the\n"
+                     "samples' label tables (qualrank corpus labels export) per year of creation and top-level node.",
+                     desc, args, vm, rc))
+    return rc;
+  if (!check_choice(ctx, "corpus table", "rule", vm["rule"].as<std::string>(), {"unanimous", "majority"}) ||
+      !check_choice(ctx, "corpus table", "format", vm["format"].as<std::string>(), {"text", "json"}))
+    return 2;
+  const int level = vm["level"].as<int>();
+  if (level < 1) {
+    *ctx.err << "qualrank corpus table: error: --level must be 1 or more\n";
+    return 2;
+  }
+  std::vector<std::string> samples;
+  if (vm.count("sample")) samples = vm["sample"].as<std::vector<std::string>>();
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return report_diagnostics(ctx, diags);
+  auto version = taxonomy_at(*ws, std::nullopt, diags);
+  if (!version) return report_diagnostics(ctx, diags);
+  if (level > version->taxonomy.max_level()) {
+    *ctx.err << "qualrank corpus table: error: --level " << level << " is deeper than the taxonomy (" << version->taxonomy.max_level()
+             << " levels)\n";
+    return 2;
+  }
+  auto table = corpus::corpus_overview(ctx.workspace, version->taxonomy, version->resolve, level,
+                                       vm["rule"].as<std::string>() == "majority" ? corpus::ExclusionRule::majority
+                                                                                  : corpus::ExclusionRule::unanimous,
+                                       samples, diags);
+  if (!table || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
+  report_diagnostics(ctx, diags);
+  if (vm.count("output")) {
+    const auto out = given_path(ctx, vm["output"].as<std::string>());
+    if (auto problem = files::output_problem(out); !problem.empty()) {
+      *ctx.err << "qualrank corpus table: error: " << out.string() << ": " << problem << '\n';
+      return 1;
+    }
+    Diagnostics book_diags;
+    xlsx::Book book(out, {"Corpus", "qualrank corpus table", "qualrank", ""}, book_diags);
+    if (book.ok()) corpus_sheet(book, *table, version->taxonomy);
+    book_diags.print(*ctx.err);
+    if (!book.ok() || !book.commit()) {
+      *ctx.err << "qualrank corpus table: error: cannot write " << out.string() << ": " << book.error() << '\n';
+      return 1;
+    }
+  }
+  if (vm["format"].as<std::string>() == "json") *ctx.out << corpus_table_json(*table, version->taxonomy).dump(2) << '\n';
+  else *ctx.out << corpus_table_text(*table, version->taxonomy);
+  return 0;
+}
+
+}  // namespace qualrank::cli

@@ -1,0 +1,200 @@
+// The corpus labeller's terminal front end (`qualrank corpus label --coder NAME --sample NAME` on a terminal):
+// one document at a time (title, url, the coder's label, the matched keywords, body and comments, the
+// keywords highlighted), the node picker, the search prompt and the key loop over label_actions.h. Every
+// change goes through LabelModel, which saves it as made; drawing is all this file does.
+#include <curses.h>
+#include <langinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <clocale>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+
+#include "../cli/cli.h"
+#include "label_actions.h"
+#include "qualrank/model/versions.h"
+#include "qualrank/model/workspace.h"
+#include "screen.h"
+
+namespace qualrank::cli {
+
+namespace {
+
+extern "C" void restore_terminal_and_exit(int sig) {
+  endwin();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void utf8_locale() {
+  std::setlocale(LC_ALL, "");
+  const char* cs = nl_langinfo(CODESET);
+  if (!cs || std::strcmp(cs, "UTF-8") != 0)
+    if (!std::setlocale(LC_CTYPE, "C.UTF-8")) std::setlocale(LC_CTYPE, "en_US.UTF-8");
+}
+
+// A typed key (a code point) appended as UTF-8; false for keys that are not characters.
+bool append_typed(std::string& s, int k) {
+  if (k < 0x20 || k == 127 || k >= tui::key::base || (k >= 0xD800 && k < 0xE000)) return false;
+  const auto c = static_cast<char32_t>(k);
+  if (c < 0x80) {
+    s += static_cast<char>(c);
+  } else if (c < 0x800) {
+    s += static_cast<char>(0xC0 | (c >> 6));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    s += static_cast<char>(0xE0 | (c >> 12));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (c >> 18));
+    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  }
+  return true;
+}
+
+constexpr const char* kHint = "l label  a add  x clear  u undo  Tab unlabelled  n/p next/prev  / search  ? keys  q quit";
+
+void draw(tui::LabelModel& m) {
+  erase();
+  const int cols = COLS, body_rows = std::max(LINES - 3, 1);
+  std::string head = "corpus label  " + m.coder() + "  sample " + m.sample() + "  [" +
+                     std::to_string(m.size() ? m.current() + 1 : 0) + "/" + std::to_string(m.size()) + "]  " + m.progress();
+  tui::put_text(0, 0, head, cols, A_BOLD);
+  auto lines = m.layout(cols);
+  m.scroll = std::clamp(m.scroll, 0, std::max(static_cast<int>(lines.size()) - body_rows, 0));
+  for (int r = 0; r < body_rows && m.scroll + r < static_cast<int>(lines.size()); ++r) {
+    const auto& line = lines[static_cast<std::size_t>(m.scroll + r)];
+    const int base = line.kind == tui::ViewLine::heading ? A_BOLD : line.kind == tui::ViewLine::comment_head ? A_DIM : 0;
+    int x = 0;
+    std::size_t at = 0;
+    for (const auto& [b, e] : line.marks) {
+      if (b > at) x += tui::put_text(1 + r, x, std::string_view(line.text).substr(at, b - at), cols - x, base);
+      x += tui::put_text(1 + r, x, std::string_view(line.text).substr(b, e - b), cols - x, base | A_REVERSE);
+      at = e;
+    }
+    if (at < line.text.size()) tui::put_text(1 + r, x, std::string_view(line.text).substr(at), cols - x, base);
+  }
+  tui::put_text(LINES - 2, 0, kHint, cols, A_DIM);
+  tui::put_text(LINES - 1, 0, m.message(), cols);
+  refresh();
+}
+
+class CursesLabelUi : public tui::LabelUi {
+ public:
+  std::optional<std::string> pick_node(tui::LabelModel& m, const std::string& title) override {
+    std::string query;
+    std::size_t sel = tui::first_pick(m.picker_rows(query), query), top = 0;
+    for (;;) {
+      auto rows = m.picker_rows(query);
+      if (sel >= rows.size()) sel = rows.empty() ? 0 : rows.size() - 1;
+      const int list_top = 3, list_rows = std::max(LINES - list_top - 1, 1);
+      if (sel < top) top = sel;
+      if (sel >= top + static_cast<std::size_t>(list_rows)) top = sel - static_cast<std::size_t>(list_rows) + 1;
+      erase();
+      tui::put_text(0, 0, title, COLS, A_BOLD);
+      tui::put_text(1, 0, "filter (id, name or alias): " + query + "_", COLS);
+      tui::put_text(2, 0, rows.empty() ? "no node matches" : "Up/Down move, Enter applies, Esc cancels", COLS, A_DIM);
+      for (std::size_t r = top; r < rows.size() && r < top + static_cast<std::size_t>(list_rows); ++r) {
+        const bool hl = r == sel;
+        const std::string text = std::string(hl ? "> " : "  ") + std::string(static_cast<std::size_t>(2 * rows[r].depth), ' ') +
+                                 rows[r].id + "  " + rows[r].name;
+        tui::put_text(list_top + static_cast<int>(r - top), 0, text, COLS,
+                      static_cast<int>(hl ? A_REVERSE : rows[r].match ? 0 : A_DIM));
+      }
+      refresh();
+      const int k = tui::read_key();
+      if (k == tui::key::escape || k == tui::key::ctrl_c) return std::nullopt;
+      if (k == tui::key::enter) {
+        if (rows.empty() || !rows[sel].match) continue;  // a parent shown for context only
+        return rows[sel].id;
+      }
+      if (k == tui::key::up) sel = tui::step_pick(rows, sel, -1);
+      else if (k == tui::key::down) sel = tui::step_pick(rows, sel, 1);
+      else if (k == tui::key::page_up) sel = tui::step_pick(rows, sel, -10);
+      else if (k == tui::key::page_down) sel = tui::step_pick(rows, sel, 10);
+      else if (k == tui::key::backspace) {
+        if (!query.empty()) query.erase(tui::clusters(query).back().begin);
+        sel = tui::first_pick(m.picker_rows(query), query);
+      } else if (append_typed(query, k)) {
+        sel = tui::first_pick(m.picker_rows(query), query);
+      }
+    }
+  }
+
+  std::optional<std::string> prompt(const std::string& label, const std::string& initial) override {
+    std::string text = initial;
+    for (;;) {
+      draw(*model);
+      move(LINES - 1, 0);
+      clrtoeol();
+      const int x = tui::put_text(LINES - 1, 0, label, COLS, A_BOLD);
+      tui::put_text(LINES - 1, x, text + "_", COLS - x);
+      refresh();
+      const int k = tui::read_key();
+      if (k == tui::key::escape || k == tui::key::ctrl_c) return std::nullopt;
+      if (k == tui::key::enter) return text;
+      if (k == 21) text.clear();
+      else if (k == tui::key::backspace) {
+        if (!text.empty()) text.erase(tui::clusters(text).back().begin);
+      } else {
+        append_typed(text, k);
+      }
+    }
+  }
+
+  void show_help() override { tui::run_list("qualrank corpus label: keys (every label is saved as made)", tui::label_help_lines()); }
+
+  tui::LabelModel* model = nullptr;
+};
+
+}  // namespace
+
+std::vector<std::string> corpus_labeller_keys() { return tui::label_help_lines(); }
+
+int cmd_corpus_labeller(Context& ctx, const std::string& coder, const std::string& sample) {
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return report_diagnostics(ctx, diags);
+  auto version = taxonomy_at(*ws, std::nullopt, diags);
+  if (!version) return report_diagnostics(ctx, diags);
+  auto model = tui::LabelModel::open(ctx.workspace, coder, sample, version->taxonomy, version->resolve, diags);
+  if (!model) return report_diagnostics(ctx, diags);
+  if (model->size() == 0) {
+    *ctx.err << "qualrank corpus label: error: sample " << sample << " has no documents\n";
+    return 1;
+  }
+  utf8_locale();
+  set_escdelay(25);
+  if (!initscr()) {
+    *ctx.err << "qualrank corpus label: error: cannot initialise the terminal\n";
+    return 1;
+  }
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, restore_terminal_and_exit);
+  raw();
+  noecho();
+  keypad(stdscr, TRUE);
+  curs_set(0);
+  CursesLabelUi ui;
+  ui.model = &*model;
+  tui::LabelActionContext actx{*model, ui, 0, 20, false, {}};
+  for (;;) {
+    actx.page = std::max(LINES - 4, 1);
+    draw(*model);
+    const int k = tui::read_key();
+    if (k == tui::key::resize || k < 0) continue;
+    actx.key = k;
+    if (!tui::label_dispatch(actx)) model->set_message("no action on this key ('?' lists the keys)");
+    if (actx.quit) break;
+  }
+  endwin();
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
+  if (!ctx.quiet) *ctx.out << coder << ": " << model->progress() << " (sample " << sample << ")\n";
+  return 0;
+}
+
+}  // namespace qualrank::cli

@@ -1,0 +1,424 @@
+// The corpus labeller's model (label_model.h): the sample indexed by id into the stored sources, documents
+// parsed on demand, labels saved as made, undo/redo, search, the picker's rows and the document's layout.
+#include "label_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+
+#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus_screening.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+#include "qualrank/util/workspace_lock.h"
+
+namespace qualrank::tui {
+
+namespace {
+
+constexpr std::size_t kCached = 16;  // documents kept parsed
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = lower(c);
+  return out;
+}
+
+// Byte ranges of `terms` in `text`, ASCII case-insensitive, sorted and merged.
+std::vector<std::pair<std::size_t, std::size_t>> find_marks(std::string_view text, const std::vector<std::string>& terms) {
+  std::vector<std::pair<std::size_t, std::size_t>> marks;
+  if (terms.empty()) return marks;
+  const std::string hay = lower_ascii(text);
+  for (const auto& t : terms) {
+    const std::string needle = lower_ascii(t);
+    if (needle.empty()) continue;
+    for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + needle.size()))
+      marks.emplace_back(at, at + needle.size());
+  }
+  std::sort(marks.begin(), marks.end());
+  std::vector<std::pair<std::size_t, std::size_t>> merged;
+  for (const auto& m : marks) {
+    if (!merged.empty() && m.first <= merged.back().second) merged.back().second = std::max(merged.back().second, m.second);
+    else merged.push_back(m);
+  }
+  return merged;
+}
+
+// Wraps one paragraph (no line breaks) to `width` columns, breaking after a space when there is one; the
+// marks of the paragraph are cut to each line.
+void wrap(std::string_view para, const std::vector<std::pair<std::size_t, std::size_t>>& marks, int width, ViewLine::Kind kind,
+          const std::string& indent, std::vector<ViewLine>& out) {
+  width = std::max(width - static_cast<int>(indent.size()), 8);
+  std::size_t start = 0;
+  const auto cl = clusters(para);
+  std::size_t k = 0;
+  do {
+    int used = 0;
+    std::size_t end = start, last_space = std::string::npos, j = k, j_after_space = k;
+    while (j < cl.size() && used + cl[j].width <= width) {
+      used += cl[j].width;
+      end = cl[j].end;
+      if (para[cl[j].begin] == ' ') last_space = end, j_after_space = j + 1;
+      ++j;
+    }
+    if (j < cl.size() && last_space != std::string::npos && last_space > start) end = last_space, j = j_after_space;
+    if (j == k && j < cl.size()) end = cl[j].end, ++j;  // a character wider than the line
+    ViewLine line{indent + std::string(para.substr(start, end - start)), {}, kind};
+    for (const auto& [b, e] : marks)
+      if (b < end && e > start)
+        line.marks.emplace_back(indent.size() + std::max(b, start) - start, indent.size() + std::min(e, end) - start);
+    out.push_back(std::move(line));
+    start = end, k = j;
+  } while (k < cl.size());
+}
+
+void add_text(std::string_view text, const std::vector<std::string>& terms, int width, ViewLine::Kind kind,
+              const std::string& indent, std::vector<ViewLine>& out) {
+  for (std::size_t at = 0;;) {
+    std::size_t nl = text.find('\n', at);
+    std::string_view para = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+    if (!para.empty() && para.back() == '\r') para.remove_suffix(1);
+    wrap(para, find_marks(para, terms), width, kind, indent, out);
+    if (nl == std::string_view::npos) break;
+    at = nl + 1;
+  }
+}
+
+}  // namespace
+
+std::optional<LabelModel> LabelModel::open(const std::filesystem::path& workspace, const std::string& coder,
+                                           const std::string& sample, const Taxonomy& taxonomy, NodeResolver resolve,
+                                           Diagnostics& diags) {
+  LabelModel m;
+  m.workspace_ = workspace;
+  m.coder_ = coder;
+  m.sample_ = sample;
+  m.taxonomy_ = &taxonomy;
+  m.resolve_ = std::move(resolve);
+  const std::string srel = corpus::sample_path(sample);
+  if (!files::exists(workspace / srel)) {
+    diags.error({srel, 0, 0}, "no sample '" + sample + "': draw it with 'qualrank corpus sample " + sample + "'");
+    return std::nullopt;
+  }
+  std::string why;
+  auto stext = files::read_inside(workspace, srel, &why);
+  if (!stext) {
+    diags.error({srel, 0, 0}, why);
+    return std::nullopt;
+  }
+  m.docs_ = corpus::read_sample(*stext, srel, diags);
+  std::sort(m.docs_.begin(), m.docs_.end(), [](const auto& a, const auto& b) { return corpus::doc_less(a, b); });
+  for (std::size_t i = 0; i < m.docs_.size(); ++i) m.index_.emplace(m.docs_[i], i);
+  m.labels_.assign(m.docs_.size(), std::nullopt);
+  m.where_.assign(m.docs_.size(), {});
+  m.terms_.assign(m.docs_.size(), {});
+  // The coder's labels so far.
+  const std::string lrel = corpus::labels_path(sample, coder);
+  if (files::exists(workspace / lrel)) {
+    auto ltext = files::read_inside(workspace, lrel, &why);
+    if (!ltext) diags.error({lrel, 0, 0}, why);
+    else
+      for (auto& l : corpus::read_labels(*ltext, lrel, diags))
+        if (auto it = m.index_.find(l.doc); it != m.index_.end()) {
+          m.labels_[it->second] = std::move(l);
+          ++m.labelled_;
+        }
+  }
+  if (diags.has_errors()) return std::nullopt;
+  // The sources of the sample, each indexed once.
+  for (const auto& d : m.docs_) {
+    std::string source = d.substr(0, d.find('#'));
+    if (std::find(m.sources_.begin(), m.sources_.end(), source) == m.sources_.end()) m.sources_.push_back(source);
+  }
+  for (std::size_t s = 0; s < m.sources_.size(); ++s) m.rebuild_index(s);
+  // The keywords retrieval matched: the lines of retrieved.jsonl of the sample's documents only.
+  const std::string rrel = "corpus/retrieved.jsonl";
+  if (files::exists(workspace / rrel))
+    if (auto rtext = files::read_inside(workspace, rrel, &why)) {
+      std::string_view all(*rtext);
+      for (std::size_t at = 0; at < all.size();) {
+        std::size_t nl = all.find('\n', at);
+        if (nl == std::string_view::npos) nl = all.size();
+        std::string_view line = all.substr(at, nl - at);
+        at = nl + 1;
+        auto key = line.find("\"doc\":\"");
+        if (key == std::string_view::npos) continue;
+        auto end = line.find('"', key + 7);
+        if (end == std::string_view::npos) continue;
+        auto it = m.index_.find(std::string(line.substr(key + 7, end - key - 7)));
+        if (it == m.index_.end()) continue;
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.contains("matches") || !j["matches"].is_array()) continue;
+        auto& terms = m.terms_[it->second];
+        for (const auto& match : j["matches"])
+          if (match.contains("term") && match["term"].is_string()) {
+            auto t = match["term"].get<std::string>();
+            if (std::find(terms.begin(), terms.end(), t) == terms.end()) terms.push_back(std::move(t));
+          }
+      }
+    }
+  m.current_ = 0;
+  if (!m.docs_.empty() && m.labels_[0]) {
+    if (!m.next_unlabelled()) m.current_ = m.docs_.size() - 1;
+  }
+  m.message_ = m.docs_.empty() ? "the sample is empty" : m.progress();
+  return m;
+}
+
+void LabelModel::rebuild_index(std::size_t s) {
+  const std::string rel = corpus::store_path(sources_[s]);
+  std::string why;
+  auto text = files::exists(workspace_ / rel) ? files::read_inside(workspace_, rel, &why) : std::nullopt;
+  for (std::size_t i = 0; i < docs_.size(); ++i)
+    if (docs_[i].compare(0, sources_[s].size() + 1, sources_[s] + "#") == 0) where_[i] = {s, 0, 0, false};
+  if (!text) return;
+  std::vector<std::uint64_t> starts{0};
+  for (std::size_t at = text->find('\n'); at != std::string::npos; at = text->find('\n', at + 1)) starts.push_back(at + 1);
+  Diagnostics ignored;  // a document that cannot be read is shown as missing
+  const std::string prefix = sources_[s] + "#";
+  corpus::for_each_stored(*text, rel, ignored, [&](const corpus::DocumentView& v) {
+    auto it = index_.find(prefix + std::string(v.id));
+    if (it == index_.end() || v.line < 1 || static_cast<std::size_t>(v.line) > starts.size()) return;
+    const std::uint64_t b = starts[static_cast<std::size_t>(v.line) - 1];
+    const std::uint64_t e = static_cast<std::size_t>(v.line) < starts.size() ? starts[static_cast<std::size_t>(v.line)] : text->size();
+    where_[it->second] = {s, b, e - b, true};
+  });
+}
+
+const LabelDocument& LabelModel::document(std::size_t i) {
+  for (auto it = cache_.begin(); it != cache_.end(); ++it)
+    if (it->first == i) {
+      cache_.splice(cache_.begin(), cache_, it);
+      return cache_.front().second;
+    }
+  LabelDocument d;
+  d.doc = docs_[i];
+  d.terms = terms_[i];
+  bool parsed = false;
+  for (int attempt = 0; attempt < 2 && !parsed; ++attempt) {
+    const Where w = where_[i];
+    if (!w.found) break;
+    const std::string rel = corpus::store_path(sources_[w.source]);
+    std::ifstream in(workspace_ / rel, std::ios::binary);
+    std::string line(w.length, '\0');
+    in.seekg(static_cast<std::streamoff>(w.offset));
+    in.read(line.data(), static_cast<std::streamsize>(w.length));
+    Diagnostics ignored;
+    if (in)
+      corpus::for_each_stored(line, rel, ignored, [&](const corpus::DocumentView& v) {
+        if (corpus::doc_ref(sources_[w.source], v.id) != docs_[i]) return;
+        d.url = v.url, d.created = v.created, d.title = v.title, d.body = v.body;
+        for (const auto& c : v.comments) d.comments.emplace_back(c.author, c.body);
+        parsed = true;
+      });
+    if (!parsed && attempt == 0) rebuild_index(w.source);  // the file changed since it was indexed
+  }
+  d.missing = !parsed;
+  cache_.emplace_front(i, std::move(d));
+  if (cache_.size() > kCached) cache_.pop_back();
+  return cache_.front().second;
+}
+
+const corpus::DocumentLabel* LabelModel::label(std::size_t i) const { return labels_[i] ? &*labels_[i] : nullptr; }
+
+std::string LabelModel::progress() const { return corpus::progress_text(labelled_, docs_.size()); }
+
+void LabelModel::go(std::size_t i) {
+  if (docs_.empty()) return;
+  current_ = std::min(i, docs_.size() - 1);
+  scroll = 0;
+}
+void LabelModel::next() { go(current_ + 1); }
+void LabelModel::previous() { go(current_ == 0 ? 0 : current_ - 1); }
+
+bool LabelModel::next_unlabelled() {
+  for (std::size_t k = 1; k <= docs_.size(); ++k) {
+    const std::size_t i = (current_ + k) % docs_.size();
+    if (!labels_[i]) {
+      go(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool LabelModel::apply(std::size_t doc, const std::optional<corpus::DocumentLabel>& to) {
+  files::WorkspaceLock lock(workspace_);
+  if (!lock.locked()) {
+    message_ = "not saved: " + lock.why();
+    return false;
+  }
+  const std::string rel = corpus::labels_path(sample_, coder_);
+  std::vector<corpus::DocumentLabel> all;
+  Diagnostics diags;
+  if (files::exists(workspace_ / rel)) {
+    std::string why;
+    auto text = files::read_inside(workspace_, rel, &why);
+    if (!text) {
+      message_ = "not saved: " + rel + ": " + why;
+      return false;
+    }
+    all = corpus::read_labels(*text, rel, diags);  // as on disk now: another labeller's saves are kept
+    if (diags.has_errors()) {
+      message_ = "not saved: " + rel + " has errors (qualrank corpus labels export names them)";
+      return false;
+    }
+  }
+  if (to) corpus::set_label(all, *to);
+  else corpus::remove_label(all, docs_[doc]);
+  auto target = files::resolve_inside(workspace_, rel);
+  std::string err;
+  if (!target || !files::write_atomic(*target, corpus::labels_text(all), &err)) {
+    message_ = "not saved: " + (target ? err : rel + " is outside the workspace");
+    return false;
+  }
+  labelled_ = labelled_ - (labels_[doc] ? 1 : 0) + (to ? 1 : 0);
+  labels_[doc] = to;
+  return true;
+}
+
+bool LabelModel::label_current(const std::vector<std::string>& nodes, bool add) {
+  if (docs_.empty()) return false;
+  std::vector<std::string> all = nodes;
+  if (add && labels_[current_]) all.insert(all.end(), labels_[current_]->nodes.begin(), labels_[current_]->nodes.end());
+  auto ln = corpus::label_nodes(all, *taxonomy_);
+  if (!ln.problem.empty()) {
+    message_ = ln.problem;
+    return false;
+  }
+  corpus::DocumentLabel l{docs_[current_], ln.nodes, labels_[current_] ? labels_[current_]->note : "", 0};
+  Change c{current_, labels_[current_], l};
+  if (!apply(current_, l)) return false;
+  undo_.push_back(std::move(c));
+  redo_.clear();
+  const auto* n = taxonomy_->find(ln.category);
+  message_ = docs_[current_] + ": " + corpus::join_nodes(ln.nodes) + (n ? " (" + n->name + ")" : "") + "; " + progress();
+  next_unlabelled();
+  return true;
+}
+
+bool LabelModel::clear_current() {
+  if (docs_.empty() || !labels_[current_]) {
+    message_ = "no label to remove";
+    return false;
+  }
+  Change c{current_, labels_[current_], std::nullopt};
+  if (!apply(current_, std::nullopt)) return false;
+  undo_.push_back(std::move(c));
+  redo_.clear();
+  message_ = docs_[current_] + ": label removed; " + progress();
+  return true;
+}
+
+bool LabelModel::undo() {
+  if (undo_.empty()) {
+    message_ = "nothing to undo";
+    return false;
+  }
+  Change c = undo_.back();
+  if (!apply(c.doc, c.before)) return false;
+  undo_.pop_back();
+  go(c.doc);
+  message_ = "undone: " + docs_[c.doc] + (c.before ? " is " + corpus::join_nodes(c.before->nodes) + " again" : " unlabelled again") +
+             "; " + progress();
+  redo_.push_back(std::move(c));
+  return true;
+}
+
+bool LabelModel::redo() {
+  if (redo_.empty()) {
+    message_ = "nothing to redo";
+    return false;
+  }
+  Change c = redo_.back();
+  if (!apply(c.doc, c.after)) return false;
+  redo_.pop_back();
+  go(c.doc);
+  message_ = "redone: " + docs_[c.doc] + "; " + progress();
+  undo_.push_back(std::move(c));
+  return true;
+}
+
+bool LabelModel::search(const std::string& query, bool forward) {
+  const std::string q = lower_ascii(text::trim(query));
+  if (q.empty() || docs_.empty()) return false;
+  auto holds = [&](const std::string& s) { return lower_ascii(s).find(q) != std::string::npos; };
+  for (std::size_t k = 1; k <= docs_.size(); ++k) {
+    const std::size_t i = forward ? (current_ + k) % docs_.size() : (current_ + docs_.size() * 2 - k) % docs_.size();
+    const auto& d = document(i);
+    bool hit = holds(d.title) || holds(d.body) || holds(d.doc);
+    for (const auto& c : d.comments) hit = hit || holds(c.second);
+    if (hit) {
+      go(i);
+      message_ = "found '" + query + "' in " + docs_[i];
+      return true;
+    }
+  }
+  message_ = "'" + query + "' is in no document of the sample";
+  return false;
+}
+
+std::vector<PickerRow> LabelModel::picker_rows(const std::string& query) const {
+  const std::string q = text::fold_case(text::trim(query));
+  auto matches = [&](const std::string& id) {
+    if (q.empty()) return true;
+    const auto* n = taxonomy_->find(id);
+    if (!n) return false;
+    if (text::fold_case(id).find(q) != std::string::npos || text::fold_case(n->name).find(q) != std::string::npos) return true;
+    for (const auto& a : n->aliases)
+      if (text::fold_case(a).find(q) != std::string::npos) return true;
+    return false;
+  };
+  const auto& order = taxonomy_->order();
+  std::vector<bool> keep(order.size(), false);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (!matches(order[k])) continue;
+    for (const auto* n = taxonomy_->find(order[k]); n; n = n->parent.empty() ? nullptr : taxonomy_->find(n->parent))
+      keep[taxonomy_->rank_of(n->id)] = true;
+  }
+  std::vector<PickerRow> rows;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (!keep[k]) continue;
+    const auto* n = taxonomy_->find(order[k]);
+    if (n->status == "deprecated") continue;
+    rows.push_back({n->id, n->name, n->level - 1, false, matches(n->id)});
+  }
+  return rows;
+}
+
+std::vector<ViewLine> LabelModel::layout(int width) {
+  std::vector<ViewLine> out;
+  if (docs_.empty()) return out;
+  const auto& d = document(current_);
+  const std::vector<std::string>& terms = d.terms;
+  add_text(d.doc + "  " + d.title, terms, width, ViewLine::heading, "", out);
+  if (d.missing) out.push_back({"(not in the stored corpus: corpus/" + d.doc.substr(0, d.doc.find('#')) + ".jsonl)", {}, ViewLine::plain});
+  else out.push_back({d.url + (d.created.empty() ? "" : "  " + d.created.substr(0, 10)), {}, ViewLine::plain});
+  std::string label = "label: ";
+  if (const auto* l = this->label(current_)) {
+    std::vector<std::string> shown;
+    for (const auto& id : l->nodes) {
+      const auto* n = taxonomy_->find(id);
+      shown.push_back(n ? id + " " + n->name : id);
+    }
+    label += text::join(shown, " > ");
+  } else {
+    label += "(none)";
+  }
+  out.push_back({label, {}, ViewLine::plain});
+  out.push_back({"matched: " + (terms.empty() ? std::string("(taken whole, or not retrieved)") : text::join(terms, ", ")), {}, ViewLine::plain});
+  out.push_back({"", {}, ViewLine::plain});
+  add_text(d.body, terms, width, ViewLine::body, "", out);
+  for (std::size_t c = 0; c < d.comments.size(); ++c) {
+    out.push_back({"", {}, ViewLine::plain});
+    out.push_back({"comment " + std::to_string(c + 1) + " by " + d.comments[c].first, {}, ViewLine::comment_head});
+    add_text(d.comments[c].second, terms, width, ViewLine::body, "  ", out);
+  }
+  return out;
+}
+
+}  // namespace qualrank::tui

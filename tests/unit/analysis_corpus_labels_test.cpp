@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/model/corpus_screening.h"
+#include "qualrank/util/files.h"
+
+using namespace qualrank;
+using namespace qualrank::corpus;
+
+namespace {
+
+const Taxonomy& fieldwork() {
+  static const Taxonomy t = [] {
+    Diagnostics d;
+    auto loaded = load_taxonomy(*files::read(std::string(QUALRANK_FIXTURES_DIR) + "/fieldwork/codebooks/remote-work.yaml"), "t.yaml", d);
+    REQUIRE(loaded);
+    return std::move(*loaded);
+  }();
+  return t;
+}
+
+SampleLabels sample(const std::vector<std::vector<std::string>>& rows, Diagnostics& d) {
+  // rows: doc, then one label per coder ("" = none)
+  std::vector<std::string> docs;
+  std::vector<CoderLabels> coders{{"alice", {}}, {"bob", {}}, {"carol", {}}};
+  for (const auto& r : rows) {
+    docs.push_back(r[0]);
+    for (std::size_t c = 0; c < 3; ++c)
+      if (!r[c + 1].empty()) coders[c].labels.push_back({r[0], split_nodes(r[c + 1]), "", 1});
+  }
+  for (auto& c : coders)
+    std::sort(c.labels.begin(), c.labels.end(), [](const auto& a, const auto& b) { return doc_less(a.doc, b.doc); });
+  return resolve_sample_labels(docs, coders, {}, "decisions.csv", "pilot", fieldwork(), direct_resolver(fieldwork()), d);
+}
+
+}  // namespace
+
+TEST_CASE("corpus::label_nodes orders root first and takes the deepest node as the category", "[analysis][corpus]") {
+  auto ln = label_nodes({"COM.1.a", "COM"}, fieldwork());
+  CHECK(ln.problem.empty());
+  CHECK(ln.nodes == std::vector<std::string>{"COM", "COM.1.a"});
+  CHECK(ln.category == "COM.1.a");
+  CHECK(label_nodes({"COM.1", "TOOL"}, fieldwork()).problem ==
+        "'TOOL' and 'COM.1' are not on one path from the root: a label is one node and, optionally, its ancestors");
+}
+
+TEST_CASE("corpus::sample_agreement: Fleiss' kappa before reconciliation, by hand", "[analysis][corpus]") {
+  // Units x coders (categories COM.1, TOOL.1, WELL.1): counts per unit (3,0,0) (2,1,0) (0,3,0) (0,1,2) (1,1,1)
+  // (0,0,3): P_i = 1, 1/3, 1, 1/3, 0, 1 so P = 11/18; p_j = 1/3 each so Pe = 1/3; kappa = (11/18 - 1/3) / (2/3)
+  // = 5/12. (The same table in statsmodels: fleiss_kappa(aggregate_raters([[0,0,0],[0,0,1],[1,1,1],[2,1,2],
+  // [0,1,2],[2,2,2]])[0]) = 0.41666666666666663.) The last document, labelled by two, is left out.
+  Diagnostics d;
+  auto s = sample({{"a#1", "COM.1", "COM COM.1", "COM.1"},
+                   {"a#2", "COM.1", "COM.1", "TOOL.1"},
+                   {"a#3", "TOOL.1", "TOOL.1", "TOOL.1"},
+                   {"a#4", "WELL.1", "TOOL.1", "WELL.1"},
+                   {"a#5", "COM.1", "TOOL.1", "WELL.1"},
+                   {"a#6", "WELL.1", "WELL.1", "WELL.1"},
+                   {"a#7", "COM.2", "COM.2", ""}},
+                  d);
+  REQUIRE_FALSE(d.has_errors());
+  auto a = sample_agreement(s);
+  CHECK(a.labelled_by_all == 6);
+  CHECK(a.agreeing == 3);
+  CHECK(a.fleiss_kappa == Approx(5.0 / 12).epsilon(1e-12));
+  CHECK(a.percent_agreement == Approx(11.0 / 18).epsilon(1e-12));
+  CHECK(std::isnan(a.cohen_kappa));
+  CHECK(a.disagreements == 3);
+  CHECK(doc_state(s, 6) == DocState::partial);
+  CHECK(majority_nodes(s, 1) == std::vector<std::string>{"COM.1"});
+  CHECK(majority_nodes(s, 3) == std::vector<std::string>{"WELL.1"});
+  CHECK_FALSE(majority_nodes(s, 4));
+  CHECK(label_table_text(s) ==
+        "unit,Label_alice,Label_bob,Label_carol,Final_Label\n"
+        "a#1,COM.1,COM.1,COM.1,COM.1\na#2,COM.1,COM.1,TOOL.1,\na#3,TOOL.1,TOOL.1,TOOL.1,TOOL.1\n"
+        "a#4,WELL.1,TOOL.1,WELL.1,\na#5,COM.1,TOOL.1,WELL.1,\na#6,WELL.1,WELL.1,WELL.1,WELL.1\na#7,COM.2,COM.2,,\n");
+  CHECK(progress_text(1234, 3437) == "1,234 of 3,437 labelled");
+  CHECK(grouped(1000000) == "1,000,000");
+  CHECK(grouped(999) == "999");
+}
+
+TEST_CASE("corpus::resolve_sample_labels locates labels that do not resolve", "[analysis][corpus]") {
+  Diagnostics d;
+  sample({{"a#1", "COMM.1", "COM.1", "COM.1"}, {"a#2", "COM.1 TOOL", "COM.1", "COM.1"}}, d);
+  REQUIRE(d.items().size() == 2);
+  CHECK(d.items()[0].where.file == "corpus/labels/pilot/alice.csv");
+  CHECK(d.items()[0].message == "unknown taxonomy node 'COMM.1' (did you mean 'COM.1'?)");
+  CHECK(d.items()[1].message == "'TOOL' and 'COM.1' are not on one path from the root: a label is one node and, optionally, its ancestors");
+}

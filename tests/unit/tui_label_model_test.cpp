@@ -1,0 +1,149 @@
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "label_actions.h"
+#include "label_model.h"
+#include "qualrank/util/files.h"
+
+using namespace qualrank;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Taxonomy& fieldwork() {
+  static const Taxonomy t = [] {
+    Diagnostics d;
+    auto loaded = load_taxonomy(*files::read(std::string(QUALRANK_FIXTURES_DIR) + "/fieldwork/codebooks/remote-work.yaml"), "t.yaml", d);
+    REQUIRE(loaded);
+    return std::move(*loaded);
+  }();
+  return t;
+}
+
+struct TempWorkspace {
+  fs::path root;
+  TempWorkspace() {
+    root = fs::temp_directory_path() / ("qualrank-label-" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "corpus/samples");
+    auto line = [](int id, const std::string& title, const std::string& body) {
+      return "{\"id\":\"" + std::to_string(id) + "\",\"url\":\"https://example.org/" + std::to_string(id) +
+             "\",\"created\":\"2024-03-01T00:00:00Z\",\"title\":\"" + title + "\",\"body\":\"" + body +
+             "\",\"labels\":[],\"comments\":[{\"author\":\"ann\",\"created\":\"\",\"body\":\"see the Cache Miss log\"}],\"extra\":{}}\n";
+    };
+    files::write_atomic(root / "corpus/atlas.jsonl", line(1, "First", "a cache miss here") + line(2, "Second", "nothing") +
+                                                         line(3, "Third", "deadlock\\nagain") + line(10, "Tenth", "plain"));
+    files::write_atomic(root / "corpus/retrieved.jsonl",
+                        "{\"doc\":\"atlas#1\",\"source\":\"atlas\",\"id\":\"1\",\"whole\":false,\"matches\":[{\"term\":\"cache miss\",\"in\":\"body\",\"at\":2,\"count\":1}]}\n");
+    files::write_atomic(root / "corpus/samples/pilot.txt", "atlas#1\natlas#3\natlas#10\natlas#2\n");
+  }
+  ~TempWorkspace() { fs::remove_all(root); }
+  std::string labels() const { return files::read(root / "corpus/labels/pilot/eve.csv").value_or("(none)"); }
+};
+
+tui::LabelModel open(const TempWorkspace& w) {
+  Diagnostics d;
+  auto m = tui::LabelModel::open(w.root, "eve", "pilot", fieldwork(), direct_resolver(fieldwork()), d);
+  REQUIRE(m);
+  return std::move(*m);
+}
+
+}  // namespace
+
+TEST_CASE("tui::LabelModel labels, saves as made, undoes and resumes at the first unlabelled document", "[tui][corpus]") {
+  TempWorkspace w;
+  auto m = open(w);
+  REQUIRE(m.size() == 4);
+  CHECK(m.doc_ref(0) == "atlas#1");
+  CHECK(m.doc_ref(3) == "atlas#10");  // natural order
+  CHECK(m.current() == 0);
+  CHECK(m.progress() == "0 of 4 labelled");
+  REQUIRE(m.label_current({"COM.1"}));
+  CHECK(m.current() == 1);
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\n");
+  REQUIRE(m.label_current({"WELL"}));
+  REQUIRE(m.label_current({"WELL.1"}, true));  // at atlas#3 now: add below nothing = WELL.1
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\natlas#2,WELL,\natlas#3,WELL.1,\n");
+  m.go(2);  // atlas#3, WELL.1
+  CHECK_FALSE(m.label_current({"COM.1"}, true));
+  CHECK(m.message() == "'COM.1' and 'WELL.1' are not on one path from the root: a label is one node and, optionally, its ancestors");
+  REQUIRE(m.label_current({"WELL"}, true));
+  CHECK(m.label(2)->nodes == std::vector<std::string>{"WELL", "WELL.1"});
+  REQUIRE(m.undo());
+  CHECK(m.current() == 2);
+  CHECK(m.label(2)->nodes == std::vector<std::string>{"WELL.1"});
+  REQUIRE(m.undo());
+  CHECK(m.current() == 2);
+  CHECK(m.label(2) == nullptr);
+  CHECK(m.message() == "undone: atlas#3 unlabelled again; 2 of 4 labelled");
+  REQUIRE(m.redo());
+  REQUIRE(m.undo());
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\natlas#2,WELL,\n");
+  // Reopened: at the first document without a label.
+  auto again = open(w);
+  CHECK(again.current() == 2);
+  CHECK(again.progress() == "2 of 4 labelled");
+}
+
+TEST_CASE("tui::LabelModel lays the document out with the matched keywords marked, and searches", "[tui][corpus]") {
+  TempWorkspace w;
+  auto m = open(w);
+  auto lines = m.layout(40);
+  REQUIRE(lines.size() >= 9);
+  CHECK(lines[0].text == "atlas#1  First");
+  CHECK(lines[1].text == "https://example.org/1  2024-03-01");
+  CHECK(lines[2].text == "label: (none)");
+  CHECK(lines[3].text == "matched: cache miss");
+  CHECK(lines[5].text == "a cache miss here");
+  CHECK(lines[5].marks == std::vector<std::pair<std::size_t, std::size_t>>{{2, 12}});
+  CHECK(lines[7].text == "comment 1 by ann");
+  CHECK(lines[8].text == "  see the Cache Miss log");
+  CHECK(lines[8].marks == std::vector<std::pair<std::size_t, std::size_t>>{{10, 20}});
+  REQUIRE(m.search("DEADLOCK"));
+  CHECK(m.current() == 2);
+  auto third = m.layout(40);
+  CHECK(third[5].text == "deadlock");
+  CHECK(third[6].text == "again");
+  CHECK_FALSE(m.search("absent words"));
+  CHECK(m.message() == "'absent words' is in no document of the sample");
+  // Wrapping after a space: the title takes two lines at 12 columns.
+  m.go(0);
+  auto narrow = m.layout(12);
+  CHECK(narrow[0].text == "atlas#1  ");
+  CHECK(narrow[1].text == "First");
+  CHECK(narrow[6].text == "a cache ");
+  CHECK(narrow[6].marks == std::vector<std::pair<std::size_t, std::size_t>>{{2, 8}});
+  CHECK(narrow[7].text == "miss here");
+  CHECK(narrow[7].marks == std::vector<std::pair<std::size_t, std::size_t>>{{0, 4}});
+}
+
+TEST_CASE("tui::label_actions: keys drive the model; the help lists every action", "[tui][corpus]") {
+  struct FakeUi : tui::LabelUi {
+    std::optional<std::string> pick_node(tui::LabelModel&, const std::string&) override { return "TOOL.1"; }
+    std::optional<std::string> prompt(const std::string&, const std::string&) override { return "tenth"; }
+    void show_help() override {}
+  } ui;
+  TempWorkspace w;
+  auto m = open(w);
+  tui::LabelActionContext ctx{m, ui, 'l', 20, false, {}};
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,TOOL.1,\n");
+  ctx.key = '/';
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.current() == 3);
+  ctx.key = 'u';
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.current() == 0);
+  CHECK(w.labels() == "doc,nodes,note\n");
+  ctx.key = 'q';
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(ctx.quit);
+  ctx.key = 'Z';
+  CHECK_FALSE(tui::label_dispatch(ctx));
+  CHECK(tui::label_help_lines().size() == tui::label_actions().size());
+  CHECK(tui::label_help_lines()[12] == "  Space, PgDn   page-down        scroll down a page");
+  CHECK(tui::label_help_lines().front() == "  l, Enter      label            label the document with a node (the picker; Enter applies), then go to the next unlabelled");
+}
