@@ -14,15 +14,6 @@ namespace qualrank {
 
 namespace {
 
-std::string quoted_span(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // The 1-based occurrence of the span [begin, end) of `text` among the occurrences of its words (overlapping
 // ones count, as apply_standoff counts them), and how many there are.
 std::pair<int, int> occurrence_of(std::string_view text, std::size_t begin, std::size_t end) {
@@ -38,7 +29,7 @@ std::pair<int, int> occurrence_of(std::string_view text, std::size_t begin, std:
 // `tN "span"#K` (#K only when the span's words occur more than once in the turn).
 std::string span_key(const Turn& turn, std::size_t begin, std::size_t end) {
   auto [at, n] = occurrence_of(turn.text, begin, end);
-  std::string key = "t" + std::to_string(turn.number) + " " + quoted_span(std::string_view(turn.text).substr(begin, end - begin));
+  std::string key = "t" + std::to_string(turn.number) + " " + quote_span(std::string_view(turn.text).substr(begin, end - begin));
   if (n > 1) key += "#" + std::to_string(at);
   return key;
 }
@@ -324,7 +315,7 @@ TranscriptUnits reconcile_units(const Transcript& t, const Taxonomy& taxonomy, c
         std::vector<std::string> lines;
         for (const auto& c : cc.codings) {
           auto k = to_consensus(turn, c);
-          lines.push_back(c.node + '\t' + (k.span ? quoted_span(*k.span) + "#" + std::to_string(k.occurrence) : "*") + '\t' + c.memo +
+          lines.push_back(c.node + '\t' + (k.span ? quote_span(*k.span) + "#" + std::to_string(k.occurrence) : "*") + '\t' + c.memo +
                           '\t' + (c.exemplar ? "x" : ""));
         }
         std::sort(lines.begin(), lines.end());

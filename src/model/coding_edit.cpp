@@ -75,15 +75,6 @@ std::vector<OwnMemo> with_own_memo(std::vector<OwnMemo> own, const std::string& 
   return own;
 }
 
-std::string quote_span(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // The first words of a turn's text (about 8, at most 60 bytes, cut at a character boundary), quoted and with
 // "…" when cut: what `code add` echoes so that a wrong turn is seen at once.
 std::string first_words(std::string_view text) {

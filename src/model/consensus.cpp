@@ -1,6 +1,7 @@
 // The consensus coding file of `qualrank reconcile` (consensus.h): its header, its decision lines and how
 // its codings are written.
 #include "qualrank/model/consensus.h"
+#include "qualrank/model/transcript.h"
 
 #include <cctype>
 #include <cstdio>
@@ -57,15 +58,6 @@ bool date_at(std::string_view s, std::size_t pos) {
   for (std::size_t k = 0; k < 10; ++k)
     if ((k == 4 || k == 7) ? d[k] != '-' : !is_digit(d[k])) return false;
   return s.substr(pos + 14, 2) == ": ";
-}
-
-std::string quote_span(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // A memo as written after `memo: ` in a codes line: on one line, its markup characters escaped.

@@ -139,6 +139,15 @@ std::size_t nth_occurrence(std::string_view text, std::string_view span, int n) 
   return pos;
 }
 
+std::string quote_span(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
 int occurrences(std::string_view text, std::string_view span) {
   if (span.empty()) return 0;
   int n = 0;

@@ -132,6 +132,8 @@ struct StandoffCoding {
 std::size_t nth_occurrence(std::string_view text, std::string_view span, int n);
 // How many times `span` occurs in `text` (overlapping occurrences count).
 int occurrences(std::string_view text, std::string_view span);
+// A span as a `.codes` line quotes it: `"text"` with `"` and `\` escaped.
+std::string quote_span(std::string_view span);
 
 struct StandoffFile {
   std::string file;
