@@ -7,15 +7,13 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/ranking_output.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
-
-// The most bootstrap resamples --resamples takes (the CI of rho is stable long before; memory grows with it).
-constexpr int kMaxResamples = 1000000;
 
 namespace {
 
@@ -122,8 +120,8 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   }
   if (!check_choice(ctx, "rank", "partial", vm["partial"].as<std::string>(), {"top-k", "subset"})) return 2;
   opts.model.partial = vm["partial"].as<std::string>() == "subset" ? pl::PartialRankings::subset : pl::PartialRankings::top_k;
-  if (opts.resamples < 0 || opts.resamples > kMaxResamples) {
-    *ctx.err << "qualrank rank: error: --resamples must be 0 to " << kMaxResamples << "\n";
+  if (opts.resamples < 0 || opts.resamples > stats::kMaxResamples) {
+    *ctx.err << "qualrank rank: error: --resamples must be 0 to " << stats::kMaxResamples << "\n";
     return 2;
   }
   if (vm.count("compare")) {
