@@ -113,7 +113,8 @@ def main():
     put(out, "qdc", "nested-1K.qdc", nested_qdc(1_000))
     # Issue #22, accepted large inputs: 200,000 coded spans on one turn (4.6 s: each span's code-point offset
     # counted from the turn's start); 850,000 near misses "[x] {COM.1}" (9 MB; 57 s and 1.5 GB: each kept as a
-    # span past the diagnostics' cap); 60,000 flat codes in a .qdc; 1,000 codes sharing one GUID (accepted).
+    # span past the diagnostics' cap); 1,000 codes sharing one GUID (accepted); 60,000 flat codes in a .qdc
+    # (refused since issue #32: more than 10,000 codes).
     put(out, "transcript", "spans-200K.md", FRONT + TURN + "E09: " + "[a]{COM.1} " * 200_000 + "\n")
     put(out, "transcript", "near-miss-850K.md", FRONT + TURN + "E09: " + "[x] {COM.1}" * 850_000 + "\n")
     codebook = '<?xml version="1.0" encoding="utf-8"?>\n<CodeBook xmlns="urn:QDA-XML:codebook:1.0" origin="x"><Codes>\n'

@@ -139,6 +139,11 @@ struct StandoffFile {
   std::string coder;
   std::vector<StandoffCoding> codings;
 };
+// Codings one `.codes` file (a coder's or the consensus) may hold, at most (README "Safety and limits"): each
+// costs some hundred bytes through the analyses, and a study's file holds a few thousand.
+inline constexpr std::size_t kMaxFileCodings = 250000;
+// Reads a `.codes` file: text not UTF-8, a name not <stem>.<coder>.codes, and more than kMaxFileCodings codes
+// in all (an error at the line past it) give nullopt; other problems are located errors and the line is left out.
 std::optional<StandoffFile> parse_standoff(const std::string& text, const std::string& file, Diagnostics& diags);
 
 // Applies a standoff file's codings to its transcript: whole-turn codes are appended to the turn, span codes
