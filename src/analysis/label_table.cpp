@@ -115,7 +115,8 @@ int Reader::coder_index(const std::string& name) {
   for (std::size_t i = 0; i < table_.coders.size(); ++i)
     if (table_.coders[i] == name) return static_cast<int>(i);
   // A coder new to the table: the rows read so far get a missing rating for it. They are laid out anew only
-  // when the stride is full (doubling it), so k new coders cost O(units log k), not O(units k).
+  // when the stride is full (doubling it), so k new coders copy the rows a few times, O(units k) in all, not
+  // once per coder, O(units k^2).
   const std::size_t width = table_.coders.size() + 1;
   if (width > stride_) {
     const std::size_t stride = std::min<std::size_t>(std::max<std::size_t>(2 * stride_, width), kMaxLabelCoders);

@@ -116,6 +116,8 @@ void Diagnostics::add(Diagnostic d) {
     ++dropped_[key];
     return;
   }
+  // A file name given on the command line may not be UTF-8 either.
+  if (text::find_invalid_utf8(d.where.file.str())) d.where.file = escape_invalid_utf8(d.where.file.str());
   items_.push_back(std::move(d));
 }
 void Diagnostics::count_dropped(const std::string& file, Severity severity, int n) {

@@ -98,7 +98,7 @@ expect 2 "qualrank agreement: error: --resamples must be 0 to 1000000" agreement
 expect 2 "qualrank report: error: --resamples must be 0 to 1000000" report --resamples 1000001
 expect 2 "qualrank package: error: --resamples must be 0 to 1000000" package --resamples 1000001
 
-# --- REFI-QDA codebooks and taxonomies: at most 10,000 codes / nodes --------------------------------------
+# --- REFI-QDA codebooks and taxonomies: at most 5,000 codes / nodes --------------------------------------
 # qdc N FILE [SUFFIX]: a codebook of N flat codes, their names ending in SUFFIX.
 qdc() {
   python3 - "$1" "$2" "${3:-}" <<'PY'
@@ -112,27 +112,27 @@ with open(path, "w") as f:
 PY
 }
 fresh
-qdc 10001 "$tmp/many.qdc"
-expect 1 "many.qdc:10003: error: more than 10000 codes (the limit on taxonomy nodes)" import many.qdc
-# An empty folder: the codebook becomes the taxonomy (1,000 and 10,000 codes, both accepted).
-qdc 1000 "$tmp/k1.qdc"
-qdc 10000 "$tmp/k10.qdc"
+qdc 5001 "$tmp/many.qdc"
+expect 1 "many.qdc:5003: error: more than 5000 codes (the limit on taxonomy nodes)" import many.qdc
+# An empty folder: the codebook becomes the taxonomy (500 and 5,000 codes, both accepted).
+qdc 500 "$tmp/k1.qdc"
+qdc 5000 "$tmp/k10.qdc"
 qdc_small() { rm -rf "$tmp/ws"; mkdir "$tmp/ws"; cp "$tmp/k1.qdc" "$tmp/in.qdc"; }
 qdc_big() { rm -rf "$tmp/ws"; mkdir "$tmp/ws"; cp "$tmp/k10.qdc" "$tmp/in.qdc"; }
 qdc_big
-(cd "$tmp" && "$QUALRANK" -C "$tmp/ws" import in.qdc > "$tmp/out" 2> "$tmp/err") || fail "10,000 codes: $(head -3 "$tmp/err")"
-grep -qxF "created the taxonomy codebooks/in.yaml (10000 codes in the codebook)" "$tmp/out" "$tmp/err" ||
-  fail "10,000 codes: $(head -3 "$tmp/out" "$tmp/err")"
+(cd "$tmp" && "$QUALRANK" -C "$tmp/ws" import in.qdc > "$tmp/out" 2> "$tmp/err") || fail "5,000 codes: $(head -3 "$tmp/err")"
+grep -qxF "created the taxonomy codebooks/in.yaml (5000 codes in the codebook)" "$tmp/out" "$tmp/err" ||
+  fail "5,000 codes: $(head -3 "$tmp/out" "$tmp/err")"
 linear ".qdc codes" qdc_small qdc_big import in.qdc
-# Into a workspace with a taxonomy, 10,000 proposals would grow the history past the YAML limit: refused
-# naming it (was "internal error: the appended entries do not read back").
+# Into a workspace with a taxonomy, 5,000 proposals of long names would grow the history past the YAML
+# limit: refused naming it (was "internal error: the appended entries do not read back").
 fresh
-qdc 10000 "$tmp/in.qdc" " of a codebook whose names are long enough to grow the history past its limit"
+qdc 5000 "$tmp/in.qdc" "$(printf ' of a codebook whose names are long enough to grow the history%.0s' 1 2 3 4 5 6 7 8)"
 status=0; (cd "$tmp" && "$QUALRANK" -C "$tmp/ws" import in.qdc) > "$tmp/out" 2> "$tmp/err" || status=$?
-[ "$status" = 1 ] || fail "10,000 proposals: exit $status"
+[ "$status" = 1 ] || fail "5,000 proposals: exit $status"
 grep -qE "^codebooks/remote-work.history.yaml: error: [0-9]+ entries would grow the history to [0-9]+ bytes; the limit is 4 MiB \(the limit on a YAML text\); nothing written$" "$tmp/err" ||
-  { head -5 "$tmp/err"; fail "10,000 proposals: no message naming the history's limit"; }
-grep -q "internal error" "$tmp/err" && fail "10,000 proposals: an internal error"
+  { head -5 "$tmp/err"; fail "5,000 proposals: no message naming the history's limit"; }
+grep -q "internal error" "$tmp/err" && fail "5,000 proposals: an internal error"
 cmp -s "$FIXTURES/fieldwork/codebooks/remote-work.history.yaml" "$tmp/ws/codebooks/remote-work.history.yaml" || fail "the history changed"
 
 fresh
@@ -140,13 +140,13 @@ python3 - "$tmp/ws/codebooks/remote-work.yaml" <<'PY'
 import sys
 path = sys.argv[1]
 text = open(path).read()
-text += "".join("  - id: X%d\n    name: extra %d\n" % (i, i) for i in range(10001))
+text += "".join("  - id: X%d\n    name: extra %d\n" % (i, i) for i in range(5001))
 open(path, "w").write(text)
 PY
-# The file's own nodes come first: the node past the limit is X(10000 - their number).
+# The file's own nodes come first: the node past the limit is X(5000 - their number).
 own=$(grep -c -- '- id:' "$FIXTURES/fieldwork/codebooks/remote-work.yaml")
-line=$(grep -n "^  - id: X$((10000 - own))\$" "$tmp/ws/codebooks/remote-work.yaml" | cut -d: -f1)
-expect 1 "codebooks/remote-work.yaml:$line:5: error: more than 10000 nodes (the limit on taxonomy nodes)" validate
+line=$(grep -n "^  - id: X$((5000 - own))\$" "$tmp/ws/codebooks/remote-work.yaml" | cut -d: -f1)
+expect 1 "codebooks/remote-work.yaml:$line:5: error: more than 5000 nodes (the limit on taxonomy nodes)" validate
 
 # --- YAML: at most 500,000 nodes ----------------------------------------------------------------------------
 fresh

@@ -89,7 +89,7 @@ class Taxonomy {
 std::string default_level_name(int level);
 
 // Nodes of one taxonomy file, at most (README "Safety and limits"); a REFI-QDA codebook may hold as many codes.
-inline constexpr std::size_t kMaxTaxonomyNodes = 10000;
+inline constexpr std::size_t kMaxTaxonomyNodes = 5000;
 
 // Loads a taxonomy YAML (nested `children` and/or flat `parent:` form; see docs/formats.md) and validates it:
 // unique ids, every parent resolves, no cycles, names and aliases unambiguous, at most kMaxTaxonomyNodes
