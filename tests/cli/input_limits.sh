@@ -233,6 +233,35 @@ sheet_small() { sheet 4000; }
 sheet_big() { sheet 40000; }
 linear "participants sheet columns" sheet_small sheet_big participants import sheet.csv --id-column participant
 
+# --- rank --table: at most 100,000 rows; linear when every answer is a group of its own ------------------------
+ranking() {  # ws/table.csv (rank reads --table relative to the workspace): $1 rows, a role each (a group each)
+  fresh
+  python3 - "$tmp/ws/table.csv" "$1" <<'PY'
+import sys
+path, n = sys.argv[1], int(sys.argv[2])
+with open(path, "w") as f:
+    f.write("participant,question,ranking,role\n")
+    for i in range(n):
+        f.write("p%d,III.R,TOOL.1 > TOOL.2 > TOOL.3,role%d\n" % (i, i))
+PY
+}
+ranking 100001
+expect 1 "$tmp/ws/table.csv:100002:1: error: more than 100000 rows (the limit on ranking table rows)" rank --table table.csv --resamples 0
+ranking_small() { ranking 10000; }
+ranking_big() { ranking 100000; }
+ranking_big
+(cd "$tmp" && "$QUALRANK" -C "$tmp/ws" rank --table table.csv --resamples 0 --format json > "$tmp/out" 2> "$tmp/err") ||
+  fail "100,000 rankings: $(head -3 "$tmp/err")"
+python3 - "$tmp/out" <<'PY' || fail "100,000 rankings: not 100,000 groups of one"
+import json, sys
+r = json.load(open(sys.argv[1]))
+q = r["questions"][0]
+assert len(r["levels"]) == 100000 and len(q["groups"]) == 100000, (len(r["levels"]), len(q["groups"]))
+assert len(q["too_small"]) == 100000 and q["too_small"][99999]["rankings"] == [
+    {"participant": "p99999", "ranking": "TOOL.1 > TOOL.2 > TOOL.3"}], q["too_small"][99999]
+PY
+linear "ranking table rows, a group each" ranking_small ranking_big rank --table table.csv --resamples 0
+
 # --- period lists: UTF-8 only, never echoed as invalid bytes ------------------------------------------------
 fresh
 cp "$FIXTURES/corpus/forum.csv" "$tmp/forum.csv"
