@@ -63,6 +63,10 @@ run "guideline: billion laughs" "$hostile/guideline/billion-laughs.yaml" guideli
 run "guideline: 100,000 nested [" "$hostile/yaml/deep-100K.yaml" guidelines/remote-work-interview.yaml validate
 run "guideline: 10 MB flat YAML" "$hostile/yaml/flat-10M.yaml" guidelines/remote-work-interview.yaml validate
 run "history: truncated '- accept:'" "$hostile/history/truncated-accept.yaml" codebooks/remote-work.history.yaml validate
+run "labels: 4,000 coder columns" "$hostile/labels/coders-4000.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv
+run "rank --table: 10 MB, a group a row" "$hostile/ranking/groups-10M.csv" - rank --table @FILE --resamples 0
+run ".codes: 10 MB of codings" "$hostile/standoff/codings-10M.codes" transcripts/E01.carol.codes validate
+run "guideline: 1.9 million YAML nodes" "$hostile/yaml/nodes-1900K.yaml" guidelines/remote-work-interview.yaml validate
 run "labels: 2 MB cell" "$hostile/labels/long-cell-2M.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv
 run "labels: 50,000 duplicate ids" "$hostile/labels/duplicate-units-50K.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv --duplicates error
 run "rank --table: 2 MB item" "$hostile/ranking/long-item-2M.csv" - rank --table @FILE
