@@ -185,6 +185,22 @@ codes_big
 "$QUALRANK" -C "$tmp/ws" validate > "$tmp/out" 2> "$tmp/err" || fail "250,000 codings: $(head -3 "$tmp/err")"
 linear ".codes codings" codes_small codes_big validate
 
+# --- transcripts: at most 500,000 coded spans -----------------------------------------------------------------
+fresh
+where=$(python3 - "$tmp/ws/transcripts/E02.md" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+own = text.count("]{") - text.count("\\]{")
+text += "\nE02: " + "[a]{COM.1} " * (500001 - own) + "\n"
+open(path, "w").write(text)
+lines = text.split("\n")
+# the last span's ']' on the last line: "E02: " then spans of 11 characters, ']' the third of one
+print("%d:%d" % (len(lines) - 1, 5 + 11 * (500000 - own) + 2 + 1))
+PY
+)
+expect 1 "transcripts/E02.md:$where: error: more than 500000 coded spans (the limit on coded spans per transcript)" validate
+
 # --- package verify: each listed file once, at most 10,000 lines --------------------------------------------
 fresh
 "$QUALRANK" -C "$tmp/ws" -q package -o "$tmp/ws/pkg" --resamples 10 > /dev/null 2> "$tmp/err" || fail "package: $(head -3 "$tmp/err")"

@@ -109,10 +109,14 @@ struct Transcript {
   const Turn* participant_turn(int number) const;
 };
 
+// Coded spans ('[text]{IDS}') of one transcript, at most (README "Safety and limits"); counted by their ']{'
+// before anything is parsed.
+inline constexpr std::size_t kMaxTranscriptSpans = 500000;
+
 // Parses one transcript. Reports every syntax problem located; returns nullopt only when the file cannot be
-// used at all (invalid UTF-8, no front matter, front matter not YAML). Every markup character is accounted
-// for: a near miss of the notation (docs/formats.md, "Near misses") is an error or a warning at its place,
-// never a silently different coding.
+// used at all (invalid UTF-8, no front matter, front matter not YAML, more than kMaxTranscriptSpans spans).
+// Every markup character is accounted for: a near miss of the notation (docs/formats.md, "Near misses") is an
+// error or a warning at its place, never a silently different coding.
 std::optional<Transcript> parse_transcript(const std::string& text, const std::string& file, Diagnostics& diags);
 
 // A second coder's standoff codings of a transcript (`<stem>.<coder>.codes`).
