@@ -51,18 +51,22 @@ run "transcript: 1M ']{' on one line" "$hostile/transcript/close-open-2M.md" tra
 run "transcript: 250k spans, interviewer" "$hostile/transcript/interviewer-spans-2M.md" transcripts/E09.md validate
 run "transcript: 200k spans on one turn" "$hostile/transcript/spans-200K.md" transcripts/E09.md validate
 run "transcript: 850k '[x] {COM.1}'" "$hostile/transcript/near-miss-850K.md" transcripts/E09.md validate
-run ".qdc: 60,000 flat codes" "$hostile/qdc/flat-60K.qdc" - import @FILE
+run ".qdc: 60,000 flat codes (refused)" "$hostile/qdc/flat-60K.qdc" - import @FILE
 run ".qdc: 1,000 codes, one GUID" "$hostile/qdc/same-guid-1K.qdc" - import @FILE
 run "transcript: 2 MB code id" "$hostile/transcript/long-code-2M.md" transcripts/E09.md validate
 run "transcript: 3000 aliases of 1 MB" "$hostile/transcript/front-matter-aliases.md" transcripts/E09.md validate
 run "transcript: 10 MB, 90,000 turns" "$hostile/transcript/turns-10M.md" transcripts/E09.md validate
 run ".codes: 100 KB of commas" "$hostile/standoff/commas-100K.codes" transcripts/E01.eli.codes validate
 run "taxonomy: 1 MB string x 5000 aliases" "$hostile/taxonomy/alias-5000x1M.yaml" codebooks/remote-work.yaml validate
-run "taxonomy: 50,000 duplicate nodes" "$hostile/taxonomy/duplicates-50K.yaml" codebooks/remote-work.yaml validate
+run "taxonomy: 50,000 duplicate nodes (refused)" "$hostile/taxonomy/duplicates-50K.yaml" codebooks/remote-work.yaml validate
 run "guideline: billion laughs" "$hostile/guideline/billion-laughs.yaml" guidelines/remote-work-interview.yaml validate
 run "guideline: 100,000 nested [" "$hostile/yaml/deep-100K.yaml" guidelines/remote-work-interview.yaml validate
 run "guideline: 10 MB flat YAML" "$hostile/yaml/flat-10M.yaml" guidelines/remote-work-interview.yaml validate
 run "history: truncated '- accept:'" "$hostile/history/truncated-accept.yaml" codebooks/remote-work.history.yaml validate
+run "labels: 4,000 coder columns" "$hostile/labels/coders-4000.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv
+run "rank --table: 10 MB, a group a row" "$hostile/ranking/groups-10M.csv" - rank --table @FILE --resamples 0
+run ".codes: 10 MB of codings" "$hostile/standoff/codings-10M.codes" transcripts/E01.carol.codes validate
+run "guideline: 1.9 million YAML nodes" "$hostile/yaml/nodes-1900K.yaml" guidelines/remote-work-interview.yaml validate
 run "labels: 2 MB cell" "$hostile/labels/long-cell-2M.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv
 run "labels: 50,000 duplicate ids" "$hostile/labels/duplicate-units-50K.csv" codebooks/labels/x.csv agreement --labels codebooks/labels/x.csv --duplicates error
 run "rank --table: 2 MB item" "$hostile/ranking/long-item-2M.csv" - rank --table @FILE

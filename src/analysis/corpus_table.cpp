@@ -45,6 +45,10 @@ std::optional<PeriodList> parse_period_list(const std::string& text, const std::
     diags.error({file, 0, 0}, "a period list is named SOURCE_PERIOD.txt (e.g. pytorch_2024.txt), SOURCE as the label table's file name");
     return std::nullopt;
   }
+  if (auto bad = text::find_invalid_utf8(text)) {
+    diags.error({file, bad->line, bad->column}, "invalid UTF-8 (a period list is UTF-8 text)");
+    return std::nullopt;
+  }
   PeriodList out;
   out.source = stem.substr(0, cut);
   out.period = stem.substr(cut + 1);

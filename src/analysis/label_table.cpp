@@ -27,6 +27,7 @@ namespace qualrank {
 namespace {
 
 constexpr int kMaxErrorsPerKind = 20;
+static_assert(kMaxLabelCoders > 1);
 constexpr int kUnknown = -2;  // a raw value that is not a category (unknown to the taxonomy)
 
 bool ieq(std::string_view a, std::string_view b) {
@@ -94,7 +95,10 @@ class Reader {
   int unit_col_ = 0, consensus_col_ = -1;
   std::vector<int> coder_cols_;    // column of each of this file's coders
   std::vector<int> coder_global_;  // ... and its index in table_.coders
-  std::vector<int> row_codes_;     // scratch: one row, global coder width
+  std::vector<int> row_codes_;     // scratch: one row, stride_ wide
+  // Row stride of table_.ratings.codes while reading: at least table_.coders.size(), doubled when a new
+  // coder needs more, so the rows read so far are copied a few times at most; finish() packs the rows.
+  std::size_t stride_ = 0;
   std::map<int, UnknownLabel> unknown_;  // raw value -> first place (this file)
   ErrorBudget bad_width_, bad_unit_, duplicate_;
 
@@ -110,19 +114,26 @@ constexpr int kListedRepeatedIds = 20;     // repeated unit ids warned about one
 int Reader::coder_index(const std::string& name) {
   for (std::size_t i = 0; i < table_.coders.size(); ++i)
     if (table_.coders[i] == name) return static_cast<int>(i);
-  // A coder new to the table: widen the rows read so far with missing ratings.
-  const int old_width = table_.ratings.coders, width = old_width + 1;
-  auto& codes = table_.ratings.codes;
-  if (table_.ratings.units > 0) {
-    std::vector<int> wider(static_cast<std::size_t>(table_.ratings.units) * width, -1);
-    for (std::size_t u = 0; u < static_cast<std::size_t>(table_.ratings.units); ++u)
-      std::copy_n(codes.begin() + static_cast<std::ptrdiff_t>(u * old_width), old_width,
-                  wider.begin() + static_cast<std::ptrdiff_t>(u * width));
-    codes.swap(wider);
+  // A coder new to the table: the rows read so far get a missing rating for it. They are laid out anew only
+  // when the stride is full (doubling it), so k new coders copy the rows a few times, O(units k) in all, not
+  // once per coder, O(units k^2).
+  const std::size_t width = table_.coders.size() + 1;
+  if (width > stride_) {
+    const std::size_t stride = std::min<std::size_t>(std::max<std::size_t>(2 * stride_, width), kMaxLabelCoders);
+    auto& codes = table_.ratings.codes;
+    const auto units = static_cast<std::size_t>(table_.ratings.units);
+    if (units > 0) {
+      std::vector<int> wider(units * stride, -1);
+      for (std::size_t u = 0; u < units; ++u)
+        std::copy_n(codes.begin() + static_cast<std::ptrdiff_t>(u * stride_), stride_,
+                    wider.begin() + static_cast<std::ptrdiff_t>(u * stride));
+      codes.swap(wider);
+    }
+    stride_ = stride;
   }
   table_.coders.push_back(name);
-  table_.ratings.coders = width;
-  return width - 1;
+  table_.ratings.coders = static_cast<int>(width);
+  return static_cast<int>(width) - 1;
 }
 
 bool Reader::header(const LabelInput& input, int line, const std::vector<std::string_view>& fields) {
@@ -182,6 +193,18 @@ bool Reader::header(const LabelInput& input, int line, const std::vector<std::st
     ok = false;
   }
   if (!ok) return false;
+  // At most kMaxLabelCoders coders in all files together: every coder pair is a statistic of the report.
+  std::size_t coders = table_.coders.size();
+  for (int col : coder_cols_) {
+    const auto& name = names[static_cast<std::size_t>(col)];
+    if (std::find(table_.coders.begin(), table_.coders.end(), name) != table_.coders.end()) continue;
+    if (++coders > kMaxLabelCoders) {
+      diags_.error({input.name, line, column_of(input.text, fields[static_cast<std::size_t>(col)])},
+                   "more than " + std::to_string(kMaxLabelCoders) +
+                       " coder columns (the limit on coders in label tables)");
+      return false;
+    }
+  }
   coder_global_.clear();
   for (int col : coder_cols_) {
     const auto& name = names[static_cast<std::size_t>(col)];
@@ -259,8 +282,7 @@ void Reader::row(const LabelInput& input, int line, const std::vector<std::strin
                                               std::to_string(field_count_));
     return;
   }
-  const auto width = static_cast<std::size_t>(table_.ratings.coders);
-  row_codes_.assign(width, -1);
+  row_codes_.assign(stride_, -1);
   bool ok = true;
   auto code_of = [&](std::string_view cell) {
     const std::string_view value = text::trim(cell);
@@ -318,8 +340,7 @@ void Reader::reserve_for(std::string_view text) {
   }
   if (lines < 2 || at == 0) return;
   const std::size_t rows = table_.unit_line.size() + text.size() / std::max<std::size_t>(1, at / lines) + 16;
-  const std::size_t width = static_cast<std::size_t>(std::max(table_.ratings.coders, 1));
-  table_.ratings.codes.reserve(rows * width);
+  table_.ratings.codes.reserve(rows * std::max<std::size_t>(stride_, 1));
   table_.consensus.reserve(rows);
   table_.unit_source.reserve(rows);
   table_.unit_line.reserve(rows);
@@ -402,6 +423,16 @@ void Reader::warn_duplicates() {
 
 LabelTable Reader::finish() {
   if (!repeats_.empty()) warn_duplicates();
+  // Pack the rows to the table's width (they were read stride_ apart).
+  const auto width = static_cast<std::size_t>(table_.ratings.coders);
+  if (width < stride_) {
+    auto& codes = table_.ratings.codes;
+    for (std::size_t u = 0; u < static_cast<std::size_t>(table_.ratings.units); ++u)
+      std::copy_n(codes.begin() + static_cast<std::ptrdiff_t>(u * stride_), width,
+                  codes.begin() + static_cast<std::ptrdiff_t>(u * width));
+    codes.resize(static_cast<std::size_t>(table_.ratings.units) * width);
+    codes.shrink_to_fit();
+  }
   // Sort the categories (taxonomy order, or natural order for free categories) and renumber the codes.
   const int n = categories_.size();
   std::vector<std::string> names;

@@ -200,9 +200,8 @@ std::string group_phrase(const RankingOptions& options, const std::string& level
 std::string too_small_sentence(const QuestionRankAnalysis& q, const RankingOptions& options) {
   if (q.too_small.empty()) return "";
   std::vector<std::string> names;
-  for (const auto& level : q.too_small)
-    for (const auto& g : q.groups)
-      if (g.level == level) names.push_back(level + " (n = " + std::to_string(g.n) + ")");
+  for (const auto& g : q.groups)  // q.too_small lists these groups' levels, in this order
+    if (g.n < options.min_group) names.push_back(g.level + " (n = " + std::to_string(g.n) + ")");
   const bool one = names.size() == 1;
   return text::join(names, ", ") + (one ? " has" : " have") + " fewer than " + std::to_string(options.min_group) +
          " participants (the minimum group size, --min-group): " + (one ? "its" : "their") +
@@ -230,8 +229,9 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       if (!level_of(a, options.by).empty()) present.insert(level_of(a, options.by));
   for (const auto& l : levels_in)
     if (present.count(l)) out.levels.push_back(l);
+  const std::set<std::string> given(out.levels.begin(), out.levels.end());  // (a table may make every answer a level)
   for (const auto& l : present)
-    if (std::find(out.levels.begin(), out.levels.end(), l) == out.levels.end()) out.levels.push_back(l);
+    if (!given.count(l)) out.levels.push_back(l);
 
   for (const auto& q : questions) {
     QuestionRankAnalysis qa;
@@ -379,6 +379,11 @@ std::vector<RankingQuestionInput> read_ranking_table(const std::string& content,
   for (auto [col, name] : {std::pair{c_participant, "participant"}, {c_question, "question"}, {c_ranking, "ranking"}})
     if (col < 0) diags.error({file, table.header_line, 0}, std::string("missing column '") + name + "'");
   if (c_participant < 0 || c_question < 0 || c_ranking < 0) return out;
+  if (table.rows.size() > kMaxRankingRows) {
+    diags.error({file, table.rows[kMaxRankingRows].line, 1}, "more than " + std::to_string(kMaxRankingRows) +
+                                                                 " rows (the limit on ranking table rows)");
+    return out;
+  }
   std::map<std::string, std::size_t> index;
   std::set<std::pair<std::string, std::string>> seen_answers;
   for (const auto& row : table.rows) {

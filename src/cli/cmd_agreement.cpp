@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "qualrank/analysis/agreement.h"
 #include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/transcript_agreement.h"
 #include "qualrank/model/versions.h"
@@ -92,7 +93,8 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
   label_options.seed = vm["seed"].as<std::uint64_t>();
   label_options.disagreements = vm["disagreements"].as<int>();
   if (vm.count("group-by-level")) label_options.group_by_level = vm["group-by-level"].as<int>();
-  if (label_options.resamples < 0) return usage_error("--resamples must be 0 or more");
+  if (label_options.resamples < 0 || label_options.resamples > stats::kMaxResamples)
+    return usage_error("--resamples must be 0 to " + std::to_string(stats::kMaxResamples));
   if (label_options.disagreements < 0) return usage_error("--disagreements must be 0 or more");
   if (vm.count("group-by-level") && label_options.group_by_level < 1) return usage_error("--group-by-level must be 1 or more");
   TranscriptAgreementOptions transcript_options;

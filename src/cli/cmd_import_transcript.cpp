@@ -77,6 +77,7 @@ int cmd_import_transcript(Context& ctx, const std::vector<std::string>& args) {
   auto utterances = read_transcript_source(input, input.string(), diags);
   if (!utterances) return report_diagnostics(ctx, diags);
   std::string md = write_imported_transcript(*utterances, options, input.string(), diags);
+  if (diags.has_errors()) return report_diagnostics(ctx, diags);
   Diagnostics check;
   auto parsed = parse_transcript(md, rel, check);
   if (!parsed || check.has_errors()) {  // a bug, not an input error: the writer guards against markup

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/model/workspace.h"
+#include "qualrank/analysis/stats.h"
 #include "qualrank/report/package.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
@@ -82,8 +83,8 @@ int cmd_package(Context& ctx, const std::vector<std::string>& args) {
   opts.resamples = vm["resamples"].as<int>();
   opts.seed = vm["seed"].as<std::uint64_t>();
   opts.coder = vm["coder"].as<std::string>();
-  if (opts.resamples < 0 || opts.resamples > 1000000) {
-    *ctx.err << "qualrank package: error: --resamples must be between 0 and 1000000\n";
+  if (opts.resamples < 0 || opts.resamples > stats::kMaxResamples) {
+    *ctx.err << "qualrank package: error: --resamples must be 0 to " << stats::kMaxResamples << "\n";
     return 2;
   }
   if (const std::string f = text::fold_case(opts.coder); f != "consensus" && f != "all") {

@@ -3,10 +3,12 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/latex_tables.h"
 #include "qualrank/report/ranking_output.h"
@@ -15,22 +17,20 @@
 
 namespace qualrank::cli {
 
-// The most bootstrap resamples --resamples takes (the CI of rho is stable long before; memory grows with it).
-constexpr int kMaxResamples = 1000000;
-
 namespace {
 
 // --by and every --where name an attribute some answer has, and --where a value some answer has; otherwise
 // prints "qualrank rank: error: ..." with the closest name ("did you mean") or the values, and returns false.
 bool check_attributes(Context& ctx, const std::vector<RankingQuestionInput>& inputs, const RankingOptions& opts) {
   std::vector<std::string> names;
-  std::map<std::string, std::vector<std::string>> values;
+  std::map<std::string, std::vector<std::string>> values;  // in order of first appearance
+  std::set<std::pair<std::string, std::string>> seen;      // (name, value): one look-up per answer, not a scan
   for (const auto& q : inputs)
     for (const auto& a : q.answers)
       for (const auto& [k, v] : a.attributes) {
-        if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
+        if (!values.count(k)) names.push_back(k);
         auto& vs = values[k];
-        if (!v.empty() && std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
+        if (!v.empty() && seen.emplace(k, v).second) vs.push_back(v);
       }
   if (names.empty()) return true;  // no answers: nothing to group
   auto known = [&](const char* option, const std::string& name) {
@@ -61,11 +61,12 @@ bool check_attributes(Context& ctx, const std::vector<RankingQuestionInput>& inp
 bool check_not_numeric(Context& ctx, const std::vector<RankingQuestionInput>& inputs, const std::string& by, const Workspace& ws) {
   if (by == "role") return true;
   std::vector<std::string> values;
+  std::set<std::string> seen;
   for (const auto& q : inputs)
     for (const auto& a : q.answers) {
       auto it = a.attributes.find(by);
       if (it == a.attributes.end() || it->second.empty()) continue;
-      if (std::find(values.begin(), values.end(), it->second) == values.end()) values.push_back(it->second);
+      if (seen.insert(it->second).second) values.push_back(it->second);
     }
   if (values.size() < 3) return true;  // two numbers are two groups: fine
   for (const auto& v : values) {
@@ -123,8 +124,8 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   }
   if (!check_choice(ctx, "rank", "partial", vm["partial"].as<std::string>(), {"top-k", "subset"})) return 2;
   opts.model.partial = vm["partial"].as<std::string>() == "subset" ? pl::PartialRankings::subset : pl::PartialRankings::top_k;
-  if (opts.resamples < 0 || opts.resamples > kMaxResamples) {
-    *ctx.err << "qualrank rank: error: --resamples must be 0 to " << kMaxResamples << "\n";
+  if (opts.resamples < 0 || opts.resamples > stats::kMaxResamples) {
+    *ctx.err << "qualrank rank: error: --resamples must be 0 to " << stats::kMaxResamples << "\n";
     return 2;
   }
   if (vm.count("compare")) {

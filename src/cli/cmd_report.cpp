@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/stats.h"
 #include "qualrank/report/study_report.h"
 
 namespace qualrank::cli {
@@ -27,8 +28,8 @@ int cmd_report(Context& ctx, const std::vector<std::string>& args) {
   opts.resamples = vm["resamples"].as<int>();
   opts.seed = vm["seed"].as<std::uint64_t>();
   opts.coder = vm["coder"].as<std::string>();
-  if (opts.resamples < 0) {
-    *ctx.err << "qualrank report: error: --resamples must be 0 or more\n";
+  if (opts.resamples < 0 || opts.resamples > stats::kMaxResamples) {
+    *ctx.err << "qualrank report: error: --resamples must be 0 to " << stats::kMaxResamples << "\n";
     return 2;
   }
   // Progress on a terminal only (not with --quiet); --verbose prints each step's timing anywhere.

@@ -13,6 +13,7 @@
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_emit.h"
+#include "qualrank/util/yaml_source.h"
 
 namespace qualrank {
 
@@ -227,6 +228,14 @@ bool write_entries(LockedHistory& locked, std::vector<nlohmann::json> entries, D
     entry["hash"] = history_entry_hash(entry.dump(), previous);
     previous = entry["hash"].get<std::string>();
     text += history_detail::render_entry(entry);
+  }
+  // A history past the YAML limit would not load again: refused before it is parsed or written.
+  if (text.size() > yaml::kMaxBytes) {
+    diags.error({ws.history_path, 0, 0},
+                std::to_string(entries.size()) + (entries.size() == 1 ? " entry" : " entries") + " would grow the history to " +
+                    std::to_string(text.size()) + " bytes; the limit is " + std::to_string(yaml::kMaxBytes / (1024 * 1024)) +
+                    " MiB (the limit on a YAML text); nothing written");
+    return false;
   }
   Diagnostics check;
   auto reparsed = parse_history(text, ws.history_path, check);

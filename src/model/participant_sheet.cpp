@@ -18,12 +18,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Where each field of the CSV record starting at byte `pos` begins: (line, column in code points).
+// Where each field of the CSV record starting at byte `pos` begins: (line, column in code points). Columns
+// are counted on from the previous field's, so a record is one pass however many fields it has.
 std::vector<std::pair<int, int>> field_starts(std::string_view text, std::size_t pos, int line) {
   std::vector<std::pair<int, int>> out;
-  std::size_t line_begin = pos;
+  std::size_t line_begin = pos, counted_to = pos;
+  std::size_t points = 0;  // code points from line_begin to counted_to
   auto column = [&](std::size_t at) {
-    return static_cast<int>(text::count_code_points(text.substr(line_begin, at - line_begin))) + 1;
+    points += text::count_code_points(text.substr(counted_to, at - counted_to));
+    counted_to = at;
+    return static_cast<int>(points) + 1;
   };
   out.emplace_back(line, column(pos));
   bool quoted = false;
@@ -36,6 +40,8 @@ std::vector<std::pair<int, int>> field_starts(std::string_view text, std::size_t
       } else if (c == '\n') {
         ++line;
         line_begin = i + 1;
+        points = 0;
+        counted_to = line_begin;
       }
       continue;
     }

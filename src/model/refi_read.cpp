@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "qualrank/model/refi.h"
+#include "qualrank/model/taxonomy.h"
 #include "qualrank/util/encoding.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
@@ -252,12 +253,18 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
     diags.error({xml_file, line, col}, std::string("XML syntax error: ") + result.description());
     return std::nullopt;
   }
-  // Nesting is capped before anything walks the tree (the readers below recurse into <Code> children).
+  // Nesting and the number of codes are capped before anything walks the tree (the readers below recurse
+  // into <Code> children, and every code becomes a taxonomy node).
   struct DepthWalker : pugi::xml_tree_walker {
-    pugi::xml_node too_deep;
+    pugi::xml_node too_deep, too_many;
+    std::size_t codes = 0;
     bool for_each(pugi::xml_node& n) override {
       if (depth() >= kMaxXmlDepth) {
         too_deep = n;
+        return false;
+      }
+      if (n.type() == pugi::node_element && local_name(n) == "Code" && ++codes > kMaxTaxonomyNodes) {
+        too_many = n;
         return false;
       }
       return true;
@@ -267,6 +274,11 @@ std::optional<Project> parse_xml(const std::string& xml, const std::string& xml_
   if (walker.too_deep) {
     diags.error(r.at(walker.too_deep), "XML nested deeper than " + std::to_string(kMaxXmlDepth) +
                                            " elements (codes nest a few levels; the limit is in README, \"Safety and limits\")");
+    return std::nullopt;
+  }
+  if (walker.too_many) {
+    diags.error(r.at(walker.too_many), "more than " + std::to_string(kMaxTaxonomyNodes) +
+                                           " codes (the limit on taxonomy nodes)");
     return std::nullopt;
   }
   for (auto n : doc.children())

@@ -30,7 +30,7 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
   s.coder = name.substr(first_dot + 1, last_dot - first_dot - 1);
   int lineno = 0;
   // A byte order mark at the start is skipped, as in a transcript (offsets stay those of `content`).
-  std::size_t start = content.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  std::size_t start = content.starts_with("\xEF\xBB\xBF") ? 3 : 0, codes = 0;
   while (start < content.size()) {
     auto nl = content.find('\n', start);
     std::size_t line_begin = start;
@@ -126,6 +126,11 @@ std::optional<StandoffFile> parse_standoff(const std::string& content, const std
       for (const auto& id : markup::assign_tail(tail, c.codes))
         diags.error({file, lineno, column_of(raw, static_cast<std::size_t>(tail_text.data() - raw.data()) - 1)},
                     "'memo " + id + ":' names no code of this line (a code's own memo is 'memo ID: TEXT' with one of its ids)");
+    }
+    if ((codes += c.codes.size()) > kMaxFileCodings) {
+      diags.error({file, lineno, static_cast<int>(base) + 1}, "more than " + std::to_string(kMaxFileCodings) +
+                                                                 " codings in one file (the limit on codings per file)");
+      return std::nullopt;
     }
     if (!c.codes.empty()) s.codings.push_back(std::move(c));
   }

@@ -175,9 +175,16 @@ void collect(const YAML::Node& list, const std::string& parent, const std::strin
     return;
   }
   for (const auto& item : list) {
+    if (out.size() > kMaxTaxonomyNodes) return;  // past the limit: reported once, nothing more collected
     if (!item.IsMap()) {
       diags.error(yaml::where(item, file), "expected a node (a map with id and name)");
       continue;
+    }
+    if (out.size() == kMaxTaxonomyNodes) {
+      diags.error(yaml::where(item, file), "more than " + std::to_string(kMaxTaxonomyNodes) +
+                                               " nodes (the limit on taxonomy nodes)");
+      out.emplace_back();  // the marker that stops every enclosing list; load_taxonomy returns nothing
+      return;
     }
     TaxonomyNode n;
     n.where = yaml::where(item, file);
@@ -257,6 +264,7 @@ static std::optional<Taxonomy> load_taxonomy_unguarded(const std::string& text_i
     return std::nullopt;
   }
   collect((*root)["nodes"], "", file, diags, nodes);
+  if (nodes.size() > kMaxTaxonomyNodes) return std::nullopt;
 
   // Unique ids.
   std::map<std::string, const TaxonomyNode*> by_id;

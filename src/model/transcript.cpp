@@ -381,6 +381,21 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
       start = nl + 1;
     }
   }
+  // Every coded span ends in ']{': past kMaxTranscriptSpans of them the file is refused before any is built
+  // (each costs some hundred bytes through the analyses). A ']' escaped as '\]' does not count.
+  {
+    std::size_t spans = 0;
+    for (std::size_t at = content.find("]{"); at != std::string::npos; at = content.find("]{", at + 2)) {
+      if (at > 0 && content[at - 1] == '\\') continue;
+      if (++spans <= kMaxTranscriptSpans) continue;
+      const auto line = std::upper_bound(lines.begin(), lines.end(), content.data() + at,
+                                         [](const char* p, std::string_view l) { return p < l.data(); }) - 1;
+      const auto col = text::count_code_points(std::string_view(line->data(), content.data() + at - line->data())) + 1;
+      diags.error({file, static_cast<int>(line - lines.begin()) + 1, static_cast<int>(col)},
+                  "more than " + std::to_string(kMaxTranscriptSpans) + " coded spans (the limit on coded spans per transcript)");
+      return std::nullopt;
+    }
+  }
   auto is_fence = [](std::string_view l) { return text::trim(l) == "---"; };
   if (content.find('\r') != std::string_view::npos && content.find('\n') == std::string_view::npos) {
     diags.error({file, 1, 1}, "the file's lines end with a bare carriage return (CR, old Mac style); convert them to LF or CRLF");

@@ -190,7 +190,11 @@ std::string write_imported_transcript(const std::vector<Utterance>& utterances, 
     }
     std::string speaker = u.speaker.empty() && any_speaker ? turns.back().speaker : u.speaker;
     bool interviewer = !speaker.empty() && interviewers.count(text::fold_case(speaker));
-    if (!speaker.empty()) spoke.insert(text::fold_case(speaker));
+    if (!speaker.empty() && spoke.insert(text::fold_case(speaker)).second && spoke.size() > kMaxImportSpeakers) {
+      diags.error({file, u.line, 1}, "more than " + std::to_string(kMaxImportSpeakers) +
+                                         " speakers (the limit on speakers of an imported transcript)");
+      return {};
+    }
     if (!interviewer && !speaker.empty()) participant_speakers.emplace(speaker, u.line);
     std::string label = interviewer ? "I" : options.participant;
     bool merge = any_speaker && !turns.empty() && turns.back().speaker == speaker;

@@ -18,6 +18,8 @@ namespace fs = std::filesystem;
 
 inline constexpr const char* kManifest = "qualrank-package.json";
 inline constexpr const char* kChecksums = "SHA256SUMS";
+// Lines of SHA256SUMS that package verify reads, at most (README "Safety and limits"): a package lists far fewer.
+inline constexpr std::size_t kMaxChecksumLines = 10000;
 inline constexpr const char* kReadme = "README.md";
 inline constexpr const char* kZipFolder = "package";  // every member of the zip is "package/<path>", whatever -o says
 inline constexpr long long kFallbackEpoch = 1735689600;  // 2025-01-01T00:00:00Z, as `export` and the workbooks

@@ -2,6 +2,7 @@
 // own inputs with the manifest's settings, compared output by output, byte for byte.
 #include <unistd.h>
 
+#include <map>
 #include <set>
 
 #include "package_internal.h"
@@ -100,11 +101,11 @@ bool verify_package(const fs::path& dir, Diagnostics& diags, VerifySummary& summ
 
   // 1. The checksums.
   auto sums = files::read_inside(dir, kChecksums);
-  std::set<std::string> listed;
+  std::map<std::string, int> listed;  // path -> its line
   if (!sums) diags.error({at(kChecksums), 0, 0}, "cannot read the file");
   else {
     int line = 0;
-    std::size_t pos = 0;
+    std::size_t pos = 0, entries = 0;
     while (pos < sums->size()) {
       auto end = sums->find('\n', pos);
       if (end == std::string::npos) end = sums->size();
@@ -112,12 +113,22 @@ bool verify_package(const fs::path& dir, Diagnostics& diags, VerifySummary& summ
       pos = end + 1;
       ++line;
       if (l.empty()) continue;
+      if (++entries > kMaxChecksumLines) {
+        diags.error({at(kChecksums), line, 1}, "more than " + std::to_string(kMaxChecksumLines) +
+                                                   " lines (the limit on SHA256SUMS lines); the rest is not checked");
+        break;
+      }
       if (l.size() < 67 || l.compare(64, 2, "  ") != 0 || !plain_relative(l.substr(66))) {
         diags.error({at(kChecksums), line, 1}, "expected 'SHA256  PATH' with a path inside the package");
         continue;
       }
       std::string rel = l.substr(66);
-      listed.insert(rel);
+      // Each file is hashed once: a path listed again is an error, whatever its checksum.
+      if (auto [it, fresh] = listed.emplace(rel, line); !fresh) {
+        diags.error({at(kChecksums), line, 1}, "'" + rel + "' is listed twice (first at line " +
+                                                    std::to_string(it->second) + ")");
+        continue;
+      }
       ++summary.checksums;
       std::string why;
       auto bytes = files::read_inside(dir, rel, &why);
@@ -144,7 +155,8 @@ bool verify_package(const fs::path& dir, Diagnostics& diags, VerifySummary& summ
   std::vector<std::string> files;
   for (const auto& kv : outputs->files) made.insert(kv.first);
   // The README lists the package's files as the manifest and checksums name them.
-  std::set<std::string> all(listed.begin(), listed.end());
+  std::set<std::string> all;
+  for (const auto& kv : listed) all.insert(kv.first);
   all.insert(kChecksums);
   files.assign(all.begin(), all.end());
   outputs->files[kReadme] = readme(*outputs, manifest, files);

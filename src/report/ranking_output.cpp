@@ -1,6 +1,7 @@
 #include "qualrank/report/ranking_output.h"
 
 #include <cctype>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -100,12 +101,17 @@ std::string not_compared_sentence(const QuestionRankAnalysis& q) {
          "; name others with `compare:` in the guideline or --compare).";
 }
 
-// The raw rankings of one group: (participant, "TOOL.2 > TOOL.1 = TOOL.3"), in answer order.
-std::vector<std::pair<std::string, std::string>> raw_rankings(const QuestionRankAnalysis& q, const std::string& by, const std::string& level) {
-  std::vector<std::pair<std::string, std::string>> out;
+// The raw rankings of the groups too small to analyse: level -> (participant, "TOOL.2 > TOOL.1 = TOOL.3"), in
+// answer order. One pass over the answers, however many groups (a table may give every answer a group).
+using RawRankings = std::vector<std::pair<std::string, std::string>>;
+std::map<std::string, RawRankings> raw_rankings(const QuestionRankAnalysis& q, const std::string& by) {
+  std::map<std::string, RawRankings> out;
+  for (const auto& level : q.too_small) out.emplace(level, RawRankings{});
   for (const auto& r : q.answers) {
     auto it = r.attributes.find(by);
-    if (it != r.attributes.end() && it->second == level) out.emplace_back(r.participant, consensus_text(r.tiers));
+    if (it == r.attributes.end()) continue;
+    if (auto group = out.find(it->second); group != out.end())
+      group->second.emplace_back(r.participant, consensus_text(r.tiers));
   }
   return out;
 }
@@ -227,11 +233,12 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
     }
     jq["not_compared"] = q.not_compared;
     jq["too_small"] = nlohmann::ordered_json::array();
+    const auto raw = raw_rankings(q, a.by);
     for (const auto& level : q.too_small) {
       nlohmann::ordered_json jt;
       jt["group"] = level;
       jt["rankings"] = nlohmann::ordered_json::array();
-      for (const auto& [who, ranking] : raw_rankings(q, a.by, level)) jt["rankings"].push_back({{"participant", who}, {"ranking", ranking}});
+      for (const auto& [who, ranking] : raw.at(level)) jt["rankings"].push_back({{"participant", who}, {"ranking", ranking}});
       jq["too_small"].push_back(jt);
     }
     jq["too_small_note"] = q.too_small.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(q.too_small_note);
@@ -377,8 +384,9 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     md << ".\n\n";
     if (!q.too_small.empty()) {
       md << q.too_small_note << "\n\n";
+      const auto raw = raw_rankings(q, a.by);
       for (const auto& level : q.too_small)
-        for (const auto& [who, ranking] : raw_rankings(q, a.by, level)) md << "- " << level << ", " << who << ": " << ranking << '\n';
+        for (const auto& [who, ranking] : raw.at(level)) md << "- " << level << ", " << who << ": " << ranking << '\n';
       md << '\n';
     }
     if (q.model) model_markdown(md, *q.model, q.items, t);
@@ -422,8 +430,9 @@ std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
     }
     if (!q.too_small.empty()) {
       out << "  " << q.too_small_note << '\n';
+      const auto raw = raw_rankings(q, a.by);
       for (const auto& level : q.too_small)
-        for (const auto& [who, ranking] : raw_rankings(q, a.by, level)) out << "    " << level << ", " << who << ": " << ranking << '\n';
+        for (const auto& [who, ranking] : raw.at(level)) out << "    " << level << ", " << who << ": " << ranking << '\n';
     }
     if (q.k_groups) {
       out << "  all groups (" << text::join(q.k_groups->groups, ", ") << "), Kruskal-Wallis per item:\n";

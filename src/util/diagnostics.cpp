@@ -1,8 +1,29 @@
 #include "qualrank/util/diagnostics.h"
 
+#include "qualrank/util/text.h"
+
 namespace qualrank {
 
 namespace {
+
+// `s` with every byte that is not part of valid UTF-8 written as \xNN: a message quotes input, and input
+// read before its encoding was checked must not reach the terminal (or a JSON report) as invalid text.
+std::string escape_invalid_utf8(const std::string& s) {
+  if (!text::find_invalid_utf8(s)) return s;
+  std::string out;
+  std::string_view rest = s;
+  while (auto bad = text::find_invalid_utf8(rest)) {
+    out.append(rest.substr(0, bad->offset));
+    static const char* hex = "0123456789ABCDEF";
+    const auto byte = static_cast<unsigned char>(rest[bad->offset]);
+    out += "\\x";
+    out += hex[byte >> 4];
+    out += hex[byte & 15];
+    rest.remove_prefix(bad->offset + 1);
+  }
+  out.append(rest);
+  return out;
+}
 
 // Backs `cut` up to the start of a UTF-8 character.
 std::size_t char_start(const std::string& s, std::size_t cut) {
@@ -85,7 +106,7 @@ void Diagnostics::add(Diagnostic d) {
     ++dropped_[key];
     return;
   }
-  d.message = shorten_quotes(d.message);
+  d.message = shorten_quotes(escape_invalid_utf8(d.message));
   if (d.message.size() > kMessageBytes) {
     std::size_t cut = char_start(d.message, kMessageBytes);  // a whole character
     d.message = d.message.substr(0, cut) + "… (message cut)";
@@ -95,6 +116,8 @@ void Diagnostics::add(Diagnostic d) {
     ++dropped_[key];
     return;
   }
+  // A file name given on the command line may not be UTF-8 either.
+  if (text::find_invalid_utf8(d.where.file.str())) d.where.file = escape_invalid_utf8(d.where.file.str());
   items_.push_back(std::move(d));
 }
 void Diagnostics::count_dropped(const std::string& file, Severity severity, int n) {

@@ -58,8 +58,11 @@ bool check_scalars_utf8(const YAML::Node& node, const std::string& file, Diagnos
 // of copying it, so a small file can still stand for a huge tree (`&s` on a 1 MB string, then `[*s, *s,
 // ...]`, or nested "billion laughs" anchors) that every consumer walking it expands. Counts what each anchored
 // node stands for (scalar bytes + 1 per node, its own aliases expanded) and refuses, at the alias that crosses
-// it, more than kMaxAliasExpansion in all; refuses an alias inside the node it names (a cycle) and nesting
-// deeper than kMaxDepth. Linear in the input.
+// it, more than kMaxAliasExpansion in all; refuses an alias inside the node it names (a cycle), nesting
+// deeper than kMaxDepth and more than kMaxNodes nodes (where it throws TooManyNodes: the rest is not read).
+// Linear in the input.
+struct TooManyNodes {};
+
 class LimitCheck : public YAML::EventHandler {
  public:
   LimitCheck(const std::string& file, int first_line, Diagnostics& diags)
@@ -68,11 +71,12 @@ class LimitCheck : public YAML::EventHandler {
 
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { leaf(anchor, 1); }
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
-    leaf(anchor, value.size() + 1);
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, 1); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    leaf(mark, anchor, value.size() + 1);
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    count(mark);
     if (!ok_) return;
     auto it = size_.find(anchor);
     if (it == size_.end()) {  // the anchor's node is still open: the alias is inside it
@@ -106,11 +110,18 @@ class LimitCheck : public YAML::EventHandler {
   void add(std::size_t n) {
     if (!stack_.empty()) stack_.back().size += n;
   }
-  void leaf(YAML::anchor_t anchor, std::size_t n) {
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, std::size_t n) {
+    count(mark);
     if (anchor != YAML::NullAnchor) size_[anchor] = n;
     add(n);
   }
+  void count(const YAML::Mark& mark) {
+    if (++nodes_ <= kMaxNodes) return;
+    fail(mark, "more than " + std::to_string(kMaxNodes) + " YAML nodes (the limit on YAML nodes)");
+    throw TooManyNodes{};
+  }
   void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    count(mark);
     if (ok_ && stack_.size() >= static_cast<std::size_t>(kMaxDepth))
       fail(mark, "nested deeper than " + std::to_string(kMaxDepth) + " levels (the limit on YAML nesting)");
     stack_.push_back({anchor, 1});
@@ -134,7 +145,17 @@ class LimitCheck : public YAML::EventHandler {
   std::vector<Open> stack_;
   std::unordered_map<YAML::anchor_t, std::size_t> size_;
   std::size_t expanded_ = 0;
+  std::size_t nodes_ = 0;
 };
+
+// An upper bound on the nodes of `text`, in one pass: every node but the first starts after a line break or
+// one of the indicators '-', ':', '?', ',', '[', '{' (each may open a key and a value).
+std::size_t node_bound(std::string_view text) {
+  std::size_t marks = 0;
+  for (char c : text)
+    if (c == '\n' || c == '-' || c == ':' || c == '?' || c == ',' || c == '[' || c == '{') ++marks;
+  return 2 * (marks + 1) + 1;
+}
 
 // An upper bound on how deep the nodes of `text` nest, in one pass. A block node opened on an earlier line is
 // indented further than its parent, except a sequence that is a key's value, which may sit at the key's
@@ -173,12 +194,17 @@ std::optional<YAML::Node> parse(const std::string& text, const std::string& file
     // The first pass (a whole second parse) only when the limits may be reached: an alias ('*') may expand,
     // and the nesting may reach kMaxDepth only if nesting_bound() says so (a taxonomy of 50,000 nodes nests
     // three deep: one parse, not two).
-    const bool may_exceed = text.find('*') != std::string::npos || nesting_bound(text) >= kMaxDepth;
+    const bool may_exceed = text.find('*') != std::string::npos || nesting_bound(text) >= kMaxDepth ||
+                            node_bound(text) > kMaxNodes;
     if (may_exceed) {
       std::istringstream in(text);
       YAML::Parser parser(in);
       LimitCheck check(file, first_line, diags);
-      parser.HandleNextDocument(check);
+      try {
+        parser.HandleNextDocument(check);
+      } catch (const TooManyNodes&) {
+        return std::nullopt;
+      }
       if (!check.ok()) return std::nullopt;
     }
     // One document per file: a second one ('---' again) or text after the end marker '...' would be ignored.

@@ -72,6 +72,7 @@ void check_located(const Diagnostics& diags) {
     if (d.severity == Severity::note) continue;
     if (d.where.file.empty()) fail("diagnostic without a file: " + d.message);
     if (d.message.size() > Diagnostics::kMessageBytes + 32) fail("diagnostic message not capped");
+    if (text::find_invalid_utf8(d.message)) fail("invalid UTF-8 in a diagnostic");
   }
 }
 

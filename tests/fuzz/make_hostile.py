@@ -113,7 +113,8 @@ def main():
     put(out, "qdc", "nested-1K.qdc", nested_qdc(1_000))
     # Issue #22, accepted large inputs: 200,000 coded spans on one turn (4.6 s: each span's code-point offset
     # counted from the turn's start); 850,000 near misses "[x] {COM.1}" (9 MB; 57 s and 1.5 GB: each kept as a
-    # span past the diagnostics' cap); 60,000 flat codes in a .qdc; 1,000 codes sharing one GUID (accepted).
+    # span past the diagnostics' cap); 1,000 codes sharing one GUID (accepted); 60,000 flat codes in a .qdc
+    # (refused since issue #32: more than 10,000 codes).
     put(out, "transcript", "spans-200K.md", FRONT + TURN + "E09: " + "[a]{COM.1} " * 200_000 + "\n")
     put(out, "transcript", "near-miss-850K.md", FRONT + TURN + "E09: " + "[x] {COM.1}" * 850_000 + "\n")
     codebook = '<?xml version="1.0" encoding="utf-8"?>\n<CodeBook xmlns="urn:QDA-XML:codebook:1.0" origin="x"><Codes>\n'
@@ -139,6 +140,16 @@ def main():
     put(out, "qdc", "same-guid-1K.qdc", codebook + "".join(
         '<Code guid="00000001-0000-4000-8000-000000000000" name="c%d" isCodable="true"/>\n' % i for i in range(1000))
         + "</Codes></CodeBook>\n")
+    # Issue #32: 4,000 coder columns (4.5 s and 2.7 GB in coder pairs; refused past 100); 10 MB of rankings,
+    # each participant a group of their own (10 s; refused past 100,000 rows); 10 MB of codings in one .codes
+    # file (1.5 s and 0.9 GB; refused past 250,000); a YAML list of 1.9 million items (2.8 s and 0.9 GB; refused
+    # past 500,000 nodes).
+    put(out, "labels", "coders-4000.csv", "unit," + ",".join("coder%d" % c for c in range(4000)) + "\nu1," +
+        ",".join("COM.1" for _ in range(4000)) + "\n")
+    put(out, "ranking", "groups-10M.csv", "participant,question,ranking,role\n" + "".join(
+        "p%d,III.R,TOOL.1 > TOOL.2 > TOOL.3,role%d\n" % (i, i) for i in range(240_000)))
+    put(out, "standoff", "codings-10M.codes", "t2: COM.1.a\n" * 870_000)
+    put(out, "yaml", "nodes-1900K.yaml", "title: x\nextra: [" + ",".join(["a"] * 1_900_000) + "]\n")
     if small:
         with open(stamp_path, "w") as f:
             f.write(stamp)

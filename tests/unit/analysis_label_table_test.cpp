@@ -282,3 +282,47 @@ TEST_CASE("analysis::read_label_tables reads every value back whatever its lengt
   for (std::size_t u = 0; u < rows.size(); ++u)
     for (int c = 0; c < 3; ++c) REQUIRE(t.label(static_cast<std::int64_t>(u), c) == rows[u][static_cast<std::size_t>(c)]);
 }
+
+TEST_CASE("analysis::read_label_tables widens the rows read so far for coders of a later file", "[agreement]") {
+  // Free categories. a.csv has coders A, B; b.csv adds C, D, E (past the first stride of 2, then 4): the
+  // rows of a.csv have no rating by them, the rows of b.csv none by A.
+  const std::string a = "unit,coder_A,coder_B\nu1,x,y\nu2,y,y\n";
+  const std::string b = "unit,coder_B,coder_C,coder_D,coder_E\nu3,x,x,y,x\n";
+  Diagnostics diags;
+  auto t = read_label_tables({{"a.csv", "a", a}, {"b.csv", "b", b}}, {}, {}, diags);
+  REQUIRE_FALSE(diags.has_errors());
+  CHECK(t.coders == std::vector<std::string>{"coder_A", "coder_B", "coder_C", "coder_D", "coder_E"});
+  REQUIRE(t.units() == 3);
+  REQUIRE(t.ratings.coders == 5);
+  CHECK(t.ratings.codes.size() == 15);
+  const std::vector<std::vector<std::string>> want = {
+      {"x", "y", "", "", ""}, {"y", "y", "", "", ""}, {"", "x", "x", "y", "x"}};
+  for (std::int64_t u = 0; u < 3; ++u)
+    for (int c = 0; c < 5; ++c) CHECK(std::string(t.label(u, c)) == want[static_cast<std::size_t>(u)][static_cast<std::size_t>(c)]);
+}
+
+TEST_CASE("analysis::read_label_tables takes at most 100 coder columns in all files, located at the header cell", "[agreement]") {
+  auto table = [](const std::string& prefix, int coders) {
+    std::string text = "unit";
+    for (int c = 0; c < coders; ++c) text += ",coder_" + prefix + std::to_string(c);
+    text += "\nu_" + prefix;
+    for (int c = 0; c < coders; ++c) text += ",x";
+    return text + "\n";
+  };
+  {
+    Diagnostics diags;
+    const std::string wide = table("a", 100);
+    read_label_tables({{"wide.csv", "wide", wide}}, {}, {}, diags);
+    CHECK_FALSE(diags.has_errors());
+  }
+  Diagnostics diags;
+  const std::string a = table("a", 60), b = table("b", 60);
+  auto t = read_label_tables({{"a.csv", "a", a}, {"b.csv", "b", b}}, {}, {}, diags);
+  REQUIRE(diags.items().size() == 1);
+  // coder_b40, the 101st: after "unit" and 40 cells ",coder_bN" (10 of 9 bytes, 30 of 10), then its comma.
+  CHECK(format_diagnostic(diags.items()[0]) ==
+        "b.csv:1:" + std::to_string(4 + 10 * 9 + 30 * 10 + 2) +
+            ": error: more than 100 coder columns (the limit on coders in label tables)");
+  CHECK(t.coders.size() == 60);  // b.csv is not read
+  CHECK(t.units() == 1);
+}

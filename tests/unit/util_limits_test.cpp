@@ -152,3 +152,31 @@ TEST_CASE("Diagnostics keep 20 of one kind per file and cut long quoted values",
   apostrophe.error({"c.md", 1, 1}, prose);
   CHECK(apostrophe.items()[0].message == prose);
 }
+
+TEST_CASE("yaml::parse refuses more than 500,000 nodes at the node past the limit", "[util][limits]") {
+  // A map, its key 'l', the list, then items: 499,997 items make 500,000 nodes; one more is refused.
+  auto list_of = [](std::size_t n) {
+    std::string s = "l: [a";
+    for (std::size_t k = 1; k < n; ++k) s += ",a";
+    return s + "]\n";
+  };
+  Diagnostics ok;
+  CHECK(yaml::parse(list_of(499997), "t.yaml", ok).has_value());
+  CHECK_FALSE(ok.has_errors());
+  Diagnostics over;
+  CHECK_FALSE(yaml::parse(list_of(499998), "t.yaml", over).has_value());
+  REQUIRE(over.items().size() == 1);
+  // Item 499,998 starts at column 5 + 2 * 499,997.
+  CHECK(format_diagnostic(over.items()[0]) == "t.yaml:1:" + std::to_string(5 + 2 * 499997) +
+                                                  ": error: more than 500000 YAML nodes (the limit on YAML nodes)");
+}
+
+TEST_CASE("Diagnostics write a byte that is not UTF-8 as \\xNN", "[util][limits]") {
+  Diagnostics diags;
+  diags.error({"p.txt", 2, 1}, "unknown id '\xF3' and '\xA0" "f4' (valid: '\xC3\xA9')");
+  REQUIRE(diags.items().size() == 1);
+  CHECK(diags.items()[0].message == "unknown id '\\xF3' and '\\xA0f4' (valid: '\xC3\xA9')");
+  diags.error({"lists/bad\xFF.txt", 0, 0}, "cannot read");  // a file name from the command line
+  REQUIRE(diags.items().size() == 2);
+  CHECK(format_diagnostic(diags.items()[1]) == "lists/bad\\xFF.txt: error: cannot read");
+}

@@ -23,7 +23,8 @@ struct PeriodList {
 };
 
 // Reads one period list: the name must be SOURCE_PERIOD.txt (else a located error and nullopt); blank lines
-// and surrounding blanks are ignored, and a byte order mark at the start; at most kMaxPeriodIds ids.
+// and surrounding blanks are ignored, and a byte order mark at the start; at most kMaxPeriodIds ids; text that
+// is not UTF-8 is an error at its first invalid byte.
 inline constexpr std::size_t kMaxPeriodIds = 10'000'000;
 std::optional<PeriodList> parse_period_list(const std::string& text, const std::string& file, Diagnostics& diags);
 

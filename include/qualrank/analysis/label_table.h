@@ -5,6 +5,7 @@
 // per-row allocation. The rules (which columns are coders, empty cells, duplicates, unknown labels) are
 // documented in docs/agreement.md and in the contract of read_label_tables below.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -18,6 +19,10 @@
 #include "qualrank/util/string_interner.h"
 
 namespace qualrank {
+
+// Coder columns of all label tables read together, at most: the report has a statistic per coder pair (README
+// "Safety and limits").
+inline constexpr std::size_t kMaxLabelCoders = 100;
 
 // What to do with a unit id seen before (in the same or an earlier input).
 enum class DuplicateUnits {
@@ -75,7 +80,9 @@ struct LabelTable {
 
 // Reads label tables. For each input:
 //  * the first record is the header; the unit, coder and consensus columns are found per `columns`
-//    (a named column that is missing is an error at the header line); at least two coder columns in all;
+//    (a named column that is missing is an error at the header line); at least two coder columns in all,
+//    at most kMaxLabelCoders distinct coders over all inputs (an error at the header cell of the first one
+//    past the limit; that file is not read);
 //  * coders are identified by their header text across files; a coder missing from a file has no rating
 //    for that file's units;
 //  * a row whose field count differs from the header's is an error (FILE:LINE) and is left out;

@@ -166,11 +166,14 @@ std::string unreachable_sentence(const GroupComparison& c, double alpha);
 // The inputs of a workspace: its ranking questions with the resolved answers of `rankings`.
 std::vector<RankingQuestionInput> ranking_inputs(const Workspace& ws, const std::vector<ParticipantRanking>& rankings);
 
+// Rows of a ranking table, at most (README "Safety and limits"): every distinct attribute value may be a group.
+inline constexpr std::size_t kMaxRankingRows = 100000;
+
 // Reads a ranking table (CSV: participant, question, ranking, plus attribute columns). Items by id, name or
 // alias, resolved with `resolve`; `=` for ties, `>` between positions. A question's item set is every item
 // named in its rankings (taxonomy order), or `items` when given. Reports unknown items, items named twice,
-// empty rankings and missing columns located (FILE:LINE:COL); text that is not valid UTF-8 is one located
-// error and nothing is read.
+// empty rankings and missing columns located (FILE:LINE:COL); text that is not valid UTF-8, or more than
+// kMaxRankingRows rows (at the first row past it), is one located error and nothing is read.
 std::vector<RankingQuestionInput> read_ranking_table(const std::string& content, const std::string& file,
                                                      const Taxonomy& taxonomy, const NodeResolver& resolve,
                                                      const std::vector<std::string>& items, Diagnostics& diags);

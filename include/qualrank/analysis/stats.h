@@ -125,6 +125,10 @@ KendallW kendall_w(const std::vector<std::vector<double>>& rankings);
 // q outside [0, 100] -> std::invalid_argument.
 double percentile(std::vector<double> values, double q);
 
+// The most bootstrap resamples a command takes (--resamples of rank, agreement, report, package; README "Safety
+// and limits"): intervals are stable long before, and the replicates are kept, 16 bytes each.
+inline constexpr int kMaxResamples = 1000000;
+
 // Percentile bootstrap interval: {percentile(stats, 50 (1 - level)), percentile(stats,
 // 50 (1 + level))}; level 0.95 gives numpy.percentile(stats, [2.5, 97.5]). NaN statistics
 // (undefined resamples) are dropped. No finite statistic -> {NaN, NaN}.

@@ -88,8 +88,12 @@ class Taxonomy {
 // "Level N": the neutral name of a level the taxonomy file does not name.
 std::string default_level_name(int level);
 
+// Nodes of one taxonomy file, at most (README "Safety and limits"); a REFI-QDA codebook may hold as many codes.
+inline constexpr std::size_t kMaxTaxonomyNodes = 5000;
+
 // Loads a taxonomy YAML (nested `children` and/or flat `parent:` form; see docs/formats.md) and validates it:
-// unique ids, every parent resolves, no cycles, names and aliases unambiguous. `file` is the display path.
+// unique ids, every parent resolves, no cycles, names and aliases unambiguous, at most kMaxTaxonomyNodes
+// nodes (an error at the first one past it). `file` is the display path.
 // Returns nullopt on errors, which are all reported to `diags`.
 std::optional<Taxonomy> load_taxonomy(const std::string& text, const std::string& file, Diagnostics& diags);
 

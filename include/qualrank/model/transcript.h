@@ -109,10 +109,14 @@ struct Transcript {
   const Turn* participant_turn(int number) const;
 };
 
+// Coded spans ('[text]{IDS}') of one transcript, at most (README "Safety and limits"); counted by their ']{'
+// before anything is parsed.
+inline constexpr std::size_t kMaxTranscriptSpans = 500000;
+
 // Parses one transcript. Reports every syntax problem located; returns nullopt only when the file cannot be
-// used at all (invalid UTF-8, no front matter, front matter not YAML). Every markup character is accounted
-// for: a near miss of the notation (docs/formats.md, "Near misses") is an error or a warning at its place,
-// never a silently different coding.
+// used at all (invalid UTF-8, no front matter, front matter not YAML, more than kMaxTranscriptSpans spans).
+// Every markup character is accounted for: a near miss of the notation (docs/formats.md, "Near misses") is an
+// error or a warning at its place, never a silently different coding.
 std::optional<Transcript> parse_transcript(const std::string& text, const std::string& file, Diagnostics& diags);
 
 // A second coder's standoff codings of a transcript (`<stem>.<coder>.codes`).
@@ -141,7 +145,12 @@ struct StandoffFile {
   std::string coder;
   std::vector<StandoffCoding> codings;
 };
-// Reads a `.codes` file (a byte order mark at its start is skipped, as in a transcript).
+// Codings one `.codes` file (a coder's or the consensus) may hold, at most (README "Safety and limits"): each
+// costs some hundred bytes through the analyses, and a study's file holds a few thousand.
+inline constexpr std::size_t kMaxFileCodings = 250000;
+// Reads a `.codes` file (a byte order mark at its start is skipped, as in a transcript): text not UTF-8, a name
+// not <stem>.<coder>.codes, and more than kMaxFileCodings codes in all (an error at the line past it) give
+// nullopt; other problems are located errors and the line is left out.
 std::optional<StandoffFile> parse_standoff(const std::string& text, const std::string& file, Diagnostics& diags);
 
 // Applies a standoff file's codings to its transcript: whole-turn codes are appended to the turn, span codes

@@ -53,12 +53,17 @@ struct TranscriptImportOptions {
   std::string source_name;                // named in the comment at the top
 };
 
+// Distinct speakers (case-insensitive) of one imported transcript, at most: an interview has a few.
+inline constexpr std::size_t kMaxImportSpeakers = 100;
+
 // The transcript text. Speakers named `Interviewer` or `I` (the notation's labels) and those named in
 // `interviewers` (case-insensitive) become `I`, every other speaker the participant;
 // utterances without a speaker continue the previous speaker's turn (or, when the input names no speaker
 // at all, each becomes a participant turn). Warns (located in `file`) when several speakers become the
 // participant, when an --interviewer name never speaks, and when text had to be changed so it does not
 // read as transcript markup ("]{" becomes "] {"; lines starting with '@' or '#' inside a turn are joined).
+// More than kMaxImportSpeakers distinct speakers is an error at the first line of the one past it; "" is
+// returned then.
 std::string write_imported_transcript(const std::vector<Utterance>& utterances, const TranscriptImportOptions& options,
                                       const std::string& file, Diagnostics& diags);
 

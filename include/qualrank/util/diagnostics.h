@@ -85,7 +85,8 @@ std::string format_diagnostic(const Diagnostic& d);
 // At most kPerFile errors and kPerFile warnings are kept for one file, and at most kPerKind of one kind (the
 // message with its quoted values and numbers left out); the rest are counted, and print() ends with one line
 // per file saying how many were not shown. Messages are cut to kMessageBytes, and a quoted value ('...') in a
-// message longer than kQuoteBytes to its first kQuoteExcerpt bytes, "…" and its length.
+// message longer than kQuoteBytes to its first kQuoteExcerpt bytes, "…" and its length. A byte of a message
+// that is not valid UTF-8 (input quoted before its encoding was checked) is written as \xNN.
 class Diagnostics {
  public:
   static constexpr int kPerFile = 100;
