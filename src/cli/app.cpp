@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "qualrank/util/edit_distance.h"
 #include "qualrank/util/files.h"
-#include "qualrank/util/malloc_tuning.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
@@ -116,22 +115,7 @@ std::string nearest_option(const po::options_description& desc, const std::strin
   return best.empty() || tie ? "" : "--" + best;
 }
 
-// From this many bytes of input a command starts again with its heap on huge pages (util/malloc_tuning.h):
-// 8 MB, some 170 interviews of an hour. Below, the second start costs more than the pages save.
-constexpr std::uintmax_t kTunedFrom = 8u << 20;
-
 }  // namespace
-
-void tune_for_files(const Context& ctx, const std::vector<std::filesystem::path>& files) {
-  std::uintmax_t total = 0;
-  for (const auto& f : files) {
-    if (total >= kTunedFrom) break;
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(f, ec);
-    if (!ec) total += size;
-  }
-  if (total >= kTunedFrom && ctx.argv) tune_malloc_and_reexec(ctx.argv);
-}
 
 bool parse_options(Context& ctx, const std::string& name, const std::string& usage, po::options_description& desc,
                    const std::vector<std::string>& args, po::variables_map& vm, int& exit_code,
@@ -327,10 +311,6 @@ int run(int argc, char** argv) {
     std::cerr << "qualrank " << name << ": error: " << why << "\n";
     return 2;
   }
-  // A large workspace: started again at once with glibc's heap on huge pages (before anything is written). A
-  // small one is not worth the second start, about 18 ms.
-  ctx.argv = argv;
-  tune_for_files(ctx, files::list_files(ctx.workspace / "transcripts", ".md"));
   // A write of several files killed during its renames (files::StagedFiles) is finished before anything reads.
   std::vector<std::string> unfinished;
   if (int n = files::finish_staged(ctx.workspace, &unfinished); n > 0 && !ctx.quiet)

@@ -35,16 +35,10 @@ struct Context {
   bool verbose = false;
   std::ostream* out;
   std::ostream* err;
-  char** argv = nullptr;  // the command line as given (to start again, tuned: tune_for_files)
   // When set, parse_options records the command's options here and returns false with exit code 0: the
   // handler stops before reading anything (command_catalog.cpp describes every command this way).
   CommandOptions* describe = nullptr;
 };
-
-// A command about to read `files`, 8 MB or more of them, starts again at once with glibc's heap on huge pages
-// (util/malloc_tuning.h); call it before anything is written. run() does it for a workspace's transcripts; a
-// command reading other large inputs (agreement's label tables) for those.
-void tune_for_files(const Context& ctx, const std::vector<std::filesystem::path>& files);
 
 using Handler = int (*)(Context&, const std::vector<std::string>& args);
 

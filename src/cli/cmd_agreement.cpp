@@ -163,7 +163,6 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     if (version && vm.count("group-by-level") && label_options.group_by_level > version->taxonomy.max_level())
       return usage_error("--group-by-level " + std::to_string(label_options.group_by_level) + " is deeper than the taxonomy (" +
                          std::to_string(version->taxonomy.max_level()) + " levels)");
-    tune_for_files(ctx, paths);  // large tables: huge pages for the heap (a second start, before any write)
     LabelVocabulary vocabulary;
     if (version) vocabulary = {&version->taxonomy, &version->resolve, version->number};
     LabelTable table = read_label_files(paths, ctx.workspace, columns, vocabulary, diags);

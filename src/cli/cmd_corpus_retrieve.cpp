@@ -140,11 +140,6 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     if (std::find(sources.begin(), sources.end(), s) == sources.end())
       diags.warning(terms.empty() ? Location{} : terms.front().where, "source '" + s + "' is not in the corpus (corpus/manifest.json)");
   if (diags.has_errors()) return report_diagnostics(ctx, diags);
-  {
-    std::vector<std::filesystem::path> stores;
-    for (const auto& s : sources) stores.push_back(ctx.workspace / corpus::store_path(s));
-    tune_for_files(ctx, stores);  // 8 MB or more: started again with the heap on huge pages (util/malloc_tuning.h)
-  }
   files::WorkspaceLock lock(ctx.workspace);
   std::vector<corpus::SourceRetrieval> results;
   std::string lines;
