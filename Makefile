@@ -8,7 +8,7 @@ QUALRANK  := $(BUILD_DIR)/qualrank
 # Build and runtime dependencies, all from Debian 12.
 DEB_BUILD := cmake g++ make pkg-config libboost-program-options-dev libboost-graph-dev libboost-math-dev \
              nlohmann-json3-dev libyaml-cpp-dev libxlsxwriter-dev libzip-dev libpugixml-dev libicu-dev \
-             libssl-dev zlib1g-dev catch2 libbenchmark-dev libncurses-dev libcairo2-dev fonts-dejavu-core
+             libssl-dev zlib1g-dev libisal-dev catch2 libbenchmark-dev libncurses-dev libcairo2-dev fonts-dejavu-core
 # What the test suite uses to check outputs with independent tools.
 DEB_TEST  := libxml2-utils python3-openpyxl python3-yaml chromium libreoffice-calc-nogui poppler-utils unzip tmux jq time \
              bash-completion zsh fish man-db groff-base dpkg-dev \
