@@ -450,6 +450,10 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
   if (t.coder.find_first_of(" \t:,[]{}@\\|\"/.") != std::string::npos)
     diags.error((*node)["coder"] ? yaml::where((*node)["coder"], file, 2) : Location{file, 2, 1},
                 "coder name '" + t.coder + "' may not contain spaces or any of : , [ ] { } @ \\ | \" / .");
+  else if (auto why = text::participant_id_problem(t.coder); why.rfind("contains", 0) == 0)
+    // (a coder written "jo\u200Bnas" prints as "jonas": another coder on screen)
+    diags.error((*node)["coder"] ? yaml::where((*node)["coder"], file, 2) : Location{file, 2, 1},
+                "coder name '" + text::escape_controls(t.coder) + "' " + why);
   for (const auto& kv : *node) {
     static const std::vector<std::string> known{"participant", "role", "coder", "interviewer", "date", "language", "duration", "attributes"};
     std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();

@@ -304,7 +304,16 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
                 return true;
               }),
               paths.end());
-  const auto standoff_paths = list_inside(root, root / "transcripts", ".codes", diags);
+  auto standoff_paths = list_inside(root, root / "transcripts", ".codes", diags);
+  // The same for a codings file, whose name holds its coder's ("be\u200Bn" would print as "ben").
+  standoff_paths.erase(std::remove_if(standoff_paths.begin(), standoff_paths.end(), [&](const fs::path& p) {
+                         const std::string name = p.filename().string();
+                         auto why = text::participant_id_problem(name);
+                         if (why.rfind("contains", 0) != 0) return false;
+                         diags.error({"transcripts/" + text::escape_controls(name), 0, 0}, "the file name " + why + "; rename it");
+                         return true;
+                       }),
+                       standoff_paths.end());
   std::map<std::string, std::size_t> transcript_of_stem;  // the transcript a `.codes` file belongs to
   for (std::size_t i = 0; i < paths.size(); ++i) transcript_of_stem[paths[i].stem().string()] = i;
   std::vector<std::vector<fs::path>> standoff_of(paths.size());

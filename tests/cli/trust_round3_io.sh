@@ -165,4 +165,21 @@ q -q agreement --labels forum.csv --resamples 0 --periods forum_2024-H1.txt foru
 printf '\xef\xbb\xbf' | cat - "$ws/forum_2024-H1.txt" >"$tmp/bom" && mv "$tmp/bom" "$ws/forum_2024-H1.txt"
 q -q agreement --labels forum.csv --resamples 0 --periods forum_2024-H1.txt forum_2024-H2.txt >"$tmp/bom.txt"
 cmp -s "$tmp/plain.txt" "$tmp/bom.txt" || fail "a BOM changed the corpus table: $(diff "$tmp/plain.txt" "$tmp/bom.txt")"
+# Coder names with an invisible or direction-changing character (one would print as another coder, e.g.
+# "car<U+200B>ol" as "carol"): refused in a transcript's `coder:`, in a codings file's name and by
+# `code add --coder`, located, nothing written.
+fresh
+cp "$ws/transcripts/E01.carol.codes" "$ws/transcripts/$(printf 'E01.car\xe2\x80\x8bol.codes')"
+expect 1 'transcripts/E01.car\u200Bol.codes: error: the file name contains an invisible or direction-changing character (such as U+202E); rename it' q validate
+expect 1 'transcripts/E01.car\u200Bol.codes: error: the file name contains an invisible or direction-changing character (such as U+202E); rename it' q report
+unpublished
+fresh
+sed -i "s/^coder: .*/coder: $(printf 'ali\xe2\x80\xaece')/" "$ws/transcripts/E01.md"
+line=$(grep -n '^coder:' "$ws/transcripts/E01.md" | cut -d: -f1)
+expect 1 "transcripts/E01.md:$line:8: error: coder name 'ali\\u202Ece' contains an invisible or direction-changing character (such as U+202E)" q validate
+fresh
+ls "$ws/transcripts" >"$tmp/before"
+expect 1 "transcripts/E01.md: error: coder name 'jo\\u2060nas' contains an invisible or direction-changing character (such as U+202E)" \
+  q code add --transcript E01 --turn 4 --node WELL.2 --coder "$(printf 'jo\xe2\x81\xa0nas')"
+ls "$ws/transcripts" | cmp -s - "$tmp/before" || fail "code add wrote a codings file: $(ls "$ws/transcripts")"
 echo "ok"
