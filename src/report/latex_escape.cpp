@@ -15,7 +15,7 @@ const char* const kPreambleLines =
     "\\usepackage[T1]{fontenc}\n"
     "\\usepackage{booktabs}\n"
     "\\usepackage{longtable}\n"
-    "\\usepackage{tabularx}\n";
+    "\\usepackage{array}\n";
 
 namespace {
 
@@ -174,18 +174,133 @@ std::string stacked(const std::vector<std::string>& lines, char align, bool head
   return o + "\\end{tabular}";
 }
 
+namespace {
+
+// A word of a cell that TeX can set alone in an \hbox: balanced braces, no environment, no line break.
+bool measurable_word(std::string_view w) {
+  if (w.empty() || w.find("\\begin") != std::string_view::npos || w.find("\\end") != std::string_view::npos ||
+      w.find("\\\\") != std::string_view::npos || w.back() == '\\')
+    return false;
+  int depth = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == '\\') {
+      ++i;  // an escaped character (\{ \} \% \&) or a command's first letter
+      continue;
+    }
+    if (w[i] == '{') ++depth;
+    if (w[i] == '}' && --depth < 0) return false;
+    if (w[i] == '&' || w[i] == '%') return false;
+  }
+  return depth == 0;
+}
+
+// The `n` longest distinct `texts` (by bytes, a stand-in for their width), longest first; ties in order.
+std::vector<std::string_view> longest(const std::vector<std::string_view>& texts, std::size_t n) {
+  std::vector<std::string_view> sorted(texts);
+  std::stable_sort(sorted.begin(), sorted.end(), [](std::string_view a, std::string_view b) { return a.size() > b.size(); });
+  std::vector<std::string_view> out;  // distinct
+  for (auto t : sorted) {
+    if (out.size() == n) break;
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return out;
+}
+
+// TeX that sets \dimen2 to the widest of `texts` set in an \hbox.
+std::string widest_of(const std::vector<std::string_view>& texts) {
+  std::string o = "\\dimen2=0pt";
+  for (auto t : texts) o += "\\setbox0=\\hbox{" + std::string(t) + "}\\ifdim\\wd0>\\dimen2 \\dimen2=\\wd0 \\fi";
+  return o + "\n";
+}
+
+// The widths of the wrapped ("X") columns, computed by TeX where the table is set (its font, its \linewidth):
+// each fixed column ("l", "r", "c") as wide as its widest cell, measured; the rest of the line, less the
+// space between columns, shared by the wrapped columns in proportion to their longest cell (in bytes, at
+// most 80), each at least as wide as its longest word, so that no word runs into the next column. Defines
+// \qualrankwa, \qualrankwb, ... (one per wrapped column, local to the table's group).
+std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
+  constexpr std::size_t kMeasured = 3;  // cells (or words) measured per column: the longest by bytes
+  std::string o = "\\dimen0=0pt\n";
+  std::vector<std::size_t> wrapped;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    const auto& spec = t.columns[c].spec;
+    if (spec == "X") {
+      wrapped.push_back(c);
+      continue;
+    }
+    std::vector<std::string_view> cells{t.columns[c].head};
+    for (const auto& row : t.rows)
+      if (c < row.size()) cells.push_back(row[c]);
+    if (spec == "l" || spec == "r" || spec == "c") {
+      o += widest_of(longest(cells, kMeasured)) + "\\advance\\dimen0 by \\dimen2\n";
+    } else if (auto p = spec.rfind("p{"); p != std::string::npos && spec.back() == '}') {
+      o += "\\advance\\dimen0 by " + spec.substr(p + 2, spec.size() - p - 3) + "\n";
+    } else {  // any other column: as wide as its widest cell
+      o += widest_of(longest(cells, kMeasured)) + "\\advance\\dimen0 by \\dimen2\n";
+    }
+  }
+  std::vector<std::size_t> desire;
+  std::size_t total = 0;
+  for (auto c : wrapped) {
+    std::size_t d = t.columns[c].head.size();
+    for (const auto& row : t.rows)
+      if (c < row.size()) d = std::max(d, row[c].size());
+    desire.push_back(std::clamp<std::size_t>(d, 1, 80));
+    total += desire.back();
+  }
+  const std::size_t gaps = 2 * (t.columns.size() - 1);
+  o += "\\dimen4=\\dimexpr\\linewidth-\\dimen0-" + std::to_string(gaps) + "\\tabcolsep\\relax\n";
+  o += "\\dimen8=\\dimexpr\\dimen0+" + std::to_string(gaps) + "\\tabcolsep\\relax\n";
+  for (std::size_t i = 0; i < wrapped.size(); ++i) {
+    const auto c = wrapped[i];
+    std::vector<std::string_view> words;
+    auto add_words = [&](std::string_view cell) {
+      std::size_t start = 0;
+      while (start <= cell.size()) {
+        auto end = cell.find(' ', start);
+        if (end == std::string_view::npos) end = cell.size();
+        auto w = cell.substr(start, end - start);
+        // TeX may break a line after an explicit hyphen: the pieces are what must fit ("mixture-", "of-")
+        for (std::size_t from = 0; from < w.size();) {
+          auto dash = w.find('-', from);
+          const std::size_t to = dash == std::string_view::npos ? w.size() : dash + 1;
+          if (auto piece = w.substr(from, to - from); measurable_word(piece)) words.push_back(piece);
+          from = to;
+        }
+        start = end + 1;
+      }
+    };
+    add_words(t.columns[c].head);
+    for (const auto& row : t.rows)
+      if (c < row.size()) add_words(row[c]);
+    std::string name = "\\qualrankw";
+    name += static_cast<char>('a' + static_cast<int>(i % 26));
+    if (i >= 26) name += static_cast<char>('a' + static_cast<int>(i / 26 - 1));
+    o += widest_of(longest(words, kMeasured));
+    o += "\\dimen6=\\dimexpr\\dimen4*" + std::to_string(desire[i]) + "/" + std::to_string(total) +
+         "\\relax\\ifdim\\dimen6<\\dimen2 \\dimen6=\\dimen2 \\fi\\edef" + name + "{\\the\\dimen6}\\advance\\dimen8 by \\dimen6\n";
+    names.push_back(name);
+  }
+  // Measured in the table's font; when the longest words alone make the table wider than the line (\dimen8),
+  // measured again in \small, then \footnotesize, which the table is then set in.
+  return "\\def\\qualrankwidths{%\n" + o + "}\\qualrankwidths\n"
+         "\\ifdim\\dimen8>\\linewidth \\small\\qualrankwidths\\ifdim\\dimen8>\\linewidth \\footnotesize\\tabcolsep=2pt\\qualrankwidths\\fi\\fi\n";
+}
+
+}  // namespace
+
 std::string render(const Table& t) {
-  // "X" (the column that takes the rest of the line in a tabularx) is ragged right; a longtable cannot
-  // stretch a column, so there it is a fixed share of the line.
+  // "X" columns wrap their text, ragged right, at widths TeX computes where the table is set
+  // (wrapped_widths): the fixed columns first, the rest of the line shared.
   const auto stretched = std::count_if(t.columns.begin(), t.columns.end(), [](const Column& c) { return c.spec == "X"; });
-  const std::string share = stretched ? text::fixed(0.60 / static_cast<double>(stretched), 2) : "";
+  std::vector<std::string> names;
+  const std::string widths = stretched ? wrapped_widths(t, names) : "";
   std::string spec;
+  std::size_t next = 0;
   for (const auto& c : t.columns) {
     if (c.spec != "X") spec += c.spec;
-    else if (t.long_table) spec += ">{\\raggedright\\arraybackslash}p{" + share + "\\linewidth}";
-    else spec += ">{\\raggedright\\arraybackslash}X";
+    else spec += ">{\\raggedright\\arraybackslash}p{" + names[next++] + "}";
   }
-  const bool stretch = stretched > 0 && !t.long_table;
   std::string head;
   for (std::size_t i = 0; i < t.columns.size(); ++i) head += (i ? " & " : "") + t.columns[i].head;
   head += " \\\\\n";
@@ -199,7 +314,7 @@ std::string render(const Table& t) {
   std::string o;
   if (t.long_table) {
     const std::string n = std::to_string(t.columns.size());
-    o += "\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}" + spec + "@{}}\n";
+    o += "\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n" + widths + "\\begin{longtable}{@{}" + spec + "@{}}\n";
     o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\\\\\n";
     o += "\\toprule\n" + head + "\\midrule\n\\endfirsthead\n";
     o += "\\multicolumn{" + n + "}{@{}l}{\\emph{Table \\thetable, continued}}\\\\\n";
@@ -213,8 +328,7 @@ std::string render(const Table& t) {
   }
   o += "\\begin{table}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n";
   o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\n";
-  o += (stretch ? "\\begin{tabularx}{\\linewidth}{@{}" : "\\begin{tabular}{@{}") + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body +
-       "\\bottomrule\n" + (stretch ? "\\end{tabularx}\n" : "\\end{tabular}\n");
+  o += widths + "\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body + "\\bottomrule\n\\end{tabular}\n";
   if (!t.note.empty()) o += "\\par\\medskip\n\\parbox{\\linewidth}{" + t.note + "}\n";
   o += "\\end{table}\n";
   return o;

@@ -143,7 +143,7 @@ TEST_CASE("latex::report_tables renders report.json's tables with unique labels"
   const std::string content = latex::file_content(files[0], "9.9");
   CHECK(content.rfind("% Participants: role and attributes\n% Written by qualrank 9.9 from report.json", 0) == 0);
   CHECK(content.find("%   \\usepackage[utf8]{inputenc}\n%   \\usepackage[T1]{fontenc}\n%   \\usepackage{booktabs}\n"
-                     "%   \\usepackage{longtable}\n%   \\usepackage{tabularx}\n\\begin{table}") != std::string::npos);
+                     "%   \\usepackage{longtable}\n%   \\usepackage{array}\n\\begin{table}") != std::string::npos);
   CHECK(latex::report_tables(report).size() == files.size());
   CHECK(latex::concatenated(files).rfind("% Participants: role and attributes\n\\begin{table}", 0) == 0);
 }

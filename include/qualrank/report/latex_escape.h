@@ -2,7 +2,7 @@
 // report.json). Every character that LaTeX would read as markup is escaped here, once, by latex::escape; the
 // files are UTF-8 for a document with
 //   \usepackage[utf8]{inputenc}  \usepackage[T1]{fontenc}  \usepackage{booktabs}  \usepackage{longtable}
-//   \usepackage{tabularx}
+//   \usepackage{array}
 // (kPreambleLines; docs/latex.md).
 #pragma once
 #include <nlohmann/json.hpp>
@@ -51,8 +51,10 @@ std::string stacked(const std::vector<std::string>& lines, char align, bool head
 // A table of already-LaTeX cells (escape, number, ...), with booktabs rules only.
 struct Column {
   std::string head;   // LaTeX (escaped by the caller)
-  std::string spec;   // "l", "r", "p{0.30\linewidth}", or "X": the rest of the line (a tabularx; in a longtable
-                      // the X columns share 0.60 of the line), ragged right
+  std::string spec;   // "l", "r", "p{0.30\linewidth}", or "X": wrapped, ragged right, at a width TeX computes
+                      // where the table is set: the fixed columns as wide as their widest cells, the rest of the
+                      // line shared by the X columns by their longest cell, each at least its longest word; in
+                      // \small, then \footnotesize (2pt between columns), when that is wider than the line
 };
 
 struct Table {
@@ -65,8 +67,8 @@ struct Table {
   bool long_table = false;                     // longtable (breaks across pages) instead of a table float
 };
 
-// The table: a float ("table", [tbp], \centering, the caption above the tabular, or a tabularx as wide as the
-// line when a column is "X") or a longtable (caption, then
+// The table: a float ("table", [tbp], \centering, the caption above the tabular, as wide as the line when a
+// column is "X") or a longtable (caption, then
 // the head repeated on every page), \toprule, the head, \midrule, the rows, \bottomrule; no vertical lines.
 std::string render(const Table& table);
 
