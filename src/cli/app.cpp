@@ -222,6 +222,41 @@ std::optional<std::filesystem::path> output_path(Context& ctx, const std::string
   return given_path(ctx, v.as<std::string>());
 }
 
+std::vector<SubcommandHelp> subcommand_help(const std::vector<Command>& table) {
+  std::vector<SubcommandHelp> out;
+  for (const auto& s : table) out.push_back({s.name, s.summary});
+  return out;
+}
+
+int dispatch_subcommand(Context& ctx, const std::string& command, const std::vector<Command>& table,
+                        const std::vector<std::string>& args, const std::string& footer) {
+  auto usage = [&](std::ostream& out) {
+    std::size_t width = 0;
+    for (const auto& s : table) width = std::max(width, std::string_view(s.name).size());
+    out << "usage: qualrank " << command << " SUBCOMMAND [OPTIONS]\n\nsubcommands:\n";
+    for (const auto& s : table) {
+      std::string name = s.name;
+      name.resize(width + 3, ' ');
+      out << "  " << name << s.summary << '\n';
+    }
+    out << '\n' << footer << '\n';
+  };
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    usage(args.empty() ? *ctx.err : *ctx.out);
+    return args.empty() ? 2 : 0;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& s : table)
+    if (args[0] == s.name) return s.handler(ctx, rest);
+  std::vector<std::string> names;
+  for (const auto& s : table) names.emplace_back(s.name);
+  *ctx.err << "qualrank " << command << ": error: unknown subcommand '" << args[0] << "'";
+  if (auto best = text::closest(args[0], names); !best.empty()) *ctx.err << "; did you mean '" << best << "'?";
+  *ctx.err << '\n';
+  usage(*ctx.err);
+  return 2;
+}
+
 int report_diagnostics(Context& ctx, const Diagnostics& diags) {
   diags.print(*ctx.err);
   return diags.has_errors() ? 1 : 0;

@@ -58,6 +58,15 @@ struct SubcommandHelp {
   const char* summary;
 };
 std::vector<SubcommandHelp> subcommands_of(const std::string& command);
+// The names and summaries of a subcommand table (for subcommands_of).
+std::vector<SubcommandHelp> subcommand_help(const std::vector<Command>& table);
+
+// A command that dispatches on its first word through a table of subcommands (taxonomy, corpus): runs the
+// one args[0] names with the words after it. `--help`, `-h` or `help` prints the usage (the table, then
+// `footer`) and exits 0; no word prints it to stderr and exits 2; an unknown word is a usage error (exit 2)
+// with "did you mean", then the usage.
+int dispatch_subcommand(Context& ctx, const std::string& command, const std::vector<Command>& table,
+                        const std::vector<std::string>& args, const std::string& footer);
 
 // The global options (before the command), as `qualrank help` lists them: the flags as written ("-C,
 // --workspace DIR") and their help.
@@ -142,6 +151,7 @@ int cmd_completion(Context&, const std::vector<std::string>&);  // cmd_completio
 // problem prints nothing and returns 0. complete.cpp.
 int complete_words(std::ostream& out, const std::vector<std::string>& words);
 int cmd_corpus(Context&, const std::vector<std::string>&);           // dispatch and `corpus import`
+std::vector<SubcommandHelp> corpus_subcommands();                    // its table, for subcommands_of
 int cmd_corpus_keywords(Context&, const std::vector<std::string>&);  // cmd_corpus_retrieve.cpp
 int cmd_corpus_retrieve(Context&, const std::vector<std::string>&);
 int cmd_corpus_screen(Context&, const std::vector<std::string>&);

@@ -14,16 +14,10 @@ namespace qualrank::cli {
 
 namespace {
 
-struct Subcommand {
-  const char* name;
-  const char* summary;
-  Handler handler;
-};
-
 int corpus_import(Context& ctx, const std::vector<std::string>& args);
 
-const std::vector<Subcommand>& subcommands() {
-  static const std::vector<Subcommand> table = {
+const std::vector<Command>& subcommands() {
+  static const std::vector<Command> table = {
       {"import", "add an export (gh issue list/gh api JSON, JSON Lines, CSV) to corpus/<source>.jsonl", corpus_import},
       {"keywords", "keywords import FILE: turn a file of Python-like keyword lists into corpus/keywords.yaml", cmd_corpus_keywords},
       {"retrieve", "keep the documents a source's keywords match (in a date window) in corpus/retrieved.jsonl", cmd_corpus_retrieve},
@@ -35,16 +29,6 @@ const std::vector<Subcommand>& subcommands() {
       {"table", "Table I: per source retrieved, screened out, kept, FP rate, and units per year and top-level node", cmd_corpus_table},
   };
   return table;
-}
-
-void usage(std::ostream& out) {
-  out << "usage: qualrank corpus SUBCOMMAND [OPTIONS]\n\nsubcommands:\n";
-  for (const auto& s : subcommands()) {
-    std::string name = s.name;
-    name.resize(11, ' ');
-    out << "  " << name << s.summary << '\n';
-  }
-  out << "\n'qualrank corpus SUBCOMMAND --help' describes its options; docs/corpus.md the files and formulas.\n";
 }
 
 int corpus_import(Context& ctx, const std::vector<std::string>& args) {
@@ -99,20 +83,11 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
 
 }  // namespace
 
+std::vector<SubcommandHelp> corpus_subcommands() { return subcommand_help(subcommands()); }
+
 int cmd_corpus(Context& ctx, const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    usage(args.empty() ? *ctx.err : *ctx.out);
-    return args.empty() ? 2 : 0;
-  }
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  for (const auto& s : subcommands())
-    if (args[0] == s.name) return s.handler(ctx, rest);
-  *ctx.err << "qualrank corpus: error: unknown subcommand '" << args[0] << "'";
-  std::vector<std::string> names;
-  for (const auto& s : subcommands()) names.emplace_back(s.name);
-  if (auto best = text::closest(args[0], names); !best.empty()) *ctx.err << "; did you mean '" << best << "'?";
-  *ctx.err << '\n';
-  return 2;
+  return dispatch_subcommand(ctx, "corpus", subcommands(), args,
+                             "'qualrank corpus SUBCOMMAND --help' describes its options; docs/corpus.md the files and formulas.");
 }
 
 }  // namespace qualrank::cli

@@ -204,6 +204,11 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
 }
 
 int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
+  if (ctx.describe && (args.empty() || args[0] != "export")) {  // the catalog (manual, completion): its one subcommand
+    std::vector<std::string> with{"export"};
+    with.insert(with.end(), args.begin(), args.end());
+    return cmd_corpus_labels(ctx, with);
+  }
   if (args.empty() || args[0] != "export") {
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
       *ctx.out << "usage: qualrank corpus labels export --sample NAME\n\n"

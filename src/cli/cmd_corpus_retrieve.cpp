@@ -73,6 +73,7 @@ int keywords_import(Context& ctx, const std::vector<std::string>& args) {
 
 int cmd_corpus_keywords(Context& ctx, const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "import") return keywords_import(ctx, {args.begin() + 1, args.end()});
+  if (ctx.describe) return keywords_import(ctx, args);  // the catalog (manual, completion) describes its one subcommand
   std::ostream& out = args.empty() || (args[0] != "--help" && args[0] != "-h") ? *ctx.err : *ctx.out;
   out << "usage: qualrank corpus keywords import FILE [-o FILE] [--force]\n";
   return &out == ctx.err ? 2 : 0;

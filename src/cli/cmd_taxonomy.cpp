@@ -11,14 +11,8 @@ namespace qualrank::cli {
 
 namespace {
 
-struct Subcommand {
-  const char* name;
-  const char* summary;
-  Handler handler;
-};
-
-const std::vector<Subcommand>& subcommands() {
-  static const std::vector<Subcommand> table = {
+const std::vector<Command>& subcommands() {
+  static const std::vector<Command> table = {
       {"show", "print a version as a tree or JSON (--at V, --format tree|json)", taxonomy_show},
       {"log", "list the edits with status and provenance (--node ID, --format text|json)", taxonomy_log},
       {"propose", "record a proposed edit: add, rename, redefine, move, merge, split, deprecate", taxonomy_propose},
@@ -30,23 +24,9 @@ const std::vector<Subcommand>& subcommands() {
   return table;
 }
 
-void usage(std::ostream& out) {
-  out << "usage: qualrank taxonomy SUBCOMMAND [OPTIONS]\n\nsubcommands:\n";
-  for (const auto& s : subcommands()) {
-    std::string name = s.name;
-    name.resize(10, ' ');
-    out << "  " << name << s.summary << '\n';
-  }
-  out << "\n'qualrank taxonomy SUBCOMMAND --help' describes its options; docs/taxonomy-history.md the file format.\n";
-}
-
 }  // namespace
 
-std::vector<SubcommandHelp> taxonomy_subcommands() {
-  std::vector<SubcommandHelp> out;
-  for (const auto& s : subcommands()) out.push_back({s.name, s.summary});
-  return out;
-}
+std::vector<SubcommandHelp> taxonomy_subcommands() { return subcommand_help(subcommands()); }
 
 std::string default_author(const po::variables_map& vm) {
   if (vm.count("author") && !vm["author"].as<std::string>().empty()) return vm["author"].as<std::string>();
@@ -66,25 +46,8 @@ std::optional<std::string> entry_date(Context& ctx, const std::string& command, 
 }
 
 int cmd_taxonomy(Context& ctx, const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    usage(args.empty() ? *ctx.err : *ctx.out);
-    return args.empty() ? 2 : 0;
-  }
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  for (const auto& s : subcommands())
-    if (args[0] == s.name) return s.handler(ctx, rest);
-  *ctx.err << "qualrank taxonomy: error: unknown subcommand '" << args[0] << "'";
-  std::string best;
-  std::size_t best_d = 3;
-  for (const auto& s : subcommands())
-    if (auto d = text::edit_distance(args[0], s.name); d < best_d) {
-      best_d = d;
-      best = s.name;
-    }
-  if (!best.empty()) *ctx.err << " (did you mean '" << best << "'?)";
-  *ctx.err << "\n";
-  usage(*ctx.err);
-  return 2;
+  return dispatch_subcommand(ctx, "taxonomy", subcommands(), args,
+                             "'qualrank taxonomy SUBCOMMAND --help' describes its options; docs/taxonomy-history.md the file format.");
 }
 
 }  // namespace qualrank::cli

@@ -38,6 +38,7 @@ const std::vector<Command>& commands() {
 // command catalog's test checks that every one reaches its own options).
 std::vector<SubcommandHelp> subcommands_of(const std::string& command) {
   if (command == "taxonomy") return taxonomy_subcommands();
+  if (command == "corpus") return corpus_subcommands();
   if (command == "code")
     return {{"add", "code a turn, or a span of it, with taxonomy nodes"},
             {"remove", "remove taxonomy nodes from a turn's or a span's coding"},

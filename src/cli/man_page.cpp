@@ -111,7 +111,7 @@ void command_body(std::ostream& out, const CommandDoc& c, bool own_page) {
   std::string prose;
   if (own_page) {
     out << ".SH SYNOPSIS\n";
-    if (c.options) prose = synopsis_lines(out, c.name, c.options->usage);
+    if (c.options) prose = synopsis_lines(out, c.options->name, c.options->usage);
     else out << ".nf\n\\fBqualrank " << roff_escape(c.name) << "\\fR \\fISUBCOMMAND\\fR [\\fIOPTIONS\\fR]\n.fi\n";
     std::string sentence = c.summary + ".";
     sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
@@ -121,7 +121,7 @@ void command_body(std::ostream& out, const CommandDoc& c, bool own_page) {
     out << roff_escape(c.summary) << '\n';
     if (c.options) {
       out << ".PP\n";
-      paragraph(out, synopsis_lines(out, c.name, c.options->usage));
+      paragraph(out, synopsis_lines(out, c.options->name, c.options->usage));
     }
   }
   if (c.options) {
@@ -138,7 +138,7 @@ void command_body(std::ostream& out, const CommandDoc& c, bool own_page) {
       if (!s.options) continue;
       if (!own_page) out << ".RS\n";
       else out << ".PP\n";
-      paragraph(out, synopsis_lines(out, s.name, s.options->usage));
+      paragraph(out, synopsis_lines(out, s.options->name, s.options->usage));
       option_list(out, *s.options);
       if (!own_page) out << ".RE\n";
     }

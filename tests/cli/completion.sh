@@ -32,6 +32,9 @@ expect() {
 expect $'code\ncodebook\ncorpus\ncompletion' co
 expect $'show\nlog\npropose\naccept\nreject\ndiff\nexport' -C "$ws" taxonomy ''
 expect $'add\nremove\nexemplar' -C "$ws" code ''
+expect $'import\nkeywords\nretrieve\nscreen\nsample\nlabel\nlabels\nreconcile\ntable' -C "$ws" corpus ''
+expect $'label\nlabels' -C "$ws" corpus lab
+expect '--doc' -C "$ws" corpus label --sample pilot --coder eve --do   # a subcommand's options; one given is not offered again
 expect 'verify' package v
 expect 'import' participants ''
 expect $'--verbose\n--version' --v

@@ -149,4 +149,14 @@ for i in $(seq 1 20); do grep -q "rationale: script $i\$" "$ws/codebooks/mini.hi
 "$Q" -C "$ws" validate 2>/dev/null || fail "history after concurrent proposals does not validate"
 "$Q" -C "$ws" taxonomy log | tail -1 | grep -q '^24 edits (3 accepted, 1 rejected, 20 proposed)' || fail "log after concurrent proposals"
 
+# A subcommand mistyped: exit 2, "did you mean", the usage (taxonomy and corpus share one dispatcher).
+for cmd in "taxonomy shwo:show" "corpus retreive:retrieve"; do
+  words=${cmd%%:*}; near=${cmd##*:}
+  set +e; "$Q" -C "$ws" $words >/dev/null 2>"$ws/err"; rc=$?; set -e
+  [[ $rc == 2 ]] || fail "$words: exit $rc"
+  [[ $(head -1 "$ws/err") == "qualrank ${words%% *}: error: unknown subcommand '${words#* }'; did you mean '$near'?" ]] ||
+    fail "$words: $(head -1 "$ws/err")"
+  grep -qx "usage: qualrank ${words%% *} SUBCOMMAND \[OPTIONS\]" "$ws/err" || fail "$words: no usage after the error"
+done
+
 echo "taxonomy: ok"
