@@ -1,5 +1,8 @@
 // Global option parsing and dispatch. Input errors arrive as diagnostics (printed together, exit 1);
 // usage errors exit 2; anything else unexpected is a bug and reported as an internal error (exit 3).
+#include <pwd.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -220,6 +223,13 @@ std::optional<std::filesystem::path> output_path(Context& ctx, const std::string
   if (v.empty()) return std::nullopt;
   if (v.defaulted()) return default_output(ctx, command, v.as<std::string>());
   return given_path(ctx, v.as<std::string>());
+}
+
+std::string user_name() {
+  for (const char* var : {"QUALRANK_AUTHOR", "USER", "LOGNAME"})
+    if (const char* v = std::getenv(var); v && *v) return v;
+  if (const passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_name && *pw->pw_name) return pw->pw_name;
+  return "";
 }
 
 std::vector<SubcommandHelp> subcommand_help(const std::vector<Command>& table) {

@@ -61,6 +61,11 @@ std::vector<SubcommandHelp> subcommands_of(const std::string& command);
 // The names and summaries of a subcommand table (for subcommands_of).
 std::vector<SubcommandHelp> subcommand_help(const std::vector<Command>& table);
 
+// Who is working, for what a command records (an edit's author, a decision's decider) when no option names
+// them: $QUALRANK_AUTHOR, else $USER, else $LOGNAME, else the name of the account running qualrank; "" when
+// none of them gives a name.
+std::string user_name();
+
 // A command that dispatches on its first word through a table of subcommands (taxonomy, corpus): runs the
 // one args[0] names with the words after it. `--help`, `-h` or `help` prints the usage (the table, then
 // `footer`) and exits 0; no word prints it to stderr and exits 2; an unknown word is a usage error (exit 2)

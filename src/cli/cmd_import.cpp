@@ -34,7 +34,7 @@ int cmd_import(Context& ctx, const std::vector<std::string>& args) {
       ("role", po::value<std::string>(), "role of participants whose case has no 'role' variable")
       ("interviewer", po::value<std::vector<std::string>>()->composing(), "a speaker name in the sources that is the interviewer (repeatable); becomes I")
       ("force", "replace transcripts and codings files that exist")
-      ("author", po::value<std::string>(), "who proposes a codebook's differences (default: $QUALRANK_AUTHOR or $USER)");
+      ("author", po::value<std::string>(), "who proposes a codebook's differences (default: $QUALRANK_AUTHOR, $USER, $LOGNAME, else the account's name)");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
@@ -49,8 +49,7 @@ int cmd_import(Context& ctx, const std::vector<std::string>& args) {
   std::string file = vm["file"].as<std::string>();
   std::string author;
   if (vm.count("author")) author = vm["author"].as<std::string>();
-  for (const char* var : {"QUALRANK_AUTHOR", "USER"})
-    if (author.empty() && std::getenv(var)) author = std::getenv(var);
+  if (author.empty()) author = user_name();
   if (author.empty()) author = "unknown";
 
   Diagnostics diags;

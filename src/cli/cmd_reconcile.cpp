@@ -6,8 +6,6 @@
 // asks unit by unit and saves each decision as it is made; `--decide UNIT=CHOICE` does the same for scripts,
 // all or nothing. The coders' own files are never changed, so agreement before reconciliation stays what
 // `qualrank agreement` reports.
-#include <pwd.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -30,14 +28,6 @@ namespace qualrank::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Who decides when --decider is not given: $QUALRANK_AUTHOR, $USER, $LOGNAME, else the account's name.
-std::string default_decider() {
-  for (const char* var : {"QUALRANK_AUTHOR", "USER", "LOGNAME"})
-    if (const char* v = std::getenv(var); v && *v) return v;
-  if (const passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_name && *pw->pw_name) return pw->pw_name;
-  return "";
-}
 
 }  // namespace
 
@@ -71,7 +61,7 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
     if (!check_choice(ctx, "reconcile", "unit", *unit_given, {"turn", "segment"})) return 2;
   }
   const bool list_only = vm.count("list") > 0;
-  std::string decider = vm.count("decider") ? vm["decider"].as<std::string>() : default_decider();
+  std::string decider = vm.count("decider") ? vm["decider"].as<std::string>() : user_name();
   if (!list_only) {
     if (decider.empty()) return usage_error("who decides? give --decider NAME (or set QUALRANK_AUTHOR)");
     if (auto why = decider_name_problem(decider); !why.empty())

@@ -30,9 +30,8 @@ std::vector<SubcommandHelp> taxonomy_subcommands() { return subcommand_help(subc
 
 std::string default_author(const po::variables_map& vm) {
   if (vm.count("author") && !vm["author"].as<std::string>().empty()) return vm["author"].as<std::string>();
-  for (const char* var : {"QUALRANK_AUTHOR", "USER"})
-    if (const char* v = std::getenv(var); v && *v) return v;
-  return "unknown";
+  const std::string user = user_name();
+  return user.empty() ? "unknown" : user;
 }
 
 std::optional<std::string> entry_date(Context& ctx, const std::string& command, const po::variables_map& vm) {

@@ -22,7 +22,7 @@ int taxonomy_diff(Context&, const std::vector<std::string>&);
 // The subcommands `qualrank taxonomy` dispatches to, in the order its usage lists them.
 std::vector<SubcommandHelp> taxonomy_subcommands();
 
-// The author recorded in new entries: --author, else $QUALRANK_AUTHOR, else $USER, else "unknown".
+// The author recorded in new entries: --author, else user_name(), else "unknown".
 std::string default_author(const po::variables_map& vm);
 // The date recorded in new entries: --date (checked: YYYY-MM-DD), else today (UTC; SOURCE_DATE_EPOCH wins).
 // Returns nullopt after printing an error for a malformed --date.

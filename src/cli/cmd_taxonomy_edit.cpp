@@ -82,7 +82,7 @@ int taxonomy_propose(Context& ctx, const std::vector<std::string>& args) {
       ("by", po::value<std::vector<std::string>>()->composing(), "the participant who proposed it (repeat with --source)")
       ("source", po::value<std::vector<std::string>>()->composing(), "where: a transcript FILE:LINE (repeatable)")
       ("rationale", po::value<std::string>(), "why (required)")
-      ("author", po::value<std::string>(), "who records it (default: $QUALRANK_AUTHOR or $USER)")
+      ("author", po::value<std::string>(), "who records it (default: $QUALRANK_AUTHOR, $USER, $LOGNAME, else the account's name)")
       ("date", po::value<std::string>(), "the date recorded, YYYY-MM-DD (default: today, UTC)");
   po::positional_options_description pos;
   pos.add("op", 1);
@@ -212,7 +212,7 @@ int decide(Context& ctx, const std::vector<std::string>& args, bool accept) {
   else
     desc.add_options()("reason", po::value<std::string>(), "why it is rejected (required)");
   desc.add_options()
-      ("author", po::value<std::string>(), "who decides (default: $QUALRANK_AUTHOR or $USER)")
+      ("author", po::value<std::string>(), "who decides (default: $QUALRANK_AUTHOR, $USER, $LOGNAME, else the account's name)")
       ("date", po::value<std::string>(), "the date recorded, YYYY-MM-DD (default: today, UTC)");
   po::positional_options_description pos;
   pos.add("edit", 1);

@@ -126,8 +126,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
       e.parent = parent;
       e.name = name;
       e.rationale = "proposed while coding " + path + " in qualrank annotate";
-      for (const char* var : {"QUALRANK_AUTHOR", "USER"})
-        if (const char* v = std::getenv(var); v && *v && e.author.empty()) e.author = v;
+      e.author = cli::user_name();
       if (e.author.empty()) e.author = self->document().coder();
       if (const Turn* t = self->current_turn()) {  // the selected words (on their line), else the turn
         Provenance p;

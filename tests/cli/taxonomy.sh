@@ -149,6 +149,13 @@ for i in $(seq 1 20); do grep -q "rationale: script $i\$" "$ws/codebooks/mini.hi
 "$Q" -C "$ws" validate 2>/dev/null || fail "history after concurrent proposals does not validate"
 "$Q" -C "$ws" taxonomy log | tail -1 | grep -q '^24 edits (3 accepted, 1 rejected, 20 proposed)' || fail "log after concurrent proposals"
 
+# Without $QUALRANK_AUTHOR, $USER and $LOGNAME the author is the account's name (as reconcile's decider), never
+# "unknown".
+env -u USER -u LOGNAME -u QUALRANK_AUTHOR "$Q" -C "$ws" taxonomy propose deprecate --node B.1 --rationale "no author given" \
+  >"$ws/id" || fail "propose without USER"
+grep -A8 "^  - propose: $(cat "$ws/id")\$" "$ws/codebooks/mini.history.yaml" | grep -qx "    author: $(id -un)" ||
+  fail "author without USER: $(grep -A8 "^  - propose: $(cat "$ws/id")" "$ws/codebooks/mini.history.yaml")"
+
 # A subcommand mistyped: exit 2, "did you mean", the usage (taxonomy and corpus share one dispatcher).
 for cmd in "taxonomy shwo:show" "corpus retreive:retrieve"; do
   words=${cmd%%:*}; near=${cmd##*:}
