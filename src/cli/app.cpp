@@ -225,6 +225,12 @@ std::optional<std::filesystem::path> output_path(Context& ctx, const std::string
   return given_path(ctx, v.as<std::string>());
 }
 
+bool lock_held(Context& ctx, const std::string& command, const files::WorkspaceLock& lock) {
+  if (lock.locked()) return true;
+  *ctx.err << "qualrank " << command << ": error: " << lock.why() << '\n';
+  return false;
+}
+
 std::string user_name() {
   for (const char* var : {"QUALRANK_AUTHOR", "USER", "LOGNAME"})
     if (const char* v = std::getenv(var); v && *v) return v;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "qualrank/util/diagnostics.h"
+#include "qualrank/util/workspace_lock.h"
 
 namespace qualrank::cli {
 
@@ -60,6 +61,10 @@ struct SubcommandHelp {
 std::vector<SubcommandHelp> subcommands_of(const std::string& command);
 // The names and summaries of a subcommand table (for subcommands_of).
 std::vector<SubcommandHelp> subcommand_help(const std::vector<Command>& table);
+
+// True when `lock` (the workspace's write lock, just taken) is held; else prints "qualrank COMMAND: error: WHY"
+// (its lock file is a symbolic link or not a file) and the command exits 1 having written nothing.
+bool lock_held(Context& ctx, const std::string& command, const files::WorkspaceLock& lock);
 
 // Who is working, for what a command records (an edit's author, a decision's decider) when no option names
 // them: $QUALRANK_AUTHOR, else $USER, else $LOGNAME, else the name of the account running qualrank; "" when

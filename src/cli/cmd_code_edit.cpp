@@ -80,10 +80,7 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
   // Read, plan and write under the workspace lock: two `code add` at once both land, one after the other;
   // a program that ignores the lock (an editor) is caught by save_checked's "changed on disk since read".
   files::WorkspaceLock lock(ctx.workspace);
-  if (!lock.locked()) {
-    *ctx.err << "qualrank " << name << ": error: " << lock.why() << '\n';
-    return 1;
-  }
+  if (!lock_held(ctx, name, lock)) return 1;
   auto doc = CodingDocument::open(ctx.workspace, file, vm.count("coder") ? vm["coder"].as<std::string>() : "",
                                   version->resolve, diags);
   if (!doc) return report_diagnostics(ctx, diags);

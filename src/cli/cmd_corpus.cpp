@@ -68,6 +68,7 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
     return report_diagnostics(ctx, diags);
   }
   files::WorkspaceLock lock(ctx.workspace);
+  if (!lock_held(ctx, "corpus import", lock)) return 1;
   auto counts = corpus::import_export(ctx.workspace, *text, file, source, diags);
   if (!counts || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
   report_diagnostics(ctx, diags);

@@ -109,10 +109,7 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
   auto version = taxonomy_at(*ws, std::nullopt, diags);
   if (!version) return report_diagnostics(ctx, diags);
   files::WorkspaceLock lock(ctx.workspace);
-  if (!lock.locked()) {
-    *ctx.err << "qualrank corpus label: error: " << lock.why() << '\n';
-    return 1;
-  }
+  if (!lock_held(ctx, "corpus label", lock)) return 1;
   auto docs = load_sample(ctx, sample, diags);
   if (!docs) return report_diagnostics(ctx, diags);
   const std::string rel = labels_path(sample, coder);
@@ -242,10 +239,7 @@ int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
   auto version = taxonomy_at(*ws, std::nullopt, diags);
   if (!version) return report_diagnostics(ctx, diags);
   files::WorkspaceLock lock(ctx.workspace);
-  if (!lock.locked()) {
-    *ctx.err << "qualrank corpus labels export: error: " << lock.why() << '\n';
-    return 1;
-  }
+  if (!lock_held(ctx, "corpus labels export", lock)) return 1;
   auto s = load_sample_labels(ctx.workspace, sample, version->taxonomy, version->resolve, diags);
   if (!s) return report_diagnostics(ctx, diags);
   for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n);

@@ -118,10 +118,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
   if (!version) return report_diagnostics(ctx, diags);
   const Taxonomy& taxonomy = version->taxonomy;
   files::WorkspaceLock lock(ctx.workspace);
-  if (!lock.locked()) {
-    *ctx.err << "qualrank corpus reconcile: error: " << lock.why() << '\n';
-    return 1;
-  }
+  if (!lock_held(ctx, "corpus reconcile", lock)) return 1;
   auto s = load_sample_labels(ctx.workspace, sample, taxonomy, version->resolve, diags);
   if (!s) return report_diagnostics(ctx, diags);
   report_diagnostics(ctx, diags);

@@ -142,6 +142,7 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
       diags.warning(terms.empty() ? Location{} : terms.front().where, "source '" + s + "' is not in the corpus (corpus/manifest.json)");
   if (diags.has_errors()) return report_diagnostics(ctx, diags);
   files::WorkspaceLock lock(ctx.workspace);
+  if (!lock_held(ctx, "corpus retrieve", lock)) return 1;
   std::vector<corpus::SourceRetrieval> results;
   std::string lines;
   for (const auto& s : sources) {

@@ -60,6 +60,7 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
   const std::string rel = "corpus/samples/" + name + ".txt";
   Diagnostics diags;
   files::WorkspaceLock lock(ctx.workspace);
+  if (!lock_held(ctx, "corpus sample", lock)) return 1;
   if (files::exists(ctx.workspace / rel) && !vm.count("force")) {
     *ctx.err << "qualrank corpus sample: error: " << rel << " exists; give --force to replace it, or another name\n";
     return 1;

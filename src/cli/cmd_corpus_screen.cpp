@@ -152,6 +152,7 @@ int cmd_corpus_screen(Context& ctx, const std::vector<std::string>& args) {
   }
   Diagnostics diags;
   files::WorkspaceLock lock(ctx.workspace);
+  if (!lock_held(ctx, "corpus screen", lock)) return 1;
   auto retrieved = load_retrieved(ctx, diags);
   auto reasons = screening_reasons(ctx.workspace, diags);
   if (!retrieved || diags.has_errors()) return report_diagnostics(ctx, diags);

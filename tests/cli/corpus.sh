@@ -311,6 +311,22 @@ rc=0; q corpus screen --screener carol --doc atlas#99999 --relevant 2>"$tmp/nodo
 [[ $rc == 1 && "$(cat "$tmp/nodoc.err")" == "qualrank corpus screen: error: 'atlas#99999' is not a retrieved document" ]] || fail "unknown doc: $rc $(cat "$tmp/nodoc.err")"
 [[ ! -e "$ws/corpus/screening/carol.csv" ]] || fail "carol's file written"
 
+# Every corpus command that writes takes the workspace lock: with its lock file a symlink, each refuses (exit 1)
+# and writes nothing (import, retrieve, screen and sample used to write without it).
+sums() { find "$ws" -type f ! -name .qualrank.lock -print0 | sort -z | xargs -0 sha256sum; }
+sums >"$tmp/before.sums"
+rm -f "$ws/.qualrank.lock"; ln -s "$tmp/outside.lock" "$ws/.qualrank.lock"
+for words in "corpus import $tmp/export/atlas.json --source atlas" "corpus retrieve" \
+             "corpus screen --screener carol --doc $first --relevant" "corpus sample lockless --size 5 --seed 1" \
+             "corpus label --coder carol --sample pilot --doc $first --node COM.1"; do
+  rc=0; q $words >/dev/null 2>"$tmp/lock.err" || rc=$?
+  [[ $rc == 1 && "$(cat "$tmp/lock.err")" == "qualrank $(cut -d' ' -f1-2 <<<"$words"): error: .qualrank.lock is a symlink; remove it (qualrank never follows it)" ]] ||
+    fail "$words with a symlinked lock: exit $rc, $(cat "$tmp/lock.err")"
+done
+[[ ! -e $tmp/outside.lock ]] || fail "the lock's target was created"
+rm "$ws/.qualrank.lock"
+sums | cmp -s - "$tmp/before.sums" || fail "a command wrote with the lock refused"
+
 # --- the example study's keyword lists -------------------------------------------------------------------
 kw="${SHARED_DIR:-/nonexistent}/reference/llm-study-data/filter_keywords"
 if [[ ! -f $kw ]]; then echo "SKIP: no \$SHARED_DIR study data"; exit 77; fi
