@@ -50,21 +50,13 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
     return rc;
   const std::string file = vm["file"].as<std::string>();
   const std::string source = vm.count("source") ? vm["source"].as<std::string>() : "";
-  std::error_code ec;
-  auto size = std::filesystem::file_size(file, ec);
   Diagnostics diags;
-  if (ec) {
-    diags.error({file, 0, 0}, "cannot read the file");
-    return report_diagnostics(ctx, diags);
-  }
-  if (size > corpus::kMaxImportBytes) {
-    diags.error({file, 0, 0}, "the export is " + std::to_string(size) + " bytes, over the limit of " +
-                                  std::to_string(corpus::kMaxImportBytes));
-    return report_diagnostics(ctx, diags);
-  }
-  auto text = files::read(file);
+  // The one read policy (a regular file, its size checked before reading) at the export's own limit.
+  static constexpr files::InputLimit kExport{corpus::kMaxImportBytes, "an issue export"};
+  std::string why;
+  auto text = files::read_input(file, kExport, &why);
   if (!text) {
-    diags.error({file, 0, 0}, "cannot read the file");
+    diags.error({file, 0, 0}, why);
     return report_diagnostics(ctx, diags);
   }
   files::WorkspaceLock lock(ctx.workspace);

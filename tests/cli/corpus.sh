@@ -313,6 +313,11 @@ rc=0; q corpus screen --screener carol --doc atlas#99999 --relevant 2>"$tmp/nodo
 
 # Every corpus command that writes takes the workspace lock: with its lock file a symlink, each refuses (exit 1)
 # and writes nothing (import, retrieve, screen and sample used to write without it).
+# An export is read by the one read policy: a FIFO is refused, never waited on.
+mkfifo "$tmp/export.fifo"
+rc=0; timeout 10 "$QUALRANK" -C "$ws" corpus import "$tmp/export.fifo" --source atlas 2>"$tmp/fifo.err" || rc=$?
+[[ $rc == 1 && "$(cat "$tmp/fifo.err")" == "$tmp/export.fifo: error: not a regular file (a FIFO); qualrank reads only regular files" ]] ||
+  fail "a FIFO export: exit $rc, $(cat "$tmp/fifo.err")"
 sums() { find "$ws" -type f ! -name .qualrank.lock -print0 | sort -z | xargs -0 sha256sum; }
 sums >"$tmp/before.sums"
 rm -f "$ws/.qualrank.lock"; ln -s "$tmp/outside.lock" "$ws/.qualrank.lock"
