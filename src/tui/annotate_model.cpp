@@ -1,27 +1,12 @@
 // The terminal coder's model (annotate_model.h): pure state and library calls, no terminal.
 #include "annotate_model.h"
 
-#include <unicode/uchar.h>
-#include <unicode/utf8.h>
-
 #include <algorithm>
 #include <cstdlib>
 
 #include "qualrank/util/text.h"
 
 namespace qualrank::tui {
-
-namespace {
-
-UChar32 next_code_point(std::string_view s, std::size_t& i) {
-  int32_t pos = static_cast<int32_t>(i);
-  UChar32 c;
-  U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), pos, static_cast<int32_t>(s.size()), c);
-  i = static_cast<std::size_t>(pos);
-  return c < 0 ? 0xFFFD : c;
-}
-
-}  // namespace
 
 AnnotateModel::AnnotateModel(CodingDocument doc, const Taxonomy& taxonomy, NodeResolver resolve, const Guideline* guideline)
     : doc_(std::move(doc)), taxonomy_(taxonomy), resolve_(std::move(resolve)), guideline_(guideline),
@@ -194,17 +179,7 @@ std::optional<std::pair<std::size_t, std::size_t>> AnnotateModel::selection_byte
   const Turn* t = current_turn();
   if (!t || !selection_) return std::nullopt;
   const std::size_t wb = words_[selection_->first].begin, we = words_[selection_->second].end;
-  const std::string_view text(t->text);
-  auto punct = [&](const Cluster& cl) {
-    std::size_t i = cl.begin;
-    return u_ispunct(next_code_point(text, i)) != 0;
-  };
-  auto cl = clusters(text.substr(wb, we - wb));
-  std::size_t first = 0, last = cl.size();
-  while (first < last && punct(Cluster{wb + cl[first].begin, wb + cl[first].end, 1})) ++first;
-  while (last > first && punct(Cluster{wb + cl[last - 1].begin, wb + cl[last - 1].end, 1})) --last;
-  if (first == last) return std::make_pair(wb, we);  // nothing but punctuation: taken as it is
-  return std::make_pair(wb + cl[first].begin, wb + cl[last - 1].end);
+  return trim_punctuation(t->text, wb, we);
 }
 
 std::optional<std::string> AnnotateModel::selected_text() const {

@@ -153,4 +153,17 @@ std::vector<Word> split_words(std::string_view s) {
   return out;
 }
 
+std::pair<std::size_t, std::size_t> trim_punctuation(std::string_view text, std::size_t begin, std::size_t end) {
+  auto punct = [&](const Cluster& cl) {
+    std::size_t i = begin + cl.begin;
+    return u_ispunct(next_code_point(text, i)) != 0;
+  };
+  const auto cl = clusters(text.substr(begin, end - begin));
+  std::size_t first = 0, last = cl.size();
+  while (first < last && punct(cl[first])) ++first;
+  while (last > first && punct(cl[last - 1])) --last;
+  if (first == last) return {begin, end};  // nothing but punctuation: taken as it is
+  return {begin + cl[first].begin, begin + cl[last - 1].end};
+}
+
 }  // namespace qualrank::tui

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qualrank::tui {
@@ -29,5 +30,9 @@ struct Word {
   std::size_t begin = 0, end = 0;
 };
 std::vector<Word> split_words(std::string_view utf8);
+
+// The byte range [begin, end) of `text` without the punctuation clusters (quote marks, commas, stops: a
+// cluster whose first code point is punctuation) at either end; the range as given when it holds nothing else.
+std::pair<std::size_t, std::size_t> trim_punctuation(std::string_view text, std::size_t begin, std::size_t end);
 
 }  // namespace qualrank::tui

@@ -66,3 +66,16 @@ TEST_CASE("tui::fit_middle keeps a text's end", "[tui]") {
   CHECK(fit_middle("short", 30) == "short");
   CHECK(fit_middle("東京東京東京東京", 7) == "東京…京");
 }
+
+TEST_CASE("tui::trim_punctuation leaves out quote marks and stops at either end, never a whole range", "[tui]") {
+  const std::string t = "she said: \xE2\x80\x9C""slow builds\xE2\x80\x9D, again";  // “slow builds”,
+  const auto b = t.find("\xE2\x80\x9C"), e = t.find(", again") + 1;     // the word range “slow builds”,
+  const auto [tb, te] = trim_punctuation(t, b, e);
+  CHECK(t.substr(tb, te - tb) == "slow builds");
+  CHECK(trim_punctuation(t, 0, 3) == std::make_pair(std::size_t{0}, std::size_t{3}));  // "she": nothing to leave out
+  const std::string dots = "x ... y";
+  CHECK(trim_punctuation(dots, 2, 5) == std::make_pair(std::size_t{2}, std::size_t{5}));  // only punctuation: as given
+  const std::string emoji = "(👩‍💻)";
+  const auto [eb, ee] = trim_punctuation(emoji, 0, emoji.size());
+  CHECK(emoji.substr(eb, ee - eb) == "👩‍💻");  // a whole cluster kept
+}
