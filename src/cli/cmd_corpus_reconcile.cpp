@@ -172,7 +172,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     return 0;
   }
   auto decide = [&](std::size_t d, std::vector<std::string> nodes, std::string how, std::string note) {
-    return session.save({s->docs[d], std::move(nodes), std::move(how), decider, today_utc(), std::move(note), 0});
+    return session.save({s->docs[d], std::move(nodes), std::move(how), decider, files::today_utc(), std::move(note), 0});
   };
   if (one) {
     const std::string given = vm["doc"].as<std::string>();
@@ -229,7 +229,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     std::vector<std::string> ties;
     for (auto d : open) {
       if (auto m = majority_nodes(*s, d)) {
-        set_decision(session.decisions, {s->docs[d], *m, "majority", decider, today_utc(), "", 0});
+        set_decision(session.decisions, {s->docs[d], *m, "majority", decider, files::today_utc(), "", 0});
         ++decided;
       } else {
         ties.push_back(s->docs[d] + "  " + labels_of(d));

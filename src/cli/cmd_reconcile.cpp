@@ -67,7 +67,7 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
     if (auto why = decider_name_problem(decider); !why.empty())
       return usage_error("--decider '" + text::escape_controls(decider) + "' " + why);
   }
-  std::string date = vm.count("date") ? vm["date"].as<std::string>() : today_utc();
+  std::string date = vm.count("date") ? vm["date"].as<std::string>() : files::today_utc();
   if (!text::is_calendar_date(date)) return usage_error("--date '" + date + "' is not a date YYYY-MM-DD");
   std::vector<std::pair<std::string, std::string>> decide;  // unit as written -> choice, in order given
   if (vm.count("decide"))

@@ -5,6 +5,7 @@
 
 #include "cmd_taxonomy.h"
 #include "qualrank/model/history.h"
+#include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
@@ -35,7 +36,7 @@ std::string default_author(const po::variables_map& vm) {
 }
 
 std::optional<std::string> entry_date(Context& ctx, const std::string& command, const po::variables_map& vm) {
-  if (!vm.count("date")) return today_utc();
+  if (!vm.count("date")) return files::today_utc();
   auto d = vm["date"].as<std::string>();
   if (!text::is_calendar_date(d)) {
     *ctx.err << "qualrank taxonomy " << command << ": error: --date '" << d << "' is not a date YYYY-MM-DD\n";

@@ -3,7 +3,6 @@
 #include "qualrank/model/corpus_labels.h"
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 
 #include "qualrank/model/corpus.h"
@@ -219,13 +218,5 @@ std::string coder_name_problem(std::string_view name) {
   return "a coder name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-', and is not 'decisions'";
 }
 
-std::string today_utc() {
-  std::time_t t = static_cast<std::time_t>(files::source_date_epoch(static_cast<long long>(std::time(nullptr))));
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
 
 }  // namespace qualrank::corpus

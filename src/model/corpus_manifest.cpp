@@ -2,7 +2,6 @@
 // import date, the export it came from), merging a newer export into the stored documents by id, and the
 // all-or-nothing import that writes the changed source files and the manifest together.
 #include <algorithm>
-#include <ctime>
 #include <unordered_map>
 
 #include "qualrank/model/corpus.h"
@@ -16,15 +15,6 @@ namespace {
 
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
-
-std::string today() {
-  std::time_t t = static_cast<std::time_t>(files::source_date_epoch(static_cast<long long>(std::time(nullptr))));
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
 
 }  // namespace
 
@@ -171,7 +161,7 @@ std::optional<std::map<std::string, MergeCounts>> import_export(const fs::path& 
     auto& e = manifest.sources[name];
     e.documents = merged.size();
     e.sha256 = sha256_hex(texts[name]);
-    e.imported = today();
+    e.imported = files::today_utc();
     e.from = fs::path(file).filename().string();
   }
   if (diags.has_errors()) return std::nullopt;

@@ -337,7 +337,7 @@ std::optional<std::vector<std::string>> append_proposals(const std::filesystem::
     edit.status = EditStatus::proposed;
     edit.version = 0;
     edit.where = {ws->history_path, 0, 0};
-    if (edit.date.empty()) edit.date = today_utc();
+    if (edit.date.empty()) edit.date = files::today_utc();
     if (text::trim(edit.rationale).empty()) diags_of_edit.error(edit.where, "a proposal needs a rationale");
     for (auto& p : edit.provenance) {
       p.where = edit.where;
@@ -416,7 +416,7 @@ bool append_decision(const std::filesystem::path& ws_root, const std::string& ed
     return false;
   }
   HistoryDecision decision = d;
-  if (decision.date.empty()) decision.date = today_utc();
+  if (decision.date.empty()) decision.date = files::today_utc();
   int version = 0;
   if (!decision.accept) {
     if (text::trim(decision.reason).empty()) {

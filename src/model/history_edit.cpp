@@ -1,7 +1,6 @@
 // Small pieces of the history model: names of operations and statuses, edit summaries, version lookup.
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 
 #include "qualrank/model/history.h"
 #include "qualrank/util/files.h"
@@ -121,15 +120,6 @@ std::string TaxonomyHistory::next_edit_id() const {
     if (e.id.size() > 1) max = std::max(max, std::stoll(e.id.substr(1)));
   char buf[32];
   std::snprintf(buf, sizeof buf, "E%04lld", max + 1);
-  return buf;
-}
-
-std::string today_utc() {
-  std::time_t now = static_cast<std::time_t>(files::source_date_epoch(static_cast<long long>(std::time(nullptr))));
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
   return buf;
 }
 

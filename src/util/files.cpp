@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <ctime>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -512,6 +513,15 @@ long long source_date_epoch(long long fallback) {
   return source_date_epoch_problem().empty() && std::getenv("SOURCE_DATE_EPOCH") && *std::getenv("SOURCE_DATE_EPOCH")
              ? std::strtoll(std::getenv("SOURCE_DATE_EPOCH"), nullptr, 10)
              : fallback;
+}
+
+std::string today_utc() {
+  const auto now = static_cast<std::time_t>(source_date_epoch(static_cast<long long>(std::time(nullptr))));
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
 }
 
 std::string source_date_epoch_problem() {

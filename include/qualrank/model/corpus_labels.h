@@ -81,7 +81,4 @@ bool set_decision(std::vector<LabelDecision>& decisions, LabelDecision d);
 // "coder" is a coder name: 1-64 of [A-Za-z0-9._-], not first '.' or '-', and not "decisions".
 std::string coder_name_problem(std::string_view name);
 
-// Today as YYYY-MM-DD (UTC; SOURCE_DATE_EPOCH when set).
-std::string today_utc();
-
 }  // namespace qualrank::corpus

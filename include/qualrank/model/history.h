@@ -138,16 +138,13 @@ std::string history_entry_hash(const std::string& canonical_json, const std::str
 // an entry has no 64-hex-digit hash of its own.
 std::optional<std::string> rechain_history(const std::string& text, const std::string& file, Diagnostics& diags);
 
-// Today's UTC date as YYYY-MM-DD (SOURCE_DATE_EPOCH when set, else the clock): the default date of an entry.
-std::string today_utc();
-
 // Records a proposal: takes an exclusive lock on `<history>.lock`, re-reads the history under it, checks the
 // edit against the latest version (replay + the edit; an unknown node or a broken invariant is an error; nodes
 // that pending `add` proposals introduce count as present, so a node and its children can be proposed
 // together, and are required again at acceptance) and its provenance (inside the workspace, an existing line, the transcript's participant), assigns the next
 // edit id, appends the entry and writes the file atomically. A provenance's `quote` is the words of its line,
 // unless the caller gave words that are on that line (a selection): those are kept. `edit.id` and `edit.status` are ignored; an
-// empty `edit.date` becomes today_utc(). Returns the new edit id, or nullopt with errors in `diags`.
+// empty `edit.date` becomes files::today_utc(). Returns the new edit id, or nullopt with errors in `diags`.
 std::optional<std::string> append_proposal(const std::filesystem::path& ws_root, TaxonomyEdit edit,
                                            Diagnostics& diags);
 
@@ -169,7 +166,7 @@ struct HistoryDecision {
   std::optional<int> into_version;  // accept: default = a new version (latest + 1)
   std::string version_name;         // accept: names the version (optional)
   std::string reason;               // reject: required
-  std::string author, date;         // empty date = today_utc()
+  std::string author, date;         // empty date = files::today_utc()
 };
 
 // Records a decision on a proposal, under the same lock. Accepting replays the edit on the latest version

@@ -191,6 +191,9 @@ std::vector<fs::path> list_files(const fs::path& dir, std::string_view suffix);
 
 // Seconds since the epoch to stamp outputs with: SOURCE_DATE_EPOCH when set and valid, else `fallback`.
 long long source_date_epoch(long long fallback);
+// Today's UTC date as YYYY-MM-DD: of SOURCE_DATE_EPOCH when set, else of the clock (an entry's, a decision's,
+// an import's default date).
+std::string today_utc();
 // The latest SOURCE_DATE_EPOCH accepted: 9999-12-31T23:59:59Z (what a workbook's date can hold).
 inline constexpr long long kMaxSourceDateEpoch = 253402300799LL;
 // Why SOURCE_DATE_EPOCH (when set) is not accepted (not a whole number, negative, past kMaxSourceDateEpoch);
