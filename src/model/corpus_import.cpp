@@ -191,6 +191,16 @@ class ElementReader {
   Location where_;
 };
 
+// One exported issue read and, when it reads, kept in `out` with where it was and its source.
+void keep(ElementReader& reader, const json& j, const Location& where, ParsedExport& out) {
+  Document d;
+  std::string source;
+  if (!reader.read(j, where, d, source)) return;
+  out.documents.push_back(std::move(d));
+  out.where.push_back(where);
+  out.sources.push_back(std::move(source));
+}
+
 void check_duplicates(ParsedExport& p, Diagnostics& diags) {
   std::unordered_map<std::string, std::size_t> first;
   for (std::size_t k = 0; k < p.documents.size(); ++k) {
@@ -244,13 +254,7 @@ void parse_json_array(std::string_view text, const std::string& file, Diagnostic
   ElementReader reader(file, diags);
   for (std::size_t k = 0; k < all.size(); ++k) {
     Location where = k < starts.size() ? lines.at(file, starts[k]) : Location{file, 0, 0};
-    Document d;
-    std::string source;
-    if (reader.read(all[k], where, d, source)) {
-      out.documents.push_back(std::move(d));
-      out.where.push_back(where);
-      out.sources.push_back(std::move(source));
-    }
+    keep(reader, all[k], where, out);
   }
 }
 
@@ -282,13 +286,7 @@ void parse_json_lines(std::string_view text, const std::string& file, Diagnostic
     }
     std::size_t lead = row.find_first_not_of(" \t\r");
     Location where = lines.at(file, base + lead);
-    Document d;
-    std::string source;
-    if (reader.read(j, where, d, source)) {
-      out.documents.push_back(std::move(d));
-      out.where.push_back(where);
-      out.sources.push_back(std::move(source));
-    }
+    keep(reader, j, where, out);
   }
 }
 
@@ -317,13 +315,7 @@ void parse_csv(std::string_view text, const std::string& file, Diagnostics& diag
       j[name] = r.fields[c];
     }
     Location where{file, r.line, 1};
-    Document d;
-    std::string source;
-    if (reader.read(j, where, d, source)) {
-      out.documents.push_back(std::move(d));
-      out.where.push_back(where);
-      out.sources.push_back(std::move(source));
-    }
+    keep(reader, j, where, out);
   }
 }
 
