@@ -93,7 +93,7 @@ std::vector<ConsensusCoding> merged(const ReconcileUnit& u, const std::vector<st
         if (!it.c->memo.empty() && std::find(memos.begin(), memos.end(), std::make_pair(it.coder, it.c->memo)) == memos.end())
           memos.push_back({it.coder, it.c->memo});
       }
-      std::sort(memos.begin(), memos.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::sort(memos.begin(), memos.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
       std::set<std::string> distinct;
       for (const auto& mm : memos) distinct.insert(mm.second);
       if (distinct.size() == 1) {

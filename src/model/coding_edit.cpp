@@ -233,7 +233,7 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
   doc.inline_ = fold(doc.coder_) == fold(parsed->coder);
   if (doc.inline_) doc.coder_ = parsed->coder;
   if (!doc.inline_) {
-    if (auto invisible = text::participant_id_problem(doc.coder_); invisible.rfind("contains", 0) == 0) {
+    if (auto invisible = text::invisible_character_problem(doc.coder_); !invisible.empty()) {
       diags.error({doc.transcript_file_, 0, 0}, "coder name '" + text::escape_controls(doc.coder_) + "' " + invisible);
       return std::nullopt;
     }

@@ -133,13 +133,7 @@ std::string decider_name_problem(std::string_view name) {
     if (u < 0x20 || u == 0x7f) return "contains a control character";
     if (c == '|' || c == ':') return std::string("contains '") + c + "' (it would change how the decision line reads)";
   }
-  // participant_id_problem names the invisible and direction-changing characters; spaces are fine here.
-  std::string spaced(name);
-  for (auto& c : spaced)
-    if (c == ' ') c = '_';
-  auto why = text::participant_id_problem(spaced);
-  if (why.rfind("contains", 0) == 0) return why;
-  return "";
+  return text::invisible_character_problem(name);
 }
 
 ConsensusRecord read_consensus_record(const std::string& content, const std::string& file, Diagnostics& diags) {

@@ -450,7 +450,7 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
   if (t.coder.find_first_of(" \t:,[]{}@\\|\"/.") != std::string::npos)
     diags.error((*node)["coder"] ? yaml::where((*node)["coder"], file, 2) : Location{file, 2, 1},
                 "coder name '" + t.coder + "' may not contain spaces or any of : , [ ] { } @ \\ | \" / .");
-  else if (auto why = text::participant_id_problem(t.coder); why.rfind("contains", 0) == 0)
+  else if (auto why = text::invisible_character_problem(t.coder); !why.empty())
     // (a coder written "jo\u200Bnas" prints as "jonas": another coder on screen)
     diags.error((*node)["coder"] ? yaml::where((*node)["coder"], file, 2) : Location{file, 2, 1},
                 "coder name '" + text::escape_controls(t.coder) + "' " + why);

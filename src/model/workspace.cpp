@@ -295,25 +295,21 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
   // guideline), each with its `.codes` files, into its own slot; they and their diagnostics are then taken in
   // file order, as one thread would have produced them.
   auto paths = list_inside(root, root / "transcripts", ".md", diags);
-  // A file name with an invisible or direction-changing character reads as another name: refused, not read.
-  paths.erase(std::remove_if(paths.begin(), paths.end(), [&](const fs::path& p) {
-                const std::string name = p.filename().string();
-                auto why = text::participant_id_problem(name);
-                if (why.rfind("contains", 0) != 0) return false;
-                diags.error({"transcripts/" + text::escape_controls(name), 0, 0}, "the file name " + why + "; rename it");
-                return true;
-              }),
-              paths.end());
+  // A file name with an invisible or direction-changing character reads as another name (a `.codes` file's
+  // holds its coder's: "be\u200Bn" would print as "ben"): refused, not read.
+  auto drop_invisible_names = [&](std::vector<fs::path>& list) {
+    list.erase(std::remove_if(list.begin(), list.end(), [&](const fs::path& p) {
+                 const std::string name = p.filename().string();
+                 auto why = text::invisible_character_problem(name);
+                 if (why.empty()) return false;
+                 diags.error({"transcripts/" + text::escape_controls(name), 0, 0}, "the file name " + why + "; rename it");
+                 return true;
+               }),
+               list.end());
+  };
+  drop_invisible_names(paths);
   auto standoff_paths = list_inside(root, root / "transcripts", ".codes", diags);
-  // The same for a codings file, whose name holds its coder's ("be\u200Bn" would print as "ben").
-  standoff_paths.erase(std::remove_if(standoff_paths.begin(), standoff_paths.end(), [&](const fs::path& p) {
-                         const std::string name = p.filename().string();
-                         auto why = text::participant_id_problem(name);
-                         if (why.rfind("contains", 0) != 0) return false;
-                         diags.error({"transcripts/" + text::escape_controls(name), 0, 0}, "the file name " + why + "; rename it");
-                         return true;
-                       }),
-                       standoff_paths.end());
+  drop_invisible_names(standoff_paths);
   std::map<std::string, std::size_t> transcript_of_stem;  // the transcript a `.codes` file belongs to
   for (std::size_t i = 0; i < paths.size(); ++i) transcript_of_stem[paths[i].stem().string()] = i;
   std::vector<std::vector<fs::path>> standoff_of(paths.size());

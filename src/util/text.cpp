@@ -362,6 +362,30 @@ bool is_calendar_date(std::string_view s) {
   return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
 }
 
+namespace {
+
+// The bytes of an invisible or direction-changing character at s[i] (3: the characters below are all three
+// bytes of UTF-8), or 0. U+200B-U+200F (E2 80 8B-8F), U+202A-U+202E (E2 80 AA-AE), U+2060-U+2069 (E2 81 A0-A9),
+// U+FEFF (EF BB BF).
+std::size_t invisible_at(std::string_view s, std::size_t i) {
+  if (i + 2 >= s.size()) return 0;
+  const unsigned char c = static_cast<unsigned char>(s[i]), b = static_cast<unsigned char>(s[i + 1]),
+                      d = static_cast<unsigned char>(s[i + 2]);
+  if (c == 0xE2 && ((b == 0x80 && ((d >= 0x8B && d <= 0x8F) || (d >= 0xAA && d <= 0xAE))) || (b == 0x81 && d >= 0xA0 && d <= 0xA9)))
+    return 3;
+  return c == 0xEF && b == 0xBB && d == 0xBF ? 3 : 0;
+}
+
+constexpr const char* kInvisible = "contains an invisible or direction-changing character (such as U+202E)";
+
+}  // namespace
+
+std::string invisible_character_problem(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (invisible_at(s, i)) return kInvisible;
+  return "";
+}
+
 std::string participant_id_problem(std::string_view id) {
   if (id.empty()) return "is empty";
   if (id.front() == '.') return "starts with '.'";
@@ -369,14 +393,7 @@ std::string participant_id_problem(std::string_view id) {
     const unsigned char c = static_cast<unsigned char>(id[i]);
     if (c < 0x20 || c == 0x7f || c == ' ' || c == ':' || c == '/' || c == '\\')
       return "may not contain spaces, control characters, ':' or slashes";
-    // UTF-8 of U+200B-U+200F (E2 80 8B-8F), U+202A-U+202E (E2 80 AA-AE), U+2060-U+2069 (E2 81 A0-A9), U+FEFF (EF BB BF)
-    if (c == 0xE2 && i + 2 < id.size()) {
-      const unsigned char b = static_cast<unsigned char>(id[i + 1]), d = static_cast<unsigned char>(id[i + 2]);
-      if ((b == 0x80 && ((d >= 0x8B && d <= 0x8F) || (d >= 0xAA && d <= 0xAE))) || (b == 0x81 && d >= 0xA0 && d <= 0xA9))
-        return "contains an invisible or direction-changing character (such as U+202E)";
-    }
-    if (c == 0xEF && i + 2 < id.size() && static_cast<unsigned char>(id[i + 1]) == 0xBB && static_cast<unsigned char>(id[i + 2]) == 0xBF)
-      return "contains an invisible or direction-changing character (such as U+202E)";
+    if (invisible_at(id, i)) return kInvisible;
   }
   return "";
 }
@@ -391,8 +408,7 @@ std::string escape_controls(std::string_view s) {
       out += buf;
       continue;
     }
-    if ((c == 0xE2 || c == 0xEF) && i + 2 < s.size() && !participant_id_problem(s.substr(i, 3)).empty() &&
-        participant_id_problem(s.substr(i, 3)).rfind("contains", 0) == 0) {
+    if (invisible_at(s, i)) {
       const unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) | (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
       std::snprintf(buf, sizeof buf, "\\u%04X", cp);
       out += buf;

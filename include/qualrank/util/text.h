@@ -34,6 +34,9 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // control character, ':', '/', '\\', or an invisible or direction-changing format character (U+200B-U+200F,
 // U+202A-U+202E, U+2060-U+2069, U+FEFF) that would make the name read differently than it is; "" when it can.
 std::string participant_id_problem(std::string_view id);
+// "contains an invisible or direction-changing character (such as U+202E)" when `s` holds one of the
+// characters above (a name with one prints as another name), else "".
+std::string invisible_character_problem(std::string_view s);
 // `s` for a message: control bytes shown as \xNN and the invisible or direction-changing characters above as
 // \uXXXX, so what is printed reads as what was given.
 std::string escape_controls(std::string_view s);
