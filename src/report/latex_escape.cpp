@@ -213,76 +213,73 @@ std::string widest_of(const std::vector<std::string_view>& texts) {
   return o + "\n";
 }
 
+// The head and the cells of column `c`.
+std::vector<std::string_view> column_cells(const Table& t, std::size_t c) {
+  std::vector<std::string_view> cells{t.columns[c].head};
+  for (const auto& row : t.rows)
+    if (c < row.size()) cells.push_back(row[c]);
+  return cells;
+}
+
+// What a line of `cells` cannot break inside, measurable alone: the words, and a word's pieces up to each
+// hyphen (TeX may break after an explicit one: "mixture-", "of-", "experts").
+std::vector<std::string_view> unbreakable_pieces(const std::vector<std::string_view>& cells) {
+  std::vector<std::string_view> out;
+  for (auto cell : cells)
+    for (std::size_t start = 0; start <= cell.size();) {
+      auto end = cell.find(' ', start);
+      if (end == std::string_view::npos) end = cell.size();
+      const auto w = cell.substr(start, end - start);
+      for (std::size_t from = 0; from < w.size();) {
+        const auto dash = w.find('-', from);
+        const std::size_t to = dash == std::string_view::npos ? w.size() : dash + 1;
+        if (auto piece = w.substr(from, to - from); measurable_word(piece)) out.push_back(piece);
+        from = to;
+      }
+      start = end + 1;
+    }
+  return out;
+}
+
 // The widths of the wrapped ("X") columns, computed by TeX where the table is set (its font, its \linewidth):
-// each fixed column ("l", "r", "c") as wide as its widest cell, measured; the rest of the line, less the
-// space between columns, shared by the wrapped columns in proportion to their longest cell (in bytes, at
-// most 80), each at least as wide as its longest word, so that no word runs into the next column. Defines
-// \qualrankwa, \qualrankwb, ... (one per wrapped column, local to the table's group).
+// each fixed column ("l", "r", "c") as wide as its widest cell, measured (a "p{W}" column W); the rest of the
+// line, less the space between columns, shared by the wrapped columns in proportion to their longest cell (in
+// bytes, at most 80), each at least as wide as its longest unbreakable piece, so that no word runs into the
+// next column. Defines \qualrankwa, \qualrankwb, ... (one per wrapped column, local to the table's group).
+// Measured in the table's font; when those pieces alone make the table wider than the line (\dimen8),
+// measured again in \small, then in \footnotesize with 2pt between columns, which the table is then set in.
 std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
-  constexpr std::size_t kMeasured = 3;  // cells (or words) measured per column: the longest by bytes
+  constexpr std::size_t kMeasured = 3;  // cells (or pieces) measured per column: the longest by bytes
   std::string o = "\\dimen0=0pt\n";
-  std::vector<std::size_t> wrapped;
+  std::vector<std::size_t> wrapped, desire;
+  std::size_t total = 0;
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     const auto& spec = t.columns[c].spec;
+    const auto cells = column_cells(t, c);
     if (spec == "X") {
+      std::size_t d = 1;
+      for (auto cell : cells) d = std::max(d, cell.size());
       wrapped.push_back(c);
-      continue;
-    }
-    std::vector<std::string_view> cells{t.columns[c].head};
-    for (const auto& row : t.rows)
-      if (c < row.size()) cells.push_back(row[c]);
-    if (spec == "l" || spec == "r" || spec == "c") {
-      o += widest_of(longest(cells, kMeasured)) + "\\advance\\dimen0 by \\dimen2\n";
-    } else if (auto p = spec.rfind("p{"); p != std::string::npos && spec.back() == '}') {
+      desire.push_back(std::min<std::size_t>(d, 80));
+      total += desire.back();
+    } else if (auto p = spec.rfind("p{"); p != std::string::npos && spec.back() == '}') {  // a width given
       o += "\\advance\\dimen0 by " + spec.substr(p + 2, spec.size() - p - 3) + "\n";
-    } else {  // any other column: as wide as its widest cell
+    } else {
       o += widest_of(longest(cells, kMeasured)) + "\\advance\\dimen0 by \\dimen2\n";
     }
-  }
-  std::vector<std::size_t> desire;
-  std::size_t total = 0;
-  for (auto c : wrapped) {
-    std::size_t d = t.columns[c].head.size();
-    for (const auto& row : t.rows)
-      if (c < row.size()) d = std::max(d, row[c].size());
-    desire.push_back(std::clamp<std::size_t>(d, 1, 80));
-    total += desire.back();
   }
   const std::size_t gaps = 2 * (t.columns.size() - 1);
   o += "\\dimen4=\\dimexpr\\linewidth-\\dimen0-" + std::to_string(gaps) + "\\tabcolsep\\relax\n";
   o += "\\dimen8=\\dimexpr\\dimen0+" + std::to_string(gaps) + "\\tabcolsep\\relax\n";
   for (std::size_t i = 0; i < wrapped.size(); ++i) {
-    const auto c = wrapped[i];
-    std::vector<std::string_view> words;
-    auto add_words = [&](std::string_view cell) {
-      std::size_t start = 0;
-      while (start <= cell.size()) {
-        auto end = cell.find(' ', start);
-        if (end == std::string_view::npos) end = cell.size();
-        auto w = cell.substr(start, end - start);
-        // TeX may break a line after an explicit hyphen: the pieces are what must fit ("mixture-", "of-")
-        for (std::size_t from = 0; from < w.size();) {
-          auto dash = w.find('-', from);
-          const std::size_t to = dash == std::string_view::npos ? w.size() : dash + 1;
-          if (auto piece = w.substr(from, to - from); measurable_word(piece)) words.push_back(piece);
-          from = to;
-        }
-        start = end + 1;
-      }
-    };
-    add_words(t.columns[c].head);
-    for (const auto& row : t.rows)
-      if (c < row.size()) add_words(row[c]);
     std::string name = "\\qualrankw";
     name += static_cast<char>('a' + static_cast<int>(i % 26));
     if (i >= 26) name += static_cast<char>('a' + static_cast<int>(i / 26 - 1));
-    o += widest_of(longest(words, kMeasured));
+    o += widest_of(longest(unbreakable_pieces(column_cells(t, wrapped[i])), kMeasured));
     o += "\\dimen6=\\dimexpr\\dimen4*" + std::to_string(desire[i]) + "/" + std::to_string(total) +
          "\\relax\\ifdim\\dimen6<\\dimen2 \\dimen6=\\dimen2 \\fi\\edef" + name + "{\\the\\dimen6}\\advance\\dimen8 by \\dimen6\n";
     names.push_back(name);
   }
-  // Measured in the table's font; when the longest words alone make the table wider than the line (\dimen8),
-  // measured again in \small, then \footnotesize, which the table is then set in.
   return "\\def\\qualrankwidths{%\n" + o + "}\\qualrankwidths\n"
          "\\ifdim\\dimen8>\\linewidth \\small\\qualrankwidths\\ifdim\\dimen8>\\linewidth \\footnotesize\\tabcolsep=2pt\\qualrankwidths\\fi\\fi\n";
 }
