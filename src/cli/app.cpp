@@ -358,6 +358,14 @@ int run(int argc, char** argv) {
     }
     if (found != here) ctx.workspace = found;
   }
+  // Absolute from here on: the library takes a path that is not absolute as relative to the workspace, and a
+  // file listed under a relative workspace ("../transcripts/X.md", "ws/transcripts/X.md") would be taken as
+  // relative twice. Its symlink check then looked at a path that does not exist: a transcript linked outside
+  // the workspace was read under -C ws, and the workspace refused under -C ..
+  {
+    std::error_code ec;
+    if (auto abs = std::filesystem::absolute(ctx.workspace, ec); !ec) ctx.workspace = abs;
+  }
   if (auto why = files::source_date_epoch_problem(); !why.empty()) {
     std::cerr << "qualrank " << name << ": error: " << why << "\n";
     return 2;

@@ -31,6 +31,20 @@ cmp -s "$tmp/carol.codes" "$tmp/carol.orig" || fail "the .codes behind the symli
 [[ -L $C ]] || fail "the symlink was replaced"
 rm "$C"; mv "$tmp/carol.codes" "$C"
 
+# The workspace given relative (-C ws, -C ..): a transcript symlinked out is refused as under an absolute -C
+# (was: read under -C ws, its path shown as "ws/transcripts/..."), and -C .. works from a subfolder (was:
+# every file of the workspace "leads outside the workspace").
+ln -s "$tmp/outside.md" "$ws/transcripts/Z99.md"; printf 'not a transcript\n' >"$tmp/outside.md"
+for from in "$tmp:ws" "$ws/transcripts:.." "$ws:."; do
+  (cd "${from%%:*}" && expect 1 "transcripts/Z99.md: error: leads outside the workspace through a symlink; not read" \
+    "$QUALRANK" -C "${from#*:}" validate) || fail "-C ${from#*:} from ${from%%:*}"
+done
+rm "$ws/transcripts/Z99.md"
+(cd "$ws/transcripts" && "$QUALRANK" -C .. -q validate) || fail "-C .. from transcripts/"
+(cd "$tmp" && "$QUALRANK" -C ws -q report -o rel-reports) || fail "report with -C ws"
+[[ -f $ws/rel-reports/report.json ]] || fail "-o under -C ws: $(ls "$ws")"
+rm -r "$ws/rel-reports"
+
 # A bare .qde (taken out of its .qdpx): says what a .qde is and what to pass (was "not inside the project").
 q export --qdpx -o "out.qdpx" >/dev/null 2>&1 || fail "export"
 mkdir "$tmp/x"; (cd "$tmp/x" && unzip -q "$ws/out.qdpx" project.qde); rm "$ws/out.qdpx"
