@@ -11,24 +11,11 @@ command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 unset NO_COLOR
 tmp=$(mktemp -d)
-sock=qredges-$$
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; echo "--- screen:"; screen || true; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/tmux.sh"  # sock, screen, wait_for, wait_gone, keys, fail
 ws=$tmp/ws
 mkdir -p "$ws"
 cp -r "$FIXTURES"/fieldwork/{codebooks,guidelines,transcripts} "$ws"/
 q() { "$QUALRANK" -C "$ws" "$@"; }
-screen() { tmux -L "$sock" capture-pane -p -t qr 2>/dev/null; }
-wait_for() {
-  local deadline=$((SECONDS + ${2:-10}))
-  while ((SECONDS < deadline)); do
-    [[ $(screen) == *"$1"* ]] && return 0
-    sleep 0.05
-  done
-  fail "timed out waiting for '$1'"
-}
-keys() { tmux -L "$sock" send-keys -t qr "$@"; }
 # start COLSxROWS ENV ARGS...: annotate in a new session of that size, with ENV (VAR=value ...) set.
 start() {
   local size=$1 env=$2; shift 2

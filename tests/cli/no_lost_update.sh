@@ -7,10 +7,7 @@ set -euo pipefail
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d)
-sock=qrlost-$$
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; echo "--- screen:"; screen || true; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/tmux.sh"  # sock, screen, wait_for, wait_gone, keys, fail
 ws=$tmp/ws
 mkdir -p "$ws"
 cp -r "$FIXTURES"/fieldwork/{codebooks,guidelines,transcripts} "$ws"/
@@ -54,16 +51,6 @@ rm "$ws/.qualrank.lock"; mv "$tmp/lock.bak" "$ws/.qualrank.lock"
 
 # 3. annotate against external edits, 10 races: annotate codes t2 of C01 (unsaved), something else changes the
 #    file on disk, then 'w'.
-screen() { tmux -L "$sock" capture-pane -p -t qr 2>/dev/null; }
-wait_for() {
-  local deadline=$((SECONDS + ${2:-10}))
-  while ((SECONDS < deadline)); do
-    [[ $(screen) == *"$1"* ]] && return 0
-    sleep 0.05
-  done
-  fail "timed out waiting for '$1'"
-}
-keys() { tmux -L "$sock" send-keys -t qr "$@"; }
 start() {
   rm -f "$tmp/rc"
   tmux -L "$sock" -u new-session -d -s qr -x 120 -y 30 "cd '$ws' && '$QUALRANK' annotate $*; echo \$? >'$tmp/rc'"
