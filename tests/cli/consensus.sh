@@ -6,8 +6,8 @@
 # corrupts a decision; one --coder selection everywhere.
 set -euo pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+source "$(dirname "${BASH_SOURCE[0]}")/lib/tmux.sh"  # fail, and the terminal's: sock, screen, wait_for, keys
 ws="$tmp/ws"; cp -r "$FIXTURES/streets" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
 export QUALRANK_AUTHOR=lee
@@ -123,20 +123,16 @@ grep -qxF "# decided t2 by lee on 2026-11-23: codes:EVID.1,INF.1 | ana: EVID.1, 
 # Each decision is saved as it is made: a run killed at the next prompt keeps the first one.
 sed -i 's/^t3: .*/t3: EVID.1/; s/^t4: INF.1$/t4: SAF.2/' "$ws/transcripts/C01.ben.codes"
 # (in a terminal, as a person would: tmux; Ctrl-C at the second unit's prompt)
-sock=qrcons-$$
 tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "cd '$ws' && QUALRANK_AUTHOR=lee exec '$QUALRANK' reconcile C01.md --date 2026-11-24"
 tmux -L "$sock" set-option -t qr remain-on-exit on >/dev/null
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
-screen() { tmux -L "$sock" capture-pane -p -t qr 2>/dev/null; }
-wait_for() { for _ in $(seq 200); do [[ $(screen) == *"$1"* ]] && return 0; sleep 0.05; done; fail "timed out waiting for '$1': $(screen)"; }
 wait_for "C01#t2 (A.1)"  # stale again (ben's t2 is back to SAF.2): kept
-tmux -L "$sock" send-keys -t qr k Enter; wait_for "note (Enter for 'kept the lane gap') >"
-tmux -L "$sock" send-keys -t qr Enter
+keys k Enter; wait_for "note (Enter for 'kept the lane gap') >"
+keys Enter
 wait_for "C01#t3 (A.2)"
-tmux -L "$sock" send-keys -t qr a Enter; wait_for "note (Enter for none) >"
-tmux -L "$sock" send-keys -t qr -l first; tmux -L "$sock" send-keys -t qr Enter
+keys a Enter; wait_for "note (Enter for none) >"
+keys -l first; keys Enter
 wait_for "C01#t4 (A.2)"
-tmux -L "$sock" send-keys -t qr C-c
+keys C-c
 dead() { [[ $(tmux -L "$sock" display-message -p -t qr '#{pane_dead}') == 1 ]]; }
 for _ in $(seq 100); do dead && break; sleep 0.05; done
 dead || fail "Ctrl-C did not stop reconcile"

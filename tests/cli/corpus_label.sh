@@ -9,9 +9,8 @@
 set -euo pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
-sock=qlab-$$  # a private tmux server: never the default one, which another program may own or kill
-tmp=$(mktemp -d); trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+source "$(dirname "${BASH_SOURCE[0]}")/lib/tmux.sh"  # fail, and the labeller's terminal: sock, screen, wait_for, keys
 ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
 export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
@@ -275,30 +274,24 @@ grep -qF "$row" "$ws/reports/latex/corpus.tex" || fail "latex row '$row': $(grep
 # The terminal labeller in tmux (80x24): label two documents, undo the second, quit, reopen: it resumes at the
 # undone one; the saved bytes and the progress line.
 command -v tmux >/dev/null || { echo "note: no tmux; the terminal labeller is not checked"; echo "ok: corpus label"; exit 0; }
-s="qlab$$"
-tmux -L "$sock" -u new-session -d -s "$s" -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
-screen() { tmux -L "$sock" capture-pane -t "$s" -p; }
-wait_for() {  # wait_for TEXT: until the screen shows it (5 s)
-  for _ in $(seq 50); do screen | grep -qF -- "$1" && return 0; sleep 0.1; done
-  fail "screen without '$1': $(screen)"
-}
+tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
 wait_for "0 of 30 labelled"
 [[ $(screen | head -1) == "corpus label  eve  sample pilot  [1/30]  0 of 30 labelled" ]] || fail "header: $(screen | head -1)"
 screen | grep -qxF "label: (none)" || fail "no label line: $(screen)"
-tmux -L "$sock" send-keys -t "$s" l; wait_for "filter (id, name or alias)"
-tmux -L "$sock" send-keys -t "$s" COM.2; wait_for "COM.2_"
-tmux -L "$sock" send-keys -t "$s" Enter; wait_for "1 of 30 labelled"
+keys l; wait_for "filter (id, name or alias)"
+keys COM.2; wait_for "COM.2_"
+keys Enter; wait_for "1 of 30 labelled"
 [[ $(screen | tail -1) == "${docs[0]}: COM.2 (Meetings); 1 of 30 labelled" ]] || fail "message: $(screen | tail -1)"
 screen | grep -qF "[2/30]" || fail "not moved on: $(screen | head -1)"
-tmux -L "$sock" send-keys -t "$s" l; wait_for "filter (id, name or alias)"
-tmux -L "$sock" send-keys -t "$s" WELL.1 Enter; wait_for "2 of 30 labelled"
-tmux -L "$sock" send-keys -t "$s" u; wait_for "undone: ${docs[1]} unlabelled again; 1 of 30 labelled"
-tmux -L "$sock" send-keys -t "$s" q; sleep 0.5
+keys l; wait_for "filter (id, name or alias)"
+keys WELL.1 Enter; wait_for "2 of 30 labelled"
+keys u; wait_for "undone: ${docs[1]} unlabelled again; 1 of 30 labelled"
+keys q; sleep 0.5
 printf 'doc,nodes,note\n%s,COM.2,\n' "${docs[0]}" | cmp - "$ws/corpus/labels/pilot/eve.csv" || fail "eve's file: $(cat "$ws/corpus/labels/pilot/eve.csv")"
-tmux -L "$sock" kill-session -t "$s"
-tmux -L "$sock" -u new-session -d -s "$s" -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
+tmux -L "$sock" kill-session -t qr
+tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
 wait_for "1 of 30 labelled"
 [[ $(screen | head -1) == "corpus label  eve  sample pilot  [2/30]  1 of 30 labelled" ]] || fail "resumed at: $(screen | head -1)"
 [[ $(screen | sed -n 2p) == "${docs[1]}  "* ]] || fail "the document shown: $(screen | sed -n 2p)"
-tmux -L "$sock" send-keys -t "$s" q; sleep 0.3
+keys q; sleep 0.3
 echo "ok: corpus label"
