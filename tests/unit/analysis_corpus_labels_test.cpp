@@ -4,22 +4,13 @@
 
 #include "qualrank/analysis/corpus_labels.h"
 #include "qualrank/model/corpus_screening.h"
+#include "fixture_taxonomy.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;
 using namespace qualrank::corpus;
 
 namespace {
-
-const Taxonomy& fieldwork() {
-  static const Taxonomy t = [] {
-    Diagnostics d;
-    auto loaded = load_taxonomy(*files::read(std::string(QUALRANK_FIXTURES_DIR) + "/fieldwork/codebooks/remote-work.yaml"), "t.yaml", d);
-    REQUIRE(loaded);
-    return std::move(*loaded);
-  }();
-  return t;
-}
 
 SampleLabels sample(const std::vector<std::vector<std::string>>& rows, Diagnostics& d) {
   // rows: doc, then one label per coder ("" = none)
@@ -32,17 +23,17 @@ SampleLabels sample(const std::vector<std::vector<std::string>>& rows, Diagnosti
   }
   for (auto& c : coders)
     std::sort(c.labels.begin(), c.labels.end(), [](const auto& a, const auto& b) { return doc_less(a.doc, b.doc); });
-  return resolve_sample_labels(docs, coders, {}, "decisions.csv", "pilot", fieldwork(), direct_resolver(fieldwork()), d);
+  return resolve_sample_labels(docs, coders, {}, "decisions.csv", "pilot", test::fieldwork_taxonomy(), direct_resolver(test::fieldwork_taxonomy()), d);
 }
 
 }  // namespace
 
 TEST_CASE("corpus::label_nodes orders root first and takes the deepest node as the category", "[analysis][corpus]") {
-  auto ln = label_nodes({"COM.1.a", "COM"}, fieldwork());
+  auto ln = label_nodes({"COM.1.a", "COM"}, test::fieldwork_taxonomy());
   CHECK(ln.problem.empty());
   CHECK(ln.nodes == std::vector<std::string>{"COM", "COM.1.a"});
   CHECK(ln.category == "COM.1.a");
-  CHECK(label_nodes({"COM.1", "TOOL"}, fieldwork()).problem ==
+  CHECK(label_nodes({"COM.1", "TOOL"}, test::fieldwork_taxonomy()).problem ==
         "'TOOL' and 'COM.1' are not on one path from the root: a label is one node and, optionally, its ancestors");
 }
 

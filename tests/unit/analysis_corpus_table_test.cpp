@@ -1,22 +1,13 @@
 #include <catch2/catch.hpp>
 
 #include "qualrank/analysis/corpus_table.h"
+#include "fixture_taxonomy.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
 using namespace qualrank;
 
 namespace {
-
-const Taxonomy& fieldwork_taxonomy() {
-  static const Taxonomy t = [] {
-    Diagnostics d;
-    auto loaded = load_taxonomy(*files::read(std::string(QUALRANK_FIXTURES_DIR) + "/fieldwork/codebooks/remote-work.yaml"), "t.yaml", d);
-    REQUIRE(loaded);
-    return std::move(*loaded);
-  }();
-  return t;
-}
 
 PeriodList list(const std::string& file, const std::string& text) {
   Diagnostics d;
@@ -39,7 +30,7 @@ TEST_CASE("corpus_table counts units per source, period and top-level node (hand
   std::vector<PeriodList> periods{list("lists/forum_2024-H2.txt", "f3\n"), list("lists/forum_2024-H1.txt", " f1 \n\nf2\n"),
                                   list("lists/tickets_2024-H10.txt", "t1\nt2\nt3\n")};
   Diagnostics warnings;
-  auto t = corpus_table(table, fieldwork_taxonomy(), 1, periods, warnings);
+  auto t = corpus_table(table, test::fieldwork_taxonomy(), 1, periods, warnings);
   CHECK_FALSE(warnings.has_errors());
   CHECK(t.periods == std::vector<std::string>{"2024-H1", "2024-H2", "2024-H10"});  // natural order
   CHECK(t.groups == std::vector<std::string>{"COM", "TOOL", "WELL"});

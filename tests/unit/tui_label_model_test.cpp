@@ -6,22 +6,13 @@
 
 #include "label_actions.h"
 #include "label_model.h"
+#include "fixture_taxonomy.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;
 namespace fs = std::filesystem;
 
 namespace {
-
-const Taxonomy& fieldwork() {
-  static const Taxonomy t = [] {
-    Diagnostics d;
-    auto loaded = load_taxonomy(*files::read(std::string(QUALRANK_FIXTURES_DIR) + "/fieldwork/codebooks/remote-work.yaml"), "t.yaml", d);
-    REQUIRE(loaded);
-    return std::move(*loaded);
-  }();
-  return t;
-}
 
 struct TempWorkspace {
   fs::path root;
@@ -46,7 +37,7 @@ struct TempWorkspace {
 
 tui::LabelModel open(const TempWorkspace& w) {
   Diagnostics d;
-  auto m = tui::LabelModel::open(w.root, "eve", "pilot", fieldwork(), direct_resolver(fieldwork()), d);
+  auto m = tui::LabelModel::open(w.root, "eve", "pilot", test::fieldwork_taxonomy(), direct_resolver(test::fieldwork_taxonomy()), d);
   REQUIRE(m);
   return std::move(*m);
 }
