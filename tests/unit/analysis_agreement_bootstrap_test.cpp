@@ -4,7 +4,7 @@
 // exactly against a case whose bootstrap distribution is a binomial (quantiles from SciPy), and within a
 // stated Monte Carlo tolerance against stats::bootstrap_ci and against a plain cluster bootstrap written
 // here, and (c) on edge cases.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 #include <cstring>

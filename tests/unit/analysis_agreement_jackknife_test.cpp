@@ -3,7 +3,7 @@
 // in Python (statsmodels' fleiss_kappa and alpha from the coincidence matrix, each recomputed without each
 // unit or cluster), (b) against bootstrap_agreement's percentile intervals on three tables of 100,000 units
 // (the size from which `qualrank agreement` switches to the jackknife), (c) the switch and edge cases.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 #include <cstring>

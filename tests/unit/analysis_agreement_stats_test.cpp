@@ -4,7 +4,7 @@
 // scikit-learn is installed there, so alpha is checked against an independent NumPy
 // implementation that builds the full coincidence matrix o_ck pair by pair (Krippendorff 2011,
 // section C) and against Krippendorff's own worked example (alpha = 0.743).
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 #include <stdexcept>

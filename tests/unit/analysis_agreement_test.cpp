@@ -3,7 +3,7 @@
 // (statsmodels 0.13.5, NumPy 1.24.2) with the one-line command in the comment above them; alpha is checked
 // against an independent NumPy implementation that builds the coincidence matrix pair by pair
 // (Krippendorff 2011, section C), as in analysis_agreement_stats_test.cpp.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 #include <memory>

@@ -1,5 +1,5 @@
 // Unit tests for whose coding an analysis counts (src/analysis/coder_selection.cpp).
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "qualrank/analysis/coder_selection.h"
 

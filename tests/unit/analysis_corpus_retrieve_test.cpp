@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/analysis/corpus_retrieve.h"

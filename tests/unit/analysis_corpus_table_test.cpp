@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "qualrank/analysis/corpus_table.h"
 #include "fixture_taxonomy.h"

@@ -10,7 +10,7 @@
 //   s7 P3 (user, advanced)               {A}
 //   s8 P3                                {B.1, B.2}
 // Aggregate rule: a node counts the segments coded with it or any descendant, once per segment.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 

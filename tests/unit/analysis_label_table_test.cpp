@@ -1,6 +1,6 @@
 // Unit tests for the label-table reader (src/analysis/label_table.cpp): the CSV edge cases of
 // tests/fixtures/agreement/ (one problem per file) and the column rules.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <array>
 #include <cstdint>

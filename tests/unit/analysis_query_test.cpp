@@ -23,7 +23,7 @@
 //                                                    M02#t4        III.1 TOOL.2.a(x)
 // 28 segments in all (`qualrank code`). Participant turns without any code: C01 t1 t5 t6, C02 t1 t4,
 // E01 t1 t5, E02 t1 t2 t6, M01 t1 t6, M02 t1 t5 = 14 (C02#t3 is coded by its spans only, so it is coded).
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "qualrank/analysis/query.h"
 

@@ -19,7 +19,7 @@
 // base 4, run 3, threshold 0.05:
 //   5-7: 3 (0.15), 6-8: 2 (0.10), 7-9: 1 (0.05) -> saturated at 6
 // base 6, run 2, threshold 0.05: B = 23; 7-8: 1/23 = 0.0435 <= 0.05 -> saturated at 6
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <stdexcept>
 

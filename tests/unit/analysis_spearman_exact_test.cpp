@@ -4,7 +4,7 @@
 //   from scipy.stats import permutation_test, spearmanr; import numpy as np
 //   P = lambda x, y: permutation_test((x,), lambda a: spearmanr(a, y).statistic, permutation_type='pairings',
 //                                     n_resamples=np.inf, alternative='two-sided').pvalue
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 #include <limits>

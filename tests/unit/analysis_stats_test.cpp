@@ -1,7 +1,7 @@
 // Unit tests for qualrank::stats ranking statistics (src/analysis/stats.cpp).
 // Every expected value was produced by Debian's /usr/bin/python3 (SciPy 1.10.1, statsmodels
 // 0.13.5, NumPy 1.24.2) with the one-line command in the comment right above it.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The code suggester: tokenising, TF-IDF (hand-computed values), the logistic regression solver (optimality
 // of its solution), and cross-validation on generated corpora: planted code words are learned, shuffled codes
 // fall to chance, participant-specific words do not leak through the by-participant split.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Unit tests for agreement on multi-coder transcripts (src/analysis/transcript_agreement.cpp).
 // Expected values from Debian's /usr/bin/python3 (statsmodels 0.13.5, NumPy 1.24.2), commands above them.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cmath>
 #include <memory>

@@ -1,7 +1,7 @@
 // The fieldwork fixture study's taxonomy (tests/fixtures/fieldwork/codebooks/remote-work.yaml), loaded once:
 // for the unit tests that label, screen or tabulate against a real codebook of another study than the bundled one.
 #pragma once
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <string>
 #include <utility>

@@ -1,7 +1,7 @@
 // model/coding_edit: a memo belongs to one coding. Where several codes are written together (a @code line, a
 // span's list, a .codes line), setting one code's memo writes a memo of its own (`@memo ID: TEXT`,
 // `memo ID: TEXT` in the list's tail) and leaves the other codes' memos as they were. Fieldwork study.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,7 @@
 // model/coding_edit: no lost update. save_checked refuses when the transcript or the .codes file changed on
 // disk since it was read, writing nothing; reload() re-applies the unsaved codings on top of the other
 // writer's change and lists what it cannot. On a copy of the fieldwork study (coder eli inline, dana in .codes).
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <filesystem>
 #include <fstream>

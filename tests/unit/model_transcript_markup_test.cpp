@@ -2,7 +2,7 @@
 // audit, grown 10x, costs at most 12x the CPU time, and its diagnostics are capped (and still counted).
 // The timing case is tagged hidden ([.linearity]) so that ctest runs it alone, as `unit.linearity`
 // (tests/CMakeLists.txt): beside another test, the other's memory traffic alone moved the ratios by 10-30%.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <malloc.h>
 #include <time.h>

@@ -2,7 +2,7 @@
 // insert one markup character at many seeded random places; after each mutation, either the set of codings
 // (participant, turn, whole turn or span, node, coder) is unchanged, or the parse and the code resolution
 // report a problem (error or warning) located in the mutated file within a few lines of the mutation.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Unit tests for the coded-quote table import (src/report/codebook_import.cpp) and the codebook tables it feeds
 // (src/report/codebook_data.cpp), against tests/fixtures/codebook/tiny and tests/fixtures/codebook/tables.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/codebook_import.h"

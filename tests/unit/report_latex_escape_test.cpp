@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "qualrank/report/latex_escape.h"
 #include "qualrank/report/latex_tables.h"

@@ -1,6 +1,6 @@
 // Unit tests for the safe workbook layer (src/report/xlsx_book.cpp): cell text cleaning and cutting, cell
 // names, atomic commit and reproducible bytes.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <unistd.h>
 

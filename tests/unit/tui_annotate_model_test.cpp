@@ -1,6 +1,6 @@
 // The terminal coder's model without a terminal: the selection, coding through the action table with a fake
 // Ui, undo/redo levels, next-uncoded, search, leaving a transcript, a new code, a reload, recovery, save.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <filesystem>
 #include <fstream>

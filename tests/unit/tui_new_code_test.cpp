@@ -1,5 +1,5 @@
 // The id a code proposed from the terminal coder takes: the parent's children's numbering style continued.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "new_code.h"
 

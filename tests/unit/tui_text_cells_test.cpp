@@ -1,6 +1,6 @@
 // Characters, columns and words on a terminal: grapheme clusters of combining, emoji, flag and CJK text, words,
 // and text cut in its middle.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <string>
 #include <vector>

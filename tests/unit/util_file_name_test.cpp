@@ -1,5 +1,5 @@
 // FileName (util/diagnostics.h): a Location's file name, shared by copies, reading as a string.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <map>
 #include <sstream>

@@ -1,6 +1,6 @@
 // The resource limits of issue #16: YAML alias expansion, nesting and size; zip entries, sizes and ratio with
 // the real reason; diagnostics capped per kind with quoted values cut to an excerpt.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <filesystem>
 #include <map>

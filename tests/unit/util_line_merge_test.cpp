@@ -1,6 +1,6 @@
 // util/line_merge: the line diff rebuilds the other text, and the three-way rebase keeps both sides' changes
 // where they do not overlap (compared with what `git merge-file` gives for the same three texts, noted below).
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <random>
 

@@ -1,5 +1,5 @@
 // Unit tests for files::ReadOverlay (src/util/files.cpp): planned files read and listed from memory.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 // Unit tests for the eight-bytes-at-a-time tests (include/qualrank/util/swar.h): each word-level answer
 // against the bytes looked at one by one, for every byte value at every position in varied words.
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <cstdint>
 #include <cstring>
