@@ -1,6 +1,9 @@
 // The PDF back end of the figures (figure_drawing.h): cairo's PDF surface, written into a string. cairo embeds
 // the subset of the font the text uses (its subset tag is a hash of the glyphs, so the bytes are the same on
-// every run); the document's date is set (never the clock) and its Creator names qualrank.
+// every run); the document's date is set (never the clock) and its Creator names qualrank. PDF 1.4: cairo 1.18
+// (Debian 13) writes 1.5 files with compressed object streams, which hide the Info dictionary (Creator, date)
+// from anything that reads the bytes, as figure_report.cpp's "did qualrank write this" does; 1.4 has none,
+// so both releases write the same structure.
 #include <cairo-pdf.h>
 #include <cairo.h>
 
@@ -83,7 +86,7 @@ std::string iso_date(long long epoch) {
 std::string to_pdf(const Drawing& d, const std::string& qualrank_version, long long epoch, std::string* error) {
   std::string out;
   cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append, &out, d.width, d.height);
-  cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_5);
+  cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_4);
   const std::string date = iso_date(epoch);
   cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date.c_str());
   cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, ("qualrank " + qualrank_version).c_str());
