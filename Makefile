@@ -1,17 +1,24 @@
-# Quick start on Debian 12: `make run` (the main job) and `make test` (the whole suite).
-# Both install the Debian packages qualrank needs when they are missing (apt-get, as root or via sudo).
+# Quick start on Debian 12 or 13: `make run` (the main job) and `make test` (the whole suite).
+# Both install the Debian packages qualrank needs when they are missing (apt-get, as root or via sudo; without
+# either, scripts/install-deps.sh prints the apt-get line to hand to an administrator). `make run` builds only
+# the binary it runs; the tests and benchmarks are built by `make test` and `make bench`.
 
 BUILD_DIR ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 QUALRANK  := $(BUILD_DIR)/qualrank
 
-# Build and runtime dependencies, all from Debian 12.
+# Build and runtime dependencies: the same names on Debian 12 (bookworm) and 13 (trixie); install-deps.sh maps
+# any name a release spells otherwise. libminizip-dev: Debian 13's xlsxwriter.pc requires minizip.
 DEB_BUILD := cmake g++ make pkg-config libboost-program-options-dev libboost-graph-dev libboost-math-dev \
-             nlohmann-json3-dev libyaml-cpp-dev libxlsxwriter-dev libzip-dev libpugixml-dev libicu-dev \
-             libssl-dev zlib1g-dev libisal-dev catch2 libbenchmark-dev libncurses-dev libcairo2-dev fonts-dejavu-core
+             nlohmann-json3-dev libyaml-cpp-dev libxlsxwriter-dev libminizip-dev libzip-dev libpugixml-dev libicu-dev \
+             libssl-dev zlib1g-dev libisal-dev libncurses-dev libcairo2-dev fonts-dejavu-core
+# The unit tests (Catch2 v2 on Debian 12, v3 on Debian 13) and the benchmarks (Google Benchmark).
+DEB_BENCH := libbenchmark-dev
+# make package: CPack's DEB generator asks dpkg-shlibdeps (dpkg-dev) for Depends, and `file` for what to strip.
+DEB_PACKAGE := dpkg-dev file
 # What the test suite uses to check outputs with independent tools.
-DEB_TEST  := libxml2-utils python3-openpyxl python3-yaml chromium libreoffice-calc-nogui poppler-utils unzip tmux jq time \
-             bash-completion zsh fish man-db groff-base dpkg-dev \
+DEB_TEST  := catch2 $(DEB_BENCH) libxml2-utils python3-openpyxl python3-yaml chromium libreoffice-calc-nogui poppler-utils unzip tmux jq time \
+             bash-completion zsh fish man-db groff-base $(DEB_PACKAGE) \
              texlive-latex-base texlive-latex-recommended cm-super-minimal
 
 # Fuzzing (make fuzz): Debian's clang and its compiler-rt (libFuzzer, ASan, UBSan runtimes).
@@ -29,7 +36,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps deps-test build run test bench clean fuzz fuzz-build fuzz-replay install package
+.PHONY: all deps deps-test deps-bench configure binary build run test bench clean fuzz fuzz-build fuzz-replay install package
 
 all: build
 
@@ -39,11 +46,22 @@ deps:
 deps-test:
 	@./scripts/install-deps.sh $(DEB_BUILD) $(DEB_TEST)
 
+deps-bench:
+	@./scripts/install-deps.sh $(DEB_BUILD) $(DEB_BENCH)
+
 $(BUILD_DIR)/CMakeCache.txt:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
 
-build: $(BUILD_DIR)/CMakeCache.txt
+# Configures again, so that packages installed since the first configure (Catch2, Google Benchmark) are found.
+configure:
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The binary alone: what `make run` runs.
+binary: $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target qualrank
 
 # Builds what is installed (the binary, then its manual pages and completions), then installs it.
 install: $(BUILD_DIR)/CMakeCache.txt
@@ -51,19 +69,21 @@ install: $(BUILD_DIR)/CMakeCache.txt
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
 
 # The Debian package (CPack): $(BUILD_DIR)/qualrank_VERSION_ARCH.deb, Depends from the binary's libraries.
-package: $(BUILD_DIR)/CMakeCache.txt
+package: deps
+	@./scripts/install-deps.sh $(DEB_PACKAGE)
+	@$(MAKE) --no-print-directory $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target qualrank qualrank_shell_files
 	cd $(BUILD_DIR) && cpack -G DEB
 
 run: deps
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory binary
 	$(QUALRANK) report -o reports
 
 test: deps-test
 	@$(MAKE) --no-print-directory build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
-bench: deps
+bench: deps-bench
 	@$(MAKE) --no-print-directory build
 	./bench/run.sh $(BUILD_DIR)
 
