@@ -10,51 +10,82 @@ namespace qualrank::cli {
 
 namespace {
 
-// Bash: the words up to the cursor (COMP_WORDS splits "--opt=value" at '=': the helper joins them). A value
-// is quoted for the line unless the user opened a quote; ":1"/":2" ask for file or folder names.
+// Bash: the words up to the cursor (COMP_WORDS splits "--opt=value" at '=': the helper joins them). Readline
+// inserts a candidate as it is, after the quote the user opened, so each value is escaped for the quoting the
+// word is in: none (printf %q), '...' (a ' written '\''), "..." (\ $ ` " escaped, ! outside the quotes) or
+// $'...' (\ and ' escaped), the quote closed where readline would not close it; in a quoted word a value
+// with a control character is not offered. Where the quoting cannot be told safely (a quote opened inside the
+// word, a quote already closed, $ or ` typed in it) nothing is offered. The word is passed to the helper unquoted. ":1"/":2" ask for file or folder names.
 const char* const kBash = R"(# bash completion for qualrank. Made by 'qualrank completion bash'; do not edit.
 _qualrank() {
-    local cur=${COMP_WORDS[COMP_CWORD]} out line directive=0 quoted=
+    local cur=${COMP_WORDS[COMP_CWORD]} out line directive=0 quote= rest= c i
     local -a words=("${COMP_WORDS[@]:1:COMP_CWORD}")
     case $cur in
-        \"* | \'*) quoted=1 ;;
+        \$\'*) quote=ansi; cur=${cur:2} ;;
+        \'*) quote=single; cur=${cur:1} ;;
+        \"*) quote=double; cur=${cur:1} ;;
     esac
+    for ((i = 0; i < ${#cur}; i++)); do
+        c=${cur:i:1}
+        case $quote$c in
+            single\') return 0 ;;
+            single*) ;;
+            ansi\' | ansi\\) return 0 ;;
+            ansi*) ;;
+            double\" | double\$ | double\` | \" | \' | \$ | \`) return 0 ;;
+            double\\) c=${cur:i+1:1}; [[ $c == [\\\"\$\`] ]] && ((++i)) || c=\\ ;;
+            \\) ((i++)); c=${cur:i:1} ;;
+        esac
+        rest+=$c
+    done
+    words[${#words[@]}-1]=$rest
     out=$("${COMP_WORDS[0]}" __complete "${words[@]}" 2>/dev/null) || return 0
     COMPREPLY=()
     while IFS= read -r line; do
         case $line in
-            '') ;;
-            :[0-9]) directive=${line#:} ;;
-            *)
-                line=${line%%$'\t'*}
-                [[ -n $quoted || $line != *[^A-Za-z0-9._,:/=@+%-]* ]] || printf -v line '%q' "$line"
-                COMPREPLY+=("$line")
-                ;;
+            '') continue ;;
+            :[0-9]) directive=${line#:}; continue ;;
         esac
+        line=${line%%$'\t'*}
+        case $quote in
+            '') [[ $line != *[^A-Za-z0-9._,:/=@+%-]* ]] || printf -v line '%q' "$line" ;;
+            *) [[ $line == *[[:cntrl:]]* ]] && continue ;;&
+            single) line=${line//\'/\'\\\'\'} ;;
+            double) line=${line//\\/\\\\}; line=${line//\"/\\\"}; line=${line//\$/\\\$}; line=${line//\`/\\\`}
+                    line=${line//!/\"\'!\'\"} ;;
+            ansi) line=${line//\\/\\\\}; line=${line//\'/\\\'} ;;
+        esac
+        # Readline closes the quote after a lone candidate unless the line already ends with the quote
+        # character; an escaped value that does (an escaped ' or ", a ! outside the quotes) is closed here.
+        case $quote${line: -1} in
+            single\' | ansi\' | double\") line+=${line: -1} ;;
+        esac
+        COMPREPLY+=("$line")
     done <<<"$out"
-    [[ $cur == = ]] && cur=
+    [[ $rest == = ]] && rest=
     case $directive in
-        1) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
-        2) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+        1) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$rest") ;;
+        2) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$rest") ;;
     esac
     return 0
 }
 complete -F _qualrank qualrank
 )";
 
-// Zsh: VALUE<TAB>DESCRIPTION becomes _describe's VALUE:DESCRIPTION (colons in the value escaped).
+// Zsh: VALUE<TAB>DESCRIPTION becomes _describe's VALUE:DESCRIPTION (backslashes and colons in the value
+// escaped, as _describe reads them); compadd then quotes the value for the word's own quoting.
 const char* const kZsh = R"(#compdef qualrank
 # zsh completion for qualrank. Made by 'qualrank completion zsh'; do not edit.
 _qualrank() {
-    local out line directive=0
+    local out line value directive=0
     local -a candidates
     out=$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null) || return 1
     for line in "${(@f)out}"; do
         case $line in
             '') ;;
             :<->) directive=${line#:} ;;
-            *$'\t'*) candidates+=("${${line%%$'\t'*}//:/\\:}:${line#*$'\t'}") ;;
-            *) candidates+=("${line//:/\\:}") ;;
+            *$'\t'*) value=${line%%$'\t'*}; candidates+=("${${value//\\/\\\\}//:/\\:}:${line#*$'\t'}") ;;
+            *) candidates+=("${${line//\\/\\\\}//:/\\:}") ;;
         esac
     done
     case $directive in

@@ -48,6 +48,11 @@ expect $'TOOL.2\nTOOL.2.a' -C "$ws" query --code TOOL.2
 expect $'COM.1,WELL\nCOM.1,WELL.1\nCOM.1,WELL.2\nCOM.1,Wellbeing' -C "$ws" query --any-code COM.1,W
 expect 'Asynchronous\ updates' -C "$ws" code add --node As
 expect 'Asynchronous updates' -C "$ws" code add --node '"As'
+expect 'Asynchronous updates' -C "$ws" code add --node "'As"
+expect 'Asynchronous\ updates' -C "$ws" code add --node 'Asynchronous\ up'   # a typed escape is read as the shell reads it
+expect '' -C "$ws" code add --node 'As"yn'        # a quote opened inside the word: nothing offered
+expect '' -C "$ws" code add --node '"As"yn'       # a quote already closed: likewise
+expect '' -C "$ws" code add --node '"As$(x)'      # an expansion typed in a quoted word: likewise
 # transcripts after --transcript and as annotate's and reconcile's words
 expect $'E01.md\nE02.md' -C "$ws" code add --transcript E
 expect $'C01.md\nC02.md\nE01.md\nE02.md\nM01.md\nM02.md' -C "$ws" annotate ''
