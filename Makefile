@@ -94,7 +94,7 @@ bench: deps-bench
 fuzz-build:
 	@./scripts/install-deps.sh $(DEB_BUILD) $(DEB_FUZZ)
 	@[ -f $(FUZZ_DIR)/CMakeCache.txt ] || CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) \
-	  -DCMAKE_BUILD_TYPE=Fuzz -DQUALRANK_FUZZ=ON -DQUALRANK_BUILD_BENCH=OFF \
+	  -DCMAKE_BUILD_TYPE=Fuzz -DQUALRANK_FUZZ=ON -DQUALRANK_BUILD_BENCH=OFF -DQUALRANK_UNITY=OFF \
 	  -DCMAKE_C_FLAGS_FUZZ="-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 	  -DCMAKE_CXX_FLAGS_FUZZ="-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_targets
@@ -106,7 +106,7 @@ fuzz: fuzz-build
 # driver built with g++ -fsanitize=address,undefined in $(ASAN_DIR) (no clang needed). CI runs it after make test.
 fuzz-replay: deps-test
 	@[ -f $(ASAN_DIR)/CMakeCache.txt ] || cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Asan \
-	  -DQUALRANK_BUILD_BENCH=OFF -DQUALRANK_FUZZ_SUBSET=ON \
+	  -DQUALRANK_BUILD_BENCH=OFF -DQUALRANK_FUZZ_SUBSET=ON -DQUALRANK_UNITY=OFF \
 	  -DCMAKE_C_FLAGS_ASAN="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	  -DCMAKE_CXX_FLAGS_ASAN="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 	cmake --build $(ASAN_DIR) -j $(JOBS) --target qualrank_fuzz_replay

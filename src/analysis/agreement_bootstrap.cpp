@@ -43,7 +43,6 @@
 namespace qualrank::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 __extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; silences -Wpedantic
 
 // ---- random numbers ---------------------------------------------------------------------------------

@@ -25,6 +25,7 @@
 // counting the categories left nonzero. The order of the floating-point sums is the input order, so the
 // result is the same bytes on every run.
 #include "qualrank/analysis/agreement_jackknife.h"
+#include "qualrank/analysis/stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,6 @@
 namespace qualrank::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // What one unit (or cluster) adds to the sums; the count vectors live in the scratch arrays of Visitor.
 struct Part {

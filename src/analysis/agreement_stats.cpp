@@ -30,7 +30,6 @@
 namespace qualrank::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Sufficient statistics of a complete (every unit coded m times) count table.
 struct FleissSums {

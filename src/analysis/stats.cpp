@@ -41,7 +41,6 @@
 namespace qualrank::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool any_nan(const std::vector<double>& v) {
   return std::any_of(v.begin(), v.end(), [](double d) { return std::isnan(d); });

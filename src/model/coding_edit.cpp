@@ -122,7 +122,6 @@ bool valid_coder_name(const std::string& coder) {
   });
 }
 
-std::string fold(std::string_view s) { return text::fold_case(s); }
 
 // The node a coding names at the version in use (as written when it does not resolve).
 std::string node_of(const NodeResolver& resolve, const Coding& c) {
@@ -223,14 +222,14 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
     return std::nullopt;
   }
   doc.coder_ = coder.empty() ? parsed->coder : coder;
-  if (fold(doc.coder_) == "consensus") {
+  if (text::fold_case(doc.coder_) == "consensus") {
     // The consensus holds the team's decisions, each recorded with who decided, when and the coders' codes:
     // a coding written into it by hand would have no such record.
     diags.error({doc.transcript_file_, 0, 0}, "the consensus is written only by 'qualrank reconcile', which records each decision; "
                                               "code as yourself (--coder NAME) and reconcile the disagreements");
     return std::nullopt;
   }
-  doc.inline_ = fold(doc.coder_) == fold(parsed->coder);
+  doc.inline_ = text::fold_case(doc.coder_) == text::fold_case(parsed->coder);
   if (doc.inline_) doc.coder_ = parsed->coder;
   if (!doc.inline_) {
     if (auto invisible = text::invisible_character_problem(doc.coder_); !invisible.empty()) {
@@ -249,7 +248,7 @@ std::optional<CodingDocument> CodingDocument::open(const fs::path& root, const s
     for (const auto& f : files::list_files(dir, ".codes")) {
       auto name = f.filename().string();
       if (name.size() > stem.size() + 7 && name.compare(0, stem.size() + 1, stem + ".") == 0 &&
-          fold(name.substr(stem.size() + 1, name.size() - stem.size() - 7)) == fold(doc.coder_)) {
+          text::fold_case(name.substr(stem.size() + 1, name.size() - stem.size() - 7)) == text::fold_case(doc.coder_)) {
         codes = f;
         doc.coder_ = name.substr(stem.size() + 1, name.size() - stem.size() - 7);
       }

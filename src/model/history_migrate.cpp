@@ -13,7 +13,6 @@ namespace qualrank {
 
 namespace {
 
-std::string fold(std::string_view label) { return text::fold_case(text::trim(label)); }
 
 }  // namespace
 
@@ -67,7 +66,7 @@ NodeResolver migrating_resolver(const Taxonomy& at, std::shared_ptr<const Migrat
     std::string id;
     if (m->fates.count(key)) {
       id = key;
-    } else if (auto it = m->old_labels.find(fold(key)); it != m->old_labels.end()) {
+    } else if (auto it = m->old_labels.find(text::fold_trimmed(key)); it != m->old_labels.end()) {
       id = it->second;
     }
     if (!id.empty()) {

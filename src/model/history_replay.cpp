@@ -21,7 +21,6 @@ namespace {
 
 constexpr const char* kTombstone = "removed";
 
-std::string fold(std::string_view label) { return text::fold_case(text::trim(label)); }
 
 std::string fail_prefix(const TaxonomyEdit& e) { return e.id + ": cannot " + std::string(to_string(e.op)) + ": "; }
 
@@ -90,14 +89,14 @@ void for_each_label(const TaxonomyNode& n, F f) {
 
 void TaxonomyReplay::register_labels(const TaxonomyNode& n) {
   for_each_label(n, [&](const std::string& label) {
-    auto key = fold(label);
+    auto key = text::fold_trimmed(label);
     if (!key.empty()) labels_.emplace(std::move(key), n.id);
   });
 }
 
 void TaxonomyReplay::unregister_labels(const TaxonomyNode& n, bool keep_as_old) {
   for_each_label(n, [&](const std::string& label) {
-    auto key = fold(label);
+    auto key = text::fold_trimmed(label);
     if (key.empty()) return;
     auto it = labels_.find(key);
     if (it != labels_.end() && it->second == n.id) labels_.erase(it);
@@ -151,7 +150,7 @@ bool TaxonomyReplay::check_new_id(const TaxonomyEdit& e, const std::string& id, 
 
 bool TaxonomyReplay::check_label(const TaxonomyEdit& e, const std::string& label, const std::string& owner,
                                  Diagnostics& diags) const {
-  auto key = fold(label);
+  auto key = text::fold_trimmed(label);
   if (key.empty()) return true;
   auto it = labels_.find(key);
   if (it == labels_.end() || it->second == owner) return true;
@@ -221,7 +220,7 @@ bool TaxonomyReplay::rename(const TaxonomyEdit& e, int version, Diagnostics& dia
   }
   if (e.name && !check_label(e, *e.name, e.node, diags)) return false;
   std::vector<std::string> before_labels;  // folded, to find the labels the node drops
-  for_each_label(*taxonomy_.find(e.node), [&](const std::string& l) { before_labels.push_back(fold(l)); });
+  for_each_label(*taxonomy_.find(e.node), [&](const std::string& l) { before_labels.push_back(text::fold_trimmed(l)); });
   unregister_labels(*taxonomy_.find(e.node), false);
   std::string id = e.node;
   if (e.new_id) {
@@ -234,7 +233,7 @@ bool TaxonomyReplay::rename(const TaxonomyEdit& e, int version, Diagnostics& dia
   if (e.name) after.name = *e.name;
   register_labels(after);
   std::vector<std::string> now;
-  for_each_label(after, [&](const std::string& l) { now.push_back(fold(l)); });
+  for_each_label(after, [&](const std::string& l) { now.push_back(text::fold_trimmed(l)); });
   for (auto& l : before_labels)
     if (std::find(now.begin(), now.end(), l) == now.end()) migration_.old_labels[std::move(l)] = e.node;
   return true;
@@ -255,9 +254,9 @@ bool TaxonomyReplay::redefine(const TaxonomyEdit& e, Diagnostics& diags) {
   if (e.aliases) {
     unregister_labels(n, false);
     std::vector<std::string> now;
-    for (const auto& a : *e.aliases) now.push_back(fold(a));
+    for (const auto& a : *e.aliases) now.push_back(text::fold_trimmed(a));
     for (const auto& a : n.aliases)
-      if (auto key = fold(a); std::find(now.begin(), now.end(), key) == now.end()) migration_.old_labels[key] = n.id;
+      if (auto key = text::fold_trimmed(a); std::find(now.begin(), now.end(), key) == now.end()) migration_.old_labels[key] = n.id;
     n.aliases = *e.aliases;
     register_labels(n);
   }
@@ -324,7 +323,7 @@ bool TaxonomyReplay::split(const TaxonomyEdit& e, int version, Diagnostics& diag
       return false;
     }
     if (!check_label(e, p.name, e.node, diags)) return false;
-    auto name_key = fold(p.name), id_key = fold(p.id);
+    auto name_key = text::fold_trimmed(p.name), id_key = text::fold_trimmed(p.id);
     if (has(ids, p.id) || has(names, name_key) || has(names, id_key)) {
       diags.error(e.where, fail_prefix(e) + "successor '" + p.id + "' repeats the id or name of another successor");
       return false;
@@ -362,7 +361,7 @@ bool TaxonomyReplay::split(const TaxonomyEdit& e, int version, Diagnostics& diag
       s.exclusion = old.exclusion;
       s.keywords = old.keywords;
       for (const auto& a : old.aliases)  // less an alias that is now a successor's id or name
-        if (!has(names, fold(a))) s.aliases.push_back(a);
+        if (!has(names, text::fold_trimmed(a))) s.aliases.push_back(a);
     }
     taxonomy_.add(s);
     ever_.insert(s.id);

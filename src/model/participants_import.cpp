@@ -178,12 +178,11 @@ bool is_attribute_name(const std::string& s) {
   });
 }
 
-std::string fold(std::string_view s) { return text::fold_case(text::trim(s)); }
 
 // The candidate equal to `value` ignoring case, or "".
 std::string match_ci(const std::string& value, const std::vector<std::string>& candidates) {
   for (const auto& c : candidates)
-    if (fold(c) == fold(value)) return c;
+    if (text::fold_trimmed(c) == text::fold_trimmed(value)) return c;
   return "";
 }
 
@@ -243,7 +242,7 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
   ParticipantImportPlan plan;
   auto column_of = [&](const std::string& name) -> int {
     for (std::size_t c = 0; c < sheet.header.size(); ++c)
-      if (fold(sheet.header[c]) == fold(name)) return static_cast<int>(c);
+      if (text::fold_trimmed(sheet.header[c]) == text::fold_trimmed(name)) return static_cast<int>(c);
     return -1;
   };
   int id_col = column_of(options.id_column);
@@ -284,7 +283,7 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
     if (!m.empty()) attribute_of[ci] = m;
     else if (!text::trim(sheet.header[c]).empty()) {
       plan.ignored_columns.push_back(sheet.header[c]);
-      auto near = text::closest(fold(sheet.header[c]), known);
+      auto near = text::closest(text::fold_trimmed(sheet.header[c]), known);
       if (!near.empty())
         diags.warning(sheet.header_where[c], "column '" + sheet.header[c] + "' is ignored (did you mean '" + near +
                                                  "'? --map \"" + sheet.header[c] + "=" + near + "\" imports it)");

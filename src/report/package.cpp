@@ -35,14 +35,6 @@ bool within(const fs::path& inner, const fs::path& outer) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-// Removes a folder this process made, quietly.
-struct RemoveOnExit {
-  fs::path dir;
-  ~RemoveOnExit() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
-};
 
 // The final check of a package's files (package-relative path -> bytes, as written below `staging`): every
 // listed name still in one of them is an error located in it (a zip entry as "FILE!ENTRY"). False when any.
@@ -209,7 +201,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   remove_stale(out.parent_path(), "." + out_name + ".", {".staging", ".old"});
   const fs::path staging = out.parent_path() / ("." + out_name + "." + std::to_string(::getpid()) + ".staging");
   fs::remove_all(staging, ec);
-  RemoveOnExit cleanup{staging};
+  files::RemoveTreeOnExit cleanup{staging};
   if (!fs::create_directories(staging, ec)) {
     diags.error({staging.string(), 0, 0}, "cannot create the staging folder: " + ec.message());
     return false;

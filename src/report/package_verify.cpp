@@ -61,13 +61,6 @@ std::set<std::string> files_below(const fs::path& dir) {
   return out;
 }
 
-struct RemoveOnExit {
-  fs::path dir;
-  ~RemoveOnExit() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
-};
 
 }  // namespace
 
@@ -143,7 +136,7 @@ bool verify_package(const fs::path& dir, Diagnostics& diags, VerifySummary& summ
   remove_stale(dir, ".verify.", {""});
   const fs::path scratch = dir / (".verify." + std::to_string(::getpid()));
   fs::remove_all(scratch, ec);
-  RemoveOnExit cleanup{scratch};
+  files::RemoveTreeOnExit cleanup{scratch};
   Diagnostics run;
   auto outputs = make_outputs(dir, scratch, *settings, run);
   if (!outputs) {

@@ -13,6 +13,8 @@
 
 namespace qualrank {
 
+using Json = nlohmann::ordered_json;
+
 namespace {
 
 constexpr const char* kMatchOn = "\x1b[1;7m";  // bold, reverse
@@ -188,7 +190,6 @@ std::string query_count(const QueryResult& result, const std::string& format) {
 }
 
 nlohmann::ordered_json query_matrix_json(const QueryMatrix& m, const Taxonomy& taxonomy) {
-  using Json = nlohmann::ordered_json;
   auto cell = [](const QueryCell& c) { return Json{{"participants", c.participants}, {"segments", c.segments}}; };
   auto row_json = [&](const QueryMatrixRow& r) {
     Json j;
@@ -297,7 +298,6 @@ nlohmann::ordered_json exemplar_json(const ExemplarQuote& e) {
 }
 
 nlohmann::ordered_json what_is_coded_json(const Study& study) {
-  using Json = nlohmann::ordered_json;
   // Segments without codes (keyword suggestions only) add to no node's row: no need to leave them out.
   const Taxonomy& tax = study.taxonomy();
   auto matrix = query_matrix(study, study.segments, "role");

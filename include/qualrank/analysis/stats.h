@@ -7,12 +7,16 @@
 //  * a malformed call (vectors whose lengths must match but do not, ragged matrices, negative
 //    resample counts) throws std::invalid_argument.
 #pragma once
+#include <limits>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace qualrank::stats {
+
+// What an undefined statistic is (0/0, too few values): a quiet NaN, printed as "n/a" or "—".
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // 1-based ranks with ties replaced by the mean of the ranks they span, exactly as
 // scipy.stats.rankdata(x, method='average'). Empty input -> empty output. If any element is NaN

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qualrank::files {
@@ -147,6 +148,20 @@ class StagedFiles {
 // (".TARGET.PID.HEX.tmp"); other lines are skipped. Returns the number of files renamed into place; `problems`
 // gets one line for each journal line skipped or rename that failed.
 int finish_staged(const fs::path& workspace, std::vector<std::string>* problems = nullptr);
+
+// Removes a folder this process made (a staging or scratch folder), quietly, when it goes out of scope; an
+// empty path removes nothing.
+struct RemoveTreeOnExit {
+  fs::path dir;
+  RemoveTreeOnExit() = default;
+  explicit RemoveTreeOnExit(fs::path d) : dir(std::move(d)) {}
+  RemoveTreeOnExit(const RemoveTreeOnExit&) = delete;
+  RemoveTreeOnExit& operator=(const RemoveTreeOnExit&) = delete;
+  ~RemoveTreeOnExit() {
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
 
 // An exclusive advisory lock (flock) on `path` (created if missing), released by the destructor.
 class FileLock {

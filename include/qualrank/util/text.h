@@ -25,6 +25,8 @@ std::size_t fold_code_point(int32_t code_point, char out[4]);
 
 std::string_view trim(std::string_view s);
 std::vector<std::string> split(std::string_view s, char sep);  // pieces trimmed; empty pieces kept
+// A label compared as people mean it: trimmed, then case-folded (fold_case(trim(s))).
+inline std::string fold_trimmed(std::string_view s) { return fold_case(trim(s)); }
 std::vector<std::string> split_nonempty(std::string_view s, char sep);  // trimmed, empty pieces dropped
 bool starts_with_ci(std::string_view s, std::string_view prefix);  // ASCII case-insensitive
 std::string to_lower_ascii(std::string_view s);
