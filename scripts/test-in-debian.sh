@@ -93,7 +93,9 @@ for step in "${steps[@]}"; do
   esac
   echo "test-in-debian: [$release] $step: $cmd"
   t0=$(now)
-  if in_root "$cmd"; then took[$step]=$(($(now) - t0)); else rc=$?; took[$step]="FAILED (exit $rc) after $(($(now) - t0))"; break; fi
+  if in_root "$cmd"; then took[$step]=$(($(now) - t0)); else rc=$?; took[$step]="FAILED (exit $rc) after $(($(now) - t0))"; fi
+  echo "test-in-debian: [$release] $step: ${took[$step]} s"
+  [ $rc -eq 0 ] || break
 done
 
 echo "test-in-debian: $release ($(cat "$root/etc/debian_version")), $(nproc) cores:"

@@ -24,7 +24,22 @@ deb=$tmp/pkg/qualrank_${version}_${arch}.deb
 [[ "$(dpkg-deb -f "$deb" Maintainer)" == 'qualrank maintainers <'*'>' ]] || fail "Maintainer: $(dpkg-deb -f "$deb" Maintainer)"
 depends=$(dpkg-deb -f "$deb" Depends)
 names=$(tr ',' '\n' <<<"$depends" | awk '{ print $1 }')
-for lib in libc6 libstdc++6 libboost-program-options1.74.0 libicu72 libncursesw6 libxlsxwriter4 libyaml-cpp0.7 libzip4 libpugixml1v5 libssl3 zlib1g libcairo2 fonts-dejavu-core; do
+# Every package that holds a shared library the binary names (each release names them its own way: Debian 12's
+# libicu72 and libzip4 are Debian 13's libicu76 and libzip5), found here by dpkg -S, and the figures' font.
+wanted=(fonts-dejavu-core)
+while read -r so; do
+  pkg=$(dpkg -S "$so" 2>/dev/null || dpkg -S "$(readlink -f "$so")" 2>/dev/null || dpkg -S "/usr$so" 2>/dev/null || true)
+  pkg=${pkg%%:*}
+  [[ -n $pkg ]] || fail "no package holds $so (ldd $QUALRANK)"
+  wanted+=("$pkg")
+done < <(ldd "$QUALRANK" | awk -v needed="$(readelf -d "$QUALRANK" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')" '
+  BEGIN { n = split(needed, list, " "); for (i = 1; i <= n; i++) want[list[i]] = 1 }
+  $2 == "=>" && ($1 in want) && $3 ~ /^\// { print $3 }')  # the libraries the binary names itself (NEEDED)
+(( ${#wanted[@]} >= 12 )) || fail "only ${#wanted[@]} packages for the binary's libraries: ${wanted[*]}"
+for lib in "${wanted[@]}"; do
+  grep -qxF "$lib" <<<"$names" || fail "Depends lacks $lib: $depends"
+done
+for lib in libc6 libstdc++6 libncursesw6 libcairo2 zlib1g; do  # names both releases share
   grep -qxF "$lib" <<<"$names" || fail "Depends lacks $lib: $depends"
 done
 
