@@ -21,7 +21,7 @@ for s in atlas borealis cirrus; do "$qualrank" -q -C "$ws" corpus import "$tmp/e
 printf 'sources:\n  atlas: [cache miss, deadlock]\n  borealis: [cache miss, deadlock]\n' >"$ws/corpus/keywords.yaml"
 "$qualrank" -q -C "$ws" corpus retrieve
 "$qualrank" -q -C "$ws" corpus sample main --size "$size" --stratify source --seed 1
-awk 'BEGIN { print "doc,nodes,note" } NR % 2 == 1 { print $0 ",TOOL.1," }' "$ws/corpus/samples/main.txt" >"$tmp/half.csv"
+grep -v '^#' "$ws/corpus/samples/main.txt" | awk 'BEGIN { print "doc,nodes,note" } NR % 2 == 1 { print $0 ",TOOL.1," }' >"$tmp/half.csv"
 "$qualrank" -q -C "$ws" corpus label --coder bench --sample main --from-csv "$tmp/half.csv"
-echo "corpus: $(cat "$ws"/corpus/{atlas,borealis,cirrus}.jsonl | wc -l) documents, $(du -sh "$ws/corpus" | cut -f1); sample: $(wc -l <"$ws/corpus/samples/main.txt")"
+echo "corpus: $(cat "$ws"/corpus/{atlas,borealis,cirrus}.jsonl | wc -l) documents, $(du -sh "$ws/corpus" | cut -f1); sample: $(grep -vc '^#' "$ws/corpus/samples/main.txt")"
 LABEL_BENCH_WORKSPACE="$ws" "$bench" --benchmark_min_time=0.2

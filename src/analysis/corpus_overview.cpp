@@ -7,6 +7,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/label_table.h"
 #include "qualrank/model/corpus.h"
 #include "qualrank/model/corpus_labels.h"
@@ -34,7 +36,10 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
     std::string why;
     auto text = files::read_inside(workspace, rr, &why);
     if (!text) diags.error({rr, 0, 0}, why);
-    else retrieved = read_retrieved(*text, rr, diags);
+    else {
+      check_retrieval_current(workspace, diags, true);  // Table I from a stale retrieval would count other documents
+      retrieved = read_retrieved(*text, rr, diags);
+    }
   }
   auto screeners = read_all_screening(workspace, diags);
   // The label tables.
@@ -50,6 +55,31 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
       if (!files::exists(workspace / rel)) diags.error({rel, 0, 0}, "no label table of sample '" + s + "': run 'qualrank corpus labels export --sample " + s + "'");
       else tables.push_back(workspace / rel);
     }
+  }
+  if (diags.has_errors()) return std::nullopt;
+  // Each table as its sample's labels and decisions stand now, and each sample as drawn under this rule; a
+  // table or sample that no longer is what it was made from would count other units.
+  for (const auto& t : tables) {
+    const std::string sample = t.stem().string();
+    const std::string rel = "codebooks/labels/" + sample + ".csv";
+    std::string why;
+    auto sample_text = files::read_inside(workspace, sample_path(sample), &why);
+    if (sample_text) {
+      auto sp = read_sample_provenance(*sample_text);
+      const std::string rule_name = rule == ExclusionRule::majority ? "majority" : "unanimous";
+      if (!sp)
+        diags.warning({sample_path(sample), 1, 1}, "records neither its screening rule nor its population (drawn by an older qualrank)");
+      else if (sp->rule != rule_name)
+        diags.error({sample_path(sample), 1, 1}, "sample " + sample + " was drawn under the screening rule '" + sp->rule +
+                                                     "'; Table I under '" + rule_name + "' would count units that rule treats otherwise: give --rule " +
+                                                     sp->rule);
+    }
+    Diagnostics quiet;
+    auto fresh = load_sample_labels(workspace, sample, taxonomy, resolve, quiet);
+    auto stored = files::read_inside(workspace, rel, &why);
+    if (fresh && stored && label_table_text(*fresh) != *stored)
+      diags.error({rel, 1, 1}, "stale: the labels or decisions of sample " + sample +
+                                   " changed since this table was exported; run 'qualrank corpus labels export --sample " + sample + "'");
   }
   if (diags.has_errors()) return std::nullopt;
   LabelTable table;
@@ -111,6 +141,32 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
   out.screening = true;
   out.rule = rule == ExclusionRule::majority ? "majority" : "unanimous";
   const auto status = screening_status(retrieved, screeners, rule);
+  // Labelled units that are no longer retrieved documents, or that screening now excludes, are not counted
+  // silently.
+  {
+    std::unordered_map<std::string, bool> kept;
+    for (const auto& r : retrieved) kept.emplace(r.doc, true);
+    for (const auto& d : status.excluded_docs) kept[d] = false;
+    std::vector<std::string> gone, excluded;
+    for (std::int64_t u = 0; u < table.units(); ++u) {
+      const std::string id(table.unit_id(u));
+      auto it = kept.find(id);
+      if (it == kept.end()) gone.push_back(id);
+      else if (!it->second) excluded.push_back(id);
+    }
+    auto some = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (std::size_t i = 0; i < v.size() && i < 5; ++i) s += (i ? ", " : "") + v[i];
+      return s + (v.size() > 5 ? ", ..." : "");
+    };
+    if (!gone.empty())
+      diags.error({rr, 0, 0}, std::to_string(gone.size()) + " labelled unit(s) are not retrieved documents (" + some(gone) +
+                                  "): the retrieval changed since their sample was drawn; retrieve again as it was, or draw the sample again");
+    if (!excluded.empty())
+      diags.error({"corpus/screening", 0, 0}, std::to_string(excluded.size()) + " labelled unit(s) are false positives under the rule '" +
+                                                  out.rule + "' (" + some(excluded) + "): screening changed since their sample was drawn");
+    if (!gone.empty() || !excluded.empty()) return std::nullopt;
+  }
   for (auto& row : out.rows)
     for (const auto& ss : status.sources)
       if (ss.source == row.source) {

@@ -197,6 +197,7 @@ std::vector<RetrievedRef> read_retrieved(std::string_view text, const std::strin
     pos = end + 1;
     if (row.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     auto j = nlohmann::json::parse(row, nullptr, false);
+    if (line == 1 && j.is_object() && j.contains("retrieval")) continue;  // the provenance line (corpus_provenance.h)
     if (!j.is_object() || !j.contains("doc") || !j["doc"].is_string() || !j.contains("source") || !j["source"].is_string()) {
       diags.error({file, line, 1}, "not a retrieved document ({\"doc\": ..., \"source\": ...})");
       continue;

@@ -8,12 +8,15 @@
 // mt19937_64 with our own range reduction), so the same seed gives the same sample on every platform.
 #include "qualrank/analysis/corpus_sample.h"
 
+#include "qualrank/util/sha256.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 
 #include "qualrank/analysis/stats.h"
+#include "qualrank/util/sha256.h"
 
 namespace qualrank::corpus {
 
@@ -100,6 +103,31 @@ std::vector<std::size_t> draw_without_replacement(std::size_t population, std::s
   idx.resize(k);
   std::sort(idx.begin(), idx.end());
   return idx;
+}
+
+SamplePopulation sample_population(const std::vector<RetrievedRef>& retrieved, const std::vector<ScreenerDecisions>& screeners,
+                                   ExclusionRule rule, const std::set<std::string>& left_out, bool stratify) {
+  SamplePopulation out;
+  const auto status = screening_status(retrieved, screeners, rule);
+  const std::set<std::string> excluded(status.excluded_docs.begin(), status.excluded_docs.end());
+  out.excluded = excluded.size();
+  for (const auto& r : retrieved) {
+    if (excluded.count(r.doc)) continue;
+    if (left_out.count(r.doc)) {
+      ++out.in_samples;
+      continue;
+    }
+    out.strata[stratify ? r.source : std::string()].push_back(r.doc);
+    ++out.size;
+  }
+  return out;
+}
+
+std::string population_sha256(const SamplePopulation& p) {
+  std::string list;
+  for (const auto& [s, docs] : p.strata)
+    for (const auto& d : docs) list += d + "\n";
+  return sha256_hex(list);
 }
 
 }  // namespace qualrank::corpus

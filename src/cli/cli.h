@@ -134,6 +134,7 @@ int report_diagnostics(Context& ctx, const Diagnostics& diags);
 int cmd_init(Context&, const std::vector<std::string>&);
 int cmd_participants(Context&, const std::vector<std::string>&);
 int cmd_validate(Context&, const std::vector<std::string>&);
+int cmd_status(Context&, const std::vector<std::string>&);
 int cmd_code(Context&, const std::vector<std::string>&);
 int cmd_code_edit(Context&, const std::string& action, const std::vector<std::string>&);  // code add | remove
 int cmd_suggest(Context&, const std::vector<std::string>&);

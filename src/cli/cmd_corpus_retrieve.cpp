@@ -5,9 +5,11 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/corpus_retrieve.h"
 #include "qualrank/model/corpus.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"
 
@@ -85,6 +87,7 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
       ("keywords", po::value<std::vector<std::string>>()->composing(), "keyword file(s) (default: corpus/keywords.yaml); repeatable")
       ("from", po::value<std::string>(), "first month (or year, or day) of the window, e.g. 2023-01 (default: the keywords file's)")
       ("to", po::value<std::string>(), "last month (or year, or day) of the window, e.g. 2025-04 (inclusive)")
+      ("any-date", "no window: every stored document, whatever its date (forgets a window --from/--to gave)")
       ("format", po::value<std::string>()->default_value("text"), "text or json (on stdout)");
   po::variables_map vm;
   int rc = 0;
@@ -92,7 +95,8 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
                      "[--keywords FILE ...] [--from YYYY-MM] [--to YYYY-MM] [--format text|json]\n\n"
                      "Writes corpus/retrieved.jsonl: every document in the window that a term of its source matches\n"
                      "(title, body or a comment), with which terms matched where. A source without a keyword list is\n"
-                     "taken whole.",
+                     "taken whole. Its first line records the window and what it was made from; a plain re-run keeps\n"
+                     "the window --from/--to gave last time (and says so), else the keywords file's.",
                      desc, args, vm, rc))
     return rc;
   auto format = vm["format"].as<std::string>();
@@ -103,9 +107,16 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
                << "' is not a date YYYY, YYYY-MM or YYYY-MM-DD\n";
       return 2;
     }
+  if (vm.count("any-date") && (vm.count("from") || vm.count("to"))) {
+    *ctx.err << "qualrank corpus retrieve: error: --any-date and --from/--to contradict each other\n";
+    return 2;
+  }
   Diagnostics diags;
   auto sources = corpus::corpus_sources(ctx.workspace, diags);
   if (diags.has_errors()) return report_diagnostics(ctx, diags);
+  Diagnostics ignored;
+  const auto previous = corpus::stored_retrieval_provenance(ctx.workspace, ignored);
+  corpus::RetrievalProvenance provenance;
   std::vector<std::string> keyword_files = vm.count("keywords") ? vm["keywords"].as<std::vector<std::string>>()
                                                                  : std::vector<std::string>{kKeywordsFile};
   corpus::KeywordConfig config;
@@ -119,6 +130,13 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
                                                        : "no keywords: write " + shown + " or run 'qualrank corpus keywords import FILE'");
       continue;
     }
+    {
+      std::error_code ec;
+      auto inside = std::filesystem::relative(std::filesystem::weakly_canonical(path, ec), std::filesystem::weakly_canonical(ctx.workspace, ec), ec);
+      const bool in_ws = !ec && !inside.empty() && *inside.begin() != "..";
+      provenance.keyword_files.emplace_back(in_ws ? inside.generic_string() : std::filesystem::absolute(path).lexically_normal().string(),
+                                            sha256_hex(*text));
+    }
     auto c = corpus::read_keywords(*text, shown, diags);
     if (!c) continue;
     for (auto& [s, terms] : c->sources) {
@@ -131,8 +149,31 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     if (!c->from.empty()) config.from = c->from;
     if (!c->to.empty()) config.to = c->to;
   }
-  if (vm.count("from")) config.from = vm["from"].as<std::string>();
-  if (vm.count("to")) config.to = vm["to"].as<std::string>();
+  // The window: --from/--to, else the one they gave the last retrieval (a plain re-run keeps it), else the
+  // keywords file's; --any-date none.
+  std::string window_note;
+  if (vm.count("from") || vm.count("to")) {
+    provenance.window_from_options = true;
+    if (vm.count("from")) config.from = vm["from"].as<std::string>();
+    if (vm.count("to")) config.to = vm["to"].as<std::string>();
+    if (previous && previous->window_from_options && (previous->from != config.from || previous->to != config.to))
+      window_note = "the window changed: " + corpus::window_text(config.from, config.to) + " (the last retrieval: " +
+                    corpus::window_text(previous->from, previous->to) + ")";
+  } else if (vm.count("any-date")) {
+    config.from.clear(), config.to.clear();
+    provenance.window_from_options = true;
+    if (previous && (!previous->from.empty() || !previous->to.empty()))
+      window_note = "the window changed: any date (the last retrieval: " + corpus::window_text(previous->from, previous->to) + ")";
+  } else if (previous && previous->window_from_options) {
+    config.from = previous->from, config.to = previous->to;
+    provenance.window_from_options = true;
+    window_note = "window " + corpus::window_text(config.from, config.to) +
+                  ", as the last retrieval was given it (--from/--to change it, --any-date drops it)";
+  } else if (previous && (previous->from != config.from || previous->to != config.to)) {
+    window_note = "the window changed: " + corpus::window_text(config.from, config.to) + " from the keywords file (the last retrieval: " +
+                  corpus::window_text(previous->from, previous->to) + ")";
+  }
+  provenance.from = config.from, provenance.to = config.to;
   if (const auto k = std::min(config.from.size(), config.to.size()); k > 0 && config.to.substr(0, k) < config.from.substr(0, k)) {
     *ctx.err << "qualrank corpus retrieve: error: the window ends (" << config.to << ") before it starts (" << config.from << ")\n";
     return 2;
@@ -145,6 +186,10 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
   if (!lock_held(ctx, "corpus retrieve", lock)) return 1;
   std::vector<corpus::SourceRetrieval> results;
   std::string lines;
+  if (auto manifest = corpus::read_manifest(ctx.workspace, diags)) {
+    for (const auto& [s, entry] : manifest->sources) provenance.sources[s] = entry.sha256;
+    for (const auto& why : corpus::manifest_mismatches(ctx.workspace, *manifest)) diags.warning({"corpus/manifest.json", 0, 0}, why);
+  }
   for (const auto& s : sources) {
     const std::string path = corpus::store_path(s);
     std::string why;
@@ -164,7 +209,7 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
   }
   if (diags.has_errors()) return report_diagnostics(ctx, diags);
   std::string err;
-  if (!files::write_atomic(ctx.workspace / "corpus/retrieved.jsonl", lines, &err)) {
+  if (!files::write_atomic(ctx.workspace / "corpus/retrieved.jsonl", corpus::retrieval_provenance_line(provenance) + lines, &err)) {
     *ctx.err << "qualrank corpus retrieve: error: cannot write corpus/retrieved.jsonl: " << err << '\n';
     return 1;
   }
@@ -181,6 +226,7 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     j["from"] = config.from;
     j["to"] = config.to;
+    j["window_from"] = provenance.window_from_options ? "options" : "keywords";
     j["stored"] = stored;
     j["in_window"] = in_window;
     j["retrieved"] = retrieved;
@@ -204,6 +250,7 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     *ctx.out << j.dump(2) << '\n';
     return 0;
   }
+  if (!window_note.empty()) *ctx.err << "qualrank corpus retrieve: " << window_note << '\n';
   if (ctx.quiet) return 0;
   *ctx.out << "corpus/retrieved.jsonl: " << retrieved << " of " << in_window << " documents in the window (" << window
            << "; " << stored << " stored)\n\n";

@@ -2,22 +2,36 @@
 // optionally allocated to the sources in proportion, drawn with a seed from the retrieved documents that
 // screening did not exclude (and that no --exclude sample holds), written to corpus/samples/NAME.txt
 // (analysis/corpus_sample.h).
+#include <charconv>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "cli.h"
+#include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/corpus_sample.h"
 #include "qualrank/analysis/corpus_screening.h"
 #include "qualrank/model/corpus.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"
 
 namespace qualrank::cli {
 
 using namespace qualrank::corpus;
+
+namespace {
+
+// A parameter as the shortest text that reads back to the same double (0.95, not 0.94999999999999996).
+std::string shortest(double x) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace
 
 int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("corpus sample options");
@@ -74,11 +88,12 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
       diags.error({rr, 0, 0}, why.empty() ? "nothing retrieved yet: run 'qualrank corpus retrieve'" : why);
       return report_diagnostics(ctx, diags);
     }
+    check_retrieval_current(ctx.workspace, diags, true);  // a sample drawn from a stale retrieval would be wrong
     retrieved = read_retrieved(*text, rr, diags);
   }
   auto screeners = read_all_screening(ctx.workspace, diags);
   std::set<std::string> left_out;
-  std::size_t in_samples = 0;
+  SampleProvenance provenance;
   if (vm.count("exclude"))
     for (const auto& other : vm["exclude"].as<std::vector<std::string>>()) {
       const std::string orel = "corpus/samples/" + other + ".txt";
@@ -88,26 +103,21 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
         diags.error({orel, 0, 0}, why.empty() ? "no such sample" : why);
         continue;
       }
+      if (other == name && vm.count("force")) {
+        diags.error({orel, 0, 0}, "--exclude " + other + " names the sample --force replaces: its documents would be left out of its own redraw");
+        continue;
+      }
+      provenance.excluded.emplace_back(other, sha256_hex(*text));
       std::istringstream in(*text);
       for (std::string line; std::getline(in, line);)
         if (auto t = text::trim(line); !t.empty() && t[0] != '#') left_out.emplace(t);
     }
   if (diags.has_errors()) return report_diagnostics(ctx, diags);
-  auto status = screening_status(retrieved, screeners,
-                                 vm["rule"].as<std::string>() == "majority" ? ExclusionRule::majority : ExclusionRule::unanimous);
-  std::set<std::string> excluded(status.excluded_docs.begin(), status.excluded_docs.end());
-  // The population, by source in name order, each in retrieved (stored) order.
-  std::map<std::string, std::vector<std::string>> strata;
-  std::size_t population = 0;
-  for (const auto& r : retrieved) {
-    if (excluded.count(r.doc)) continue;
-    if (left_out.count(r.doc)) {
-      ++in_samples;
-      continue;
-    }
-    strata[stratify ? r.source : std::string()].push_back(r.doc);
-    ++population;
-  }
+  const auto pop = sample_population(retrieved, screeners,
+                                     vm["rule"].as<std::string>() == "majority" ? ExclusionRule::majority : ExclusionRule::unanimous,
+                                     left_out, stratify);
+  const auto& strata = pop.strata;
+  const std::size_t population = pop.size, in_samples = pop.in_samples, excluded_count = pop.excluded;
   auto size = cochran_sample_size(population, confidence, margin, p);
   std::size_t n = size.n;
   if (vm.count("size")) {
@@ -128,7 +138,16 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
     ++h;
   }
   std::sort(drawn.begin(), drawn.end(), [](const auto& a, const auto& b) { return doc_less(a, b); });
-  std::string out;
+  provenance.rule = vm["rule"].as<std::string>();
+  provenance.seed = std::to_string(vm["seed"].as<std::uint64_t>());
+  provenance.confidence = shortest(confidence);
+  provenance.margin = shortest(margin);
+  provenance.proportion = shortest(p);
+  provenance.size = vm.count("size") ? std::to_string(n) : std::string("cochran");
+  provenance.stratify = stratify ? "source" : "none";
+  provenance.population = population;
+  provenance.population_sha256 = population_sha256(pop);
+  std::string out = sample_provenance_lines(provenance);
   for (const auto& d : drawn) out += d + "\n";
   auto target = files::resolve_inside(ctx.workspace, rel);
   std::string err;
@@ -138,7 +157,7 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
   }
   if (ctx.quiet) return 0;
   *ctx.out << rel << ": " << drawn.size() << " of " << population << " documents (seed " << vm["seed"].as<std::uint64_t>() << ")\n"
-           << "population N = " << population << ": " << retrieved.size() << " retrieved - " << excluded.size()
+           << "population N = " << population << ": " << retrieved.size() << " retrieved - " << excluded_count
            << " excluded as false positives (" << vm["rule"].as<std::string>() << ") - " << in_samples << " in excluded samples\n"
            << "z = " << text::fixed(size.z, 6) << " (confidence " << confidence << "), p = " << p << ", e = " << margin << '\n'
            << "n0 = z^2 p (1 - p) / e^2 = " << text::fixed(size.n0, 4) << '\n'

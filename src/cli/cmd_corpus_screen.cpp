@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "cli.h"
+#include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/corpus_screening.h"
 #include "qualrank/model/corpus.h"
 #include "qualrank/util/files.h"
@@ -21,7 +22,9 @@ namespace {
 
 using namespace qualrank::corpus;
 
-std::optional<std::vector<RetrievedRef>> load_retrieved(Context& ctx, Diagnostics& diags) {
+// corpus/retrieved.jsonl, checked against what it was made from: a stale retrieval is an error where numbers
+// are computed from it (`refuse_stale`: the status), a warning where a decision is recorded.
+std::optional<std::vector<RetrievedRef>> load_retrieved(Context& ctx, Diagnostics& diags, bool refuse_stale) {
   const std::string rel = "corpus/retrieved.jsonl";
   if (!files::exists(ctx.workspace / rel)) {
     diags.error({rel, 0, 0}, "nothing retrieved yet: run 'qualrank corpus retrieve'");
@@ -33,6 +36,7 @@ std::optional<std::vector<RetrievedRef>> load_retrieved(Context& ctx, Diagnostic
     diags.error({rel, 0, 0}, why);
     return std::nullopt;
   }
+  check_retrieval_current(ctx.workspace, diags, refuse_stale);
   return read_retrieved(*text, rel, diags);
 }
 
@@ -49,7 +53,7 @@ int screen_status(Context& ctx, const po::variables_map& vm) {
   auto rule_name = vm["rule"].as<std::string>();
   auto format = vm["format"].as<std::string>();
   Diagnostics diags;
-  auto retrieved = load_retrieved(ctx, diags);
+  auto retrieved = load_retrieved(ctx, diags, true);
   auto screeners = read_all_screening(ctx.workspace, diags);
   if (!retrieved || diags.has_errors()) return report_diagnostics(ctx, diags);
   auto s = screening_status(*retrieved, screeners, rule_name == "majority" ? ExclusionRule::majority : ExclusionRule::unanimous);
@@ -153,7 +157,7 @@ int cmd_corpus_screen(Context& ctx, const std::vector<std::string>& args) {
   Diagnostics diags;
   files::WorkspaceLock lock(ctx.workspace);
   if (!lock_held(ctx, "corpus screen", lock)) return 1;
-  auto retrieved = load_retrieved(ctx, diags);
+  auto retrieved = load_retrieved(ctx, diags, false);
   auto reasons = screening_reasons(ctx.workspace, diags);
   if (!retrieved || diags.has_errors()) return report_diagnostics(ctx, diags);
   std::unordered_map<std::string, int> known;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/corpus_overview.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
@@ -18,7 +19,7 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
   desc.add_options()
       ("sample", po::value<std::vector<std::string>>()->composing(),
        "count the units of this sample's label table (repeatable; default: every sample with codebooks/labels/SAMPLE.csv)")
-      ("rule", po::value<std::string>()->default_value("unanimous"), "screening's exclusion rule: unanimous or majority")
+      ("rule", po::value<std::string>(), "screening's exclusion rule: unanimous or majority (default: the one the samples were drawn under, else unanimous)")
       ("level", po::value<int>()->default_value(1), "group the units by the level-N ancestor of their Final_Label")
       ("format", po::value<std::string>()->default_value("text"), "text or json")
       ("output,o", po::value<std::string>(), "also write the table to this workbook (.xlsx, sheet Corpus)");
@@ -31,7 +32,8 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
                      "samples' label tables (qualrank corpus labels export) per year of creation and top-level node.",
                      desc, args, vm, rc))
     return rc;
-  if (!check_choice(ctx, "corpus table", "rule", vm["rule"].as<std::string>(), {"unanimous", "majority"}) ||
+  const std::string rule = vm.count("rule") ? vm["rule"].as<std::string>() : corpus::samples_rule(ctx.workspace);
+  if (!check_choice(ctx, "corpus table", "rule", rule, {"unanimous", "majority"}) ||
       !check_choice(ctx, "corpus table", "format", vm["format"].as<std::string>(), {"text", "json"}))
     return 2;
   const int level = vm["level"].as<int>();
@@ -52,7 +54,7 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
     return 2;
   }
   auto table = corpus::corpus_overview(ctx.workspace, version->taxonomy, version->resolve, level,
-                                       vm["rule"].as<std::string>() == "majority" ? corpus::ExclusionRule::majority
+                                       rule == "majority" ? corpus::ExclusionRule::majority
                                                                                   : corpus::ExclusionRule::unanimous,
                                        samples, diags);
   if (!table || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;

@@ -9,6 +9,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"init", "write a new workspace with an example taxonomy and guideline to edit into your study", cmd_init},
       {"validate", "check the whole workspace; print every problem as FILE:LINE:COL: error: MESSAGE", cmd_validate},
+      {"status", "each step of the study: up to date, stale (what changed since) or incomplete, and what to run next", cmd_status},
       {"code", "print the coded segments (json, csv or table); code add / remove / exemplar change codings", cmd_code},
       {"query", "find coded segments by code, attribute, participant, question, coder or text; count them by group", cmd_query},
       {"suggest", "propose codes for uncoded turns, learned from your codings; --evaluate cross-validates", cmd_suggest},

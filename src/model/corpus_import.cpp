@@ -331,6 +331,25 @@ std::string source_name_problem(std::string_view name) {
   for (char c : name)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
       return "a source name has only letters, digits, '.', '_' and '-'";
+  // The names of the corpus's own files and folders (corpus/retrieved.jsonl, manifest.json, keywords.yaml,
+  // screening/, samples/, labels/): a source of that name would be overwritten by, or overwrite, them.
+  std::string folded;
+  for (char c : name) folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* reserved : {"retrieved", "manifest", "keywords", "screening", "samples", "labels"})
+    if (folded == reserved)
+      return std::string("'") + reserved + "' is the name of one of the corpus's own files; choose another source name";
+  return {};
+}
+
+std::string repository_of(std::string_view url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {};
+  for (const char* marker : {"/-/issues/", "/-/merge_requests/", "/issues/", "/pull/", "/pulls/"})
+    if (auto at = url.find(marker, scheme + 3); at != std::string_view::npos) {
+      std::string repo(url.substr(scheme + 3, at - scheme - 3));
+      for (auto& c : repo) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return repo;
+    }
   return {};
 }
 

@@ -171,7 +171,14 @@ std::vector<CoderLabels> read_all_labels(const std::filesystem::path& workspace,
       diags.error({rel, 0, 0}, why);
       continue;
     }
-    out.push_back({name, read_labels(*text, rel, diags)});
+    auto labels = read_labels(*text, rel, diags);
+    if (labels.empty()) {  // the labeller opened and quit, or every label removed: not a coder of this sample
+      diags.warning({rel, 0, 0}, "holds no label: not counted as a coder of sample " + std::string(sample) +
+                                     " (label with 'qualrank corpus label --coder " + name + " --sample " + std::string(sample) +
+                                     "', or remove the file)");
+      continue;
+    }
+    out.push_back({name, std::move(labels)});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.coder < b.coder; });
   return out;

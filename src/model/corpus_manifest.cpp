@@ -116,6 +116,7 @@ std::optional<std::map<std::string, MergeCounts>> import_export(const fs::path& 
   auto parsed = parse_export(text, file, diags);
   if (diags.has_errors()) return std::nullopt;
   std::map<std::string, std::vector<Document>> by_source;
+  std::map<std::string, std::vector<Location>> where_of;  // each document's place in the export
   for (std::size_t k = 0; k < parsed.documents.size(); ++k) {
     const auto& own = parsed.sources[k];
     if (!own.empty() && !source.empty() && own != source) {
@@ -132,6 +133,7 @@ std::optional<std::map<std::string, MergeCounts>> import_export(const fs::path& 
       continue;
     }
     by_source[s].push_back(std::move(parsed.documents[k]));
+    where_of[s].push_back(parsed.where[k]);
   }
   if (diags.has_errors()) return std::nullopt;
   if (by_source.empty() && !source.empty()) by_source[source];
@@ -151,6 +153,23 @@ std::optional<std::map<std::string, MergeCounts>> import_export(const fs::path& 
         continue;
       }
       stored = read_store(*old, path, diags);
+    }
+    // Another repository's export under this source would replace its documents by number: refused, located
+    // at the export's first document of another repository.
+    std::map<std::string, std::size_t> stored_repos;
+    for (const auto& d : stored)
+      if (auto r = repository_of(d.url); !r.empty()) ++stored_repos[r];
+    if (!stored_repos.empty()) {
+      for (std::size_t k = 0; k < docs.size(); ++k) {
+        const auto r = repository_of(docs[k].url);
+        if (r.empty() || stored_repos.count(r)) continue;
+        std::string held;
+        for (const auto& [repo, n] : stored_repos) held += (held.empty() ? "" : ", ") + repo;
+        diags.error(where_of[name][k], "this export's documents are from " + r + ", but source '" + name + "' holds documents of " + held +
+                            ": import it under a --source of its own (it would replace " + name + "'s issues of the same numbers)");
+        break;
+      }
+      if (diags.has_errors()) continue;
     }
     auto merged = merge_documents(std::move(stored), std::move(docs), counts[name]);
     if (merged.size() > kMaxDocuments) {

@@ -34,6 +34,7 @@
 #include "qualrank/report/corpus_output.h"
 #include "qualrank/report/xlsx_book.h"
 #include "qualrank/analysis/corpus_overview.h"
+#include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/parallel.h"
@@ -398,7 +399,8 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   // screening and the labelled units per source (analysis/corpus_overview.h); the LaTeX renderer prints it.
   if (files::exists(workspace / "corpus/manifest.json")) {
     auto corpus = steps.run("corpus table", [&] {
-      return corpus::corpus_overview(workspace, tax, study->version->resolve, 1, corpus::ExclusionRule::unanimous, {}, diags);
+      const auto rule = corpus::samples_rule(workspace) == "majority" ? corpus::ExclusionRule::majority : corpus::ExclusionRule::unanimous;
+      return corpus::corpus_overview(workspace, tax, study->version->resolve, 1, rule, {}, diags);
     });
     if (!corpus) return false;  // its errors are in diags; the workbooks are not put in place yet
     report["corpus"] = corpus_table_json(*corpus, tax);

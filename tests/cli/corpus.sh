@@ -94,6 +94,8 @@ for e, g in zip(expected["sources"], got["sources"]):
 assert got["retrieved"] == sum(e["retrieved"] for e in expected["sources"])
 # Every retrieved document with its provenance, in source then id order.
 lines = [json.loads(l) for l in open(f"{ws}/corpus/retrieved.jsonl")]
+assert lines[0]["retrieval"]["to"] == "2025-04", lines[0]  # the first line: what the retrieval was made from
+lines = lines[1:]
 assert [l["doc"] for l in lines] == list(per_doc), "retrieved set and order"
 for l in lines:
     assert l["matches"] == per_doc[l["doc"]], (l["doc"], l["matches"], per_doc[l["doc"]])
@@ -230,7 +232,7 @@ N = len(pop)
 z = NormalDist().inv_cdf(0.975)
 n0 = z * z * 0.25 / 0.05 ** 2
 n = math.ceil(n0 / (1 + (n0 - 1) / N))
-pilot = open(f"{ws}/corpus/samples/pilot.txt").read().split()
+pilot = [l for l in open(f"{ws}/corpus/samples/pilot.txt").read().split("\n") if l and not l.startswith("#")]
 assert len(pilot) == n and len(set(pilot)) == n and set(pilot) <= set(pop), (len(pilot), n)
 # Largest remainders by hand.
 strata = {s: [d for d in pop if d.startswith(s + "#")] for s in ["atlas", "borealis", "cirrus"]}
@@ -243,7 +245,7 @@ assert f"corpus/samples/pilot.txt: {n} of {N} documents (seed 42)\n" in out, out
 assert "n0 = z^2 p (1 - p) / e^2 = %.4f\n" % n0 in out, out
 for s in strata: assert any(l.split()[:3] == [s, str(len(strata[s])), str(alloc[s])] for l in out.splitlines()), (s, out)
 # The second sample: from what is not in the pilot, 90% and e = 0.08.
-rest = open(f"{ws}/corpus/samples/rest.txt").read().split()
+rest = [l for l in open(f"{ws}/corpus/samples/rest.txt").read().split("\n") if l and not l.startswith("#")]
 N2 = N - n
 z2 = NormalDist().inv_cdf(0.95)
 n02 = z2 * z2 * 0.25 / 0.08 ** 2

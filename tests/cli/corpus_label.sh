@@ -29,7 +29,7 @@ q -q corpus screen --screener tom --doc atlas#1 --false-positive not-about-topic
 q -q corpus screen --screener sam --doc borealis#6 --false-positive duplicate
 q -q corpus screen --screener tom --doc borealis#6 --relevant
 q -q corpus sample pilot --size 30 --stratify source --seed 3
-mapfile -t docs <"$ws/corpus/samples/pilot.txt"
+mapfile -t docs < <(grep -v '^#' "$ws/corpus/samples/pilot.txt")  # after the lines that record the draw
 [[ ${#docs[@]} == 30 ]] || fail "sample of ${#docs[@]}"
 
 # Three coders' labels, generated: bob gives alice's label two times in three; carol gives alice's or bob's
@@ -37,7 +37,7 @@ mapfile -t docs <"$ws/corpus/samples/pilot.txt"
 # three-way tie: the one open disagreement without a majority.
 /usr/bin/python3 - "$ws/corpus/samples/pilot.txt" "$tmp" <<'PY'
 import random, sys
-docs = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+docs = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 rng = random.Random(5)
 nodes = ["COM.1", "COM.2", "TOOL.1", "TOOL.2", "WELL.1"]
 labels = {"alice": {}, "bob": {}, "carol": {}}
@@ -107,7 +107,7 @@ import csv, json, sys, collections
 ws, out = sys.argv[1:3]
 coders = ["alice", "bob", "carol"]
 lab = {c: {r["doc"]: r["nodes"].split()[-1] for r in csv.DictReader(open(f"{ws}/corpus/labels/pilot/{c}.csv"))} for c in coders}
-docs = [l.strip() for l in open(f"{ws}/corpus/samples/pilot.txt") if l.strip()]
+docs = [l.strip() for l in open(f"{ws}/corpus/samples/pilot.txt") if l.strip() and not l.startswith("#")]
 full = [d for d in docs if all(d in lab[c] for c in coders)]
 cats = sorted({lab[c][d] for c in coders for d in full})
 m, N = 3, len(full)
@@ -191,7 +191,7 @@ ws, e = sys.argv[1], json.load(open(sys.argv[2]))
 rows = list(csv.reader(open(f"{ws}/codebooks/labels/pilot.csv", newline="")))
 assert rows[0] == ["unit", "Label_alice", "Label_bob", "Label_carol", "Final_Label"], rows[0]
 dec = {r["doc"]: r["nodes"].split()[-1] for r in csv.DictReader(open(f"{ws}/corpus/labels/pilot/decisions.csv", newline=""))}
-docs = [l.strip() for l in open(f"{ws}/corpus/samples/pilot.txt") if l.strip()]
+docs = [l.strip() for l in open(f"{ws}/corpus/samples/pilot.txt") if l.strip() and not l.startswith("#")]
 assert [r[0] for r in rows[1:]] == docs, "units in sample order"
 for r in rows[1:]:
     d = r[0]
@@ -212,7 +212,7 @@ q corpus table -o "$tmp/table1.xlsx" >"$tmp/table.txt"
 /usr/bin/python3 - "$ws" "$tmp/table.json" "$tmp/table.txt" <<'PY' || fail "Table I"
 import csv, json, sys, collections
 ws, got, text = sys.argv[1], json.load(open(sys.argv[2])), open(sys.argv[3]).read()
-retrieved = collections.Counter(json.loads(l)["source"] for l in open(f"{ws}/corpus/retrieved.jsonl"))
+retrieved = collections.Counter(json.loads(l)["source"] for l in list(open(f"{ws}/corpus/retrieved.jsonl"))[1:])
 fp = collections.defaultdict(list)
 for s in ["sam", "tom"]:
     for r in csv.DictReader(open(f"{ws}/corpus/screening/{s}.csv", newline="")): fp[r["doc"]].append(r["decision"])

@@ -47,7 +47,8 @@ std::string hit_field(const KeywordHit& h);
 // "count"}]} then "\n").
 std::string retrieved_lines(const SourceRetrieval& r, const std::vector<KeywordTerm>* terms);
 
-// Reads corpus/retrieved.jsonl: the document refs "SOURCE#ID" in file order, with each one's source.
+// Reads corpus/retrieved.jsonl: the document refs "SOURCE#ID" in file order, with each one's source (the first
+// line, the retrieval's provenance, is skipped: analysis/corpus_provenance.h).
 struct RetrievedRef {
   std::string doc, source;
 };

@@ -2,9 +2,12 @@
 // correction, proportional allocation to strata by largest remainders, and a seeded draw (docs/corpus.md).
 #pragma once
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "qualrank/analysis/corpus_screening.h"
 #include "qualrank/analysis/stats.h"
 
 namespace qualrank::corpus {
@@ -32,5 +35,19 @@ std::vector<std::size_t> allocate_proportional(std::size_t n, const std::vector<
 // `k` distinct indices of [0, population) drawn uniformly by a partial Fisher-Yates shuffle (k draws of
 // rng.uniform_index), returned sorted. k > population -> std::invalid_argument.
 std::vector<std::size_t> draw_without_replacement(std::size_t population, std::size_t k, stats::Rng& rng);
+
+// The population a sample is drawn from: the retrieved documents that screening under `rule` does not exclude
+// and that no earlier sample (`left_out`) holds; grouped by source in name order when `stratify`, else one
+// group "", each in retrieved (stored) order: the order the draw indexes.
+struct SamplePopulation {
+  std::map<std::string, std::vector<std::string>> strata;
+  std::size_t size = 0;        // N
+  std::size_t excluded = 0;    // false positives under the rule
+  std::size_t in_samples = 0;  // retrieved, kept, but in a left-out sample
+};
+SamplePopulation sample_population(const std::vector<RetrievedRef>& retrieved, const std::vector<ScreenerDecisions>& screeners,
+                                   ExclusionRule rule, const std::set<std::string>& left_out, bool stratify);
+// The SHA-256 of the population's SOURCE#ID list, one per line in drawing order: what a sample records.
+std::string population_sha256(const SamplePopulation& p);
 
 }  // namespace qualrank::corpus

@@ -55,9 +55,15 @@ inline std::string doc_ref(std::string_view source, std::string_view id) {
   return r;
 }
 
-// A source name is 1-64 characters of [A-Za-z0-9._-], not starting with '.' or '-': it names a file.
+// A source name is 1-64 characters of [A-Za-z0-9._-], not starting with '.' or '-', and not one of the names
+// the corpus's own files have (retrieved, manifest, keywords, screening, samples, labels, in any case): it
+// names a file.
 // Returns "" when fine, else why not.
 std::string source_name_problem(std::string_view name);
+
+// The repository a document's url names, lower-cased: "github.com/acme/atlas" for
+// https://github.com/acme/atlas/issues/12 (also /pull/N, GitLab's /-/issues/N); "" when the url names none.
+std::string repository_of(std::string_view url);
 
 // The stored line of one document (no newline): {"id","url","created","title","body","labels","comments",
 // "extra"} in that order, comments as {"author","created","body"}, UTF-8 unescaped, extra's keys sorted.

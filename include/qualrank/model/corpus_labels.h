@@ -68,7 +68,8 @@ std::optional<DocumentLabel> remove_label(std::vector<DocumentLabel>& labels, st
 const DocumentLabel* find_label(const std::vector<DocumentLabel>& labels, std::string_view doc);
 
 // Every coder's file in corpus/labels/<sample>/ (decisions.csv is not a coder), by coder name. A file that
-// cannot be read is an error.
+// cannot be read is an error; a file without a label (the labeller opened and quit, every label removed) is
+// not a coder: a warning names it.
 std::vector<CoderLabels> read_all_labels(const std::filesystem::path& workspace, std::string_view sample, Diagnostics& diags);
 
 // decisions.csv: header "doc,nodes,how,decider,date,note"; one row per document; the same checks as

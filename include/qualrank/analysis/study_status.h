@@ -1,0 +1,39 @@
+// `qualrank status`: per step of a study, whether its derived file is up to date with what it was made from,
+// stale (and why), or incomplete (work left: documents nobody screened, units a coder has not labelled, open
+// disagreements), with the command that brings it forward. Read-only; every check is the one the step's own
+// readers make (analysis/corpus_provenance.h), so status and the commands never disagree. docs/status.md.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "qualrank/model/node_resolver.h"
+#include "qualrank/model/taxonomy.h"
+#include "qualrank/util/diagnostics.h"
+
+namespace qualrank {
+
+enum class StepState { up_to_date, stale, incomplete };
+
+struct StepStatus {
+  std::string step;                // "retrieval", "sample pilot", "labels pilot", ...
+  StepState state = StepState::up_to_date;
+  std::string summary;             // what is there ("3 sources, 2,345 documents")
+  std::vector<std::string> why;    // stale or incomplete: one sentence each
+  std::string next;                // the command to run next ("" when up to date)
+};
+
+struct StudyStatus {
+  std::vector<StepStatus> steps;   // in the study's order; a step the workspace has not begun is not listed
+  bool up_to_date() const;
+};
+
+// The stage-one steps of the workspace's corpus (none when it has no corpus/manifest.json): sources,
+// retrieval, screening, then per sample its draw, labels, decisions and label table. `taxonomy`/`resolve` read
+// the labels (null: the label steps say the taxonomy could not be read).
+std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, const Taxonomy* taxonomy,
+                                      const NodeResolver* resolve);
+
+const char* state_name(StepState s);  // "up to date", "stale", "incomplete"
+
+}  // namespace qualrank

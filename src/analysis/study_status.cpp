@@ -1,0 +1,231 @@
+// The status of a study's steps (analysis/study_status.h): the corpus's stage one here.
+#include "qualrank/analysis/study_status.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/analysis/corpus_provenance.h"
+#include "qualrank/analysis/corpus_retrieve.h"
+#include "qualrank/analysis/corpus_sample.h"
+#include "qualrank/analysis/corpus_screening.h"
+#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus_labels.h"
+#include "qualrank/model/corpus_screening.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/sha256.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank {
+
+namespace {
+
+using namespace qualrank::corpus;
+
+std::string count(std::size_t n, const char* one, const char* many) { return grouped(n) + " " + (n == 1 ? one : many); }
+
+StepStatus step(std::string name) {
+  StepStatus s;
+  s.step = std::move(name);
+  return s;
+}
+
+void mark(StepStatus& s, StepState state, std::string why, std::string next) {
+  if (state == StepState::stale || s.state == StepState::up_to_date) s.state = state;
+  s.why.push_back(std::move(why));
+  if (s.next.empty() || state == StepState::stale) s.next = std::move(next);
+}
+
+// The command that draws `name` again with the parameters its list records.
+std::string redraw_command(const std::string& name, const SampleProvenance& p) {
+  std::string c = "qualrank corpus sample " + name + " --force --seed " + p.seed + " --rule " + p.rule;
+  if (p.confidence != "0.95") c += " --confidence " + p.confidence;
+  if (p.margin != "0.05") c += " --margin " + p.margin;
+  if (p.proportion != "0.5") c += " --proportion " + p.proportion;
+  if (p.size != "cochran") c += " --size " + p.size;
+  if (p.stratify == "source") c += " --stratify source";
+  for (const auto& [other, hash] : p.excluded) c += " --exclude " + other;
+  return c;
+}
+
+}  // namespace
+
+bool StudyStatus::up_to_date() const {
+  return std::all_of(steps.begin(), steps.end(), [](const StepStatus& s) { return s.state == StepState::up_to_date; });
+}
+
+const char* state_name(StepState s) {
+  switch (s) {
+    case StepState::up_to_date: return "up to date";
+    case StepState::stale: return "stale";
+    case StepState::incomplete: return "incomplete";
+  }
+  return "";
+}
+
+std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, const Taxonomy* taxonomy,
+                                      const NodeResolver* resolve) {
+  std::vector<StepStatus> out;
+  Diagnostics diags;  // what the files say wrong is validate's to print; here it makes a step stale
+  auto manifest = read_manifest(workspace, diags);
+  if (!manifest) return out;
+
+  // The stored sources.
+  auto sources = step("corpus sources");
+  std::size_t documents = 0;
+  for (const auto& [s, e] : manifest->sources) documents += e.documents;
+  sources.summary = count(manifest->sources.size(), "source", "sources") + ", " + count(documents, "document", "documents");
+  for (const auto& why : manifest_mismatches(workspace, *manifest))
+    mark(sources, StepState::stale, why, "qualrank corpus import EXPORT --source SOURCE (the export it came from)");
+  out.push_back(std::move(sources));
+
+  // The retrieval.
+  auto retrieval = step("retrieval");
+  std::vector<RetrievedRef> retrieved;
+  const std::string rr = "corpus/retrieved.jsonl";
+  if (!files::exists(workspace / rr)) {
+    mark(retrieval, StepState::incomplete, "nothing retrieved yet", "qualrank corpus retrieve");
+    out.push_back(std::move(retrieval));
+    return out;
+  }
+  {
+    std::string unread;
+    auto text = files::read_inside(workspace, rr, &unread);
+    Diagnostics local;
+    if (text) retrieved = read_retrieved(*text, rr, local);
+    auto p = stored_retrieval_provenance(workspace, local);
+    if (!text || local.has_errors()) {
+      mark(retrieval, StepState::stale, rr + " cannot be read (qualrank validate says where)", "qualrank corpus retrieve");
+    } else if (!p) {
+      mark(retrieval, StepState::stale, rr + " records neither its window nor what it was retrieved from (an older qualrank)",
+           "qualrank corpus retrieve");
+    } else {
+      retrieval.summary = count(retrieved.size(), "document", "documents") + ", window " + window_text(p->from, p->to);
+      for (const auto& why : retrieval_changes(workspace, *p, *manifest))
+        mark(retrieval, StepState::stale, why + " since the retrieval",
+             "qualrank corpus retrieve" + std::string(p->window_from_options ? "   (keeps the window " + window_text(p->from, p->to) + ")" : ""));
+    }
+  }
+  const bool retrieval_current = retrieval.state == StepState::up_to_date;
+  out.push_back(std::move(retrieval));
+
+  // Screening.
+  auto screening = step("screening");
+  auto screeners = read_all_screening(workspace, diags);
+  {
+    std::set<std::string> screened;
+    for (const auto& s : screeners)
+      for (const auto& d : s.decisions) screened.insert(d.doc);
+    std::size_t unscreened = 0;
+    for (const auto& r : retrieved) unscreened += !screened.count(r.doc);
+    screening.summary = count(screeners.size(), "screener", "screeners") + ", " + grouped(retrieved.size() - unscreened) + " of " +
+                        grouped(retrieved.size()) + " retrieved documents screened";
+    if (screeners.empty())
+      mark(screening, StepState::incomplete, "no screener has recorded a decision",
+           "qualrank corpus screen --screener NAME --doc SOURCE#ID --relevant (or --false-positive REASON, or --from-csv FILE)");
+    else if (unscreened > 0)
+      mark(screening, StepState::incomplete, count(unscreened, "retrieved document", "retrieved documents") + " screened by no one",
+           "qualrank corpus screen --screener NAME --doc SOURCE#ID --relevant (or --false-positive REASON, or --from-csv FILE)");
+  }
+  out.push_back(std::move(screening));
+
+  // Each sample: its draw, its labels, the decisions and the exported label table.
+  for (const auto& path : files::list_files(workspace / "corpus/samples", ".txt")) {
+    const std::string name = path.stem().string();
+    auto draw = step("sample " + name);
+    std::string why;
+    auto text = files::read_inside(workspace, sample_path(name), &why);
+    if (!text) continue;
+    Diagnostics local;
+    const auto docs = read_sample(*text, sample_path(name), local);
+    draw.summary = count(docs.size(), "document", "documents");
+    auto p = read_sample_provenance(*text);
+    if (!p) {
+      mark(draw, StepState::stale, sample_path(name) + " records neither its rule nor its population (drawn by an older qualrank)",
+           "qualrank corpus sample " + name + " --force ... (a new draw: the labels made on it stay, for the documents drawn again)");
+    } else if (retrieval_current) {
+      std::set<std::string> left_out;
+      std::vector<std::string> changed_exclusions;
+      for (const auto& [other, hash] : p->excluded) {
+        auto t = files::read_inside(workspace, sample_path(other), &why);
+        if (!t) {
+          changed_exclusions.push_back("the excluded sample " + other + " is gone");
+          continue;
+        }
+        if (sha256_hex(*t) != hash) changed_exclusions.push_back("the excluded sample " + other + " changed");
+        Diagnostics ignored;
+        for (const auto& d : read_sample(*t, sample_path(other), ignored)) left_out.insert(d);
+      }
+      const auto pop = sample_population(retrieved, screeners, p->rule == "majority" ? ExclusionRule::majority : ExclusionRule::unanimous,
+                                         left_out, p->stratify == "source");
+      draw.summary += " of N = " + grouped(p->population) + " (rule " + p->rule + ", seed " + p->seed + ")";
+      for (const auto& c : changed_exclusions) mark(draw, StepState::stale, c + " since the draw", redraw_command(name, *p));
+      if (population_sha256(pop) != p->population_sha256)
+        mark(draw, StepState::stale,
+             "the population changed since the draw (N " + grouped(p->population) + " then, " + grouped(pop.size) +
+                 " now: the retrieval or the screening changed)",
+             redraw_command(name, *p) + "   (or keep it: Table I then refuses the units no longer in the population)");
+    }
+    out.push_back(std::move(draw));
+
+    if (!taxonomy || !resolve) continue;
+    Diagnostics label_diags;
+    auto labels = load_sample_labels(workspace, name, *taxonomy, *resolve, label_diags);
+    auto lab = step("labels " + name);
+    auto dec = step("decisions " + name);
+    if (!labels) {
+      mark(lab, StepState::stale, "the labels of sample " + name + " cannot be read (qualrank validate says where)",
+           "qualrank validate");
+      out.push_back(std::move(lab));
+      continue;
+    }
+    std::map<std::string, std::size_t> missing;  // per coder: documents of the sample not labelled
+    std::size_t disagreed = 0, undecided = 0, partial_open = 0;
+    for (std::size_t d = 0; d < labels->docs.size(); ++d) {
+      for (std::size_t c = 0; c < labels->coders.size(); ++c)
+        if (labels->categories[d][c].empty()) ++missing[labels->coders[c]];
+      const auto st = doc_state(*labels, d);
+      if (st == DocState::disagreed) {
+        ++disagreed;
+        if (!labels->decisions[d]) ++undecided;
+      }
+      if (st == DocState::partial && !labels->decisions[d]) ++partial_open;
+    }
+    lab.summary = count(labels->coders.size(), "coder", "coders") + " on " + count(labels->docs.size(), "document", "documents");
+    if (labels->coders.empty())
+      mark(lab, StepState::incomplete, "no coder has labelled yet", "qualrank corpus label --coder NAME --sample " + name);
+    for (const auto& [coder, n] : missing)
+      if (n > 0)
+        mark(lab, StepState::incomplete, coder + " has not labelled " + count(n, "document", "documents"),
+             "qualrank corpus label --coder " + coder + " --sample " + name);
+    out.push_back(std::move(lab));
+    if (!labels->coders.empty()) {
+      dec.summary = count(disagreed, "disagreement", "disagreements") + ", " + grouped(disagreed - undecided) + " decided";
+      if (undecided > 0)
+        mark(dec, StepState::incomplete, count(undecided, "disagreement", "disagreements") + " not decided",
+             "qualrank corpus reconcile --sample " + name + " --decider NAME");
+      if (partial_open > 0)
+        mark(dec, StepState::incomplete,
+             count(partial_open, "document", "documents") + " labelled by some coders only, no decision: open in Table I",
+             "qualrank corpus reconcile --sample " + name + " --decider NAME");
+      out.push_back(std::move(dec));
+    }
+
+    auto table = step("label table " + name);
+    const std::string rel = "codebooks/labels/" + name + ".csv";
+    if (!files::exists(workspace / rel)) {
+      mark(table, StepState::incomplete, rel + " not exported yet", "qualrank corpus labels export --sample " + name);
+    } else {
+      auto stored = files::read_inside(workspace, rel, &why);
+      table.summary = rel;
+      if (!stored || label_table_text(*labels) != *stored)
+        mark(table, StepState::stale, "the labels or decisions of sample " + name + " changed since " + rel + " was exported",
+             "qualrank corpus labels export --sample " + name);
+    }
+    out.push_back(std::move(table));
+  }
+  return out;
+}
+
+}  // namespace qualrank

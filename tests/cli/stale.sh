@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Never silently stale (#36): a stage-one study on a generated corpus walked through a re-import, a plain
+# re-run of the retrieval, another repository's export, a reserved source name, a sample, a skipped unit and an
+# empty coder file, a late decision, a narrower re-retrieve and a rule change. At each step `qualrank status`
+# (text and JSON, exit code) and the readers (corpus table, corpus sample) are checked for the exact message,
+# and the numbers against an independent recomputation in Python from the workspace's files.
+set -euo pipefail
+: "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
+q() { "$QUALRANK" -C "$ws" "$@"; }
+export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
+# expect_fail WANT_RC WANT_STDERR CMD...: the command fails with exactly that exit code and error output.
+expect_fail() {
+  local want_rc=$1 want=$2; shift 2
+  local rc=0 got
+  got=$("$@" 2>&1 >/dev/null) || rc=$?
+  [[ $rc == "$want_rc" ]] || fail "$*: exit $rc, want $want_rc ($got)"
+  [[ "$got" == "$want" ]] || fail "$*: got [$got], want [$want]"
+}
+# state STEP: the state `status --format json` gives the step.
+state() { { q status --format json || true; } | python3 -c 'import json,sys; print(next((s["state"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1]), "absent"))' "$1"; }
+why() { { q status --format json || true; } | python3 -c 'import json,sys; print("\n".join(next(s["why"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1])))' "$1"; }
+
+python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 60 --seed 3 >/dev/null
+for s in atlas borealis cirrus; do q -q corpus import "$tmp/gen/$s.json" --source "$s"; done
+printf 'sources:\n  atlas: [cache miss, deadlock]\n  borealis: [cache miss, {term: shard, match: substring}]\n' >"$ws/corpus/keywords.yaml"
+
+# 1. The retrieval records its window and what it was made from.
+q -q corpus retrieve --from 2023-01 --to 2025-04
+python3 - "$ws" <<'PY' || fail "retrieval provenance"
+import json, sys, hashlib
+ws = sys.argv[1]
+first = json.loads(open(f"{ws}/corpus/retrieved.jsonl").readline())["retrieval"]
+man = json.load(open(f"{ws}/corpus/manifest.json"))["sources"]
+assert first["from"] == "2023-01" and first["to"] == "2025-04" and first["window_from"] == "options", first
+assert first["sources"] == {s: e["sha256"] for s, e in man.items()}, first["sources"]
+kw = hashlib.sha256(open(f"{ws}/corpus/keywords.yaml", "rb").read()).hexdigest()
+assert first["keywords"] == [{"file": "corpus/keywords.yaml", "sha256": kw}], first["keywords"]
+PY
+[[ $(state retrieval) == "up to date" ]] || fail "retrieval: $(state retrieval)"
+[[ $(state screening) == incomplete ]] || fail "screening: $(state screening)"
+rc=0; q status >/dev/null || rc=$?
+[[ $rc == 1 ]] || fail "status with screening left: exit $rc"
+
+# 2. A re-import of a newer export makes the retrieval stale: every reader that counts from it refuses.
+python3 - "$tmp/gen" <<'PY'
+import json, sys
+d = json.load(open(f"{sys.argv[1]}/atlas.json"))
+d[0]["title"] += " (edited)"
+d.append(dict(d[1], number=999, url=d[1]["url"].rsplit("/", 1)[0] + "/999", title="a new cache miss", createdAt="2024-05-01T00:00:00Z"))
+json.dump(d, open(f"{sys.argv[1]}/atlas2.json", "w"))
+w = json.load(open(f"{sys.argv[1]}/borealis.json"))
+for x in w: x["url"] = x["url"].replace("/borealis/", "/wamr/")
+json.dump(w, open(f"{sys.argv[1]}/wamr.json", "w"))
+PY
+out=$(q corpus import "$tmp/gen/atlas2.json" --source atlas)
+[[ $out == "corpus/atlas.jsonl: 1 added, 1 updated, 59 unchanged" ]] || fail "re-import: $out"
+stale="corpus/retrieved.jsonl:1:1: error: stale: corpus/atlas.jsonl changed (re-imported 2025-12-01) since this retrieval; run 'qualrank corpus retrieve' (it keeps the window, 2023-01 to 2025-04)"
+expect_fail 1 "$stale" q corpus table
+expect_fail 1 "$stale" q corpus sample pilot --size 5
+expect_fail 1 "$stale" q corpus screen --status
+[[ $(state retrieval) == stale ]] || fail "retrieval after re-import: $(state retrieval)"
+[[ $(why retrieval) == "corpus/atlas.jsonl changed (re-imported 2025-12-01) since the retrieval" ]] || fail "why: $(why retrieval)"
+out=$(q status) || true
+sed 's/^ *//' <<<"$out" | grep -qx 'next: qualrank corpus retrieve   (keeps the window 2023-01 to 2025-04)' || fail "next command: $out"
+
+# 3. A plain re-run keeps the window the options gave, and says so; nothing outside it is retrieved.
+err=$(q corpus retrieve 2>&1 >/dev/null)
+[[ $err == "qualrank corpus retrieve: window 2023-01 to 2025-04, as the last retrieval was given it (--from/--to change it, --any-date drops it)" ]] || fail "plain re-run: $err"
+python3 - "$ws" <<'PY' || fail "window kept"
+import json, sys
+ws = sys.argv[1]
+created = {}
+for s in ["atlas", "borealis", "cirrus"]:
+    for l in open(f"{ws}/corpus/{s}.jsonl"):
+        d = json.loads(l); created[f"{s}#{d['id']}"] = d["created"]
+lines = open(f"{ws}/corpus/retrieved.jsonl").read().splitlines()
+docs = [json.loads(l)["doc"] for l in lines[1:]]
+outside = [d for d in docs if not "2023-01" <= created[d][:7] <= "2025-04"]
+assert not outside, outside
+in_window_cirrus = sum(1 for d, c in created.items() if d.startswith("cirrus#") and "2023-01" <= c[:7] <= "2025-04")
+assert sum(1 for d in docs if d.startswith("cirrus#")) == in_window_cirrus  # cirrus has no keywords: taken whole
+assert "atlas#999" in docs
+PY
+[[ $(state retrieval) == "up to date" ]] || fail "retrieval after re-run: $(state retrieval)"
+
+# 4. Another repository's export under a source, and the corpus's own names, are refused; nothing written.
+before=$(sha256sum "$ws/corpus/manifest.json" "$ws/corpus/borealis.jsonl")
+expect_fail 1 "$tmp/gen/wamr.json:1:2: error: this export's documents are from example.org/wamr, but source 'borealis' holds documents of example.org/borealis: import it under a --source of its own (it would replace borealis's issues of the same numbers)" \
+  q corpus import "$tmp/gen/wamr.json" --source borealis
+expect_fail 1 "$tmp/gen/atlas.json: error: --source 'retrieved': 'retrieved' is the name of one of the corpus's own files; choose another source name" \
+  q corpus import "$tmp/gen/atlas.json" --source retrieved
+[[ $(sha256sum "$ws/corpus/manifest.json" "$ws/corpus/borealis.jsonl") == "$before" ]] || fail "a refused import wrote"
+
+# 5. Screening, a sample that records its draw (N recomputed here), labels: one unit skipped, one empty coder file.
+q -q corpus screen --screener sam --doc atlas#1 --false-positive duplicate 2>/dev/null || true
+for d in $(sed -n '2,13p' "$ws/corpus/retrieved.jsonl" | python3 -c 'import json,sys; [print(json.loads(l)["doc"]) for l in sys.stdin]'); do
+  q -q corpus screen --screener sam --doc "$d" --false-positive duplicate
+  q -q corpus screen --screener tom --doc "$d" --false-positive not-about-topic
+done
+q -q corpus sample pilot --size 8 --seed 2
+python3 - "$ws" <<'PY' || fail "sample provenance"
+import json, sys, csv, glob, hashlib
+ws = sys.argv[1]
+docs = [json.loads(l)["doc"] for l in open(f"{ws}/corpus/retrieved.jsonl").read().splitlines()[1:]]
+fp = {}
+for f in glob.glob(f"{ws}/corpus/screening/*.csv"):
+    for r in csv.DictReader(open(f)): fp.setdefault(r["doc"], []).append(r["decision"])
+out = {d for d, v in fp.items() if all(x == "false-positive" for x in v)}
+pop = [d for d in docs if d not in out]
+head = dict(l[2:].split(": ", 1) for l in open(f"{ws}/corpus/samples/pilot.txt").read().splitlines() if l.startswith("# "))
+assert head["rule"] == "unanimous" and head["seed"] == "2" and head["size"] == "8", head
+assert int(head["population"]) == len(pop), (head["population"], len(pop))
+assert head["population sha256"] == hashlib.sha256("".join(d + "\n" for d in pop).encode()).hexdigest()
+PY
+mapfile -t docs < <(grep -v '^#' "$ws/corpus/samples/pilot.txt")
+[[ ${#docs[@]} == 8 ]] || fail "sample of ${#docs[@]}"
+for d in "${docs[@]}"; do q -q corpus label --coder ann --sample pilot --doc "$d" --node COM.1; done
+for d in "${docs[@]:1}"; do q -q corpus label --coder bob --sample pilot --doc "$d" --node "$([[ $d == "${docs[2]}" ]] && echo COM.2 || echo COM.1)"; done
+printf 'doc,nodes,note\n' >"$ws/corpus/labels/pilot/eve.csv"   # the labeller opened and quit
+[[ $(state "labels pilot") == incomplete ]] || fail "labels: $(state "labels pilot")"
+[[ $(why "labels pilot") == "bob has not labelled 1 document" ]] || fail "labels why: $(why "labels pilot")"
+[[ $(why "decisions pilot") == $'1 disagreement not decided\n1 document labelled by some coders only, no decision: open in Table I' ]] || fail "decisions why: $(why "decisions pilot")"
+err=$(q corpus labels export --sample pilot 2>&1 >/dev/null)
+[[ $err == "corpus/labels/pilot/eve.csv: warning: holds no label: not counted as a coder of sample pilot (label with 'qualrank corpus label --coder eve --sample pilot', or remove the file)" ]] || fail "empty coder: $err"
+head -1 "$ws/codebooks/labels/pilot.csv" | grep -qx 'unit,Label_ann,Label_bob,Final_Label' || fail "eve counted as a coder: $(head -1 "$ws/codebooks/labels/pilot.csv")"
+
+# Table I as recomputed here: retrieved, screened out (unanimous) and kept per source.
+q corpus table --format json >"$tmp/t1.json"
+python3 - "$ws" "$tmp/t1.json" <<'PY' || fail "Table I"
+import json, sys, csv, glob
+ws, got = sys.argv[1], json.load(open(sys.argv[2]))
+docs = [json.loads(l)["doc"] for l in open(f"{ws}/corpus/retrieved.jsonl").read().splitlines()[1:]]
+fp = {}
+for f in glob.glob(f"{ws}/corpus/screening/*.csv"):
+    for r in csv.DictReader(open(f)): fp.setdefault(r["doc"], []).append(r["decision"])
+for row in got["rows"]:
+    s = row["source"]
+    ret = [d for d in docs if d.startswith(s + "#")]
+    out = [d for d in ret if d in fp and all(x == "false-positive" for x in fp[d])]
+    assert (row["retrieved"], row["screened_out"], row["kept"]) == (len(ret), len(out), len(ret) - len(out)), (row, len(ret), len(out))
+PY
+
+# 6. A decision after the export: Table I refuses the stale table, status names it; a new export mends it.
+q -q corpus reconcile --sample pilot --decider dana --doc "${docs[2]}" --keep bob --note late
+expect_fail 1 "codebooks/labels/pilot.csv:1:1: error: stale: the labels or decisions of sample pilot changed since this table was exported; run 'qualrank corpus labels export --sample pilot'" \
+  q corpus table
+[[ $(state "label table pilot") == stale ]] || fail "label table: $(state "label table pilot")"
+q -q corpus labels export --sample pilot 2>/dev/null
+[[ $(state "label table pilot") == "up to date" ]] || fail "label table after export: $(state "label table pilot")"
+q -q corpus table >/dev/null
+
+# 7. A rule other than the sample's is refused; the sample's own is the default.
+expect_fail 1 "corpus/samples/pilot.txt:1:1: error: sample pilot was drawn under the screening rule 'unanimous'; Table I under 'majority' would count units that rule treats otherwise: give --rule unanimous" \
+  q corpus table --rule majority
+expect_fail 1 "corpus/samples/pilot.txt: error: --exclude pilot names the sample --force replaces: its documents would be left out of its own redraw" \
+  q corpus sample pilot --force --exclude pilot
+
+# 8. A narrower re-retrieve: the units no longer retrieved are named, never counted; the sample is stale.
+q -q corpus retrieve --from 2024-01 --to 2024-12 2>/dev/null
+python3 - "$ws" "${docs[@]}" >"$tmp/gone" <<'PY'
+import json, sys
+ws, sample = sys.argv[1], sys.argv[2:]
+docs = {json.loads(l)["doc"] for l in open(f"{ws}/corpus/retrieved.jsonl").read().splitlines()[1:]}
+gone = [d for d in sample if d not in docs]
+print(len(gone)); print(", ".join(gone[:5]) + (", ..." if len(gone) > 5 else ""))
+PY
+n=$(sed -n 1p "$tmp/gone"); list=$(sed -n 2p "$tmp/gone")
+(( n > 0 )) || fail "the narrower window left every sampled unit"
+expect_fail 1 "corpus/retrieved.jsonl: error: $n labelled unit(s) are not retrieved documents ($list): the retrieval changed since their sample was drawn; retrieve again as it was, or draw the sample again" \
+  q corpus table
+[[ $(state "sample pilot") == stale ]] || fail "sample after a narrower retrieval: $(state "sample pilot")"
+why "sample pilot" | grep -q '^the population changed since the draw (N [0-9]* then, [0-9]* now: the retrieval or the screening changed)$' || fail "sample why: $(why "sample pilot")"
+echo "ok: stale"
