@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 #include <string_view>
+#include <typeinfo>
 
 #include "cli.h"
 #include "qualrank/util/edit_distance.h"
@@ -166,6 +167,20 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
       return false;
     }
     po::notify(vm);
+    // Boost reads "-1" into an unsigned option as 18446744073709551615: a negative number is refused here,
+    // named as written.
+    for (const auto& [option, value] : vm) {
+      const auto& type = value.value().type();
+      if (value.defaulted() || (type != typeid(unsigned long) && type != typeid(unsigned long long) && type != typeid(unsigned)))
+        continue;
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        std::string written;
+        if (args[k] == "--" + option && k + 1 < args.size()) written = args[k + 1];
+        else if (args[k].rfind("--" + option + "=", 0) == 0) written = args[k].substr(option.size() + 3);
+        if (!written.empty() && text::trim(written).front() == '-')
+          return usage_error("--" + option + " takes a whole number from 0 up, not '" + written + "'");
+      }
+    }
   } catch (const po::unknown_option& e) {
     std::string near = nearest_option(desc, e.get_option_name());
     return usage_error("unknown option '" + e.get_option_name() + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));

@@ -68,6 +68,10 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << "qualrank corpus sample: error: --confidence, --margin and --proportion lie strictly between 0 and 1\n";
     return 2;
   }
+  if (!(1 - (1 - confidence) / 2 < 1)) {  // 0.9999999999999999: the quantile 1 - (1 - c)/2 rounds to 1, z is infinite
+    *ctx.err << "qualrank corpus sample: error: --confidence " << shortest(confidence) << " is too close to 1: its z is not finite\n";
+    return 2;
+  }
   const bool stratify = vm.count("stratify") > 0;
   if (stratify && !check_choice(ctx, "corpus sample", "stratification", vm["stratify"].as<std::string>(), {"source"})) return 2;
   if (!check_choice(ctx, "corpus sample", "rule", vm["rule"].as<std::string>(), {"unanimous", "majority"})) return 2;

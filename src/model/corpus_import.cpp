@@ -228,6 +228,18 @@ std::string parse_message(const json::parse_error& e) {
   return "not valid JSON: " + m;
 }
 
+// A number too large for a double ("reactions": 1e400): nlohmann's out_of_range 406 names the literal but no
+// position; it is located at the literal's first occurrence in `text` (from `base`).
+void number_overflow(const std::string& file, const LineIndex& lines, std::string_view text, std::size_t base,
+                     const json::out_of_range& e, Diagnostics& diags) {
+  std::string m = e.what();
+  std::string literal;
+  if (auto a = m.find('\''), b = m.rfind('\''); a != std::string::npos && b > a) literal = m.substr(a + 1, b - a - 1);
+  const std::size_t at = literal.empty() ? std::string_view::npos : text.find(literal);
+  diags.error(at == std::string_view::npos ? Location{file, 0, 0} : lines.at(file, base + at),
+              "the number " + (literal.empty() ? std::string("here") : "'" + literal + "'") + " is too large for a double");
+}
+
 void parse_json_array(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
   LineIndex lines(text);
   if (auto deep = too_deep_at(text); deep != std::string_view::npos) {
@@ -239,6 +251,9 @@ void parse_json_array(std::string_view text, const std::string& file, Diagnostic
     all = json::parse(text);
   } catch (const json::parse_error& e) {
     diags.error(json_error_location(file, lines, e, 0), parse_message(e));
+    return;
+  } catch (const json::out_of_range& e) {
+    number_overflow(file, lines, text, 0, e, diags);
     return;
   }
   if (!all.is_array()) {
@@ -282,6 +297,9 @@ void parse_json_lines(std::string_view text, const std::string& file, Diagnostic
       j = json::parse(row);
     } catch (const json::parse_error& e) {
       diags.error(json_error_location(file, lines, e, base), parse_message(e));
+      continue;
+    } catch (const json::out_of_range& e) {
+      number_overflow(file, lines, row, base, e, diags);
       continue;
     }
     std::size_t lead = row.find_first_not_of(" \t\r");

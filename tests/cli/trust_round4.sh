@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Trust round four (#37): the findings fixed so far, each with its exact message. No exit 3: a number too large
+# for a double in an export is a located error (exit 1, nothing written); a confidence whose quantile rounds to 1
+# and negative numbers given to unsigned options are usage errors (exit 2), never wrapped around.
+# (Completion: completion_hostile.sh.)
+set -euo pipefail
+: "${QUALRANK:?}" "${FIXTURES:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
+q() { "$QUALRANK" -C "$ws" "$@"; }
+expect_fail() {  # WANT_RC WANT_STDERR CMD...
+  local want_rc=$1 want=$2; shift 2
+  local rc=0 got
+  got=$("$@" 2>&1 >/dev/null) || rc=$?
+  [[ $rc == "$want_rc" ]] || fail "$*: exit $rc, want $want_rc ($got)"
+  [[ "$got" == "$want" ]] || fail "$*: got [$got], want [$want]"
+}
+
+# 6. A number too large for a double, in a gh JSON array and in JSON Lines.
+cat >"$tmp/big.json" <<'EOF'
+[{"number": 1, "url": "https://example.org/a/b/issues/1", "title": "t", "body": "b", "createdAt": "2024-01-01T00:00:00Z",
+  "reactions": 1e400}]
+EOF
+expect_fail 1 "$tmp/big.json:2:16: error: the number '1e400' is too large for a double" q corpus import "$tmp/big.json" --source a
+printf '{"number": 1, "url": "https://example.org/a/b/issues/1", "title": "t"}\n{"number": 2, "title": "u", "x": -2e999}\n' >"$tmp/big.jsonl"
+expect_fail 1 "$tmp/big.jsonl:2:34: error: the number '-2e999' is too large for a double" q corpus import "$tmp/big.jsonl" --source a
+[[ ! -e "$ws/corpus/manifest.json" ]] || fail "a refused import wrote the manifest"
+
+# A corpus to sample from.
+printf '[{"number": 1, "url": "https://example.org/a/b/issues/1", "title": "t", "body": "b", "createdAt": "2024-01-01T00:00:00Z"}]\n' >"$tmp/one.json"
+q -q corpus import "$tmp/one.json" --source a
+printf 'sources: {}\n' >"$ws/corpus/keywords.yaml"
+q -q corpus retrieve
+expect_fail 2 "qualrank corpus sample: error: --confidence 0.9999999999999999 is too close to 1: its z is not finite" \
+  q corpus sample s1 --confidence 0.9999999999999999
+expect_fail 2 $'qualrank corpus sample: error: --seed takes a whole number from 0 up, not \'-1\'\n(see \'qualrank corpus sample --help\')' \
+  q corpus sample s1 --seed -1
+expect_fail 2 $'qualrank corpus sample: error: --size takes a whole number from 0 up, not \'-1\'\n(see \'qualrank corpus sample --help\')' \
+  q corpus sample s1 --size=-1
+expect_fail 2 $'qualrank rank: error: --seed takes a whole number from 0 up, not \'-5\'\n(see \'qualrank rank --help\')' \
+  q rank --seed -5
+[[ ! -e "$ws/corpus/samples/s1.txt" ]] || fail "a refused sample was written"
+echo "ok: trust_round4"
