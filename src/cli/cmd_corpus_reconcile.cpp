@@ -76,12 +76,12 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
   desc.add_options()
       ("sample", po::value<std::string>(), "the sample (corpus/samples/NAME.txt)")
       ("decider", po::value<std::string>(), "who decides (recorded with each decision)")
-      ("majority", "decide every open disagreement by majority (more than half of the coders who labelled it); ties are listed, not decided")
+      ("majority", "decide every open document by majority (more than half of the coders who labelled it: one coder's label when only one did); ties are listed, not decided")
       ("doc", po::value<std::string>(), "decide this document (SOURCE#ID) with --keep, --node or --majority")
       ("keep", po::value<std::string>(), "--doc: keep this coder's label")
       ("node", po::value<std::vector<std::string>>()->composing(), "--doc: this label instead (node id, name or alias; ID,ID)")
       ("note", po::value<std::string>(), "a note kept with the decision (line breaks are kept)")
-      ("status", "print the agreement before reconciliation and the open disagreements; decide nothing")
+      ("status", "print the agreement before reconciliation and the open documents (disagreements, and documents some coders have not labelled); decide nothing")
       ("format", po::value<std::string>()->default_value("text"), "--status: text or json");
   po::variables_map vm;
   int rc = 0;
@@ -89,7 +89,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
                      "--sample NAME --status [--format text|json]\n"
                      "       qualrank corpus reconcile --sample NAME --decider NAME --majority\n"
                      "       qualrank corpus reconcile --sample NAME --decider NAME --doc SOURCE#ID (--keep CODER | --node ID[,ID] | --majority) [--note TEXT]\n"
-                     "       qualrank corpus reconcile --sample NAME --decider NAME      (walks the open disagreements, reading answers from stdin)\n\n"
+                     "       qualrank corpus reconcile --sample NAME --decider NAME      (walks the open documents, reading answers from stdin)\n\n"
                      "Decisions go to corpus/labels/NAME/decisions.csv (doc, nodes, how, decider, date, note); 'qualrank corpus\n"
                      "labels export' writes them as Final_Label. Agreement is reported before reconciliation.",
                      desc, args, vm, rc))
@@ -131,9 +131,17 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
   for (std::size_t d = 0; d < s->docs.size(); ++d)
     if (s->decisions[d]) session.decisions.push_back(*s->decisions[d]);
   const auto agreement = sample_agreement(*s);
+  // Open: a disagreement, or a document some coders labelled and others did not (its label is not final until
+  // the others label it or a decision is made), without a decision.
   std::vector<std::size_t> open;
-  for (std::size_t d = 0; d < s->docs.size(); ++d)
-    if (doc_state(*s, d) == DocState::disagreed && !s->decisions[d]) open.push_back(d);
+  std::size_t partial = 0;
+  for (std::size_t d = 0; d < s->docs.size(); ++d) {
+    const auto st = doc_state(*s, d);
+    if ((st == DocState::disagreed || st == DocState::partial) && !s->decisions[d]) {
+      open.push_back(d);
+      partial += st == DocState::partial;
+    }
+  }
   auto labels_of = [&](std::size_t d) {
     std::vector<std::string> parts;
     for (std::size_t c = 0; c < s->coders.size(); ++c)
@@ -146,7 +154,8 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
                                 {"labelled_by_all", agreement.labelled_by_all}, {"agreeing", agreement.agreeing},
                                 {"percent_agreement", num(agreement.percent_agreement)},
                                 {"fleiss_kappa", num(agreement.fleiss_kappa)}, {"cohen_kappa", num(agreement.cohen_kappa)},
-                                {"disagreements", agreement.disagreements}, {"decided", agreement.decided}};
+                                {"disagreements", agreement.disagreements}, {"decided", agreement.decided},
+                                {"partial", partial}};
     nlohmann::ordered_json o = nlohmann::ordered_json::array();
     for (auto d : open) {
       nlohmann::ordered_json labels = nlohmann::ordered_json::object();
@@ -165,7 +174,9 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
              << agreement.agreeing << " alike, percent agreement " << fmt(agreement.percent_agreement) << ", Fleiss' kappa "
              << fmt(agreement.fleiss_kappa);
     if (s->coders.size() == 2) *ctx.out << ", Cohen's kappa " << fmt(agreement.cohen_kappa);
-    *ctx.out << "\ndisagreements: " << agreement.disagreements << ", decided " << agreement.decided << ", open " << open.size() << '\n';
+    *ctx.out << "\ndisagreements: " << agreement.disagreements << ", decided " << agreement.decided << ", open " << open.size();
+    if (partial > 0) *ctx.out << " (" << partial << " of them labelled by some coders only)";
+    *ctx.out << '\n';
   }
   if (status_only) {
     for (auto d : open) *ctx.out << "  " << s->docs[d] << "  " << labels_of(d) << '\n';
@@ -250,7 +261,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     }
     return 0;
   }
-  // The walk: one open disagreement at a time, answers read line by line from stdin.
+  // The walk: one open document at a time, answers read line by line from stdin.
   auto titles = doc_titles(ctx.workspace, [&] {
     std::vector<std::string> docs;
     for (auto d : open) docs.push_back(s->docs[d]);
@@ -313,7 +324,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
       break;
     }
   }
-  if (!ctx.quiet) *ctx.out << "decided " << done << " of " << open.size() << " open disagreements\n";
+  if (!ctx.quiet) *ctx.out << "decided " << done << " of " << open.size() << " open documents\n";
   return 0;
 }
 
