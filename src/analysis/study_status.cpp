@@ -228,4 +228,28 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
   return out;
 }
 
+void check_corpus(const std::filesystem::path& workspace, const Taxonomy* taxonomy, const NodeResolver* resolve,
+                  Diagnostics& diags) {
+  auto manifest = read_manifest(workspace, diags);
+  if (!manifest) return;
+  read_all_screening(workspace, diags);
+  for (const auto& path : files::list_files(workspace / "corpus/samples", ".txt")) {
+    const std::string name = path.stem().string();
+    std::string why;
+    if (auto text = files::read_inside(workspace, sample_path(name), &why)) read_sample(*text, sample_path(name), diags);
+    else diags.error({sample_path(name), 0, 0}, why);
+    if (taxonomy && resolve) load_sample_labels(workspace, name, *taxonomy, *resolve, diags);
+  }
+  if (diags.has_errors()) return;
+  // Stale files, each located at the file that is stale.
+  for (const auto& s : corpus_status(workspace, taxonomy, resolve)) {
+    if (s.state != StepState::stale) continue;
+    std::string file = "corpus/manifest.json";
+    if (s.step == "retrieval") file = "corpus/retrieved.jsonl";
+    else if (s.step.rfind("sample ", 0) == 0) file = sample_path(s.step.substr(7));
+    else if (s.step.rfind("label table ", 0) == 0) file = "codebooks/labels/" + s.step.substr(12) + ".csv";
+    for (const auto& w : s.why) diags.warning({file, 0, 0}, "stale: " + w + "; run '" + s.next.substr(0, s.next.find("   (")) + "'");
+  }
+}
+
 }  // namespace qualrank

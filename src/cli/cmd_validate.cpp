@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/study.h"
+#include "qualrank/analysis/study_status.h"
 #include "qualrank/analysis/workspace_agreement.h"
 
 namespace qualrank::cli {
@@ -19,6 +20,8 @@ int cmd_validate(Context& ctx, const std::vector<std::string>& args) {
   auto study = load_study(ctx.workspace, diags, opts);
   // The label tables (codebooks/labels/*.csv) with the checks `report` makes of them.
   if (study) workspace_label_agreement(*study, WorkspaceAgreementOptions{}, diags);
+  // The corpus of stage one, when there is one: its files read, and each stale one named (docs/status.md).
+  if (study) check_corpus(ctx.workspace, &study->taxonomy(), &study->version->resolve, diags);
   rc = report_diagnostics(ctx, diags);
   if (rc == 0 && study && !ctx.quiet) {
     *ctx.err << "qualrank validate: ok: " << study->workspace.transcripts.size() << " transcripts, "

@@ -173,4 +173,15 @@ expect_fail 1 "corpus/retrieved.jsonl: error: $n labelled unit(s) are not retrie
   q corpus table
 [[ $(state "sample pilot") == stale ]] || fail "sample after a narrower retrieval: $(state "sample pilot")"
 why "sample pilot" | grep -q '^the population changed since the draw (N [0-9]* then, [0-9]* now: the retrieval or the screening changed)$' || fail "sample why: $(why "sample pilot")"
+# validate reads corpus/ too: the stale sample is a warning located at its list.
+out=$(q validate 2>&1) || fail "validate: $out"
+grep -q '^corpus/samples/pilot.txt: warning: stale: the population changed since the draw (N [0-9]* then, [0-9]* now: the retrieval or the screening changed); run '"'"'qualrank corpus sample pilot --force --seed 2 --rule unanimous --size 8'"'"'$' <<<"$out" ||
+  fail "validate on a stale sample: $out"
+
+# 9. A stored source edited by hand: no longer the file the manifest records; status and validate say so.
+sed -i '1s/"title":"/"title":"EDITED /' "$ws/corpus/cirrus.jsonl"
+[[ $(state "corpus sources") == stale ]] || fail "an edited source: $(state "corpus sources")"
+why "corpus sources" | grep -q '^corpus/cirrus.jsonl is not the file corpus/manifest.json records (SHA-256 [0-9a-f]\{12\}\.\.\., recorded [0-9a-f]\{12\}\.\.\.): edited by hand or corrupted since its import$' ||
+  fail "why: $(why "corpus sources")"
+q validate 2>&1 | grep -q '^corpus/manifest.json: warning: stale: corpus/cirrus.jsonl is not the file' || fail "validate on an edited source"
 echo "ok: stale"

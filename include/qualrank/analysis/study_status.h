@@ -36,4 +36,10 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
 
 const char* state_name(StepState s);  // "up to date", "stale", "incomplete"
 
+// What `validate` checks of the corpus (nothing without corpus/manifest.json): the manifest, the screening
+// files, the samples and every sample's labels and decisions are read (their problems located errors), and
+// each stale file is a warning saying what changed and what to run (the reasons corpus_status gives).
+void check_corpus(const std::filesystem::path& workspace, const Taxonomy* taxonomy, const NodeResolver* resolve,
+                  Diagnostics& diags);
+
 }  // namespace qualrank
