@@ -1,6 +1,8 @@
 // The status of a study's steps (analysis/study_status.h): the corpus's stage one here.
 #include "qualrank/analysis/study_status.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -13,6 +15,7 @@
 #include "qualrank/model/corpus.h"
 #include "qualrank/model/corpus_labels.h"
 #include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/workspace_inputs.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
@@ -226,6 +229,38 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     out.push_back(std::move(table));
   }
   return out;
+}
+
+std::optional<StepStatus> report_status(const std::filesystem::path& workspace) {
+  const std::string rel = "reports/report.json";
+  if (!files::exists(workspace / rel)) return std::nullopt;
+  auto s = step("report");
+  s.summary = rel;
+  std::string why;
+  auto text = files::read_inside(workspace, rel, &why);
+  auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  if (!j.is_object() || !j.contains("provenance") || !j["provenance"].is_object() || !j["provenance"].contains("inputs") ||
+      !j["provenance"]["inputs"].is_object()) {
+    mark(s, StepState::stale, rel + " records no inputs (written by an older qualrank)", "qualrank report");
+    return s;
+  }
+  Diagnostics ignored;
+  const auto now = input_hashes(workspace, workspace_input_files(workspace, ignored, true));
+  std::vector<std::string> changes;
+  for (const auto& [path, hash] : j["provenance"]["inputs"].items()) {
+    auto it = now.find(path);
+    if (it == now.end()) changes.push_back(path + " removed");
+    else if (!hash.is_string() || hash.get<std::string>() != it->second) changes.push_back(path + " changed");
+  }
+  for (const auto& [path, hash] : now)
+    if (!j["provenance"]["inputs"].contains(path)) changes.push_back(path + " added");
+  if (!changes.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < changes.size() && k < 5; ++k) list += (k ? ", " : "") + changes[k];
+    if (changes.size() > 5) list += ", and " + std::to_string(changes.size() - 5) + " more";
+    mark(s, StepState::stale, std::to_string(changes.size()) + " input(s) changed since it was written: " + list, "qualrank report");
+  }
+  return s;
 }
 
 void check_corpus(const std::filesystem::path& workspace, const Taxonomy* taxonomy, const NodeResolver* resolve,

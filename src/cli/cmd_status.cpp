@@ -59,7 +59,7 @@ int cmd_status(Context& ctx, const std::vector<std::string>& args) {
                      "Each step of the study: up to date, stale (what changed since its file was made) or incomplete\n"
                      "(work left), and the command to run next. Exit 0 when every step is up to date, else 1.\n"
                      "Steps: corpus sources, retrieval, screening, per sample its draw, labels, decisions and label\n"
-                     "table; the transcripts' coding. docs/status.md.",
+                     "table; the transcripts' coding; the report in reports/. docs/status.md.",
                      desc, args, vm, rc))
     return rc;
   const auto format = vm["format"].as<std::string>();
@@ -77,6 +77,7 @@ int cmd_status(Context& ctx, const std::vector<std::string>& args) {
     if (auto study = load_study(ctx.workspace, study_diags, opts))
       if (auto c = coding_status(*study)) status.steps.push_back(std::move(*c));
   }
+  if (auto r = report_status(ctx.workspace)) status.steps.push_back(std::move(*r));
   if (format == "json") {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     j["up_to_date"] = status.up_to_date();

@@ -7,6 +7,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/findings.h"
 #include "qualrank/model/history.h"
+#include "qualrank/model/workspace_inputs.h"
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/refi_export.h"
 #include "qualrank/report/segments_output.h"
@@ -17,44 +18,7 @@
 
 namespace qualrank::package_detail {
 
-std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags) {
-  std::vector<std::string> out;
-  auto add = [&](const std::string& dir, std::string_view suffix) {
-    for (const auto& p : files::list_files(root / dir, suffix)) {
-      std::string rel = dir + "/" + p.filename().string();
-      if (p.filename().string().front() == '.') continue;
-      if (auto problem = files::file_name_problem(p); !problem.empty()) {
-        diags.error({text::escape_invalid_utf8(rel), 0, 0}, problem);
-        continue;
-      }
-      std::error_code ec;
-      if (dir == "codebooks" && (rel.ends_with(".history.yaml") || rel.ends_with(".history.yml")) &&
-          fs::is_symlink(fs::symlink_status(p, ec))) {
-        diags.error({rel, 0, 0}, kHistorySymlinkMessage);  // never followed, even inside (load_history)
-        continue;
-      }
-      if (!files::resolved_inside(root, p)) {
-        diags.error({rel, 0, 0}, files::kOutsideMessage);
-        continue;
-      }
-      out.push_back(rel);
-    }
-  };
-  add("codebooks", ".yaml");
-  add("codebooks", ".yml");
-  add("codebooks/labels", ".csv");
-  add("guidelines", ".yaml");
-  add("guidelines", ".yml");
-  add("transcripts", ".md");
-  add("transcripts", ".codes");
-  // The study's findings (the chain of evidence of methods.md), when there are some.
-  if (const fs::path f = root / kFindingsFile; fs::exists(fs::symlink_status(f))) {
-    if (!files::resolved_inside(root, f)) diags.error({kFindingsFile, 0, 0}, files::kOutsideMessage);
-    else out.push_back(kFindingsFile);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags) { return workspace_input_files(root, diags); }
 
 std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_root, const Settings& settings,
                                     Diagnostics& diags) {

@@ -4,6 +4,7 @@
 // readers make (analysis/corpus_provenance.h), so status and the commands never disagree. docs/status.md.
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct StudyStatus {
 // the labels (null: the label steps say the taxonomy could not be read).
 std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, const Taxonomy* taxonomy,
                                       const NodeResolver* resolve);
+
+// The report in reports/ (the default output folder): stale when an input changed, was added or removed since
+// its report.json was written (its "provenance": each input's SHA-256), or when it records none. Not listed
+// when there is no reports/report.json.
+std::optional<StepStatus> report_status(const std::filesystem::path& workspace);
 
 const char* state_name(StepState s);  // "up to date", "stale", "incomplete"
 
