@@ -50,5 +50,6 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 echo "install-deps: installing ${missing[*]}" >&2
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# A dropped connection to the archive is tried again (three times) before it fails the build.
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Retries=3 update -qq
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Retries=3 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -37,7 +37,12 @@ grep -q '"E03"\|not set' "$tmp/out" && fail "codebook lists the empty transcript
 [[ $(jq '.participants' "$tmp/out") == 6 ]] || fail "codebook: $(jq '.participants' "$tmp/out") participants, expected 6"
 run "$ref" 0 report -o out --resamples 100
 run "$ws" 0 report -o out --resamples 100
-cmp -s "$ref/out/report.json" "$ws/out/report.json" || fail "report.json changed by the empty transcript: $(diff "$ref/out/report.json" "$ws/out/report.json" | head)"
+# Every number the same; only the provenance lists one more input, the empty transcript.
+jq 'del(.provenance)' "$ref/out/report.json" >"$tmp/ref.report.json"
+jq 'del(.provenance)' "$ws/out/report.json" >"$tmp/ws.report.json"
+cmp -s "$tmp/ref.report.json" "$tmp/ws.report.json" || fail "report.json changed by the empty transcript: $(diff "$tmp/ref.report.json" "$tmp/ws.report.json" | head)"
+added=$(jq -r --slurpfile r "$ref/out/report.json" '.provenance.inputs | keys - ($r[0].provenance.inputs | keys) | join(",")' "$ws/out/report.json")
+[[ $added == transcripts/E03.md ]] || fail "the provenance of the report with the empty transcript adds [$added]"
 cmp -s "$ref/out/rankings.md" "$ws/out/rankings.md" || fail "rankings.md changed by the empty transcript"
 
 # --- 2. taxonomy export refuses a path that makes the workspace invalid, unless --force --------------------
