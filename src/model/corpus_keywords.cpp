@@ -1,7 +1,9 @@
 // corpus/keywords.yaml (retrieval keywords per source, the date window, screening reasons) and the Python-like
 // keyword lists studies publish, read by a small linear tokenizer (identifiers, '=', '[', ']', ',', quoted
-// strings with backslash escapes, '#' comments).
+// strings with Python's prefixes r and u and its backslash escapes, decoded as Python decodes them, '#' comments).
 #include "qualrank/model/corpus_keywords.h"
+
+#include <unicode/uchar.h>
 
 #include <algorithm>
 #include <cctype>
@@ -191,20 +193,18 @@ class ListLexer {
       ++i_;
       return {c == '=' ? Token::equals : c == '[' ? Token::open : c == ']' ? Token::close : Token::comma, std::string(1, c), at};
     }
-    if (c == '\'' || c == '"') {
-      ++i_;
-      std::string s;
-      while (i_ < t_.size() && t_[i_] != c && t_[i_] != '\n') {
-        if (t_[i_] == '\\' && i_ + 1 < t_.size()) ++i_;
-        s += t_[i_++];
-      }
-      if (i_ >= t_.size() || t_[i_] != c) return {Token::bad, "an unterminated string", at};
-      ++i_;
-      return {Token::string, s, at};
+    // A string: its prefix (r/R raw, u/U nothing), then its escapes decoded as Python decodes them.
+    bool raw = false;
+    if ((c == 'r' || c == 'R' || c == 'u' || c == 'U') && i_ + 1 < t_.size() && (t_[i_ + 1] == '\'' || t_[i_ + 1] == '"')) {
+      raw = c == 'r' || c == 'R';
+      c = t_[++i_];
     }
+    if (c == '\'' || c == '"') return quoted(c, raw, at);
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       std::size_t b = i_;
       while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_')) ++i_;
+      if (i_ < t_.size() && (t_[i_] == '\'' || t_[i_] == '"'))
+        return {Token::bad, "a string prefix '" + std::string(t_.substr(b, i_ - b)) + "' (only r and u are read: a list of text)", at};
       return {Token::name, std::string(t_.substr(b, i_ - b)), at};
     }
     ++i_;
@@ -212,6 +212,115 @@ class ListLexer {
   }
 
  private:
+  // The body of a string opened by `quote` at t_[i_] (Python's string literal rules, one line): in a raw
+  // string a backslash stays with the character after it; otherwise \\ \' \" \a \b \f \n \r \t \v,
+  // \ooo, \xhh, \uXXXX, \UXXXXXXXX and \N{NAME} are decoded, a backslash before a line break joins the lines,
+  // and any other backslash is kept with its character (as Python keeps '\.'). A malformed escape, a surrogate or
+  // an unknown name is located where its backslash is.
+  Token quoted(char quote, bool raw, const Location& at) {
+    ++i_;
+    std::string s;
+    auto fail = [&](std::size_t pos, const std::string& why) {
+      return Token{Token::bad, why, Location{file_, line_, static_cast<int>(pos - line_start_ + 1)}};
+    };
+    auto hex = [&](std::size_t from, int digits, long& value) {
+      value = 0;
+      for (int k = 0; k < digits; ++k) {
+        if (from + k >= t_.size() || !std::isxdigit(static_cast<unsigned char>(t_[from + k]))) return false;
+        const char h = t_[from + k];
+        value = value * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+      }
+      return true;
+    };
+    auto put = [&](long cp) {  // a code point as UTF-8
+      if (cp < 0x80) {
+        s += static_cast<char>(cp);
+      } else if (cp < 0x800) {
+        s += static_cast<char>(0xC0 | (cp >> 6));
+        s += static_cast<char>(0x80 | (cp & 0x3F));
+      } else if (cp < 0x10000) {
+        s += static_cast<char>(0xE0 | (cp >> 12));
+        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        s += static_cast<char>(0x80 | (cp & 0x3F));
+      } else {
+        s += static_cast<char>(0xF0 | (cp >> 18));
+        s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        s += static_cast<char>(0x80 | (cp & 0x3F));
+      }
+    };
+    while (i_ < t_.size() && t_[i_] != quote && t_[i_] != '\n') {
+      if (t_[i_] != '\\' || i_ + 1 >= t_.size()) {
+        s += t_[i_++];
+        continue;
+      }
+      const std::size_t bs = i_;
+      const char e = t_[i_ + 1];
+      if (raw) {  // r'\'' is a backslash and a quote; the string goes on
+        s += '\\';
+        if (e == '\n') break;
+        s += e;
+        i_ += 2;
+        continue;
+      }
+      i_ += 2;
+      long v = 0;
+      switch (e) {
+        case '\n': ++line_, line_start_ = i_; break;  // a continued line
+        case '\\': s += '\\'; break;
+        case '\'': s += '\''; break;
+        case '"': s += '"'; break;
+        case 'a': s += '\a'; break;
+        case 'b': s += '\b'; break;
+        case 'f': s += '\f'; break;
+        case 'n': s += '\n'; break;
+        case 'r': s += '\r'; break;
+        case 't': s += '\t'; break;
+        case 'v': s += '\v'; break;
+        case 'x':
+          if (!hex(i_, 2, v)) return fail(bs, "a truncated \\xXX escape");
+          i_ += 2, put(v);
+          break;
+        case 'u':
+        case 'U': {
+          const int digits = e == 'u' ? 4 : 8;
+          if (!hex(i_, digits, v)) return fail(bs, std::string("a truncated \\") + e + std::string(digits, 'X') + " escape");
+          if (v > 0x10FFFF) return fail(bs, "an escape beyond the last code point U+10FFFF");
+          if (v >= 0xD800 && v <= 0xDFFF) return fail(bs, "a surrogate code point, which UTF-8 cannot hold");
+          i_ += digits, put(v);
+          break;
+        }
+        case 'N': {
+          const std::size_t close = t_.find('}', i_);
+          if (i_ >= t_.size() || t_[i_] != '{' || close == std::string_view::npos || t_.substr(i_, close - i_).find('\n') != std::string_view::npos)
+            return fail(bs, "a malformed \\N{...} escape");
+          const std::string name(t_.substr(i_ + 1, close - i_ - 1));
+          UErrorCode status = U_ZERO_ERROR;
+          UChar32 cp = u_charFromName(U_UNICODE_CHAR_NAME, name.c_str(), &status);
+          if (U_FAILURE(status) || cp < 0) {  // Python also takes the formal aliases
+            status = U_ZERO_ERROR;
+            cp = u_charFromName(U_CHAR_NAME_ALIAS, name.c_str(), &status);
+          }
+          if (U_FAILURE(status) || cp < 0) return fail(bs, "an unknown character name '" + name + "' (Unicode's names and their corrections are read)");
+          i_ = close + 1, put(cp);
+          break;
+        }
+        default:
+          if (e >= '0' && e <= '7') {  // up to three octal digits
+            v = e - '0';
+            for (int k = 0; k < 2 && i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '7'; ++k) v = v * 8 + (t_[i_++] - '0');
+            put(v);
+          } else {  // kept as written
+            s += '\\';
+            s += e;
+          }
+      }
+    }
+    if (i_ >= t_.size() || t_[i_] != quote) return {Token::bad, "an unterminated string", at};
+    ++i_;
+    return {Token::string, s, at};
+  }
+
   std::string_view t_;
   const std::string& file_;
   std::size_t i_ = 0, line_start_ = 0;
