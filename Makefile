@@ -63,10 +63,14 @@ build: configure
 binary: $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target qualrank
 
-# Builds what is installed (the binary, then its manual pages and completions), then installs it.
+# Builds what is installed (the binary, then its manual pages and completions), then installs it. DESTDIR and
+# PREFIX reach the shell through the environment, never as text in the command line, so that a quote or $(...)
+# in them is part of the path and nothing runs.
+install: export QUALRANK_DESTDIR = $(value DESTDIR)
+install: export QUALRANK_PREFIX = $(value PREFIX)
 install: $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target qualrank qualrank_shell_files
-	DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
+	DESTDIR="$$QUALRANK_DESTDIR" cmake --install $(BUILD_DIR) --prefix "$$QUALRANK_PREFIX"
 
 # The Debian package (CPack): $(BUILD_DIR)/qualrank_VERSION_ARCH.deb, Depends from the binary's libraries.
 package: deps

@@ -93,6 +93,11 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
   const std::string coder = vm["coder"].as<std::string>(), sample = vm["sample"].as<std::string>();
   if (auto why = coder_name_problem(coder); !why.empty()) return usage("--coder '" + coder + "': " + why);
   if (auto why = screener_name_problem(sample); !why.empty()) return usage("--sample '" + sample + "': not a sample name");
+  // ALICE beside alice: one file on macOS and Windows, two coders here.
+  for (const auto& f : files::list_files(ctx.workspace / labels_dir(sample), ".csv"))
+    if (const std::string other = f.stem().string(); other != coder && text::fold_case(other) == text::fold_case(coder))
+      return usage("--coder '" + coder + "': sample " + sample + " has the coder '" + other +
+                   "' (" + labels_path(sample, other) + "), a name that differs only in case: use '" + other + "'");
   const bool batch = vm.count("from-csv") > 0, one = vm.count("doc") > 0, remove = vm.count("remove") > 0;
   if (!batch && !one) {
     if (vm.count("node") || vm.count("note") || remove) return usage("--node, --note and --remove go with --doc");

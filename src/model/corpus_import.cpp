@@ -106,9 +106,14 @@ class ElementReader {
       auto it = j.find(key);
       return it == j.end() ? nullptr : &*it;
     };
-    // The id: gh's number, else an id, else the url.
+    // The id: gh's number, else an id, else the url. A number or id that is not a whole number or text is
+    // named as it is (not "an issue without a number").
     const json* html = peek("html_url");
     const json* url = peek("url");
+    for (const char* key : {"number", "id"})
+      if (const json* v = peek(key); v && !v->is_null() && scalar_text(*v).empty())
+        return error(std::string("\"") + key + "\" is " + v->dump(-1, ' ', false, json::error_handler_t::replace) +
+                     ", not a whole number or text");
     if (const json* n = peek("number"); n && !scalar_text(*n).empty()) {
       out.id = scalar_text(*take("number"));
     } else if (const json* id = peek("id"); id && !scalar_text(*id).empty()) {
@@ -343,12 +348,18 @@ bool ends_with_ci(std::string_view s, std::string_view suffix) {
 
 }  // namespace
 
-std::string source_name_problem(std::string_view name) {
-  if (name.empty() || name.size() > 64) return "a source name has 1 to 64 characters";
-  if (name[0] == '.' || name[0] == '-') return "a source name does not start with '.' or '-'";
+std::string file_name_chars_problem(std::string_view name, std::string_view what) {
+  const std::string a = "a " + std::string(what) + " name ";
+  if (name.empty() || name.size() > 64) return a + "has 1 to 64 characters";
+  if (name[0] == '.' || name[0] == '-') return a + "does not start with '.' or '-'";
   for (char c : name)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
-      return "a source name has only letters, digits, '.', '_' and '-'";
+      return a + "has only letters, digits, '.', '_' and '-'";
+  return {};
+}
+
+std::string source_name_problem(std::string_view name) {
+  if (auto why = file_name_chars_problem(name, "source"); !why.empty()) return why;
   // The names of the corpus's own files and folders (corpus/retrieved.jsonl, manifest.json, keywords.yaml,
   // screening/, samples/, labels/): a source of that name would be overwritten by, or overwrite, them.
   std::string folded;

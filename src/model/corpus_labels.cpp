@@ -163,7 +163,11 @@ std::vector<CoderLabels> read_all_labels(const std::filesystem::path& workspace,
   std::vector<CoderLabels> out;
   for (const auto& p : files::list_files(workspace / labels_dir(sample), ".csv")) {
     const std::string name = p.stem().string();
-    if (!coder_name_problem(name).empty()) continue;  // decisions.csv, stray files
+    if (name == "decisions") continue;
+    if (auto why = coder_name_problem(name); !why.empty()) {  // a stray file, or a name the tables reserve
+      diags.warning({labels_path(sample, name), 0, 0}, "not read as a coder's labels: " + why);
+      continue;
+    }
     const std::string rel = labels_path(sample, name);
     std::string why;
     auto text = files::read_inside(workspace, rel, &why);
@@ -221,8 +225,15 @@ bool set_decision(std::vector<LabelDecision>& decisions, LabelDecision d) {
 }
 
 std::string coder_name_problem(std::string_view name) {
-  if (source_name_problem(name).empty() && name != "decisions") return {};
-  return "a coder name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-', and is not 'decisions'";
+  const std::string general =
+      "a coder name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-'";
+  if (screener_name_problem(name).empty() == false) return general;
+  // The names the files and tables already give a meaning: decisions.csv, the label table's columns, the
+  // team's consensus (in any case: one file on a case-insensitive system).
+  const std::string folded = text::fold_case(name);
+  for (const char* reserved : {"decisions", "final_label", "consensus", "unit"})
+    if (folded == reserved) return general + ", and is not '" + std::string(name) + "' (a name the files and tables reserve)";
+  return {};
 }
 
 

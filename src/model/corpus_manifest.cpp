@@ -154,6 +154,21 @@ std::optional<std::map<std::string, MergeCounts>> import_export(const fs::path& 
       }
       stored = read_store(*old, path, diags);
     }
+    // Two documents of this export with one url (two numbers for one issue): the second is refused, naming
+    // the first.
+    {
+      std::map<std::string, std::size_t> first_of;
+      for (std::size_t k = 0; k < docs.size(); ++k) {
+        if (docs[k].url.empty()) continue;
+        auto [it, fresh] = first_of.emplace(docs[k].url, k);
+        if (!fresh) {
+          const auto& w = where_of[name][it->second];
+          diags.error(where_of[name][k], "the same url as the document at " + std::to_string(w.line) + ":" + std::to_string(w.column) +
+                                             " (id " + docs[it->second].id + "): " + docs[k].url);
+        }
+      }
+      if (diags.has_errors()) continue;
+    }
     // Another repository's export under this source would replace its documents by number: refused, located
     // at the export's first document of another repository.
     std::map<std::string, std::size_t> stored_repos;

@@ -14,7 +14,7 @@
 namespace qualrank::corpus {
 
 std::string screener_name_problem(std::string_view name) {
-  auto why = source_name_problem(name);
+  auto why = file_name_chars_problem(name, "screener");
   if (why.empty()) return {};
   return "a screener name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-'";
 }

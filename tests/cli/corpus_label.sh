@@ -93,7 +93,7 @@ printf 'doc,nodes\n%s,COM.1\natlas#999,COM.1\n%s,TOOLS.1\n' "${docs[0]}" "${docs
 expect 1 "$tmp/bad.csv:3:1: error: 'atlas#999' is not a document of sample pilot (corpus/samples/pilot.txt)" \
   q corpus label --coder alice --sample pilot --from-csv "$tmp/bad.csv"
 grep -qxF "$tmp/bad.csv:4:1: error: unknown taxonomy node 'TOOLS.1' (did you mean 'TOOL.1'?)" "$tmp/err" || fail "second error: $(cat "$tmp/err")"
-expect 2 "qualrank corpus label: error: --coder 'decisions': a coder name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-', and is not 'decisions'" \
+expect 2 "qualrank corpus label: error: --coder 'decisions': a coder name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-', and is not 'decisions' (a name the files and tables reserve)" \
   q corpus label --coder decisions --sample pilot --doc "$first" --node COM.1
 expect 2 "qualrank corpus label: error: give --doc SOURCE#ID --node ID or --from-csv FILE (the labeller needs a terminal)" \
   q corpus label --coder alice --sample pilot </dev/null

@@ -49,6 +49,10 @@ fi
 
 # PREFIX defaults to /usr/local
 make -s -C "$SOURCE_DIR" install BUILD_DIR="$build" JOBS=2 DESTDIR="$tmp/local" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install (default PREFIX)"; }
+# A DESTDIR with a quote and $(...) is a path, and nothing in it runs (#37.9).
+odd="$tmp/odd \"dir\" \$(touch $tmp/pwned)"
+make -s -C "$SOURCE_DIR" install BUILD_DIR="$build" JOBS=2 DESTDIR="$odd" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install (odd DESTDIR)"; }
+[[ -x "$odd/usr/local/bin/qualrank" && ! -e "$tmp/pwned" ]] || fail "odd DESTDIR: $(ls "$tmp")"
 [[ -x "$tmp/local/usr/local/bin/qualrank" && -f "$tmp/local/usr/local/share/man/man1/qualrank.1" ]] || fail "default PREFIX /usr/local"
 [[ ! -e "$tmp/local/usr/bin" ]] || fail "installed outside PREFIX"
 echo "ok: install ($(wc -l <"$tmp/got") files)"

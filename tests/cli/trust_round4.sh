@@ -41,4 +41,20 @@ expect_fail 2 $'qualrank corpus sample: error: --size takes a whole number from 
 expect_fail 2 $'qualrank rank: error: --seed takes a whole number from 0 up, not \'-5\'\n(see \'qualrank rank --help\')' \
   q rank --seed -5
 [[ ! -e "$ws/corpus/samples/s1.txt" ]] || fail "a refused sample was written"
+# 9. Minor ones: a number that is not whole is named; one url twice in an export is refused; coder names the
+# tables reserve, and one that differs from a coder's only in case, are refused.
+printf '[{"number": 1.5, "url": "https://example.org/a/b/issues/7", "title": "t"}]\n' >"$tmp/frac.json"
+expect_fail 1 "$tmp/frac.json:1:2: error: \"number\" is 1.5, not a whole number or text" q corpus import "$tmp/frac.json" --source a
+printf '[{"number": 2, "url": "https://example.org/a/b/issues/2", "title": "t"},\n {"number": 3, "url": "https://example.org/a/b/issues/2", "title": "u"}]\n' >"$tmp/twice.json"
+expect_fail 1 "$tmp/twice.json:2:2: error: the same url as the document at 1:2 (id 2): https://example.org/a/b/issues/2" \
+  q corpus import "$tmp/twice.json" --source a
+q -q corpus sample s1 --size 1
+for bad in Final_Label consensus CONSENSUS unit decisions; do
+  expect_fail 2 "qualrank corpus label: error: --coder '$bad': a coder name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-', and is not '$bad' (a name the files and tables reserve)" \
+    q corpus label --coder "$bad" --sample s1 --doc a#1 --node COM.1
+done
+q -q corpus label --coder alice --sample s1 --doc a#1 --node COM.1
+expect_fail 2 "qualrank corpus label: error: --coder 'ALICE': sample s1 has the coder 'alice' (corpus/labels/s1/alice.csv), a name that differs only in case: use 'alice'" \
+  q corpus label --coder ALICE --sample s1 --doc a#1 --node COM.2
+[[ $(ls "$ws/corpus/labels/s1") == alice.csv ]] || fail "a refused coder wrote: $(ls "$ws/corpus/labels/s1")"
 echo "ok: trust_round4"

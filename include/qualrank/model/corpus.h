@@ -60,6 +60,9 @@ inline std::string doc_ref(std::string_view source, std::string_view id) {
 // names a file.
 // Returns "" when fine, else why not.
 std::string source_name_problem(std::string_view name);
+// The rule every name that names a file of the corpus follows (a source, a screener, a sample, a coder): 1-64
+// characters of [A-Za-z0-9._-], not starting with '.' or '-'. "" when fine, else why not ("a WHAT name ...").
+std::string file_name_chars_problem(std::string_view name, std::string_view what);
 
 // The repository a document's url names, lower-cased: "github.com/acme/atlas" for
 // https://github.com/acme/atlas/issues/12 (also /pull/N, GitLab's /-/issues/N); "" when the url names none.
