@@ -232,23 +232,7 @@ class ListLexer {
       }
       return true;
     };
-    auto put = [&](long cp) {  // a code point as UTF-8
-      if (cp < 0x80) {
-        s += static_cast<char>(cp);
-      } else if (cp < 0x800) {
-        s += static_cast<char>(0xC0 | (cp >> 6));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-      } else if (cp < 0x10000) {
-        s += static_cast<char>(0xE0 | (cp >> 12));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-      } else {
-        s += static_cast<char>(0xF0 | (cp >> 18));
-        s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-      }
-    };
+    auto put = [&](long cp) { text::append_utf8(s, static_cast<std::uint32_t>(cp)); };
     while (i_ < t_.size() && t_[i_] != quote && t_[i_] != '\n') {
       if (t_[i_] != '\\' || i_ + 1 >= t_.size()) {
         s += t_[i_++];

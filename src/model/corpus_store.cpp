@@ -44,23 +44,7 @@ struct Cursor {
   }
   bool expect(char c) { return eat(c) || fail(std::string("expected '") + c + "'"); }
 
-  static void put_utf8(std::string& o, uint32_t cp) {
-    if (cp < 0x80) {
-      o += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      o += static_cast<char>(0xC0 | (cp >> 6));
-      o += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      o += static_cast<char>(0xE0 | (cp >> 12));
-      o += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      o += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      o += static_cast<char>(0xF0 | (cp >> 18));
-      o += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      o += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      o += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
+  static void put_utf8(std::string& o, uint32_t cp) { text::append_utf8(o, cp); }
   bool hex4(uint32_t& v) {
     if (i + 4 > s.size()) return fail("incomplete \\u escape");
     v = 0;

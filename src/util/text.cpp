@@ -92,6 +92,15 @@ std::string fold_case(std::string_view s) {
   return out;
 }
 
+void append_utf8(std::string& out, std::uint32_t cp) {
+  char buf[4];
+  int32_t len = 0;
+  UBool err = false;
+  U8_APPEND(reinterpret_cast<uint8_t*>(buf), len, 4, static_cast<UChar32>(cp), err);
+  (void)err;  // four bytes always hold one code point
+  out.append(buf, static_cast<std::size_t>(len));
+}
+
 std::size_t fold_code_point(int32_t code_point, char out[4]) {
   UChar32 f = u_foldCase(code_point, U_FOLD_CASE_DEFAULT);
   int32_t len = 0;

@@ -20,6 +20,8 @@ std::optional<Utf8Error> find_invalid_utf8(std::string_view s);
 
 // Full Unicode simple case folding of valid UTF-8 (ICU u_foldCase per code point); invalid bytes are kept.
 std::string fold_case(std::string_view s);
+// Appends code point `cp` (at most U+10FFFF; the caller has refused surrogates) to `out` as UTF-8.
+void append_utf8(std::string& out, std::uint32_t cp);
 // Simple case folding of one code point, written as UTF-8 into `out`; returns the number of bytes (1-4).
 std::size_t fold_code_point(int32_t code_point, char out[4]);
 
