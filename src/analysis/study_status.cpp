@@ -147,7 +147,10 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     if (!p) {
       mark(draw, StepState::stale, sample_path(name) + " records neither its rule nor its population (drawn by an older qualrank)",
            "qualrank corpus sample " + name + " --force ... (a new draw: the labels made on it stay, for the documents drawn again)");
-    } else if (retrieval_current) {
+    } else if (!retrieval_current) {
+      draw.summary += " of N = " + grouped(p->population) + " (rule " + p->rule + ", seed " + p->seed + ")";
+      mark(draw, StepState::stale, "its population cannot be checked while the retrieval is stale (above)", "qualrank corpus retrieve");
+    } else {
       std::set<std::string> left_out;
       std::vector<std::string> changed_exclusions;
       for (const auto& [other, hash] : p->excluded) {

@@ -184,4 +184,8 @@ sed -i '1s/"title":"/"title":"EDITED /' "$ws/corpus/cirrus.jsonl"
 why "corpus sources" | grep -q '^corpus/cirrus.jsonl is not the file corpus/manifest.json records (SHA-256 [0-9a-f]\{12\}\.\.\., recorded [0-9a-f]\{12\}\.\.\.): edited by hand or corrupted since its import$' ||
   fail "why: $(why "corpus sources")"
 q validate 2>&1 | grep -q '^corpus/manifest.json: warning: stale: corpus/cirrus.jsonl is not the file' || fail "validate on an edited source"
+# 10. While the retrieval is stale, a sample is not called up to date: its population cannot be checked.
+q -q corpus import "$tmp/gen/atlas.json" --source atlas
+[[ $(state retrieval) == stale && $(state "sample pilot") == stale ]] || fail "after a re-import: $(state retrieval), $(state "sample pilot")"
+[[ $(why "sample pilot") == "its population cannot be checked while the retrieval is stale (above)" ]] || fail "sample why: $(why "sample pilot")"
 echo "ok: stale"
