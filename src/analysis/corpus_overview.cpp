@@ -37,7 +37,7 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
     auto text = files::read_inside(workspace, rr, &why);
     if (!text) diags.error({rr, 0, 0}, why);
     else {
-      check_retrieval_current(workspace, diags, true);  // Table I from a stale retrieval would count other documents
+      check_retrieval_current(workspace, *text, diags, true);  // Table I from a stale retrieval would count other documents
       retrieved = read_retrieved(*text, rr, diags);
     }
   }

@@ -164,15 +164,28 @@ std::string samples_rule(const std::filesystem::path& workspace) {
   return any && all_majority ? "majority" : "unanimous";
 }
 
+namespace {
+
+std::string hash_mismatch(const std::string& rel, const std::string& now, const std::string& recorded) {
+  if (now == recorded) return {};
+  return rel + " is not the file corpus/manifest.json records (SHA-256 " + now.substr(0, 12) + "..., recorded " +
+         recorded.substr(0, 12) + "...): edited by hand or corrupted since its import";
+}
+
+}  // namespace
+
+std::string stored_file_mismatch(const std::string& source, std::string_view stored, const Manifest& manifest) {
+  auto it = manifest.sources.find(source);
+  return it == manifest.sources.end() ? std::string() : hash_mismatch(store_path(source), sha256_hex(stored), it->second.sha256);
+}
+
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& workspace, const Manifest& manifest) {
   std::vector<std::string> out;
   for (const auto& [s, entry] : manifest.sources) {
     const std::string rel = store_path(s);
     const std::string now = file_sha256(workspace, rel);
     if (now.empty()) out.push_back(rel + " is missing (corpus/manifest.json lists source " + s + ")");
-    else if (now != entry.sha256)
-      out.push_back(rel + " is not the file corpus/manifest.json records (SHA-256 " + now.substr(0, 12) + "..., recorded " +
-                    entry.sha256.substr(0, 12) + "...): edited by hand or corrupted since its import");
+    else if (auto why = hash_mismatch(rel, now, entry.sha256); !why.empty()) out.push_back(why);
   }
   return out;
 }
@@ -195,10 +208,10 @@ std::vector<std::string> retrieval_changes(const std::filesystem::path& workspac
   return out;
 }
 
-bool check_retrieval_current(const std::filesystem::path& workspace, Diagnostics& diags, bool refuse) {
-  if (!files::exists(workspace / kRetrieved)) return true;  // the caller says "nothing retrieved yet"
+bool check_retrieval_current(const std::filesystem::path& workspace, std::string_view retrieved, Diagnostics& diags,
+                             bool refuse) {
   Diagnostics local;
-  auto p = stored_retrieval_provenance(workspace, local);
+  auto p = read_retrieval_provenance(retrieved.substr(0, retrieved.find('\n')), kRetrieved, 1, local);
   diags.append(local);
   if (local.has_errors()) return false;
   auto report = [&](const std::string& message) {

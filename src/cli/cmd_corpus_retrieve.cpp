@@ -186,10 +186,9 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
   if (!lock_held(ctx, "corpus retrieve", lock)) return 1;
   std::vector<corpus::SourceRetrieval> results;
   std::string lines;
-  if (auto manifest = corpus::read_manifest(ctx.workspace, diags)) {
-    for (const auto& [s, entry] : manifest->sources) provenance.sources[s] = entry.sha256;
-    for (const auto& why : corpus::manifest_mismatches(ctx.workspace, *manifest)) diags.warning({"corpus/manifest.json", 0, 0}, why);
-  }
+  corpus::Manifest manifest;
+  if (auto m = corpus::read_manifest(ctx.workspace, diags)) manifest = std::move(*m);
+  for (const auto& [s, entry] : manifest.sources) provenance.sources[s] = entry.sha256;
   for (const auto& s : sources) {
     const std::string path = corpus::store_path(s);
     std::string why;
@@ -198,6 +197,8 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
       diags.error({path, 0, 0}, why);
       continue;
     }
+    // The text read is hashed here, not read again: a source edited since its import is said.
+    if (auto edited = corpus::stored_file_mismatch(s, *text, manifest); !edited.empty()) diags.warning({"corpus/manifest.json", 0, 0}, edited);
     auto it = config.sources.find(s);
     const std::vector<corpus::KeywordTerm>* terms = it == config.sources.end() ? nullptr : &it->second;
     results.push_back(corpus::retrieve_source(*text, path, s, terms, config.from, config.to, diags));

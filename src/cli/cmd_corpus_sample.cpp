@@ -92,7 +92,7 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
       diags.error({rr, 0, 0}, why.empty() ? "nothing retrieved yet: run 'qualrank corpus retrieve'" : why);
       return report_diagnostics(ctx, diags);
     }
-    check_retrieval_current(ctx.workspace, diags, true);  // a sample drawn from a stale retrieval would be wrong
+    check_retrieval_current(ctx.workspace, *text, diags, true);  // a sample drawn from a stale retrieval would be wrong
     retrieved = read_retrieved(*text, rr, diags);
   }
   auto screeners = read_all_screening(ctx.workspace, diags);

@@ -36,7 +36,7 @@ std::optional<std::vector<RetrievedRef>> load_retrieved(Context& ctx, Diagnostic
     diags.error({rel, 0, 0}, why);
     return std::nullopt;
   }
-  check_retrieval_current(ctx.workspace, diags, refuse_stale);
+  check_retrieval_current(ctx.workspace, *text, diags, refuse_stale);
   return read_retrieved(*text, rel, diags);
 }
 

@@ -41,10 +41,12 @@ std::string window_text(std::string_view from, std::string_view to);
 std::vector<std::string> retrieval_changes(const std::filesystem::path& workspace, const RetrievalProvenance& p,
                                            const Manifest& manifest);
 
-// The check every reader of corpus/retrieved.jsonl makes: when it is stale (or records no provenance), one
-// diagnostic located at corpus/retrieved.jsonl:1 saying what changed and "run 'qualrank corpus retrieve'";
-// an error when `refuse` (counting from it would be wrong), else a warning. True when current.
-bool check_retrieval_current(const std::filesystem::path& workspace, Diagnostics& diags, bool refuse);
+// The check every reader of corpus/retrieved.jsonl makes on the text it has read (`retrieved`): when it is
+// stale (or records no provenance), one diagnostic located at corpus/retrieved.jsonl:1 saying what changed and
+// "run 'qualrank corpus retrieve'"; an error when `refuse` (counting from it would be wrong), else a warning.
+// True when current.
+bool check_retrieval_current(const std::filesystem::path& workspace, std::string_view retrieved, Diagnostics& diags,
+                             bool refuse);
 
 // What a sample was drawn from and how: the "# key: value" lines at the top of corpus/samples/NAME.txt.
 struct SampleProvenance {
@@ -63,6 +65,9 @@ std::optional<SampleProvenance> read_sample_provenance(std::string_view text);
 // The screening rule the workspace's samples were drawn under: "majority" when every sample that records one
 // says so, else "unanimous" (the default of `corpus sample` and `corpus table`).
 std::string samples_rule(const std::filesystem::path& workspace);
+
+// Why the stored file of `source`, whose text is `stored`, is not the one the manifest records ("" when it is).
+std::string stored_file_mismatch(const std::string& source, std::string_view stored, const Manifest& manifest);
 
 // Sources whose stored file is not what the manifest records (edited by hand, or corrupted): one sentence each.
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& workspace, const Manifest& manifest);
