@@ -34,11 +34,6 @@ StepStatus step(std::string name) {
   return s;
 }
 
-void mark(StepStatus& s, StepState state, std::string why, std::string next) {
-  if (state == StepState::stale || s.state == StepState::up_to_date) s.state = state;
-  s.why.push_back(std::move(why));
-  if (s.next.empty() || state == StepState::stale) s.next = std::move(next);
-}
 
 // The command that draws `name` again with the parameters its list records.
 std::string redraw_command(const std::string& name, const SampleProvenance& p) {
@@ -53,6 +48,12 @@ std::string redraw_command(const std::string& name, const SampleProvenance& p) {
 }
 
 }  // namespace
+
+void StepStatus::mark(StepState new_state, std::string reason, std::string command) {
+  if (new_state == StepState::stale || state == StepState::up_to_date) state = new_state;
+  why.push_back(std::move(reason));
+  if (next.empty() || new_state == StepState::stale) next = std::move(command);
+}
 
 bool StudyStatus::up_to_date() const {
   return std::all_of(steps.begin(), steps.end(), [](const StepStatus& s) { return s.state == StepState::up_to_date; });
@@ -80,7 +81,7 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
   for (const auto& [s, e] : manifest->sources) documents += e.documents;
   sources.summary = count(manifest->sources.size(), "source", "sources") + ", " + count(documents, "document", "documents");
   for (const auto& why : manifest_mismatches(workspace, *manifest))
-    mark(sources, StepState::stale, why, "qualrank corpus import EXPORT --source SOURCE (the export it came from)");
+    sources.mark(StepState::stale, why, "qualrank corpus import EXPORT --source SOURCE (the export it came from)");
   out.push_back(std::move(sources));
 
   // The retrieval.
@@ -88,7 +89,7 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
   std::vector<RetrievedRef> retrieved;
   const std::string rr = "corpus/retrieved.jsonl";
   if (!files::exists(workspace / rr)) {
-    mark(retrieval, StepState::incomplete, "nothing retrieved yet", "qualrank corpus retrieve");
+    retrieval.mark(StepState::incomplete, "nothing retrieved yet", "qualrank corpus retrieve");
     out.push_back(std::move(retrieval));
     return out;
   }
@@ -96,17 +97,20 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     std::string unread;
     auto text = files::read_inside(workspace, rr, &unread);
     Diagnostics local;
-    if (text) retrieved = read_retrieved(*text, rr, local);
-    auto p = stored_retrieval_provenance(workspace, local);
+    std::optional<RetrievalProvenance> p;
+    if (text) {
+      retrieved = read_retrieved(*text, rr, local);
+      p = read_retrieval_provenance(std::string_view(*text).substr(0, text->find('\n')), rr, 1, local);
+    }
     if (!text || local.has_errors()) {
-      mark(retrieval, StepState::stale, rr + " cannot be read (qualrank validate says where)", "qualrank corpus retrieve");
+      retrieval.mark(StepState::stale, rr + " cannot be read (qualrank validate says where)", "qualrank corpus retrieve");
     } else if (!p) {
-      mark(retrieval, StepState::stale, rr + " records neither its window nor what it was retrieved from (an older qualrank)",
+      retrieval.mark(StepState::stale, rr + " records neither its window nor what it was retrieved from (an older qualrank)",
            "qualrank corpus retrieve");
     } else {
       retrieval.summary = count(retrieved.size(), "document", "documents") + ", window " + window_text(p->from, p->to);
       for (const auto& why : retrieval_changes(workspace, *p, *manifest))
-        mark(retrieval, StepState::stale, why + " since the retrieval",
+        retrieval.mark(StepState::stale, why + " since the retrieval",
              "qualrank corpus retrieve" + std::string(p->window_from_options ? "   (keeps the window " + window_text(p->from, p->to) + ")" : ""));
     }
   }
@@ -125,10 +129,10 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     screening.summary = count(screeners.size(), "screener", "screeners") + ", " + grouped(retrieved.size() - unscreened) + " of " +
                         grouped(retrieved.size()) + " retrieved documents screened";
     if (screeners.empty())
-      mark(screening, StepState::incomplete, "no screener has recorded a decision",
+      screening.mark(StepState::incomplete, "no screener has recorded a decision",
            "qualrank corpus screen --screener NAME --doc SOURCE#ID --relevant (or --false-positive REASON, or --from-csv FILE)");
     else if (unscreened > 0)
-      mark(screening, StepState::incomplete, count(unscreened, "retrieved document", "retrieved documents") + " screened by no one",
+      screening.mark(StepState::incomplete, count(unscreened, "retrieved document", "retrieved documents") + " screened by no one",
            "qualrank corpus screen --screener NAME --doc SOURCE#ID --relevant (or --false-positive REASON, or --from-csv FILE)");
   }
   out.push_back(std::move(screening));
@@ -145,11 +149,11 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     draw.summary = count(docs.size(), "document", "documents");
     auto p = read_sample_provenance(*text);
     if (!p) {
-      mark(draw, StepState::stale, sample_path(name) + " records neither its rule nor its population (drawn by an older qualrank)",
+      draw.mark(StepState::stale, sample_path(name) + " records neither its rule nor its population (drawn by an older qualrank)",
            "qualrank corpus sample " + name + " --force ... (a new draw: the labels made on it stay, for the documents drawn again)");
     } else if (!retrieval_current) {
       draw.summary += " of N = " + grouped(p->population) + " (rule " + p->rule + ", seed " + p->seed + ")";
-      mark(draw, StepState::stale, "its population cannot be checked while the retrieval is stale (above)", "qualrank corpus retrieve");
+      draw.mark(StepState::stale, "its population cannot be checked while the retrieval is stale (above)", "qualrank corpus retrieve");
     } else {
       std::set<std::string> left_out;
       std::vector<std::string> changed_exclusions;
@@ -166,9 +170,9 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
       const auto pop = sample_population(retrieved, screeners, p->rule == "majority" ? ExclusionRule::majority : ExclusionRule::unanimous,
                                          left_out, p->stratify == "source");
       draw.summary += " of N = " + grouped(p->population) + " (rule " + p->rule + ", seed " + p->seed + ")";
-      for (const auto& c : changed_exclusions) mark(draw, StepState::stale, c + " since the draw", redraw_command(name, *p));
+      for (const auto& c : changed_exclusions) draw.mark(StepState::stale, c + " since the draw", redraw_command(name, *p));
       if (population_sha256(pop) != p->population_sha256)
-        mark(draw, StepState::stale,
+        draw.mark(StepState::stale,
              "the population changed since the draw (N " + grouped(p->population) + " then, " + grouped(pop.size) +
                  " now: the retrieval or the screening changed)",
              redraw_command(name, *p) + "   (or keep it: Table I then refuses the units no longer in the population)");
@@ -181,7 +185,7 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     auto lab = step("labels " + name);
     auto dec = step("decisions " + name);
     if (!labels) {
-      mark(lab, StepState::stale, "the labels of sample " + name + " cannot be read (qualrank validate says where)",
+      lab.mark(StepState::stale, "the labels of sample " + name + " cannot be read (qualrank validate says where)",
            "qualrank validate");
       out.push_back(std::move(lab));
       continue;
@@ -200,19 +204,19 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     }
     lab.summary = count(labels->coders.size(), "coder", "coders") + " on " + count(labels->docs.size(), "document", "documents");
     if (labels->coders.empty())
-      mark(lab, StepState::incomplete, "no coder has labelled yet", "qualrank corpus label --coder NAME --sample " + name);
+      lab.mark(StepState::incomplete, "no coder has labelled yet", "qualrank corpus label --coder NAME --sample " + name);
     for (const auto& [coder, n] : missing)
       if (n > 0)
-        mark(lab, StepState::incomplete, coder + " has not labelled " + count(n, "document", "documents"),
+        lab.mark(StepState::incomplete, coder + " has not labelled " + count(n, "document", "documents"),
              "qualrank corpus label --coder " + coder + " --sample " + name);
     out.push_back(std::move(lab));
     if (!labels->coders.empty()) {
       dec.summary = count(disagreed, "disagreement", "disagreements") + ", " + grouped(disagreed - undecided) + " decided";
       if (undecided > 0)
-        mark(dec, StepState::incomplete, count(undecided, "disagreement", "disagreements") + " not decided",
+        dec.mark(StepState::incomplete, count(undecided, "disagreement", "disagreements") + " not decided",
              "qualrank corpus reconcile --sample " + name + " --decider NAME");
       if (partial_open > 0)
-        mark(dec, StepState::incomplete,
+        dec.mark(StepState::incomplete,
              count(partial_open, "document", "documents") + " labelled by some coders only, no decision: open in Table I",
              "qualrank corpus reconcile --sample " + name + " --decider NAME");
       out.push_back(std::move(dec));
@@ -221,12 +225,12 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     auto table = step("label table " + name);
     const std::string rel = "codebooks/labels/" + name + ".csv";
     if (!files::exists(workspace / rel)) {
-      mark(table, StepState::incomplete, rel + " not exported yet", "qualrank corpus labels export --sample " + name);
+      table.mark(StepState::incomplete, rel + " not exported yet", "qualrank corpus labels export --sample " + name);
     } else {
       auto stored = files::read_inside(workspace, rel, &why);
       table.summary = rel;
       if (!stored || label_table_text(*labels) != *stored)
-        mark(table, StepState::stale, "the labels or decisions of sample " + name + " changed since " + rel + " was exported",
+        table.mark(StepState::stale, "the labels or decisions of sample " + name + " changed since " + rel + " was exported",
              "qualrank corpus labels export --sample " + name);
     }
     out.push_back(std::move(table));
@@ -244,7 +248,7 @@ std::optional<StepStatus> report_status(const std::filesystem::path& workspace) 
   auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
   if (!j.is_object() || !j.contains("provenance") || !j["provenance"].is_object() || !j["provenance"].contains("inputs") ||
       !j["provenance"]["inputs"].is_object()) {
-    mark(s, StepState::stale, rel + " records no inputs (written by an older qualrank)", "qualrank report");
+    s.mark(StepState::stale, rel + " records no inputs (written by an older qualrank)", "qualrank report");
     return s;
   }
   Diagnostics ignored;
@@ -261,7 +265,7 @@ std::optional<StepStatus> report_status(const std::filesystem::path& workspace) 
     std::string list;
     for (std::size_t k = 0; k < changes.size() && k < 5; ++k) list += (k ? ", " : "") + changes[k];
     if (changes.size() > 5) list += ", and " + std::to_string(changes.size() - 5) + " more";
-    mark(s, StepState::stale, std::to_string(changes.size()) + " input(s) changed since it was written: " + list, "qualrank report");
+    s.mark(StepState::stale, std::to_string(changes.size()) + " input(s) changed since it was written: " + list, "qualrank report");
   }
   return s;
 }

@@ -28,23 +28,18 @@ std::optional<StepStatus> coding_status(const Study& study) {
   s.step = "coding";
   s.summary = std::to_string(study.workspace.transcripts.size()) + " transcript(s), " + std::to_string(study.segments.size()) +
               " coded segment(s); " + choice.describe();
-  auto add = [&](StepState state, std::string why, std::string next) {
-    if (state == StepState::stale || s.state == StepState::up_to_date) s.state = state;
-    s.why.push_back(std::move(why));
-    if (s.next.empty() || state == StepState::stale) s.next = std::move(next);
-  };
   if (!choice.stale_units.empty())
-    add(StepState::stale,
+    s.mark(StepState::stale,
         std::to_string(choice.stale_units.size()) + " decision(s) made on codings that changed since (" +
             text::join(std::vector<std::string>(choice.stale_units.begin(), choice.stale_units.begin() + std::min<std::size_t>(5, choice.stale_units.size())), ", ") +
             (choice.stale_units.size() > 5 ? ", ..." : "") + ")",
         "qualrank reconcile TRANSCRIPT (asks those units again)");
   if (!choice.unreconciled.empty())
-    add(StepState::incomplete, std::to_string(choice.unreconciled.size()) + " transcript(s) coded by several coders, not reconciled (" +
+    s.mark(StepState::incomplete, std::to_string(choice.unreconciled.size()) + " transcript(s) coded by several coders, not reconciled (" +
                                    text::join(choice.unreconciled, ", ") + ")",
         "qualrank reconcile " + std::filesystem::path(choice.unreconciled.front()).filename().string());
   if (!choice.open_units.empty())
-    add(StepState::incomplete, std::to_string(choice.open_units.size()) + " open unit(s) (no decision yet)", "qualrank reconcile --list");
+    s.mark(StepState::incomplete, std::to_string(choice.open_units.size()) + " open unit(s) (no decision yet)", "qualrank reconcile --list");
   return s;
 }
 

@@ -22,6 +22,8 @@ struct StepStatus {
   std::string summary;             // what is there ("3 sources, 2,345 documents")
   std::vector<std::string> why;    // stale or incomplete: one sentence each
   std::string next;                // the command to run next ("" when up to date)
+  // Records a reason: stale outranks incomplete, and a stale reason's command becomes the next one.
+  void mark(StepState new_state, std::string reason, std::string command);
 };
 
 struct StudyStatus {
