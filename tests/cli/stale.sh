@@ -11,14 +11,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
 export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
-# expect_fail WANT_RC WANT_STDERR CMD...: the command fails with exactly that exit code and error output.
-expect_fail() {
-  local want_rc=$1 want=$2; shift 2
-  local rc=0 got
-  got=$("$@" 2>&1 >/dev/null) || rc=$?
-  [[ $rc == "$want_rc" ]] || fail "$*: exit $rc, want $want_rc ($got)"
-  [[ "$got" == "$want" ]] || fail "$*: got [$got], want [$want]"
-}
+source "$(dirname "$0")/lib/expect.sh"  # expect_fail
 # state STEP: the state `status --format json` gives the step.
 state() { { q status --format json || true; } | python3 -c 'import json,sys; print(next((s["state"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1]), "absent"))' "$1"; }
 why() { { q status --format json || true; } | python3 -c 'import json,sys; print("\n".join(next(s["why"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1])))' "$1"; }

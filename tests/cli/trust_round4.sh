@@ -9,13 +9,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
-expect_fail() {  # WANT_RC WANT_STDERR CMD...
-  local want_rc=$1 want=$2; shift 2
-  local rc=0 got
-  got=$("$@" 2>&1 >/dev/null) || rc=$?
-  [[ $rc == "$want_rc" ]] || fail "$*: exit $rc, want $want_rc ($got)"
-  [[ "$got" == "$want" ]] || fail "$*: got [$got], want [$want]"
-}
+source "$(dirname "$0")/lib/expect.sh"  # expect_fail
 
 # 6. A number too large for a double, in a gh JSON array and in JSON Lines.
 cat >"$tmp/big.json" <<'EOF'
