@@ -270,16 +270,9 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   // first decision date).
   std::vector<AgreementRound> rounds;
   if (agreement.transcripts) {  // (without a transcript of two coders there is no round to compare)
-    std::map<std::string, std::string> round_of;
-    for (const auto& record : ws.consensus) {  // the decision lines the load read
-      std::string first;
-      for (const auto& u : record.units)
-        if (u.decided && (first.empty() || u.date < first)) first = u.date;
-      if (!first.empty()) round_of[record.transcript] = first;
-    }
     TranscriptAgreementOptions o;
     o.resamples = 0;
-    rounds = steps.run("agreement per round", [&] { return agreement_rounds(study->segments, tax, round_of, o); });
+    rounds = steps.run("agreement per round", [&] { return agreement_rounds(study->segments, tax, ws.consensus, o); });
   }
   const CodingChoice coding = steps.run("select the coding counted", [&] { return select_coding(study->segments, options.coder, study->consensus, true); });
   CodebookOptions cb_options;

@@ -113,6 +113,31 @@ for k in ("fleiss_kappa", "krippendorff_alpha", "percent_agreement"):
     assert abs(rounds[0][k] - e01[k]) < 1e-12, (k, rounds[0][k], e01[k])
 PY
 grep -qF "<h3>Per coding round, before reconciliation</h3>" "$tmp/rep/index.html" || fail "no rounds table in the HTML"
+# A finished round is frozen: frank's edit after the meeting (t2 now as carol's, t6 dropped) changes neither its
+# figures nor its units; the open round and a new decision do see it. The edit makes the decisions of t2 and t6
+# stale; deciding them again records frank's new codes, and the round's figures then are agreement's on them.
+cp "$ws/transcripts/E01.frank.codes" "$tmp/frank.keep"; cp "$ws/transcripts/E01.consensus.codes" "$tmp/e01-consensus.keep"
+printf '# coder: frank\nt2: COM.1.a\nt3: COM.2\nt4: TOOL.1\n' >"$ws/transcripts/E01.frank.codes"
+q report -o "$tmp/rep-edit" >/dev/null 2>&1 || fail "report after frank's edit"
+python3 - "$tmp/rep/report.json" "$tmp/rep-edit/report.json" <<'PY' || fail "a finished round changed with a coder's later edit"
+import json, sys
+before, after = (json.load(open(p))["agreement"]["rounds"] for p in sys.argv[1:3])
+assert before == after, (before, after)
+PY
+q reconcile E01.md --decide t2=union --decide t6=codes:WELL.2 --decider ana --date 2026-11-25 2>"$tmp/err" >/dev/null || fail "decide again: $(cat "$tmp/err")"
+q report -o "$tmp/rep-again" >/dev/null 2>&1 || fail "report after the new decisions"
+cp -r "$ws" "$tmp/only-e01-again"; rm "$tmp/only-e01-again/transcripts/C01.bob.codes"
+"$QUALRANK" -C "$tmp/only-e01-again" agreement --transcripts --resamples 0 --format json >"$tmp/e01-again.json"
+python3 - "$tmp/rep-again/report.json" "$tmp/e01-again.json" "$tmp/e01.json" <<'PY' || fail "the round after a new decision"
+import json, sys
+rounds = json.load(open(sys.argv[1]))["agreement"]["rounds"]
+now, then = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+assert rounds[0]["round"] == "2026-11-20", rounds[0]  # the round keeps its first decision's date
+for k in ("fleiss_kappa", "krippendorff_alpha", "percent_agreement"):
+    assert abs(rounds[0][k] - now[k]) < 1e-12, (k, rounds[0][k], now[k])
+assert abs(now["fleiss_kappa"] - then["fleiss_kappa"]) > 1e-3, (now["fleiss_kappa"], then["fleiss_kappa"])
+PY
+cp "$tmp/frank.keep" "$ws/transcripts/E01.frank.codes"; cp "$tmp/e01-consensus.keep" "$ws/transcripts/E01.consensus.codes"
 q report -o "$tmp/rep-all" --coder all >/dev/null 2>&1 || fail "report --coder all"
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["coding"]; assert c["selection"]=="all" and c["description"].startswith("every coder"), c' "$tmp/rep-all/report.json" || fail "--coder all"
 
