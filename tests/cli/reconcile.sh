@@ -113,6 +113,8 @@ for k in ("fleiss_kappa", "krippendorff_alpha", "percent_agreement"):
     assert abs(rounds[0][k] - e01[k]) < 1e-12, (k, rounds[0][k], e01[k])
 PY
 grep -qF "<h3>Per coding round, before reconciliation</h3>" "$tmp/rep/index.html" || fail "no rounds table in the HTML"
+grep -qxF "A reconciled round's figures compare the codes its consensus files record each coder had when the team met; later edits change them only through a new decision." "$tmp/rep/methods.md" ||
+  fail "methods does not say the rounds are frozen"
 # A finished round is frozen: frank's edit after the meeting (t2 now as carol's, t6 dropped) changes neither its
 # figures nor its units; the open round and a new decision do see it. The edit makes the decisions of t2 and t6
 # stale; deciding them again records frank's new codes, and the round's figures then are agreement's on them.
