@@ -129,7 +129,7 @@ PY
 q reconcile E01.md --decide t2=union --decide t6=codes:WELL.2 --decider ana --date 2026-11-25 2>"$tmp/err" >/dev/null || fail "decide again: $(cat "$tmp/err")"
 q report -o "$tmp/rep-again" >/dev/null 2>&1 || fail "report after the new decisions"
 cp -r "$ws" "$tmp/only-e01-again"; rm "$tmp/only-e01-again/transcripts/C01.bob.codes"
-"$QUALRANK" -C "$tmp/only-e01-again" agreement --transcripts --resamples 0 --format json >"$tmp/e01-again.json"
+"$QUALRANK" -C "$tmp/only-e01-again" agreement --transcripts --resamples 0 --format json >"$tmp/e01-again.json" 2>/dev/null
 python3 - "$tmp/rep-again/report.json" "$tmp/e01-again.json" "$tmp/e01.json" <<'PY' || fail "the round after a new decision"
 import json, sys
 rounds = json.load(open(sys.argv[1]))["agreement"]["rounds"]
