@@ -13,6 +13,7 @@
 #include "qualrank/report/pseudonymise.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/parallel.h"
+#include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/zip.h"
 
@@ -154,6 +155,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   Pseudonymiser pseudonymiser(names);
   std::map<std::string, std::string> package_files;  // package-relative path -> bytes
   std::map<std::string, std::string> renamed_from;
+  std::map<std::string, std::string> file_hashes;  // a changed input's SHA-256 -> its copy's
   for (const auto& rel : inputs) {
     const fs::path abs = canonical_or_self(root / rel);
     if ((names_path && abs == *names_path) || (key && abs == *key)) {
@@ -187,6 +189,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       if (!rechained) continue;
       content = std::move(*rechained);
     }
+    if (content != *bytes) file_hashes[sha256_hex(*bytes)] = sha256_hex(content);
     if (auto [it, fresh] = renamed_from.emplace(new_rel, rel); !fresh) {
       diags.error({rel, 0, 0}, "becomes " + new_rel + " once pseudonymised, as " + it->second + " does; give them different pseudonyms");
       continue;
@@ -212,6 +215,8 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       diags.error({(staging / rel).string(), 0, 0}, "cannot write: " + err);
       return false;
     }
+  // The hashes the inputs record of each other, true of the copies as they were of the originals.
+  if (!rehash_recorded(root, staging, renamed_from, file_hashes, package_files, diags)) return false;
   Settings settings;
   settings.resamples = options.resamples;
   settings.seed = options.seed;

@@ -47,8 +47,19 @@ struct Outputs {
 
 // The workspace-relative paths of the inputs under `root` that a package copies (sorted): codebooks/*.yaml|yml
 // (the taxonomy and its history), codebooks/labels/*.csv, guidelines/*.yaml|yml, transcripts/*.md and
-// *.codes. A file that leads outside through a symlink is an error.
+// *.codes, findings.yaml, and the corpus when there is one (workspace_input_files with the corpus, and each
+// stored source the manifest lists). A file that leads outside through a symlink is an error.
 std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags);
+
+// Makes the hashes the inputs record of each other true of their pseudonymised copies written in `staging`
+// (package_files: package-relative path -> bytes, updated and rewritten there): the 64-digit SHA-256 values in
+// corpus/manifest.json, corpus/retrieved.jsonl's first line and the samples' `#` lines that `file_hashes` maps
+// (a workspace file's hash -> its copy's), and each consensus decision's hash that matched its unit's codings
+// in the workspace (the same unit's hash in the copy). A hash that was stale in the workspace stays as written.
+// `renamed_from` maps a copy's path to the workspace's. False with an error when a file cannot be rewritten.
+bool rehash_recorded(const fs::path& root, const fs::path& staging, const std::map<std::string, std::string>& renamed_from,
+                     const std::map<std::string, std::string>& file_hashes, std::map<std::string, std::string>& package_files,
+                     Diagnostics& diags);
 
 // Runs the analysis of the workspace `root` with `settings`: `qualrank report` into out_root/reports, and the
 // exports into out_root/exports (project.qdpx, codebook.qdc, codebook-tables.csv, segments.csv). Returns every

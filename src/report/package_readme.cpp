@@ -78,6 +78,18 @@ std::string describe(const std::string& f, const std::map<std::string, const Tra
            "and keywords";
   if (f == kFindingsFile)
     return "the study's findings: each claim with the codes it rests on (the chain of evidence in reports/methods.md)";
+  if (f == "corpus/manifest.json") return "the corpus's sources: where each was imported from, when, and its SHA-256";
+  if (f == "corpus/retrieved.jsonl")
+    return "the documents the keywords retrieved, with the terms and fields that matched; its first line records "
+           "the window and the SHA-256 of the keyword files and sources it was made from";
+  if (f.starts_with("corpus/screening/")) return "one screener's decisions: relevant, or a false positive with its reason";
+  if (f.starts_with("corpus/samples/"))
+    return "a sample of units to label: its `#` lines record the rule, seed, size formula, N and the population's SHA-256";
+  if (f.starts_with("corpus/labels/") && f.ends_with("/decisions.csv"))
+    return "the decisions on the sample's disagreements: label, how, who, when, note";
+  if (f.starts_with("corpus/labels/")) return "one coder's blind labels of the sample's documents";
+  if (f.starts_with("corpus/") && f.ends_with(".jsonl")) return "a stored source: one issue report per line, pseudonymised";
+  if (f.starts_with("corpus/")) return "the keywords retrieval searches for, per source";
   if (f.starts_with("guidelines/"))
     return "the interview guideline: roles, experience levels, parts and questions per role, ranking questions";
   return "an output of the analysis";
@@ -141,6 +153,8 @@ std::string readme(const Outputs& outputs, const nlohmann::json& manifest, const
       {"codebooks/", "The taxonomy (codebook) the transcripts are coded with, its history of reviewed edits, and "
                      "label tables"},
       {"guidelines/", "The interview guideline"},
+      {"corpus/", "The corpus of issue reports (stage one), pseudonymised: the stored sources, the retrieval, the "
+                  "screening, the samples, the coders' labels and the decisions; Table I is in `reports/`"},
       {"reports/", "The outputs of `qualrank report`, made from the files above"},
       {"exports/", "The study in other tools' formats, made from the files above"},
       {"", "This package's own files"},
