@@ -135,7 +135,8 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
     else ++row.no_period;
     const int c = table.consensus[static_cast<std::size_t>(u)];
     const int g = c < 0 ? -1 : group_of_category[static_cast<std::size_t>(c)];
-    if (g < 0) ++row.ungrouped;
+    if (c < 0) ++row.open;
+    else if (g < 0) ++row.ungrouped;
     else ++group_counts[s][static_cast<std::size_t>(position[static_cast<std::size_t>(g)])];
   }
   // Only groups with units, in taxonomy order.
@@ -154,6 +155,7 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
     for (std::size_t i : kept) row.by_group.push_back(group_counts[s][i]);
     out.total.units += row.units;
     out.total.no_period += row.no_period;
+    out.total.open += row.open;
     out.total.ungrouped += row.ungrouped;
     for (std::size_t k = 0; k < row.by_period.size(); ++k) out.total.by_period[k] += row.by_period[k];
     for (std::size_t k = 0; k < row.by_group.size(); ++k) out.total.by_group[k] += row.by_group[k];

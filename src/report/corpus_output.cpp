@@ -16,7 +16,7 @@ std::string group_title(const Taxonomy& taxonomy, const std::string& id) {
 
 struct Columns {
   std::vector<std::string> titles;
-  bool no_period = false, ungrouped = false;
+  bool no_period = false, open = false, ungrouped = false;
 };
 
 // Screened out / retrieved; NaN when nothing was retrieved.
@@ -28,6 +28,7 @@ double fp_rate(const CorpusRow& r) {
 Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
   Columns c;
   c.no_period = t.total.no_period > 0 && (!t.periods.empty() || t.screening);
+  c.open = t.total.open > 0;
   c.ungrouped = t.total.ungrouped > 0;
   c.titles = {"source"};
   if (t.screening) c.titles.insert(c.titles.end(), {"retrieved", "screened out", "kept", "FP rate"});
@@ -35,6 +36,7 @@ Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
   for (const auto& p : t.periods) c.titles.push_back(p);
   if (c.no_period) c.titles.push_back("(no period)");
   for (const auto& g : t.groups) c.titles.push_back(group_title(taxonomy, g));
+  if (c.open) c.titles.push_back("open");
   if (c.ungrouped) c.titles.push_back("(ungrouped)");
   return c;
 }
@@ -45,6 +47,7 @@ std::vector<std::int64_t> values_of(const CorpusRow& r, const Columns& c) {
   v.insert(v.end(), r.by_period.begin(), r.by_period.end());
   if (c.no_period) v.push_back(r.no_period);
   v.insert(v.end(), r.by_group.begin(), r.by_group.end());
+  if (c.open) v.push_back(r.open);
   if (c.ungrouped) v.push_back(r.ungrouped);
   return v;
 }
@@ -65,6 +68,7 @@ nlohmann::ordered_json row_json(const CorpusTable& t, const CorpusRow& r) {
   j["periods"] = periods;
   j["no_period"] = r.no_period;
   j["groups"] = groups;
+  j["open"] = r.open;
   j["ungrouped"] = r.ungrouped;
   return j;
 }
@@ -106,11 +110,12 @@ std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
     }
     for (auto v : values_of(*r, c)) rows.back().push_back(std::to_string(v));
   }
+  const std::string open_note = c.open ? "; open: no consensus label yet, not decided" : "";
   if (t.screening)
     return "Corpus per source: documents retrieved by keywords, screened out as false positives (rule: " + t.rule +
            "), kept, false-positive rate (screened out / retrieved); labelled units per year and " +
-           taxonomy.level_name(t.level) + " (of the consensus label)\n" + text::columns(rows, right, "  ");
-  return "Units per source, period and " + taxonomy.level_name(t.level) + " (of the consensus label)\n" +
+           taxonomy.level_name(t.level) + " (of the consensus label" + open_note + ")\n" + text::columns(rows, right, "  ");
+  return "Units per source, period and " + taxonomy.level_name(t.level) + " (of the consensus label" + open_note + ")\n" +
          text::columns(rows, right, "  ");
 }
 

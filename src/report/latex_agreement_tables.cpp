@@ -153,6 +153,7 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   if (!corpus.is_object() || !corpus["rows"].is_array()) return;
   const Json& total = corpus["total"];
   const bool no_period = total.value("no_period", 0) > 0 && (!corpus["periods"].empty() || total.contains("retrieved"));
+  const bool open = total.value("open", 0) > 0;
   const bool ungrouped = total.value("ungrouped", 0) > 0;
   // Table I whole (corpus_overview): retrieval and screening per source before the labelled units.
   const bool screening = total.contains("retrieved");
@@ -167,6 +168,7 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
     t.columns.push_back({escape(str(g, "id")), "r"});
     if (str(g, "name") != str(g, "id")) legend.push_back(escape(str(g, "id")) + "~" + escape(str(g, "name")));
   }
+  if (open) t.columns.push_back({"Open", "r"});
   if (ungrouped) t.columns.push_back({"(ungrouped)", "r"});
   auto row = [&](const Json& r, const std::string& source) {
     std::vector<std::string> cells{source};
@@ -177,6 +179,7 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
     for (const auto& p : corpus["periods"]) cells.push_back(integer(r["periods"].value(p.get<std::string>(), Json(0))));
     if (no_period) cells.push_back(integer(r["no_period"]));
     for (const auto& g : corpus["groups"]) cells.push_back(integer(r["groups"].value(str(g, "id"), Json(0))));
+    if (open) cells.push_back(integer(r.value("open", Json(0))));
     if (ungrouped) cells.push_back(integer(r["ungrouped"]));
     return cells;
   };
@@ -187,7 +190,7 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
                                escape(str(corpus, "rule")) + "), kept, the false-positive rate (screened out / retrieved); "
                                "labelled units per year and " + escape(level_name)
                          : "Units per source, period and " + escape(level_name)) +
-              " (of the consensus label)" +
+              " (of the consensus label" + std::string(open ? "; Open: no consensus label yet, not decided" : "") + ")" +
               (legend.empty() ? std::string(".") : ": " + text::join(legend, "; ") + ".");
   t.long_table = t.rows.size() > kFloatRows;
   out.push_back(table_file(stems.take("corpus"), "Corpus: units per source, period and top-level node", std::move(t)));

@@ -295,7 +295,10 @@ std::string methods_markdown(const Json& report) {
       for (const auto& r : agr["rounds"])
         o += "| " + md(str(r, "round")) + " | " + std::to_string(r["transcripts"].size()) + " | " + r["units"].dump() + " | " +
              num(r["fleiss_kappa"], 3) + " | " + num(r["krippendorff_alpha"], 3) + " |\n";
-      o += "\nA reconciled round's figures compare the codes its consensus files record each coder had when the "
+      bool frozen = false;  // (the open round is computed from the codings as they are)
+      for (const auto& r : agr["rounds"]) frozen = frozen || str(r, "round") != "not reconciled yet";
+      if (frozen)
+        o += "\nA reconciled round's figures compare the codes its consensus files record each coder had when the "
            "team met; later edits change them only through a new decision.\n";
     }
     if (agr.contains("transcripts") && agr["transcripts"].is_object() && agr["transcripts"].contains("per_node") &&

@@ -41,7 +41,9 @@ TEST_CASE("corpus_table counts units per source, period and top-level node (hand
   CHECK(t.rows[0].by_group == std::vector<std::int64_t>{2, 1, 1});
   CHECK(t.rows[1].by_period == std::vector<std::int64_t>{0, 0, 3});
   CHECK(t.rows[1].by_group == std::vector<std::int64_t>{1, 1, 0});  // COM.1.a counts under COM
-  CHECK(t.rows[1].ungrouped == 1);                                 // t3 has no consensus
+  CHECK(t.rows[1].open == 1);                                      // t3 has no consensus: open
+  CHECK(t.rows[1].ungrouped == 0);
+  CHECK(t.total.open == 1);
   CHECK(t.total.units == 7);
   CHECK(t.total.by_group == std::vector<std::int64_t>{3, 2, 1});
   REQUIRE(warnings.items().size() == 1);  // f4 in no list

@@ -34,7 +34,9 @@ struct CorpusRow {
   std::vector<std::int64_t> by_period;  // parallel to CorpusTable::periods
   std::int64_t no_period = 0;           // units of the source in no period list
   std::vector<std::int64_t> by_group;   // parallel to CorpusTable::groups
-  std::int64_t ungrouped = 0;           // no consensus label, or one above the grouping level
+  std::int64_t open = 0;                // no consensus label yet: a disagreement or a unit some coders did not
+                                        // label, not decided (corpus reconcile lists them)
+  std::int64_t ungrouped = 0;           // a consensus label above the grouping level
   // Screening of the corpus (CorpusTable::screening only: corpus_overview): documents retrieved by keywords,
   // excluded as false positives, and kept (retrieved - screened_out).
   std::int64_t retrieved = 0, screened_out = 0, kept = 0;

@@ -10,13 +10,13 @@
 namespace qualrank {
 
 // {"level","periods":[..],"groups":[{"id","name"}],"rows":[ROW],"total":ROW},
-// ROW = {"source","units","periods":{PERIOD:n},"no_period","groups":{ID:n},"ungrouped"}; with t.screening
+// ROW = {"source","units","periods":{PERIOD:n},"no_period","groups":{ID:n},"open","ungrouped"}; with t.screening
 // (Table I whole: corpus_overview) also "rule" after "level" and, in each ROW after "source", "retrieved",
 // "screened_out", "kept" and "fp_rate" (screened out / retrieved; null when nothing was retrieved).
 nlohmann::ordered_json corpus_table_json(const CorpusTable& t, const Taxonomy& taxonomy);
 
 // "Units per source, period and <level name>": one row per source and a total; columns: units, each period,
-// "(no period)" when some unit has none, each group as "ID Name", "(ungrouped)" when some unit has none. With
+// "(no period)" when some unit has none, each group as "ID Name", "open" when some unit has no consensus label yet, "(ungrouped)" when some unit's label is above the level. With
 // t.screening, "retrieved", "screened out", "kept" and "FP rate" (4 decimals, n/a) come first.
 std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy);
 
