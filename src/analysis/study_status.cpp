@@ -209,6 +209,14 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
       if (n > 0)
         lab.mark(StepState::incomplete, coder + " has not labelled " + count(n, "document", "documents"),
              "qualrank corpus label --coder " + coder + " --sample " + name);
+    // Labels and decisions of documents the sample no longer holds (drawn again since): kept in the files,
+    // never counted, and said.
+    if (!labels->not_in_sample.empty())
+      lab.mark(StepState::stale,
+               count(labels->not_in_sample.size(), "label or decision", "labels or decisions") + " of documents not in sample " + name +
+                   " (drawn again since they were made?), not counted: " + labels->not_in_sample.front() +
+                   (labels->not_in_sample.size() > 1 ? ", ..." : ""),
+               "qualrank corpus label --coder NAME --sample " + name + " --doc SOURCE#ID --remove");
     out.push_back(std::move(lab));
     if (!labels->coders.empty()) {
       dec.summary = count(disagreed, "disagreement", "disagreements") + ", " + grouped(disagreed - undecided) + " decided";
@@ -280,12 +288,29 @@ void check_corpus(const std::filesystem::path& workspace, const Taxonomy* taxono
     std::string why;
     if (auto text = files::read_inside(workspace, sample_path(name), &why)) read_sample(*text, sample_path(name), diags);
     else diags.error({sample_path(name), 0, 0}, why);
-    if (taxonomy && resolve) load_sample_labels(workspace, name, *taxonomy, *resolve, diags);
+    if (!taxonomy || !resolve) continue;
+    auto labels = load_sample_labels(workspace, name, *taxonomy, *resolve, diags);
+    if (!labels) continue;
+    // Labels and decisions of documents the sample no longer holds, each at its line (the first ten).
+    for (std::size_t k = 0; k < labels->not_in_sample.size() && k < 10; ++k) {
+      const std::string& n = labels->not_in_sample[k];  // "FILE:LINE: DOC"
+      const auto colon = n.find(':'), second = n.find(": ", colon + 1);
+      int line = 0;
+      if (colon != std::string::npos && second != std::string::npos)
+        for (char c : n.substr(colon + 1, second - colon - 1)) line = c >= '0' && c <= '9' && line < 100'000'000 ? line * 10 + (c - '0') : line;
+      diags.warning({n.substr(0, colon), line, 1},
+                    "stale: " + (second == std::string::npos ? n : n.substr(second + 2)) + " is not in sample " + name +
+                        " (drawn again since?): this line is not counted; label the sample's documents, or remove it with "
+                        "'qualrank corpus label --coder NAME --sample " + name + " --doc SOURCE#ID --remove'");
+    }
+    if (labels->not_in_sample.size() > 10)
+      diags.warning({"corpus/labels/" + name + "/", 0, 0},
+                    "stale: " + std::to_string(labels->not_in_sample.size() - 10) + " more labels or decisions of documents not in sample " + name);
   }
   if (diags.has_errors()) return;
   // Stale files, each located at the file that is stale.
   for (const auto& s : corpus_status(workspace, taxonomy, resolve)) {
-    if (s.state != StepState::stale) continue;
+    if (s.state != StepState::stale || s.step.rfind("labels ", 0) == 0) continue;  // (labels: said above, at their lines)
     std::string file = "corpus/manifest.json";
     if (s.step == "retrieval") file = "corpus/retrieved.jsonl";
     else if (s.step.rfind("sample ", 0) == 0) file = sample_path(s.step.substr(7));

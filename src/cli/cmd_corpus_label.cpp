@@ -159,7 +159,11 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
             std::to_string(changed) + " replaced)";
   } else {
     std::string why;
-    const std::string doc = find_doc(*docs, vm["doc"].as<std::string>(), why);
+    std::string doc = find_doc(*docs, vm["doc"].as<std::string>(), why);
+    // A label of a document the sample no longer holds (drawn again since) can still be removed.
+    if (doc.empty() && remove)
+      for (const auto& l : mine)
+        if (l.doc == vm["doc"].as<std::string>()) doc = l.doc;
     if (doc.empty()) {
       *ctx.err << "qualrank corpus label: error: " << why << " (" << sample_path(sample) << ")\n";
       return 1;

@@ -13,6 +13,7 @@
 #include "qualrank/analysis/corpus_sample.h"
 #include "qualrank/analysis/corpus_screening.h"
 #include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus_labels.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
@@ -158,6 +159,27 @@ int cmd_corpus_sample(Context& ctx, const std::vector<std::string>& args) {
   if (!target || !files::write_atomic(*target, out, &err)) {
     *ctx.err << "qualrank corpus sample: error: cannot write " << rel << ": " << (target ? err : "outside the workspace") << '\n';
     return 1;
+  }
+  // Drawn again over labels: those of documents the new draw does not hold stay in their files, not counted.
+  {
+    const std::set<std::string> in(drawn.begin(), drawn.end());
+    std::size_t outside = 0;
+    for (const auto& f : files::list_files(ctx.workspace / ("corpus/labels/" + name), ".csv")) {
+      std::string why;
+      const std::string frel = "corpus/labels/" + name + "/" + f.filename().string();
+      auto text = files::read_inside(ctx.workspace, frel, &why);
+      if (!text) continue;
+      Diagnostics ignored;  // (validate reports a malformed file)
+      if (f.filename() == "decisions.csv") {
+        for (const auto& d : read_decisions(*text, frel, ignored)) outside += in.count(d.doc) ? 0 : 1;
+      } else {
+        for (const auto& l : read_labels(*text, frel, ignored)) outside += in.count(l.doc) ? 0 : 1;
+      }
+    }
+    if (outside > 0)
+      *ctx.err << rel << ": warning: " << outside << " label(s) or decision(s) in corpus/labels/" << name
+               << "/ are of documents this draw does not hold: kept in their files, not counted ('qualrank status' lists "
+                  "them)\n";
   }
   if (ctx.quiet) return 0;
   *ctx.out << rel << ": " << drawn.size() << " of " << population << " documents (seed " << vm["seed"].as<std::uint64_t>() << ")\n"

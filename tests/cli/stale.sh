@@ -210,4 +210,36 @@ grep -q "^corpus/manifest.json: warning: stale: corpus/cirrus.jsonl is not the f
 q -q corpus import "$tmp/gen/atlas.json" --source atlas
 [[ $(state retrieval) == stale && $(state "sample pilot") == stale ]] || fail "after a re-import: $(state retrieval), $(state "sample pilot")"
 [[ $(why "sample pilot") == "its population cannot be checked while the retrieval is stale (above)" ]] || fail "sample why: $(why "sample pilot")"
+
+# 11. The sample drawn again (another seed) over labels: those of documents it no longer holds are said when it
+#     is drawn, by status and by validate (at their lines), never counted, and can be removed.
+q -q corpus retrieve 2>/dev/null
+old_docs=("${docs[@]}")
+err=$(q corpus sample pilot --force --seed 5 --size 8 2>&1 >/dev/null)
+mapfile -t docs < <(grep -v '^#' "$ws/corpus/samples/pilot.txt")
+python3 - "$ws" "$err" <<'PY' || fail "redraw over labels"
+import csv, glob, os, re, sys
+ws, err = sys.argv[1], sys.argv[2]
+sample = {l for l in open(f"{ws}/corpus/samples/pilot.txt").read().splitlines() if l and not l.startswith("#")}
+outside = []
+for f in sorted(glob.glob(f"{ws}/corpus/labels/pilot/*.csv")):
+    for k, r in enumerate(csv.DictReader(open(f, newline="")), start=2):
+        if r["doc"] not in sample: outside.append((os.path.relpath(f, ws), k, r["doc"]))
+assert outside, "the redraw kept every labelled document: choose another seed"
+assert err == f"corpus/samples/pilot.txt: warning: {len(outside)} label(s) or decision(s) in corpus/labels/pilot/ are of documents this draw does not hold: kept in their files, not counted ('qualrank status' lists them)", err
+open(sys.argv[1] + "/../outside", "w").write("\n".join(f"{f}:{k}:{d}" for f, k, d in outside))
+PY
+[[ $(state "labels pilot") == stale ]] || fail "labels after the redraw: $(state "labels pilot")"
+n_out=$(wc -l <"$tmp/outside"); n_out=$((n_out + 1))
+why "labels pilot" | grep -q "^$n_out labels\? or decisions\? of documents not in sample pilot (drawn again since they were made?), not counted: " || fail "labels why: $(why "labels pilot")"
+q validate >"$tmp/v" 2>&1 || true
+IFS=: read -r f line doc < <(head -1 "$tmp/outside")
+grep -qxF "$f:$line:1: warning: stale: $doc is not in sample pilot (drawn again since?): this line is not counted; label the sample's documents, or remove it with 'qualrank corpus label --coder NAME --sample pilot --doc SOURCE#ID --remove'" "$tmp/v" ||
+  fail "validate on labels outside the sample: $(grep 'not in sample' "$tmp/v")"
+if [[ $f != */decisions.csv ]]; then
+  coder=$(basename "$f" .csv)
+  q -q corpus label --coder "$coder" --sample pilot --doc "$doc" --remove || fail "removing $coder's label of $doc outside the sample"
+  q validate >"$tmp/v" 2>&1 || true
+  grep -qF "$f:$line:1: warning: stale: $doc " "$tmp/v" && fail "the removed label is still said"
+fi
 echo "ok: stale"
