@@ -278,6 +278,31 @@ std::optional<StepStatus> report_status(const std::filesystem::path& workspace) 
   return s;
 }
 
+std::optional<StepStatus> package_status(const std::filesystem::path& workspace) {
+  const std::string rel = "package/qualrank-package.json";
+  if (!files::exists(workspace / rel)) return std::nullopt;
+  auto s = step("package");
+  s.summary = "package/";
+  std::string why;
+  auto text = files::read_inside(workspace, rel, &why);
+  auto j = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  const bool recorded = j.is_object() && j.contains("made_from") && j["made_from"].is_object() &&
+                        j["made_from"].contains("sha256") && j["made_from"]["sha256"].is_string();
+  if (!recorded) {
+    s.mark(StepState::stale, rel + " does not record what it was made from (made by an older qualrank)", "qualrank package");
+    return s;
+  }
+  Diagnostics ignored;
+  const auto now = input_hashes(workspace, package_input_files(workspace, ignored));
+  const auto then = j["made_from"].value("inputs", nlohmann::json(0));
+  if (inputs_digest(now) != j["made_from"]["sha256"].get<std::string>())
+    s.mark(StepState::stale,
+           "the workspace's inputs changed since the package was made (" + then.dump() + " input(s) then, " +
+               std::to_string(now.size()) + " now)",
+           "qualrank package");
+  return s;
+}
+
 void check_corpus(const std::filesystem::path& workspace, const Taxonomy* taxonomy, const NodeResolver* resolve,
                   Diagnostics& diags) {
   auto manifest = read_manifest(workspace, diags);

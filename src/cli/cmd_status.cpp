@@ -73,6 +73,7 @@ int cmd_status(Context& ctx, const std::vector<std::string>& args) {
       if (auto c = coding_status(*study)) status.steps.push_back(std::move(*c));
   }
   if (auto r = report_status(ctx.workspace)) status.steps.push_back(std::move(*r));
+  if (auto p = package_status(ctx.workspace)) status.steps.push_back(std::move(*p));
   if (format == "json") {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     j["up_to_date"] = status.up_to_date();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "qualrank/model/corpus.h"
 #include "qualrank/model/findings.h"
 #include "qualrank/model/history.h"
 #include "qualrank/util/files.h"
@@ -66,6 +67,28 @@ std::vector<std::string> workspace_input_files(const fs::path& root, Diagnostics
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<std::string> package_input_files(const fs::path& root, Diagnostics& diags) {
+  auto out = workspace_input_files(root, diags, true);
+  Diagnostics quiet;  // (a broken manifest is the report's error, said there)
+  if (auto manifest = corpus::read_manifest(root, quiet)) {
+    for (const auto& [source, entry] : manifest->sources) {
+      const std::string rel = corpus::store_path(source);
+      if (!files::exists(root / rel)) continue;
+      if (!files::resolved_inside(root, root / rel)) diags.error({rel, 0, 0}, files::kOutsideMessage);
+      else out.push_back(rel);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+  return out;
+}
+
+std::string inputs_digest(const std::map<std::string, std::string>& hashes) {
+  std::string lines;
+  for (const auto& [path, hash] : hashes) lines += path + '\t' + hash + '\n';
+  return sha256_hex(lines);
 }
 
 std::map<std::string, std::string> input_hashes(const fs::path& root, const std::vector<std::string>& files) {

@@ -9,6 +9,7 @@
 
 #include "package_internal.h"
 #include "qualrank/model/history.h"
+#include "qualrank/model/workspace_inputs.h"
 #include "qualrank/report/package.h"
 #include "qualrank/report/pseudonymise.h"
 #include "qualrank/util/files.h"
@@ -156,6 +157,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   std::map<std::string, std::string> package_files;  // package-relative path -> bytes
   std::map<std::string, std::string> renamed_from;
   std::map<std::string, std::string> file_hashes;  // a changed input's SHA-256 -> its copy's
+  std::map<std::string, std::string> original_hashes;  // each input's SHA-256 in the workspace
   for (const auto& rel : inputs) {
     const fs::path abs = canonical_or_self(root / rel);
     if ((names_path && abs == *names_path) || (key && abs == *key)) {
@@ -189,7 +191,9 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
       if (!rechained) continue;
       content = std::move(*rechained);
     }
-    if (content != *bytes) file_hashes[sha256_hex(*bytes)] = sha256_hex(content);
+    const std::string original = sha256_hex(*bytes);
+    original_hashes[rel] = original;
+    if (content != *bytes) file_hashes[original] = sha256_hex(content);
     if (auto [it, fresh] = renamed_from.emplace(new_rel, rel); !fresh) {
       diags.error({rel, 0, 0}, "becomes " + new_rel + " once pseudonymised, as " + it->second + " does; give them different pseudonyms");
       continue;
@@ -240,7 +244,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
                                    {"names_found", pseudonymiser.names_found()},
                                    {"addresses", pseudonymiser.addresses()},
                                    {"replacements", pseudonymiser.replacements()}};
-  auto manifest = manifest_json(settings, pseudo, package_inputs, output_names);
+  auto manifest = manifest_json(settings, pseudo, package_inputs, output_names, inputs_digest(original_hashes));
   package_files[kManifest] = manifest.dump(2) + "\n";
   std::vector<std::string> listed;
   for (const auto& kv : package_files) listed.push_back(kv.first);

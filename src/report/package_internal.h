@@ -67,9 +67,11 @@ bool rehash_recorded(const fs::path& root, const fs::path& staging, const std::m
 std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_root, const Settings& settings,
                                     Diagnostics& diags);
 
-// The manifest (kManifest) of a package.
+// The manifest (kManifest) of a package; `made_from`: inputs_digest of the workspace's own (unpseudonymised)
+// inputs, recorded as "made_from" so that `qualrank status` can tell when the package is stale.
 nlohmann::ordered_json manifest_json(const Settings& settings, const nlohmann::ordered_json& pseudonymisation,
-                                     const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
+                                     const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                                     const std::string& made_from = "");
 // Reads the settings back; nullopt with an error located in `file` when they, the version string or the
 // pseudonymisation counts (what readme() reads) are missing or malformed.
 std::optional<Settings> settings_from_manifest(const nlohmann::json& manifest, const std::string& file, Diagnostics& diags);

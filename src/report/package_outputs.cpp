@@ -5,7 +5,6 @@
 #include "package_internal.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/model/corpus.h"
 #include "qualrank/model/findings.h"
 #include "qualrank/model/history.h"
 #include "qualrank/model/workspace_inputs.h"
@@ -19,21 +18,7 @@
 
 namespace qualrank::package_detail {
 
-std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags) {
-  auto out = workspace_input_files(root, diags, true);
-  Diagnostics quiet;  // (a broken manifest is the report's error, said there)
-  if (auto manifest = corpus::read_manifest(root, quiet)) {
-    for (const auto& [source, entry] : manifest->sources) {
-      const std::string rel = corpus::store_path(source);
-      if (!files::exists(root / rel)) continue;
-      if (!files::resolved_inside(root, root / rel)) diags.error({rel, 0, 0}, files::kOutsideMessage);
-      else out.push_back(rel);
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-  }
-  return out;
-}
+std::vector<std::string> input_files(const fs::path& root, Diagnostics& diags) { return package_input_files(root, diags); }
 
 std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_root, const Settings& settings,
                                     Diagnostics& diags) {
@@ -101,7 +86,8 @@ std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_ro
 }
 
 nlohmann::ordered_json manifest_json(const Settings& settings, const nlohmann::ordered_json& pseudonymisation,
-                                     const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+                                     const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                                     const std::string& made_from) {
   nlohmann::ordered_json m;
   m["qualrank"] = QUALRANK_VERSION;
   m["settings"] = {{"resamples", settings.resamples},
@@ -112,6 +98,7 @@ nlohmann::ordered_json manifest_json(const Settings& settings, const nlohmann::o
   m["pseudonymisation"] = pseudonymisation;
   m["inputs"] = inputs;
   m["outputs"] = outputs;
+  if (!made_from.empty()) m["made_from"] = {{"inputs", inputs.size()}, {"sha256", made_from}};
   return m;
 }
 

@@ -85,4 +85,15 @@ states() { { "$QUALRANK" -C "$1" status --format json 2>/dev/null || true; } | p
 states "$tmp/cpkg" | grep -q stale && fail "stale in the package: $(states "$tmp/cpkg")"
 [[ $(states "$tmp/cpkg" | grep -c "up to date") -ge 5 ]] || fail "too few steps up to date: $(states "$tmp/cpkg")"
 (cd "$tmp/cpkg" && "$QUALRANK" package verify . >/dev/null 2>"$tmp/err") || fail "verify corpus package: $(cat "$tmp/err")"
+
+# --- status knows the package: up to date after `qualrank package`, stale after an input changes -------------
+pstate() { { "$QUALRANK" -C "$1" status --format json 2>/dev/null || true; } | python3 -c 'import json,sys; s=[x for x in json.load(sys.stdin)["steps"] if x["step"]=="package"]; print(s[0]["state"] + "|" + "|".join(s[0]["why"]) if s else "absent")'; }
+[[ $(pstate "$ws") == absent ]] || fail "a package step without a package: $(pstate "$ws")"
+q package --names ../names.csv >/dev/null 2>&1 || fail "package into package/"
+[[ $(pstate "$ws") == "up to date|" ]] || fail "package step after packaging: $(pstate "$ws")"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["made_from"]; assert m["inputs"] == len(json.load(open(sys.argv[1]))["inputs"]) and len(m["sha256"]) == 64, m' "$ws/package/qualrank-package.json" ||
+  fail "made_from: $(jq -c .made_from "$ws/package/qualrank-package.json")"
+n=$(jq '.made_from.inputs' "$ws/package/qualrank-package.json")
+printf '\n' >>"$ws/transcripts/E01.md"
+[[ $(pstate "$ws") == "stale|the workspace's inputs changed since the package was made ($n input(s) then, $n now)" ]] || fail "package step after an edit: $(pstate "$ws")"
 echo "ok: package_consistent"

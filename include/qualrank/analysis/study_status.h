@@ -41,6 +41,10 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
 // its report.json was written (its "provenance": each input's SHA-256), or when it records none. Not listed
 // when there is no reports/report.json.
 std::optional<StepStatus> report_status(const std::filesystem::path& workspace);
+// The replication package in `package/` (the default of `qualrank package`), when there is one: stale when the
+// workspace's inputs are no longer those it was made from (its manifest's made_from digest); nullopt when there
+// is none.
+std::optional<StepStatus> package_status(const std::filesystem::path& workspace);
 
 const char* state_name(StepState s);  // "up to date", "stale", "incomplete"
 

@@ -18,6 +18,14 @@ namespace qualrank {
 // file that resolves outside the workspace is a located error (and left out).
 std::vector<std::string> workspace_input_files(const std::filesystem::path& root, Diagnostics& diags, bool corpus = false);
 
+// What a replication package copies: workspace_input_files with the corpus, and each stored source the corpus
+// manifest lists (corpus/<source>.jsonl), sorted.
+std::vector<std::string> package_input_files(const std::filesystem::path& root, Diagnostics& diags);
+
+// One SHA-256 over a set of files' hashes (path -> SHA-256): of the lines "PATH\tHASH\n" in path order. A
+// package records it of the workspace's inputs (one value: it names no file of the unpseudonymised study).
+std::string inputs_digest(const std::map<std::string, std::string>& hashes);
+
 // The SHA-256 of each of `files` (workspace-relative), by path; a file that cannot be read has "".
 std::map<std::string, std::string> input_hashes(const std::filesystem::path& root, const std::vector<std::string>& files);
 
