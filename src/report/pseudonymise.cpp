@@ -235,7 +235,10 @@ std::string Pseudonymiser::replace_emails(std::string_view s) {
 namespace {
 
 // What replaces the occurrence s[h.begin, h.end): the line breaks inside it and the indentation after the
-// last (lines stay where they were), the pseudonym, then the emphasis runs that stood inside it.
+// last (lines stay where they were), then the pseudonym with the emphasis that stood inside the name kept
+// balanced: runs that pair up inside it (`Jo**nas** Becker`) emphasised part of the name and are dropped; an
+// unpaired run closes emphasis opened before the name (`**Mar**ia`, `*Jonas* Becker`: after the pseudonym) or
+// opens emphasis closed after it (`Jonas **Becker**`: before the pseudonym).
 void append_replacement(std::string& out, std::string_view s, const name_search::Hit& h, const std::string& pseudonym,
                         const std::vector<std::pair<std::size_t, std::size_t>>& markup, std::size_t& next_markup) {
   const std::string_view r = s.substr(h.begin, h.end - h.begin);
@@ -244,10 +247,19 @@ void append_replacement(std::string& out, std::string_view s, const name_search:
       if (c == '\r' || c == '\n') out += c;
     for (std::size_t k = last + 1; k < r.size() && (r[k] == ' ' || r[k] == '\t'); ++k) out += r[k];
   }
-  out += pseudonym;
   while (next_markup < markup.size() && markup[next_markup].first < h.begin) ++next_markup;
+  std::vector<std::string_view> inside;
   for (; next_markup < markup.size() && markup[next_markup].first < h.end; ++next_markup)
-    out.append(s.substr(markup[next_markup].first, markup[next_markup].second - markup[next_markup].first));
+    inside.push_back(s.substr(markup[next_markup].first, markup[next_markup].second - markup[next_markup].first));
+  bool paired = inside.size() % 2 == 0;
+  for (std::size_t k = 0; paired && k < inside.size(); k += 2) paired = inside[k] == inside[k + 1];
+  std::string runs;
+  if (!paired)
+    for (auto run : inside) runs += run;
+  const bool closes = h.begin > 0 && s[h.begin - 1] == '*';  // its partner stands just before the name
+  if (!closes) out += runs;
+  out += pseudonym;
+  if (closes) out += runs;
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // normalisation segment (Normalizer2::hasBoundaryBefore: a starter, not a combining mark), so a chunk is a
 // base character and its marks; a finished chunk is normalised to NFD, fully case-folded and normalised
 // again (canonical caseless matching, The Unicode Standard 3.13, D145) and becomes one unit. A run of white
-// space becomes one unit once it ends; a run of '*' waits for the unit after it: between two word units it is
-// Markdown emphasis inside a word and makes no unit, else it is a '*' unit. A unit after something that made
+// space becomes one unit once it ends; a run of '*' waits for the unit after it: next to a word unit on either
+// side it is Markdown emphasis (`Jo**nas**`, `*Jonas*`) and makes no unit, else it is a '*' unit. A unit after something that made
 // no unit (an invisible character, a comment, emphasis) says so: a name may start or end there.
 #include "qualrank/util/name_fold.h"
 
@@ -259,11 +259,12 @@ class Folder {
     emit(" ", space_begin_, space_end_, false);
   }
 
-  // A pending run of '*': no unit between two word units, else a '*' unit.
+  // A pending run of '*': Markdown emphasis (no unit) when a word unit stands on either side of it, else a
+  // '*' unit (`a * b`).
   void resolve_star(bool next_word) {
     if (!star_) return;
     star_ = false;
-    if (last_word_ && next_word) {
+    if (last_word_ || next_word) {
       sink_.kept_markup(star_begin_, star_end_);
       invisible_ = true;
       return;

@@ -35,6 +35,8 @@ cases = [
     ("Ma\u2060ria", "Client-B"), ("Ma\ufeffria", "Client-B"),                       # zero-width, word joiner, BOM
     ("\u0130LKNUR and \u0130lknur", "Person-2 and Person-2"),                        # Turkish dotted capital I
     ("**Mar**ia", "**Client-B**"), ("**Maria**", "**Client-B**"),                   # emphasis inside and around
+    ("Mar**ia** Schmidt", "Client-A"), ("*Maria* Schmidt", "*Client-A*"),           # emphasis at a word's end (#37.5)
+    ("Maria **Schmidt**", "**Client-A**"), ("M*aria* Schmidt", "Client-A"),
     ("Mar&iacute;a, Mar&#237;a, Mar&#xED;a", "Client-C, Client-C, Client-C"),       # character references
     ("Ma<!-- -->ria", "Client-B"),                                                  # an HTML comment inside
 ]
@@ -90,7 +92,7 @@ grep -qF "one-to-ones with Zoe Angstrom." "$pkg/transcripts/M01.md" || fail "the
 [[ -f "$pkg/transcripts/E01.zoe.codes" ]] || fail "the near miss in a path was changed: $(ls "$pkg/transcripts")"
 # the key counts every spelling
 "$QUALRANK" -C "$fw" -q package --names ../names.csv --key ../key.csv -o "$tmp/again" 2>/dev/null
-grep -qxF "person,Maria Schmidt,Client-A,6" "$tmp/key.csv" || fail "key: $(cat "$tmp/key.csv")"
+grep -qxF "person,Maria Schmidt,Client-A,10" "$tmp/key.csv" || fail "key: $(cat "$tmp/key.csv")"
 grep -qxF "person,Maria,Client-B,13" "$tmp/key.csv" || fail "key: $(cat "$tmp/key.csv")"
 grep -qxF "person,María,Client-C,7" "$tmp/key.csv" || fail "key: $(cat "$tmp/key.csv")"
 # the outputs hold none of it, read decoded (an independent check, in Python, of what the leak check passed)

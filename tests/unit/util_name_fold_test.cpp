@@ -39,12 +39,20 @@ TEST_CASE("util::fold_for_names decodes references and escapes, mapping units to
   CHECK(u.units[5] == T{"\x10", 26, 32, false});
 }
 
-TEST_CASE("util::fold_for_names keeps emphasis inside a word apart, and reads an unclosed comment as text", "[util][names]") {
+TEST_CASE("util::fold_for_names keeps emphasis next to a word apart, and reads an unclosed comment as text", "[util][names]") {
   Units u;
   text::fold_for_names("**Ma**x <!-- x", NameFold::exact, u);
   std::string folded;
   for (const auto& t : u.units) folded += std::get<0>(t);
-  CHECK(folded == "*max <!-- x");
-  REQUIRE(u.markup.size() == 1);
-  CHECK(u.markup[0] == std::pair<std::size_t, std::size_t>{4, 6});
+  CHECK(folded == "max <!-- x");
+  REQUIRE(u.markup.size() == 2);
+  CHECK(u.markup[0] == std::pair<std::size_t, std::size_t>{0, 2});
+  CHECK(u.markup[1] == std::pair<std::size_t, std::size_t>{4, 6});
+  // Emphasis at a word's end, before a space, is markup too; a '*' between spaces is a character.
+  Units v;
+  text::fold_for_names("Jo**nas** B * c", NameFold::exact, v);
+  folded.clear();
+  for (const auto& t : v.units) folded += std::get<0>(t);
+  CHECK(folded == "jonas b * c");
+  CHECK(v.markup.size() == 2);
 }

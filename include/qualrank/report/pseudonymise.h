@@ -52,13 +52,14 @@ struct NameFound {
 //   Then every listed name, by meaning rather than bytes (util/name_fold.h): canonically equivalent (NFC or
 //   NFD), caseless (full case folding; İ, ı, I, i alike), across any run of white space (NBSP, tabs, line
 //   breaks, CRLF) or '_', with invisible characters (soft hyphen, zero-width space and joiners, word joiner,
-//   BOM), HTML comments and '*' emphasis inside it, and through HTML character references (&iacute; &#237;
+//   BOM), HTML comments and '*' emphasis next to a word of it (inside or at either end), and through HTML character references (&iacute; &#237;
 //   &#xED;) and YAML/JSON escapes (\u00ED, \xED). A name counts as a whole word: the characters around it
 //   are not letters, digits or combining marks ('_', '.', '-' and punctuation are boundaries). The longest
 //   listed name wins where several start at one place. Replaced text is not searched again.
 //   The replacement keeps the file's lines and markup: every line break inside the occurrence (and the
-//   indentation after the last one) comes first, then the pseudonym, then any '*' emphasis run that stood
-//   inside it ("Maria\n  Schmidt" -> "\n  Person-1", "**Mar**ia" -> "**Person-1**").
+//   indentation after the last one) comes first, then the pseudonym with the emphasis inside the name kept
+//   balanced ("Maria\n  Schmidt" -> "\n  Person-1", "**Mar**ia" -> "**Person-1**", "Jo**nas** Becker" ->
+//   "Person-1", "Jonas **Becker**" -> "**Person-1**").
 // One pass over the text whatever the list's length (one Aho-Corasick automaton), plus the occurrences found.
 class Pseudonymiser {
  public:
