@@ -4,12 +4,12 @@
 # never pass them. An issue title holding ESC[2J (clear the screen) and a CR (back to the start of the line, over
 # the "[k/N] SOURCE#ID" that says which document is decided), and a turn holding ESC c (reset the terminal),
 # walked with the answers on stdin: no ESC or CR byte of the input reaches the output, the visible forms do, and
-# the prefix stands whole.
+# the prefix stands whole; in tmux, the screen the decider sees keeps what was printed before the title.
 set -euo pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+source "$(dirname "${BASH_SOURCE[0]}")/lib/tmux.sh"  # fail, and a private tmux server: sock, screen, wait_for, keys
 ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
 export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
@@ -42,10 +42,24 @@ no_controls "$tmp/walk" "the corpus reconcile walk"
 grep -qxE "\[[12]/2\] x#2  $(sed 's/[][^$.*+?(){}|\\]/\\&/g' <<<"$title")" "$tmp/walk" || fail "walk line of x#2: $(cat -A "$tmp/walk")"
 grep -qxE '\[[12]/2\] x#1  plain title' "$tmp/walk" || fail "walk line of x#1: $(cat -A "$tmp/walk")"
 grep -qxF "  1) alice: COM.1 (Asynchronous updates)" "$tmp/walk" || fail "walk labels: $(cat -A "$tmp/walk")"
+# In a terminal (tmux, when there is one): the title neither clears the screen (the agreement printed before
+# it stays) nor overwrites the prefix of its line.
+if command -v tmux >/dev/null; then
+  tmux -L "$sock" -u new-session -d -s qr -x 100 -y 24 "'$QUALRANK' -C '$ws' corpus reconcile --sample s --decider dana; sleep 60"
+  wait_for "[1/2]"
+  keys s Enter
+  wait_for "[2/2]"
+  [[ $(screen) == *"sample s: 2 documents, 2 coders (alice, bob)"* ]] || fail "the screen was cleared"
+  screen | grep -qE "^\[[12]/2\] x#2  \^\[\[2Jcleared\^Mgotcha    end <U\+009B>2J$" || fail "x#2's line on the screen"
+  keys q Enter
+fi
 # The --status listing and the ties of --majority list the open documents, none of it passed either.
 q corpus reconcile --sample s --status >"$tmp/status"
 no_controls "$tmp/status" "corpus reconcile --status"
 grep -qxF "  x#2  alice: COM.1; bob: TOOL.1" "$tmp/status" || fail "status: $(cat -A "$tmp/status")"
+q corpus reconcile --sample s --decider dana --majority >"$tmp/ties"  # one coder of two is no majority: both ties
+no_controls "$tmp/ties" "corpus reconcile --majority"
+grep -qxF "  x#2  alice: COM.1; bob: TOOL.1" "$tmp/ties" || fail "ties: $(cat -A "$tmp/ties")"
 
 # A transcript turn that resets the terminal (ESC c), returns to the start of its line (CR) and holds a tab (a
 # space where the walk wraps the words) and a bell. C01 t3 (eli inline, bob in C01.bob.codes) is open.
