@@ -45,10 +45,11 @@ std::map<std::string, std::string> doc_titles(const std::filesystem::path& works
   return out;
 }
 
+// The label as the terminal shows it (text::terminal_safe): its ids and its last node's name.
 std::string describe(const Taxonomy& taxonomy, const std::vector<std::string>& nodes) {
   std::string s = join_nodes(nodes);
   if (const auto* n = nodes.empty() ? nullptr : taxonomy.find(nodes.back())) s += " (" + n->name + ")";
-  return s;
+  return text::terminal_safe(s);
 }
 
 struct Session {
@@ -146,7 +147,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     std::vector<std::string> parts;
     for (std::size_t c = 0; c < s->coders.size(); ++c)
       parts.push_back(s->coders[c] + ": " + (s->categories[d][c].empty() ? "-" : join_nodes(s->nodes[d][c])));
-    return text::join(parts, "; ");
+    return text::terminal_safe(text::join(parts, "; "));
   };
   if (status_only && vm["format"].as<std::string>() == "json") {
     auto num = [](double x) { return std::isnan(x) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(x); };
@@ -169,7 +170,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
   }
   if (!ctx.quiet) {
     *ctx.out << "sample " << sample << ": " << grouped(s->docs.size()) << " documents, " << s->coders.size() << " coders ("
-             << text::join(s->coders, ", ") << ")\n"
+             << text::terminal_safe(text::join(s->coders, ", ")) << ")\n"
              << "agreement before reconciliation, over the " << agreement.labelled_by_all << " documents every coder labelled: "
              << agreement.agreeing << " alike, percent agreement " << fmt(agreement.percent_agreement) << ", Fleiss' kappa "
              << fmt(agreement.fleiss_kappa);
@@ -179,7 +180,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     *ctx.out << '\n';
   }
   if (status_only) {
-    for (auto d : open) *ctx.out << "  " << s->docs[d] << "  " << labels_of(d) << '\n';
+    for (auto d : open) *ctx.out << "  " << text::terminal_safe(s->docs[d]) << "  " << labels_of(d) << '\n';
     return 0;
   }
   auto decide = [&](std::size_t d, std::vector<std::string> nodes, std::string how, std::string note) {
@@ -243,7 +244,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
         set_decision(session.decisions, {s->docs[d], *m, "majority", decider, files::today_utc(), "", 0});
         ++decided;
       } else {
-        ties.push_back(s->docs[d] + "  " + labels_of(d));
+        ties.push_back(text::terminal_safe(s->docs[d]) + "  " + labels_of(d));
       }
     }
     if (decided > 0) {
@@ -261,7 +262,9 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     }
     return 0;
   }
-  // The walk: one open document at a time, answers read line by line from stdin.
+  // The walk: one open document at a time, answers read line by line from stdin. What the documents and labels
+  // hold reaches the terminal through text::terminal_safe: a title's ESC[2J cannot clear the screen, nor its CR
+  // overwrite the [k/N] SOURCE#ID that says which document is decided.
   auto titles = doc_titles(ctx.workspace, [&] {
     std::vector<std::string> docs;
     for (auto d : open) docs.push_back(s->docs[d]);
@@ -270,9 +273,10 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
   std::size_t done = 0;
   for (std::size_t k = 0; k < open.size(); ++k) {
     const std::size_t d = open[k];
-    *ctx.out << "\n[" << k + 1 << "/" << open.size() << "] " << s->docs[d] << "  " << titles[s->docs[d]] << '\n';
+    *ctx.out << "\n[" << k + 1 << "/" << open.size() << "] " << text::terminal_safe(s->docs[d]) << "  "
+             << text::terminal_safe(titles[s->docs[d]]) << '\n';
     for (std::size_t c = 0; c < s->coders.size(); ++c)
-      *ctx.out << "  " << c + 1 << ") " << s->coders[c] << ": "
+      *ctx.out << "  " << c + 1 << ") " << text::terminal_safe(s->coders[c]) << ": "
                << (s->categories[d][c].empty() ? std::string("-") : describe(taxonomy, s->nodes[d][c])) << '\n';
     auto m = majority_nodes(*s, d);
     for (;;) {

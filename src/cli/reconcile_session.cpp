@@ -32,24 +32,27 @@ std::vector<const CoderCodings*> in_key_order(const Session& s, const ReconcileU
   return out;
 }
 
+// The unit's file, line, participant and question, on one line as the terminal shows it (text::terminal_safe).
 std::string unit_heading(const TranscriptSession& t, const PlannedUnit& p) {
   const ReconcileUnit* u = p.unit;
   const std::string q = u ? t.units.question_of(*u) : "";
-  return t.transcript->file + ":" + std::to_string(u ? u->line : 0) + ": " + t.transcript->participant + "#" + p.record.unit +
-         (q.empty() ? "" : " (" + q + ")");
+  return text::terminal_safe(t.transcript->file + ":" + std::to_string(u ? u->line : 0) + ": " + t.transcript->participant + "#" + p.record.unit +
+         (q.empty() ? "" : " (" + q + ")"));
 }
 
 void print_unit(std::ostream& out, const Session& s, const TranscriptSession& t, const PlannedUnit& p, bool keys) {
   out << unit_heading(t, p) << '\n';
-  if (p.unit) out << wrapped("\"" + p.unit->text() + "\"", 76, "    ");
+  // Input text goes to the terminal through text::terminal_safe: a turn's ESC c cannot reset the terminal.
+  if (p.unit) out << wrapped("\"" + text::terminal_safe(p.unit->text(), true) + "\"", 76, "    ");
   if (p.unit)
     for (const CoderCodings* c : in_key_order(s, *p.unit)) {
       std::string k = keys ? key_of(s, c->coder) : "";
-      out << "  " << (k.empty() ? "" : k + ") ") << c->coder << ": " << codes_text(c->nodes) << '\n';
+      out << "  " << (k.empty() ? "" : k + ") ") << text::terminal_safe(c->coder) << ": " << text::terminal_safe(codes_text(c->nodes)) << '\n';
     }
   if (p.state == UnitState::stale || p.state == UnitState::orphan) {
-    out << "  decided earlier: " << p.record.decision << " by " << p.record.decided_by << " on " << p.record.date
-        << (p.record.note.empty() ? "" : " (note: " + escape_note(p.record.note) + ")") << '\n';
+    out << "  decided earlier: " << text::terminal_safe(p.record.decision) << " by " << text::terminal_safe(p.record.decided_by)
+        << " on " << text::terminal_safe(p.record.date)
+        << (p.record.note.empty() ? "" : " (note: " + text::terminal_safe(escape_note(p.record.note)) + ")") << '\n';
     out << "  " << (p.state == UnitState::stale ? "stale: " : "kept: ") << p.why << '\n';
   }
 }
@@ -175,12 +178,12 @@ int walk(Context& ctx, Session& s, const std::string& note_default) {
         } else {
           for (const auto& c : p.unit->coders)
             if (key_of(s, c.coder) == *line || text::fold_case(c.coder) == text::fold_case(*line)) choice = c.coder;
-          if (choice.empty() && !line->empty()) out << "'" << *line << "' is not a choice\n";
+          if (choice.empty() && !line->empty()) out << "'" << text::terminal_safe(*line) << "' is not a choice\n";
         }
       }
       if (stop || choice.empty()) continue;
       const std::string suggested = p.state == UnitState::stale && choice == p.record.decision ? p.record.note : note_default;
-      auto note = read_line(out, "note (Enter for " + (suggested.empty() ? std::string("none") : "'" + suggested + "'") + ") > ");
+      auto note = read_line(out, "note (Enter for " + (suggested.empty() ? std::string("none") : "'" + text::terminal_safe(suggested) + "'") + ") > ");
       if (!note) {
         stop = true;
         continue;

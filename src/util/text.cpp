@@ -429,6 +429,47 @@ std::string escape_controls(std::string_view s) {
   return out;
 }
 
+std::string terminal_safe(std::string_view s, bool keep_newlines) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t column = 0;  // code points since the start or the last kept line break, for tab stops
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  char buf[16];
+  for (int32_t i = 0; i < n;) {
+    const int32_t start = i;
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    if (c < 0) {  // the invalid sequence U8_NEXT skipped, byte by byte
+      for (int32_t k = start; k < i; ++k) {
+        std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(p[k]));
+        out += buf;
+        column += 4;
+      }
+    } else if (c == '\t') {
+      const std::size_t stop = (column / 8 + 1) * 8;
+      out.append(stop - column, ' ');
+      column = stop;
+    } else if (keep_newlines && (c == '\n' || (c == '\r' && i < n && p[i] == '\n'))) {
+      if (c == '\r') ++i;
+      out += '\n';
+      column = 0;
+    } else if (c < 0x20 || c == 0x7f) {
+      out += '^';
+      out += static_cast<char>(c == 0x7f ? '?' : c + 0x40);
+      column += 2;
+    } else if (c >= 0x80 && c < 0xa0) {
+      std::snprintf(buf, sizeof buf, "<U+%04X>", static_cast<unsigned>(c));
+      out += buf;
+      column += 8;
+    } else {
+      out.append(s.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(i - start)));
+      ++column;
+    }
+  }
+  return out;
+}
+
 std::string escape_invalid_utf8(std::string_view s) {
   std::string out;
   while (!s.empty()) {

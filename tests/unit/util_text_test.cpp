@@ -108,3 +108,29 @@ TEST_CASE("text::escape_invalid_utf8 shows the bytes of invalid sequences as \\x
   CHECK(text::escape_invalid_utf8("a\x01\xFE\xFF") == "a\\x01\\xfe\\xff");    // controls as escape_controls shows them
   CHECK(text::escape_invalid_utf8("") == "");
 }
+
+TEST_CASE("text::terminal_safe draws control characters visibly and never passes them", "[util]") {
+  // C0 controls and DEL in caret notation: a title cannot clear the screen or overwrite the line's prefix.
+  CHECK(text::terminal_safe("a\x1b[2Jb") == "a^[[2Jb");
+  CHECK(text::terminal_safe("x\ry") == "x^My");
+  CHECK(text::terminal_safe("\x1b" "c") == "^[c");
+  CHECK(text::terminal_safe(std::string_view("\0\x01\x07\x08\x1f\x7f", 6)) == "^@^A^G^H^_^?");
+  // a line feed is shown on a single line, kept (with CR LF) where the text is printed as lines
+  CHECK(text::terminal_safe("one\ntwo") == "one^Jtwo");
+  CHECK(text::terminal_safe("one\ntwo\r\nthree\rfour", true) == "one\ntwo\nthree^Mfour");
+  // C1 controls (U+0080-U+009F, here CSI U+009B and NEL U+0085) as <U+XXXX>
+  CHECK(text::terminal_safe("a\xC2\x9B" "2Jb\xC2\x85") == "a<U+009B>2Jb<U+0085>");
+  // tabs to the next multiple of 8 columns, counted in code points, from the last kept line break
+  CHECK(text::terminal_safe("\tx") == "        x");
+  CHECK(text::terminal_safe("ab\tc") == "ab      c");
+  CHECK(text::terminal_safe("abcdefgh\tc") == "abcdefgh        c");
+  CHECK(text::terminal_safe("Größe\tx") == "Größe   x");
+  CHECK(text::terminal_safe("^[\tx") == "^[      x");
+  CHECK(text::terminal_safe("\x1b\tx") == "^[      x");  // the caret form's two columns count
+  CHECK(text::terminal_safe("abc\n\tx", true) == "abc\n        x");
+  // invalid UTF-8 byte by byte as \xnn; valid UTF-8 (accents, CJK, emoji) kept as given
+  CHECK(text::terminal_safe("P\xFF.md") == "P\\xff.md");
+  CHECK(text::terminal_safe("a\xC3(") == "a\\xc3(");
+  CHECK(text::terminal_safe("Größe 日本 👩‍💻") == "Größe 日本 👩‍💻");
+  CHECK(text::terminal_safe("") == "");
+}

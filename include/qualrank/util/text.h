@@ -48,6 +48,16 @@ std::string escape_controls(std::string_view s);
 // \xnn (lowercase hex: "P\xff.md"), the rest as escape_controls shows it.
 std::string escape_invalid_utf8(std::string_view s);
 
+// `s` for a terminal, the one rule every front end (the reconcile walks, their listings) prints input text by:
+// nothing in it can move the cursor, clear or reset the screen, or overwrite what was printed before it. Each
+// C0 control and DEL is drawn in caret notation ("^[" for ESC, "^M" for CR, "^J" for LF, "^@" for NUL, "^?"
+// for DEL), each C1 control (U+0080-U+009F) as "<U+009B>", each byte of an invalid UTF-8 sequence as "\xff";
+// a tab becomes the spaces to the next multiple of 8 columns (counted in code points from the start of `s` or
+// its last line break). Everything else, valid UTF-8, is kept as given. With `keep_newlines` (text printed as
+// several lines, a turn's text) a line feed, and a CR LF pair, stays one line break; without it (a title on
+// its line) a line feed is shown as "^J" too.
+std::string terminal_safe(std::string_view s, bool keep_newlines = false);
+
 // True for a real calendar date written YYYY-MM-DD (proleptic Gregorian; 2025-02-30 and 2023-02-29 are not).
 bool is_calendar_date(std::string_view s);
 
