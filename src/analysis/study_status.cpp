@@ -205,6 +205,9 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     lab.summary = count(labels->coders.size(), "coder", "coders") + " on " + count(labels->docs.size(), "document", "documents");
     if (labels->coders.empty())
       lab.mark(StepState::incomplete, "no coder has labelled yet", "qualrank corpus label --coder NAME --sample " + name);
+    else if (labels->coders.size() == 1)
+      lab.mark(StepState::incomplete, "only " + labels->coders.front() + " has labelled: agreement and the label table need a second coder",
+               "qualrank corpus label --coder NAME --sample " + name);
     for (const auto& [coder, n] : missing)
       if (n > 0)
         lab.mark(StepState::incomplete, coder + " has not labelled " + count(n, "document", "documents"),
@@ -233,7 +236,11 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     auto table = step("label table " + name);
     const std::string rel = "codebooks/labels/" + name + ".csv";
     if (!files::exists(workspace / rel)) {
-      table.mark(StepState::incomplete, rel + " not exported yet", "qualrank corpus labels export --sample " + name);
+      if (labels->coders.size() < 2)
+        table.mark(StepState::incomplete, rel + " not exported yet: it needs two coders' labels",
+                   "qualrank corpus label --coder NAME --sample " + name);
+      else
+        table.mark(StepState::incomplete, rel + " not exported yet", "qualrank corpus labels export --sample " + name);
     } else {
       auto stored = files::read_inside(workspace, rel, &why);
       table.summary = rel;

@@ -258,6 +258,12 @@ int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
              << labels_dir(sample) << "/CODER.csv)\n";
     return 1;
   }
+  if (s->coders.size() == 1) {  // a label table compares coders: with one, validate and report could not read it
+    *ctx.err << "qualrank corpus labels export: error: only " << s->coders.front() << " has labelled sample " << sample
+             << ": a label table compares coders, so it needs two (label with a second coder: 'qualrank corpus label "
+                "--coder NAME --sample " << sample << "'); nothing written\n";
+    return 1;
+  }
   const std::string rel = "codebooks/labels/" + sample + ".csv";
   auto target = files::resolve_inside(ctx.workspace, rel);
   std::string err;

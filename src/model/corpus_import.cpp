@@ -58,6 +58,54 @@ std::vector<std::size_t> element_starts(std::string_view t) {
   return out;
 }
 
+// A key written twice in one object of `t` (any object, at any depth), each a located error: nlohmann keeps the
+// last one silently, other readers the first, so which value counts would depend on the reader. One pass; the
+// keys of each open object in a hash set; a key with escapes is compared decoded. `base`: t's offset in the
+// file. Returns whether any was found.
+bool duplicate_keys(std::string_view t, std::size_t base, const std::string& file, const LineIndex& lines, Diagnostics& diags) {
+  struct Open {
+    bool object = false;
+    bool expect_key = false;
+    std::unordered_map<std::string, std::size_t> keys;  // decoded key -> offset of its first writing
+  };
+  std::vector<Open> stack;
+  bool found = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '"') {
+      const std::size_t start = i;
+      bool escaped = false;
+      for (++i; i < t.size() && t[i] != '"'; ++i)
+        if (t[i] == '\\') escaped = true, ++i;
+      if (stack.empty() || !stack.back().object || !stack.back().expect_key) continue;
+      stack.back().expect_key = false;
+      std::string key(t.substr(start + 1, i - start - 1));
+      if (escaped) {
+        try {
+          key = json::parse(t.substr(start, i - start + 1)).get<std::string>();
+        } catch (const json::exception&) {  // (nlohmann's own parse reports it)
+        }
+      }
+      auto [it, fresh] = stack.back().keys.emplace(std::move(key), base + start);
+      if (!fresh) {
+        const Location first = lines.at(file, it->second);
+        diags.error(lines.at(file, base + start),
+                    "the key \"" + text::escape_controls(it->first) + "\" is written twice in this object (first at line " +
+                        std::to_string(first.line) + ", column " + std::to_string(first.column) +
+                        "): readers disagree on which value counts; keep one");
+        found = true;
+      }
+    } else if (c == '{' || c == '[') {
+      stack.push_back({c == '{', c == '{', {}});
+    } else if (c == '}' || c == ']') {
+      if (!stack.empty()) stack.pop_back();
+    } else if (c == ',' && !stack.empty() && stack.back().object) {
+      stack.back().expect_key = true;
+    }
+  }
+  return found;
+}
+
 // The offset where `t` nests arrays and objects deeper than kMaxDepth, or npos. Checked before nlohmann parses
 // (its serializer and comparisons recurse: a deep value in an unknown field would exhaust the stack).
 constexpr int kMaxDepth = 64;
@@ -261,6 +309,7 @@ void parse_json_array(std::string_view text, const std::string& file, Diagnostic
     number_overflow(file, lines, text, 0, e, diags);
     return;
   }
+  if (duplicate_keys(text, 0, file, lines, diags)) return;
   if (!all.is_array()) {
     diags.error({file, 1, 1}, "expected a JSON array of issues (as 'gh issue list --json ...' writes), not " +
                                   std::string(all.type_name()));
@@ -307,6 +356,7 @@ void parse_json_lines(std::string_view text, const std::string& file, Diagnostic
       number_overflow(file, lines, row, base, e, diags);
       continue;
     }
+    if (duplicate_keys(row, base, file, lines, diags)) continue;
     std::size_t lead = row.find_first_not_of(" \t\r");
     Location where = lines.at(file, base + lead);
     keep(reader, j, where, out);

@@ -87,7 +87,19 @@ std::string format_diagnostic(const Diagnostic& d) {
     case Severity::warning: s += ": warning: "; break;
     case Severity::note: s += ": note: "; break;
   }
-  return s + d.message;
+  // A message quoting input (a library's parse error naming a NUL or an escape byte) never passes a control
+  // character to the terminal: each is written \xNN (line breaks of a multi-line message stay).
+  for (unsigned char c : d.message) {
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      s += "\\x";
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    } else {
+      s += static_cast<char>(c);
+    }
+  }
+  return s;
 }
 
 void Diagnostics::error(Location where, std::string message) {

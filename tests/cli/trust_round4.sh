@@ -51,4 +51,30 @@ q -q corpus label --coder alice --sample s1 --doc a#1 --node COM.1
 expect_fail 2 "qualrank corpus label: error: --coder 'ALICE': sample s1 has the coder 'alice' (corpus/labels/s1/alice.csv), a name that differs only in case: use 'alice'" \
   q corpus label --coder ALICE --sample s1 --doc a#1 --node COM.2
 [[ $(ls "$ws/corpus/labels/s1") == alice.csv ]] || fail "a refused coder wrote: $(ls "$ws/corpus/labels/s1")"
+
+# 9. A label table with one coder is never written (it would block validate and report); status says why.
+expect_fail 1 "qualrank corpus labels export: error: only alice has labelled sample s1: a label table compares coders, so it needs two (label with a second coder: 'qualrank corpus label --coder NAME --sample s1'); nothing written" \
+  q corpus labels export --sample s1
+[[ ! -e $ws/codebooks/labels/s1.csv ]] || fail "a one-coder label table was written"
+{ q status --format json || true; } | python3 -c '
+import json, sys
+steps = {s["step"]: s for s in json.load(sys.stdin)["steps"]}
+assert steps["labels s1"]["why"] == ["only alice has labelled: agreement and the label table need a second coder"], steps["labels s1"]
+assert steps["label table s1"]["next"] == "qualrank corpus label --coder NAME --sample s1", steps["label table s1"]' || fail "status with one coder"
+q validate >/dev/null 2>&1 || fail "validate with one coder's labels"
+
+# 9. A key written twice in an issue (or in any object of an export) is a located error; nothing imported.
+printf '[{"number": 7, "url": "https://example.org/a/b/issues/7", "title": "t",\n  "number": 8}]\n' >"$tmp/dup.json"
+expect_fail 1 "$tmp/dup.json:2:3: error: the key \"number\" is written twice in this object (first at line 1, column 3): readers disagree on which value counts; keep one" \
+  q corpus import "$tmp/dup.json" --source b
+printf '{"number": 9, "url": "https://example.org/a/b/issues/9", "labels": [{"name": "x", "n\\u0061me": "y"}]}\n' >"$tmp/dup.jsonl"
+expect_fail 1 "$tmp/dup.jsonl:1:83: error: the key \"name\" is written twice in this object (first at line 1, column 70): readers disagree on which value counts; keep one" \
+  q corpus import "$tmp/dup.jsonl" --source b
+[[ ! -e $ws/corpus/b.jsonl ]] || fail "a refused import wrote"
+
+# 9. A NUL byte quoted by a parser's message is written \x00, never passed to the terminal.
+printf 'findings:\n  - id: F1\n    claim: "a\\\x00b"\n' >"$ws/findings.yaml"
+out=$(q validate 2>&1 | tr '\0' '@' | grep -a '^findings.yaml' || true)
+[[ $out == 'findings.yaml:3:16: error: YAML syntax error: unknown escape character: \x00' ]] || fail "NUL in findings.yaml: $out"
+rm "$ws/findings.yaml"
 echo "ok: trust_round4"
