@@ -299,6 +299,40 @@ void parse_json_array(std::string_view text, const std::string& file, Diagnostic
     diags.error(lines.at(file, deep), "nested deeper than " + std::to_string(kMaxDepth) + " arrays and objects");
     return;
   }
+  if (duplicate_keys(text, 0, file, lines, diags)) return;
+  // An array is parsed one element at a time (each element's text given to nlohmann on its own), so memory
+  // is the text and the documents read, never the whole array's tree (about 20 times a file of small issues).
+  // Anything but an array whose last non-blank byte is its ']' goes through the whole parse below, for its
+  // messages.
+  const std::size_t open = text.find_first_not_of(" \t\r\n");
+  const std::size_t close = text.find_last_not_of(" \t\r\n");
+  if (open != std::string_view::npos && text[open] == '[' && close != open && text[close] == ']') {
+    auto starts = element_starts(text);
+    if (starts.size() > kMaxDocuments) {
+      diags.error({file, 1, 1}, std::to_string(starts.size()) + " documents, over the limit of " + std::to_string(kMaxDocuments));
+      return;
+    }
+    if (starts.size() == 1 && starts[0] == close) return;  // [] : no document
+    ElementReader reader(file, diags);
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+      // The element runs to the ',' before the next one (or to the closing ']').
+      std::size_t end = k + 1 < starts.size() ? text.rfind(',', starts[k + 1]) : close;
+      if (end == std::string_view::npos || end < starts[k]) end = k + 1 < starts.size() ? starts[k + 1] : close;
+      const std::string_view element = text.substr(starts[k], end - starts[k]);
+      json j;
+      try {
+        j = json::parse(element);
+      } catch (const json::parse_error& e) {
+        diags.error(json_error_location(file, lines, e, starts[k]), parse_message(e));
+        return;
+      } catch (const json::out_of_range& e) {
+        number_overflow(file, lines, element, starts[k], e, diags);
+        return;
+      }
+      keep(reader, j, lines.at(file, starts[k]), out);
+    }
+    return;
+  }
   json all;
   try {
     all = json::parse(text);
@@ -309,7 +343,6 @@ void parse_json_array(std::string_view text, const std::string& file, Diagnostic
     number_overflow(file, lines, text, 0, e, diags);
     return;
   }
-  if (duplicate_keys(text, 0, file, lines, diags)) return;
   if (!all.is_array()) {
     diags.error({file, 1, 1}, "expected a JSON array of issues (as 'gh issue list --json ...' writes), not " +
                                   std::string(all.type_name()));

@@ -308,8 +308,14 @@ std::string store_line(const Document& d) {
     comments.push_back(std::move(o));
   }
   j["comments"] = std::move(comments);
-  j["extra"] = ojson::parse(d.extra.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // "extra" last, as its own (sorted) dump: read into an ordered_json, each of its keys would be inserted by
+  // a linear search (quadratic in an issue's fields: 120,000 keys took 17 s); the bytes are the same.
+  std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  line.pop_back();  // the closing '}'
+  line += ",\"extra\":";
+  line += d.extra.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  line += '}';
+  return line;
 }
 
 std::string store_text(const std::vector<Document>& docs) {

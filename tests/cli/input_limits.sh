@@ -284,4 +284,44 @@ cp "$FIXTURES/corpus/forum.csv" "$tmp/forum.csv"
 printf 'f1\n\xf3\n\xa0f4 \n' > "$tmp/forum_2024.txt"
 expect 1 "$tmp/forum_2024.txt:2:1: error: invalid UTF-8 (a period list is UTF-8 text)" \
   agreement --labels "$tmp/forum.csv" --resamples 0 --periods "$tmp/forum_2024.txt"
+
+# --- the corpus's inputs (#37.7): each linear in the dimension an audit found quadratic -----------------------
+# corpus_input KIND N FILE: an export or keyword file whose size grows with N.
+corpus_input() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+kind, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+issue = {"number": 1, "url": "https://example.org/a/b/issues/1", "title": "a cache miss", "body": "b", "createdAt": "2024-01-01T00:00:00Z"}
+if kind == "keys":      # one issue with n fields
+    d = dict(issue); d.update({"k%d" % k: k for k in range(n)}); json.dump([d], open(path, "w"))
+elif kind == "columns":  # a CSV of one issue with n columns
+    cols = list(issue) + ["c%d" % k for k in range(n)]
+    open(path, "w").write(",".join(cols) + "\n" + ",".join(str(issue[c]) for c in issue) + ",x" * n + "\n")
+elif kind == "issues":   # n issues of a title only
+    json.dump([{"number": k, "url": "https://example.org/a/b/issues/%d" % k, "title": "t"} for k in range(1, n + 1)], open(path, "w"))
+elif kind == "terms":    # keywords.yaml with n terms for source a
+    open(path, "w").write("sources:\n  a:\n" + "".join("    - term%d word%d\n" % (k, k) for k in range(n)))
+elif kind == "pyterms":  # a Python keyword list of n terms
+    open(path, "w").write("a_keywords = [" + ", ".join("'term%d word%d'" % (k, k) for k in range(n)) + "]\n")
+PY
+}
+for spec in "keys 12000 import" "columns 20000 import" "issues 12500 import" "terms 10000 retrieve" "pyterms 10000 kwimport"; do
+  read -r kind n cmd <<<"$spec"
+  ext=json; [[ $kind == columns ]] && ext=csv; [[ $kind == terms ]] && ext=yaml; [[ $kind == pyterms ]] && ext=py
+  corpus_input "$kind" "$n" "$tmp/small.$ext"
+  corpus_input "$kind" "$((n * 10))" "$tmp/big.$ext"
+  case $cmd in
+    import)
+      eval "cs_small() { fresh; cp '$tmp/small.$ext' '$tmp/ws/in.$ext'; }; cs_big() { fresh; cp '$tmp/big.$ext' '$tmp/ws/in.$ext'; }"
+      linear "corpus import: $kind" cs_small cs_big corpus import "ws/in.$ext" --source a ;;
+    retrieve)  # a small corpus, the keyword file grows
+      corpus_input issues 200 "$tmp/few.json"
+      eval "cs_small() { fresh; '$QUALRANK' -C '$tmp/ws' -q corpus import '$tmp/few.json' --source a; cp '$tmp/small.$ext' '$tmp/ws/corpus/keywords.yaml'; }
+            cs_big() { fresh; '$QUALRANK' -C '$tmp/ws' -q corpus import '$tmp/few.json' --source a; cp '$tmp/big.$ext' '$tmp/ws/corpus/keywords.yaml'; }"
+      linear "corpus retrieve: keyword terms" cs_small cs_big corpus retrieve --any-date ;;
+    kwimport)
+      eval "cs_small() { fresh; cp '$tmp/small.$ext' '$tmp/ws/kw.py'; }; cs_big() { fresh; cp '$tmp/big.$ext' '$tmp/ws/kw.py'; }"
+      linear "corpus keywords import: terms" cs_small cs_big corpus keywords import ws/kw.py ;;
+  esac
+done
 echo "input_limits: ok"
