@@ -97,7 +97,9 @@ void draw(tui::LabelModel& m) {
   }
   const std::string where = position(m.scroll, body_rows, total);
   const int ww = static_cast<int>(where.size());
-  tui::put_text(LINES - 2, 0, kHint, std::max(cols - ww - 2, 0), A_DIM);
+  std::string hint = kHint;  // whole items only, the position at the right
+  while (tui::display_width(hint) > cols - ww - 2 && hint.rfind("  ") != std::string::npos) hint.resize(hint.rfind("  "));
+  tui::put_text(LINES - 2, 0, hint, std::max(cols - ww - 2, 0), A_DIM);
   tui::put_text(LINES - 2, std::max(cols - ww, 0), where, cols, A_BOLD);
   tui::put_text(LINES - 1, 0, m.message(), cols);
   refresh();
