@@ -227,6 +227,16 @@ TEST_CASE("tui::LabelModel shows labels recorded elsewhere and does not silently
   CHECK(m.label(2) == nullptr);
   CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\n");
   CHECK(m.progress() == "2 of 4 labelled");
+  // Relabelled elsewhere since it was shown: clearing here does not remove the other label; x again does.
+  m.go(0);
+  elsewhere.reload_labels();
+  elsewhere.go(0);
+  REQUIRE(elsewhere.label_current({"COM.1"}));
+  CHECK_FALSE(m.clear_current());
+  CHECK(m.message() == "atlas#1: labelled elsewhere since: COM.1; press x again to remove it");
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\natlas#2,WELL.1,\n");
+  REQUIRE(m.clear_current());
+  CHECK(w.labels() == "doc,nodes,note\natlas#2,WELL.1,\n");
 }
 
 TEST_CASE("tui::LabelModel's search marks what it found and scrolls to it", "[tui][corpus]") {
