@@ -40,9 +40,9 @@ const std::vector<LabelAction>& label_actions() {
       {"page-down", {' ', key::page_down}, "scroll down a page", [](LabelActionContext& c) { c.model.scroll += c.page; }},
       {"page-up", {'b', key::page_up}, "scroll up a page",
        [](LabelActionContext& c) { c.model.scroll = std::max(c.model.scroll - c.page, 0); }},
-      {"search", {'/'}, "find the next document holding a text (title, body, comments; ASCII case-insensitive)",
+      {"search", {'/'}, "find the next document holding a text (title, body, comments; ASCII case-insensitive); shows its first occurrence, marked",
        [](LabelActionContext& c) {
-         auto q = c.ui.prompt("search: ", c.last_search);
+         auto q = c.ui.prompt("search: ", "");  // a new query: '.' repeats the last one
          if (!q || q->empty()) return;
          c.last_search = *q;
          c.model.search(*q);

@@ -59,27 +59,48 @@ bool append_typed(std::string& s, int k) {
 
 constexpr const char* kHint = "l label  a add  x clear  u undo  Tab unlabelled  n/p next/prev  / search  ? keys  q quit";
 
+// Where the view is in the document: "line 40/212", "END" when its last line shows, "all 12 lines" when it fits.
+std::string position(int scroll, int shown, int total) {
+  if (total <= shown) return "all " + std::to_string(total) + " lines";
+  if (scroll + shown >= total) return "END";
+  return "line " + std::to_string(scroll + 1) + "/" + std::to_string(total);
+}
+
 void draw(tui::LabelModel& m) {
+  m.reload_labels();  // a label recorded elsewhere (by command, from CSV, another labeller) shows
   erase();
   const int cols = COLS, body_rows = std::max(LINES - 3, 1);
   std::string head = "corpus label  " + m.coder() + "  sample " + m.sample() + "  [" +
                      std::to_string(m.size() ? m.current() + 1 : 0) + "/" + std::to_string(m.size()) + "]  " + m.progress();
   tui::put_text(0, 0, head, cols, A_BOLD);
   auto lines = m.layout(cols);
-  m.scroll = std::clamp(m.scroll, 0, std::max(static_cast<int>(lines.size()) - body_rows, 0));
-  for (int r = 0; r < body_rows && m.scroll + r < static_cast<int>(lines.size()); ++r) {
+  const int total = static_cast<int>(lines.size());
+  m.scroll = std::clamp(m.scroll, 0, std::max(total - body_rows, 0));
+  for (int r = 0; r < body_rows && m.scroll + r < total; ++r) {
     const auto& line = lines[static_cast<std::size_t>(m.scroll + r)];
     const int base = line.kind == tui::ViewLine::heading ? A_BOLD : line.kind == tui::ViewLine::comment_head ? A_DIM : 0;
+    // Pieces between the bounds of the marks: a matched keyword in reverse video, the search's text in bold
+    // reverse video.
+    std::vector<std::size_t> cuts{0, line.text.size()};
+    for (const auto* ms : {&line.marks, &line.found})
+      for (const auto& [b, e] : *ms) cuts.push_back(b), cuts.push_back(e);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    auto in = [](const std::vector<std::pair<std::size_t, std::size_t>>& ms, std::size_t at) {
+      return std::any_of(ms.begin(), ms.end(), [&](const auto& span) { return span.first <= at && at < span.second; });
+    };
     int x = 0;
-    std::size_t at = 0;
-    for (const auto& [b, e] : line.marks) {
-      if (b > at) x += tui::put_text(1 + r, x, std::string_view(line.text).substr(at, b - at), cols - x, base);
-      x += tui::put_text(1 + r, x, std::string_view(line.text).substr(b, e - b), cols - x, base | A_REVERSE);
-      at = e;
+    for (std::size_t c = 0; c + 1 < cuts.size() && x < cols; ++c) {
+      const int attr = base | (in(line.found, cuts[c]) ? A_REVERSE | A_BOLD : in(line.marks, cuts[c]) ? A_REVERSE : 0);
+      x += tui::put_text(1 + r, x, std::string_view(line.text).substr(cuts[c], cuts[c + 1] - cuts[c]), cols - x, attr);
     }
-    if (at < line.text.size()) tui::put_text(1 + r, x, std::string_view(line.text).substr(at), cols - x, base);
   }
-  tui::put_text(LINES - 2, 0, kHint, cols, A_DIM);
+  const std::string where = position(m.scroll, body_rows, total);
+  const int ww = static_cast<int>(where.size());
+  std::string hint = kHint;  // whole items only, the position at the right
+  while (tui::display_width(hint) > cols - ww - 2 && hint.rfind("  ") != std::string::npos) hint.resize(hint.rfind("  "));
+  tui::put_text(LINES - 2, 0, hint, std::max(cols - ww - 2, 0), A_DIM);
+  tui::put_text(LINES - 2, std::max(cols - ww, 0), where, cols, A_BOLD);
   tui::put_text(LINES - 1, 0, m.message(), cols);
   refresh();
 }

@@ -48,41 +48,89 @@ std::vector<std::pair<std::size_t, std::size_t>> find_marks(std::string_view tex
   return merged;
 }
 
-// Wraps one paragraph (no line breaks) to `width` columns, breaking after a space when there is one; the
-// marks of the paragraph are cut to each line.
-void wrap(std::string_view para, const std::vector<std::pair<std::size_t, std::size_t>>& marks, int width, ViewLine::Kind kind,
-          const std::string& indent, std::vector<ViewLine>& out) {
+// One character of a paragraph as the terminal shows it (text::terminal_safe's rule): a control in caret
+// notation, a C1 control as <U+0085>, an invalid byte as \xff, anything else as given; a tab's columns depend
+// on where it falls on its line (wrap resolves them).
+struct Cell {
+  std::size_t begin = 0, end = 0;  // bytes of the paragraph
+  std::string shown;               // empty: as given
+  int width = 0;
+  bool tab = false, space = false;
+};
+
+std::vector<Cell> cells(std::string_view para) {
+  std::vector<Cell> out;
+  for (const auto& cl : clusters(para)) {
+    Cell c{cl.begin, cl.end, {}, cl.width, false, false};
+    const std::string_view piece = para.substr(cl.begin, cl.end - cl.begin);
+    const auto first = static_cast<unsigned char>(piece[0]);
+    if (piece == "\t") c.tab = c.space = true;
+    else if (piece == " ") c.space = true;
+    else if (piece.size() > 1 || first < 0x20 || first == 0x7f) {
+      std::string safe = text::terminal_safe(piece);
+      if (safe != piece) c.width = display_width(safe), c.shown = std::move(safe);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+using Marks = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// Wraps one paragraph (no line breaks) to `width` columns, breaking after a space or tab when there is one; a
+// tab takes the columns to the next multiple of 8 of the line (no more than the line has left). The marks of
+// the paragraph (byte ranges of it) are cut to each line and moved to the bytes shown.
+void wrap(std::string_view para, const Marks& marks, const Marks& found, int width, ViewLine::Kind kind, const std::string& indent,
+          std::vector<ViewLine>& out) {
   width = std::max(width - static_cast<int>(indent.size()), 8);
-  std::size_t start = 0;
-  const auto cl = clusters(para);
+  const auto cl = cells(para);
+  std::vector<int> cols(cl.size(), 0);  // each cell's columns where it falls
   std::size_t k = 0;
   do {
     int used = 0;
-    std::size_t end = start, last_space = std::string::npos, j = k, j_after_space = k;
-    while (j < cl.size() && used + cl[j].width <= width) {
-      used += cl[j].width;
-      end = cl[j].end;
-      if (para[cl[j].begin] == ' ') last_space = end, j_after_space = j + 1;
+    std::size_t j = k, j_after_space = k;
+    while (j < cl.size()) {
+      int w = cl[j].tab ? std::min(8 - used % 8, width - used) : cl[j].width;
+      if (used + w > width) break;
+      cols[j] = w, used += w;
+      if (cl[j].space) j_after_space = j + 1;
       ++j;
     }
-    if (j < cl.size() && last_space != std::string::npos && last_space > start) end = last_space, j = j_after_space;
-    if (j == k && j < cl.size()) end = cl[j].end, ++j;  // a character wider than the line
-    ViewLine line{indent + std::string(para.substr(start, end - start)), {}, kind};
-    for (const auto& [b, e] : marks)
-      if (b < end && e > start)
-        line.marks.emplace_back(indent.size() + std::max(b, start) - start, indent.size() + std::min(e, end) - start);
+    if (j < cl.size() && j_after_space > k) j = j_after_space;
+    if (j == k && j < cl.size()) cols[j] = cl[j].tab ? width : cl[j].width, ++j;  // a character wider than the line
+    ViewLine line{indent, {}, {}, kind};
+    std::vector<std::size_t> at;  // each cell's byte offset in line.text, and the end
+    for (std::size_t c = k; c < j; ++c) {
+      at.push_back(line.text.size());
+      if (cl[c].tab) line.text.append(static_cast<std::size_t>(cols[c]), ' ');
+      else if (!cl[c].shown.empty()) line.text += cl[c].shown;
+      else line.text.append(para.substr(cl[c].begin, cl[c].end - cl[c].begin));
+    }
+    at.push_back(line.text.size());
+    const std::size_t start = k < cl.size() ? cl[k].begin : para.size(), end = j > k ? cl[j - 1].end : start;
+    auto cut = [&](const Marks& from, Marks& to) {
+      for (const auto& [b, e] : from) {
+        if (b >= end || e <= start) continue;
+        std::size_t first = k, last = j;  // cells [first, last) hold the mark's bytes
+        while (first < j && cl[first].end <= b) ++first;
+        while (last > first && cl[last - 1].begin >= e) --last;
+        if (first < last) to.emplace_back(at[first - k], at[last - k]);
+      }
+    };
+    cut(marks, line.marks);
+    cut(found, line.found);
     out.push_back(std::move(line));
-    start = end, k = j;
+    k = j;
   } while (k < cl.size());
 }
 
-void add_text(std::string_view text, const std::vector<std::string>& terms, int width, ViewLine::Kind kind,
+void add_text(std::string_view text, const std::vector<std::string>& terms, const std::string& query, int width, ViewLine::Kind kind,
               const std::string& indent, std::vector<ViewLine>& out) {
   for (std::size_t at = 0;;) {
     std::size_t nl = text.find('\n', at);
     std::string_view para = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
     if (!para.empty() && para.back() == '\r') para.remove_suffix(1);
-    wrap(para, find_marks(para, terms), width, kind, indent, out);
+    wrap(para, find_marks(para, terms), query.empty() ? Marks{} : find_marks(para, {query}), width, kind, indent, out);
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }
@@ -118,15 +166,11 @@ std::optional<LabelModel> LabelModel::open(const std::filesystem::path& workspac
   m.terms_.assign(m.docs_.size(), {});
   // The coder's labels so far.
   const std::string lrel = corpus::labels_path(sample, coder);
-  if (files::exists(workspace / lrel)) {
+  m.stamp_ = m.stamp();  // before reading: a change while it is read is read again
+  if (m.stamp_.exists) {
     auto ltext = files::read_inside(workspace, lrel, &why);
     if (!ltext) diags.error({lrel, 0, 0}, why);
-    else
-      for (auto& l : corpus::read_labels(*ltext, lrel, diags))
-        if (auto it = m.index_.find(l.doc); it != m.index_.end()) {
-          m.labels_[it->second] = std::move(l);
-          ++m.labelled_;
-        }
+    else m.take_labels(corpus::read_labels(*ltext, lrel, diags));
   }
   if (diags.has_errors()) return std::nullopt;
   // The sources of the sample, each indexed once.
@@ -223,19 +267,80 @@ const LabelDocument& LabelModel::document(std::size_t i) {
   return cache_.front().second;
 }
 
+void LabelModel::take_labels(std::vector<corpus::DocumentLabel> all) {
+  labels_.assign(docs_.size(), std::nullopt);
+  labelled_ = 0;
+  for (auto& l : all)
+    if (auto it = index_.find(l.doc); it != index_.end()) {
+      if (!labels_[it->second]) ++labelled_;
+      labels_[it->second] = std::move(l);
+    }
+}
+
+LabelModel::Stamp LabelModel::stamp() const {
+  std::error_code ec;
+  const auto path = workspace_ / corpus::labels_path(sample_, coder_);
+  Stamp s;
+  s.size = std::filesystem::file_size(path, ec);
+  if (ec) return {};
+  s.time = std::filesystem::last_write_time(path, ec);
+  if (ec) return {};
+  s.exists = true;
+  return s;
+}
+
+bool LabelModel::reload_labels() {
+  const Stamp now = stamp();
+  if (now == stamp_) return false;
+  const std::string rel = corpus::labels_path(sample_, coder_);
+  std::vector<corpus::DocumentLabel> all;
+  if (now.exists) {
+    std::string why;
+    auto text = files::read_inside(workspace_, rel, &why);
+    if (!text) {
+      message_ = rel + ": " + why;
+      return false;
+    }
+    Diagnostics diags;
+    all = corpus::read_labels(*text, rel, diags);
+    if (diags.has_errors()) {
+      message_ = rel + " has errors (qualrank corpus labels export names them); the labels shown are as read before";
+      stamp_ = now;
+      return false;
+    }
+  }
+  stamp_ = now;
+  auto before = labels_;
+  take_labels(std::move(all));
+  auto same = [](const std::optional<corpus::DocumentLabel>& a, const std::optional<corpus::DocumentLabel>& b) {
+    return a.has_value() == b.has_value() && (!a || (a->nodes == b->nodes && a->note == b->note));
+  };
+  for (std::size_t i = 0; i < labels_.size(); ++i)
+    if (!same(before[i], labels_[i])) return true;
+  return false;
+}
+
+std::string LabelModel::elsewhere(std::size_t doc) const {
+  return docs_[doc] + (labels_[doc] ? ": labelled elsewhere since: " + corpus::join_nodes(labels_[doc]->nodes)
+                                    : ": its label was removed elsewhere since");
+}
+
 const corpus::DocumentLabel* LabelModel::label(std::size_t i) const { return labels_[i] ? &*labels_[i] : nullptr; }
 
 std::string LabelModel::progress() const { return corpus::progress_text(labelled_, docs_.size()); }
 
 void LabelModel::go(std::size_t i) {
   if (docs_.empty()) return;
-  current_ = std::min(i, docs_.size() - 1);
+  i = std::min(i, docs_.size() - 1);
+  if (i != current_) found_.clear();
+  current_ = i;
   scroll = 0;
 }
 void LabelModel::next() { go(current_ + 1); }
 void LabelModel::previous() { go(current_ == 0 ? 0 : current_ - 1); }
 
 bool LabelModel::next_unlabelled() {
+  reload_labels();  // not one labelled elsewhere meanwhile
   for (std::size_t k = 1; k <= docs_.size(); ++k) {
     const std::size_t i = (current_ + k) % docs_.size();
     if (!labels_[i]) {
@@ -246,27 +351,39 @@ bool LabelModel::next_unlabelled() {
   return false;
 }
 
-bool LabelModel::apply(std::size_t doc, const std::optional<corpus::DocumentLabel>& to) {
+LabelModel::Applied LabelModel::apply(std::size_t doc, const std::optional<corpus::DocumentLabel>& to,
+                                      const std::optional<corpus::DocumentLabel>& shown) {
   files::WorkspaceLock lock(workspace_);
   if (!lock.locked()) {
     message_ = "not saved: " + lock.why();
-    return false;
+    return Applied::failed;
   }
   const std::string rel = corpus::labels_path(sample_, coder_);
   std::vector<corpus::DocumentLabel> all;
   Diagnostics diags;
-  if (files::exists(workspace_ / rel)) {
+  const Stamp read = stamp();
+  if (read.exists) {
     std::string why;
     auto text = files::read_inside(workspace_, rel, &why);
     if (!text) {
       message_ = "not saved: " + rel + ": " + why;
-      return false;
+      return Applied::failed;
     }
     all = corpus::read_labels(*text, rel, diags);  // as on disk now: another labeller's saves are kept
     if (diags.has_errors()) {
       message_ = "not saved: " + rel + " has errors (qualrank corpus labels export names them)";
-      return false;
+      return Applied::failed;
     }
+  }
+  // The document's label on disk: still the one shown, or recorded (or removed) elsewhere since?
+  const corpus::DocumentLabel* now = nullptr;
+  for (const auto& l : all)
+    if (l.doc == docs_[doc]) now = &l;
+  const bool unchanged = (now == nullptr) == !shown && (!now || (now->nodes == shown->nodes && now->note == shown->note));
+  if (!unchanged) {
+    take_labels(std::move(all));
+    stamp_ = read;
+    return Applied::elsewhere;
   }
   if (to) corpus::set_label(all, *to);
   else corpus::remove_label(all, docs_[doc]);
@@ -274,11 +391,11 @@ bool LabelModel::apply(std::size_t doc, const std::optional<corpus::DocumentLabe
   std::string err;
   if (!target || !files::write_atomic(*target, corpus::labels_text(all), &err)) {
     message_ = "not saved: " + (target ? err : rel + " is outside the workspace");
-    return false;
+    return Applied::failed;
   }
-  labelled_ = labelled_ - (labels_[doc] ? 1 : 0) + (to ? 1 : 0);
-  labels_[doc] = to;
-  return true;
+  take_labels(std::move(all));
+  stamp_ = stamp();  // under the lock: the file as written here
+  return Applied::saved;
 }
 
 bool LabelModel::label_current(const std::vector<std::string>& nodes, bool add) {
@@ -292,7 +409,14 @@ bool LabelModel::label_current(const std::vector<std::string>& nodes, bool add) 
   }
   corpus::DocumentLabel l{docs_[current_], ln.nodes, labels_[current_] ? labels_[current_]->note : "", 0};
   Change c{current_, labels_[current_], l};
-  if (!apply(current_, l)) return false;
+  switch (apply(current_, l, c.before)) {
+    case Applied::failed: return false;
+    case Applied::elsewhere:
+      message_ = elsewhere(current_) + (add ? "; press a again to add to it" : labels_[current_] ? "; press l again to replace it" : "; press l again to label it");
+      scroll = 0;
+      return false;
+    case Applied::saved: break;
+  }
   undo_.push_back(std::move(c));
   redo_.clear();
   const auto* n = taxonomy_->find(ln.category);
@@ -307,7 +431,14 @@ bool LabelModel::clear_current() {
     return false;
   }
   Change c{current_, labels_[current_], std::nullopt};
-  if (!apply(current_, std::nullopt)) return false;
+  switch (apply(current_, std::nullopt, c.before)) {
+    case Applied::failed: return false;
+    case Applied::elsewhere:
+      message_ = elsewhere(current_) + (labels_[current_] ? "; press x again to remove it" : "");
+      scroll = 0;
+      return false;
+    case Applied::saved: break;
+  }
   undo_.push_back(std::move(c));
   redo_.clear();
   message_ = docs_[current_] + ": label removed; " + progress();
@@ -320,9 +451,14 @@ bool LabelModel::undo() {
     return false;
   }
   Change c = undo_.back();
-  if (!apply(c.doc, c.before)) return false;
+  const Applied a = apply(c.doc, c.before, c.after);
+  if (a == Applied::failed) return false;
   undo_.pop_back();
   go(c.doc);
+  if (a == Applied::elsewhere) {  // the change is no longer the document's label: nothing to undo there
+    message_ = "not undone: " + elsewhere(c.doc);
+    return false;
+  }
   message_ = "undone: " + docs_[c.doc] + (c.before ? " is " + corpus::join_nodes(c.before->nodes) + " again" : " unlabelled again") +
              "; " + progress();
   redo_.push_back(std::move(c));
@@ -335,9 +471,14 @@ bool LabelModel::redo() {
     return false;
   }
   Change c = redo_.back();
-  if (!apply(c.doc, c.after)) return false;
+  const Applied a = apply(c.doc, c.after, c.before);
+  if (a == Applied::failed) return false;
   redo_.pop_back();
   go(c.doc);
+  if (a == Applied::elsewhere) {
+    message_ = "not redone: " + elsewhere(c.doc);
+    return false;
+  }
   message_ = "redone: " + docs_[c.doc] + "; " + progress();
   undo_.push_back(std::move(c));
   return true;
@@ -354,6 +495,7 @@ bool LabelModel::search(const std::string& query, bool forward) {
     for (const auto& c : d.comments) hit = hit || holds(c.second);
     if (hit) {
       go(i);
+      found_ = text::trim(query), found_doc_ = i, scroll_to_found_ = true;
       message_ = "found '" + query + "' in " + docs_[i];
       return true;
     }
@@ -395,9 +537,10 @@ std::vector<ViewLine> LabelModel::layout(int width) {
   if (docs_.empty()) return out;
   const auto& d = document(current_);
   const std::vector<std::string>& terms = d.terms;
-  add_text(d.doc + "  " + d.title, terms, width, ViewLine::heading, "", out);
-  if (d.missing) out.push_back({"(not in the stored corpus: corpus/" + d.doc.substr(0, d.doc.find('#')) + ".jsonl)", {}, ViewLine::plain});
-  else out.push_back({d.url + (d.created.empty() ? "" : "  " + d.created.substr(0, 10)), {}, ViewLine::plain});
+  const std::string& query = found_doc_ == current_ ? found_ : std::string();
+  add_text(d.doc + "  " + d.title, terms, query, width, ViewLine::heading, "", out);
+  if (d.missing) out.push_back({"(not in the stored corpus: corpus/" + d.doc.substr(0, d.doc.find('#')) + ".jsonl)", {}, {}, ViewLine::plain});
+  else out.push_back({text::terminal_safe(d.url + (d.created.empty() ? "" : "  " + d.created.substr(0, 10))), {}, {}, ViewLine::plain});
   std::string label = "label: ";
   if (const auto* l = this->label(current_)) {
     std::vector<std::string> shown;
@@ -409,14 +552,23 @@ std::vector<ViewLine> LabelModel::layout(int width) {
   } else {
     label += "(none)";
   }
-  out.push_back({label, {}, ViewLine::plain});
-  out.push_back({"matched: " + (terms.empty() ? std::string("(taken whole, or not retrieved)") : text::join(terms, ", ")), {}, ViewLine::plain});
-  out.push_back({"", {}, ViewLine::plain});
-  add_text(d.body, terms, width, ViewLine::body, "", out);
+  out.push_back({label, {}, {}, ViewLine::plain});
+  out.push_back({"matched: " + (terms.empty() ? std::string("(taken whole, or not retrieved)") : text::terminal_safe(text::join(terms, ", "))),
+                 {}, {}, ViewLine::plain});
+  out.push_back({"", {}, {}, ViewLine::plain});
+  add_text(d.body, terms, query, width, ViewLine::body, "", out);
   for (std::size_t c = 0; c < d.comments.size(); ++c) {
-    out.push_back({"", {}, ViewLine::plain});
-    out.push_back({"comment " + std::to_string(c + 1) + " by " + d.comments[c].first, {}, ViewLine::comment_head});
-    add_text(d.comments[c].second, terms, width, ViewLine::body, "  ", out);
+    out.push_back({"", {}, {}, ViewLine::plain});
+    out.push_back({"comment " + std::to_string(c + 1) + " by " + text::terminal_safe(d.comments[c].first), {}, {}, ViewLine::comment_head});
+    add_text(d.comments[c].second, terms, query, width, ViewLine::body, "  ", out);
+  }
+  if (scroll_to_found_) {  // the first occurrence of what was searched, a line of context above it
+    scroll_to_found_ = false;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (!out[i].found.empty()) {
+        scroll = i > 0 ? static_cast<int>(i) - 1 : 0;
+        break;
+      }
   }
   return out;
 }

@@ -3,9 +3,13 @@
 // range of each one's line in corpus/<source>.jsonl, and the keywords retrieval matched in it), and a
 // document is parsed only when shown (a few are cached). Each label is saved as made (under the workspace
 // lock, the coder's file re-read and written atomically, so nothing another process saved is lost); undo and
-// redo are labels too. Blind: the model holds only this coder's labels. Tests and bench/ drive it directly.
+// redo are labels too. The coder's file is re-read whenever it changed on disk (reload_labels: a label made by
+// command, from CSV or in a second labeller shows, and "next unlabelled" skips it), and a label is not saved
+// over one made elsewhere since the document's label was shown. Blind: the model holds only this coder's
+// labels. Tests and bench/ drive it directly.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <list>
 #include <optional>
@@ -35,6 +39,7 @@ struct LabelDocument {
 struct ViewLine {
   std::string text;
   std::vector<std::pair<std::size_t, std::size_t>> marks;  // [begin, end) byte ranges, sorted
+  std::vector<std::pair<std::size_t, std::size_t>> found;  // the last search's occurrences, likewise
   enum Kind { heading, body, comment_head, plain } kind = body;
 };
 
@@ -60,9 +65,14 @@ class LabelModel {
   const corpus::DocumentLabel* label(std::size_t i) const;
   std::size_t labelled() const { return labelled_; }
   std::string progress() const;  // "1,234 of 3,437 labelled"
+  // Re-reads the coder's label file when it changed on disk since it was last read or written here (its size
+  // or modification time differ): the labels shown are then the file's. true when they changed. The front
+  // end calls it before each draw, next_unlabelled before it looks; label, clear, undo and redo compare the
+  // file's label of their document with the one held (shown) before they save.
+  bool reload_labels();
 
   // Moving: to i (clamped), one on or back, the next document without a label after the current one
-  // (wrapping; false when every document has one).
+  // (wrapping; the labels re-read first when the file changed; false when every document has one).
   void go(std::size_t i);
   void next();
   void previous();
@@ -71,6 +81,8 @@ class LabelModel {
   // Labels the current document with `nodes` (ids of the taxonomy; one node and its ancestors), replacing
   // its label; saved at once. With `add`, the nodes are added to its label. false (and message()) when the
   // nodes are not on one path or the file cannot be written. Moves on to the next unlabelled document.
+  // When the document's label in the file is no longer the one shown (labelled or cleared elsewhere since),
+  // nothing is saved: the file's label is shown with a message, and the same call again replaces it.
   bool label_current(const std::vector<std::string>& nodes, bool add = false);
   // Removes the current document's label (saved at once).
   bool clear_current();
@@ -79,8 +91,10 @@ class LabelModel {
   bool redo();
 
   // The next document after the current one (wrapping) whose title, body or a comment holds `query`
-  // (ASCII case-insensitive); goes there and returns true, else false.
+  // (ASCII case-insensitive); goes there and returns true, else false. The query's occurrences in the
+  // document are marked in layout() (ViewLine::found) and the view scrolls to the first one.
   bool search(const std::string& query, bool forward = true);
+  const std::string& found_query() const { return found_; }
 
   // The picker's rows for a query: the taxonomy in its order, nodes whose id, name or alias holds the
   // query (case-folded) with their ancestors shown for context; deprecated nodes left out.
@@ -88,6 +102,9 @@ class LabelModel {
 
   // The current document laid out in lines of at most `width` columns: title, url and date, the label, the
   // matched keywords, the body, the comments; keywords marked where they occur (ASCII case-insensitive).
+  // Text is laid out as the terminal shows it (text::terminal_safe's rule): a tab as spaces to the next
+  // multiple of 8 columns of its line, a control character in caret notation ("^["), a C1 control as
+  // "<U+009B>"; the marks are byte ranges of the text shown.
   std::vector<ViewLine> layout(int width);
   int scroll = 0;  // first line of the layout shown
 
@@ -105,7 +122,19 @@ class LabelModel {
     std::size_t doc = 0;
     std::optional<corpus::DocumentLabel> before, after;
   };
-  bool apply(std::size_t doc, const std::optional<corpus::DocumentLabel>& to);  // saves
+  enum class Applied { saved, failed, elsewhere };
+  // Saves `to` as doc's label unless the file's label of doc is no longer `shown` (elsewhere: the file's labels
+  // taken, nothing written). The labels held are the file's after it.
+  Applied apply(std::size_t doc, const std::optional<corpus::DocumentLabel>& to, const std::optional<corpus::DocumentLabel>& shown);
+  void take_labels(std::vector<corpus::DocumentLabel> all);
+  std::string elsewhere(std::size_t doc) const;  // "atlas#3: labelled elsewhere since: COM.2"
+  struct Stamp {
+    bool exists = false;
+    std::uintmax_t size = 0;
+    std::filesystem::file_time_type time{};
+    bool operator==(const Stamp& o) const { return exists == o.exists && size == o.size && time == o.time; }
+  };
+  Stamp stamp() const;
   void rebuild_index(std::size_t source);
 
   std::filesystem::path workspace_;
@@ -116,6 +145,10 @@ class LabelModel {
   std::unordered_map<std::string, std::size_t> index_;  // doc -> position
   std::vector<std::optional<corpus::DocumentLabel>> labels_;  // per doc: this coder's
   std::size_t labelled_ = 0;
+  Stamp stamp_;                                   // the label file's when last read or written
+  std::string found_;                             // the last search's query, while its document is shown
+  std::size_t found_doc_ = 0;
+  bool scroll_to_found_ = false;
   std::vector<std::string> sources_;
   std::vector<Where> where_;
   std::vector<std::vector<std::string>> terms_;   // per doc: matched keywords

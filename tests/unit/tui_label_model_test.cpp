@@ -138,3 +138,147 @@ TEST_CASE("tui::label_actions: keys drive the model; the help lists every action
   CHECK(tui::label_help_lines()[12] == "  Space, PgDn   page-down        scroll down a page");
   CHECK(tui::label_help_lines().front() == "  l, Enter      label            label the document with a node (the picker; Enter applies), then go to the next unlabelled");
 }
+
+namespace {
+
+// atlas#11: a tab in its title, tab-separated columns and a tab-indented line in its body, an ESC and a C1
+// control (U+0085); the sample holds it too.
+void add_tabbed_document(const TempWorkspace& w) {
+  auto store = files::read(w.root / "corpus/atlas.jsonl").value();
+  store += "{\"id\":\"11\",\"url\":\"https://example.org/11\",\"created\":\"2024-03-01T00:00:00Z\",\"title\":\"Tab\\there\","
+           "\"body\":\"col1\\tcol2\\tcol3\\n\\tindented cache miss\\nab\\u001b[2Jc\\u0085d\\nx\\tcache miss\",\"labels\":[],"
+           "\"comments\":[{\"author\":\"a\\u001bb\",\"created\":\"\",\"body\":\"k\\tv\"}],\"extra\":{}}\n";
+  files::write_atomic(w.root / "corpus/atlas.jsonl", store);
+  files::write_atomic(w.root / "corpus/retrieved.jsonl",
+                      "{\"doc\":\"atlas#11\",\"source\":\"atlas\",\"id\":\"11\",\"whole\":false,\"matches\":[{\"term\":\"cache miss\",\"in\":\"body\",\"at\":2,\"count\":1}]}\n");
+  files::write_atomic(w.root / "corpus/samples/pilot.txt", "atlas#1\natlas#3\natlas#10\natlas#2\natlas#11\n");
+}
+
+using Marks = std::vector<std::pair<std::size_t, std::size_t>>;
+
+}  // namespace
+
+TEST_CASE("tui::LabelModel lays tabs out to the next multiple of 8 columns and shows control characters", "[tui][corpus]") {
+  TempWorkspace w;
+  add_tabbed_document(w);
+  auto m = open(w);
+  m.go(4);
+  REQUIRE(m.doc_ref(4) == "atlas#11");
+  auto lines = m.layout(80);
+  REQUIRE(lines.size() == 12);
+  CHECK(lines[0].text == "atlas#11  Tab   here");  // the tab at column 13 goes to 16
+  CHECK(lines[5].text == "col1    col2    col3");
+  CHECK(lines[6].text == "        indented cache miss");
+  CHECK(lines[6].marks == Marks{{17, 27}});  // the keyword where it shows, after the tab's 8 spaces
+  CHECK(lines[7].text == "ab^[[2Jc<U+0085>d");
+  CHECK(lines[8].text == "x       cache miss");
+  CHECK(lines[8].marks == Marks{{8, 18}});
+  CHECK(lines[10].text == "comment 1 by a^[b");
+  CHECK(lines[11].text == "  k       v");  // tab stops counted from the comment's text, after its indent
+  // Wrapped: a tab breaks a line as a space does, and takes no more than the line has left.
+  auto narrow = m.layout(10);
+  CHECK(narrow[0].text == "atlas#11  ");
+  CHECK(narrow[1].text == "Tab     ");
+  CHECK(narrow[2].text == "here");
+  CHECK(narrow[7].text == "col1    ");
+  CHECK(narrow[8].text == "col2    ");
+  CHECK(narrow[9].text == "col3");
+}
+
+TEST_CASE("tui::LabelModel shows labels recorded elsewhere and does not silently replace them", "[tui][corpus]") {
+  TempWorkspace w;
+  auto m = open(w);
+  auto elsewhere = open(w);  // another labeller of the same coder, or the command line
+  REQUIRE(m.current() == 0);
+  REQUIRE(elsewhere.label_current({"COM.2"}));  // atlas#1
+  CHECK(m.label(0) == nullptr);
+  CHECK(m.reload_labels());
+  REQUIRE(m.label(0) != nullptr);
+  CHECK(m.label(0)->nodes == std::vector<std::string>{"COM.2"});
+  CHECK(m.progress() == "1 of 4 labelled");
+  CHECK(m.layout(40)[2].text == "label: COM.2 Meetings");
+  CHECK_FALSE(m.reload_labels());  // unchanged on disk
+  // Next unlabelled skips what was labelled elsewhere.
+  elsewhere.go(1);
+  REQUIRE(elsewhere.label_current({"WELL.1"}));  // atlas#2
+  m.reload_labels();
+  m.go(0);
+  REQUIRE(m.next_unlabelled());
+  CHECK(m.doc_ref(m.current()) == "atlas#3");
+  // Labelled elsewhere after it was shown here (no reload in between): not replaced, shown, and replaced on
+  // the second try.
+  REQUIRE(elsewhere.label_current({"TOOL.1"}, false));  // elsewhere moved on to atlas#3 too
+  CHECK(elsewhere.doc_ref(elsewhere.current()) == "atlas#10");
+  elsewhere.go(2);
+  REQUIRE(m.current() == 2);
+  CHECK(m.label(2) == nullptr);
+  CHECK_FALSE(m.label_current({"COM.1"}));
+  CHECK(m.message() == "atlas#3: labelled elsewhere since: TOOL.1; press l again to replace it");
+  CHECK(m.current() == 2);
+  CHECK(m.label(2)->nodes == std::vector<std::string>{"TOOL.1"});
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\natlas#3,TOOL.1,\n");
+  REQUIRE(m.label_current({"COM.1"}));
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\natlas#3,COM.1,\n");
+  // Removed elsewhere since: clearing here says so, undo does not bring back what was replaced elsewhere.
+  elsewhere.reload_labels();
+  REQUIRE(elsewhere.clear_current());  // atlas#3
+  CHECK_FALSE(m.undo());
+  CHECK(m.message() == "not undone: atlas#3: its label was removed elsewhere since");
+  CHECK(m.label(2) == nullptr);
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\n");
+  CHECK(m.progress() == "2 of 4 labelled");
+  // Relabelled elsewhere since it was shown: clearing here does not remove the other label; x again does.
+  m.go(0);
+  elsewhere.reload_labels();
+  elsewhere.go(0);
+  REQUIRE(elsewhere.label_current({"COM.1"}));
+  CHECK_FALSE(m.clear_current());
+  CHECK(m.message() == "atlas#1: labelled elsewhere since: COM.1; press x again to remove it");
+  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\natlas#2,WELL.1,\n");
+  REQUIRE(m.clear_current());
+  CHECK(w.labels() == "doc,nodes,note\natlas#2,WELL.1,\n");
+}
+
+TEST_CASE("tui::LabelModel's search marks what it found and scrolls to it", "[tui][corpus]") {
+  TempWorkspace w;
+  add_tabbed_document(w);
+  auto m = open(w);
+  REQUIRE(m.search("indented"));
+  CHECK(m.doc_ref(m.current()) == "atlas#11");
+  auto lines = m.layout(80);
+  CHECK(lines[6].found == Marks{{8, 16}});
+  CHECK(m.scroll == 5);  // a line above the first occurrence
+  m.scroll = 0;
+  CHECK(m.layout(80)[6].found == Marks{{8, 16}});  // marked while the document shows
+  CHECK(m.scroll == 0);  // scrolled once only
+  m.previous();
+  m.next();
+  CHECK(m.layout(80)[6].found.empty());  // not after going elsewhere
+}
+
+TEST_CASE("tui::label_actions: the search prompt starts empty; '.' repeats the last search", "[tui][corpus]") {
+  struct FakeUi : tui::LabelUi {
+    std::vector<std::string> answers, initials;
+    std::optional<std::string> pick_node(tui::LabelModel&, const std::string&) override { return "TOOL.1"; }
+    std::optional<std::string> prompt(const std::string&, const std::string& initial) override {
+      initials.push_back(initial);
+      auto a = answers.front();
+      answers.erase(answers.begin());
+      return a;
+    }
+    void show_help() override {}
+  } ui;
+  ui.answers = {"deadlock", "tenth"};
+  TempWorkspace w;
+  auto m = open(w);
+  tui::LabelActionContext ctx{m, ui, '/', 20, false, {}};
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.doc_ref(m.current()) == "atlas#3");
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.doc_ref(m.current()) == "atlas#10");
+  CHECK(ui.initials == std::vector<std::string>{"", ""});
+  ctx.key = '.';
+  REQUIRE(tui::label_dispatch(ctx));  // tenth again: the only one, found where it is
+  CHECK(m.doc_ref(m.current()) == "atlas#10");
+  CHECK(m.message() == "found 'tenth' in atlas#10");
+}
