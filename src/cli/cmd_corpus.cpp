@@ -35,7 +35,8 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("corpus import options");
   desc.add_options()
       ("file", po::value<std::string>()->required(), "the export: .json (gh), .jsonl/.ndjson or .csv (relative to the current folder)")
-      ("source", po::value<std::string>(), "the source (repository) its documents belong to, e.g. atlas");
+      ("source", po::value<std::string>(), "the source (repository) its documents belong to, e.g. atlas")
+      ("lenient-dates", "keep an issue whose created date is not ISO 8601 without a date (a warning), instead of an error");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
@@ -61,7 +62,9 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
   }
   files::WorkspaceLock lock(ctx.workspace);
   if (!lock_held(ctx, "corpus import", lock)) return 1;
-  auto counts = corpus::import_export(ctx.workspace, *text, file, source, diags);
+  corpus::ImportOptions options;
+  options.lenient_dates = vm.count("lenient-dates") > 0;
+  auto counts = corpus::import_export(ctx.workspace, *text, file, source, diags, options);
   if (!counts || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
   report_diagnostics(ctx, diags);
   if (!ctx.quiet)

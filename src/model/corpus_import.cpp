@@ -137,7 +137,8 @@ std::string scalar_text(const json& v) {
 
 class ElementReader {
  public:
-  ElementReader(const std::string& file, Diagnostics& diags) : file_(file), diags_(diags) {}
+  ElementReader(const std::string& file, Diagnostics& diags, const ImportOptions& options)
+      : file_(file), diags_(diags), options_(options) {}
 
   // One exported issue (a JSON object) into `out`; false after a located error.
   bool read(const json& j, const Location& where, Document& out, std::string& source) {
@@ -180,6 +181,14 @@ class ElementReader {
       if (const json* c = peek(k); c && c->is_string()) {
         out.created = take(k)->get<std::string>();
         break;
+      }
+    if (!out.created.empty())
+      if (auto why = text::iso_datetime_problem(out.created); !why.empty()) {
+        const std::string shown = "the created date '" + text::escape_controls(out.created.substr(0, 80)) + "' is " + why;
+        if (!options_.lenient_dates)
+          return error(shown + "; the window could not place the issue (--lenient-dates keeps it without a date, with a warning)");
+        diags_.warning(where_, shown + ": kept without a date (--lenient-dates); retrieval's window leaves it out");
+        out.created.clear();
       }
     if (!text_field(take("title"), "title", out.title) || !text_field(take("body"), "body", out.body)) return false;
     if (const json* s = peek("source"); s && s->is_string()) source = take("source")->get<std::string>();
@@ -241,6 +250,7 @@ class ElementReader {
   }
   const std::string& file_;
   Diagnostics& diags_;
+  const ImportOptions& options_;
   Location where_;
 };
 
@@ -293,7 +303,8 @@ void number_overflow(const std::string& file, const LineIndex& lines, std::strin
               "the number " + (literal.empty() ? std::string("here") : "'" + literal + "'") + " is too large for a double");
 }
 
-void parse_json_array(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
+void parse_json_array(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out,
+                      const ImportOptions& options) {
   LineIndex lines(text);
   if (auto deep = too_deep_at(text); deep != std::string_view::npos) {
     diags.error(lines.at(file, deep), "nested deeper than " + std::to_string(kMaxDepth) + " arrays and objects");
@@ -313,7 +324,7 @@ void parse_json_array(std::string_view text, const std::string& file, Diagnostic
       return;
     }
     if (starts.size() == 1 && starts[0] == close) return;  // [] : no document
-    ElementReader reader(file, diags);
+    ElementReader reader(file, diags, options);
     for (std::size_t k = 0; k < starts.size(); ++k) {
       // The element runs to the ',' before the next one (or to the closing ']').
       std::size_t end = k + 1 < starts.size() ? text.rfind(',', starts[k + 1]) : close;
@@ -353,16 +364,17 @@ void parse_json_array(std::string_view text, const std::string& file, Diagnostic
     return;
   }
   auto starts = element_starts(text);
-  ElementReader reader(file, diags);
+  ElementReader reader(file, diags, options);
   for (std::size_t k = 0; k < all.size(); ++k) {
     Location where = k < starts.size() ? lines.at(file, starts[k]) : Location{file, 0, 0};
     keep(reader, all[k], where, out);
   }
 }
 
-void parse_json_lines(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
+void parse_json_lines(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out,
+                      const ImportOptions& options) {
   LineIndex lines(text);
-  ElementReader reader(file, diags);
+  ElementReader reader(file, diags, options);
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -396,7 +408,8 @@ void parse_json_lines(std::string_view text, const std::string& file, Diagnostic
   }
 }
 
-void parse_csv(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out) {
+void parse_csv(std::string_view text, const std::string& file, Diagnostics& diags, ParsedExport& out,
+               const ImportOptions& options) {
   if (auto bad = text::find_invalid_utf8(text)) {
     diags.error({file, bad->line, bad->column}, "not valid UTF-8");
     return;
@@ -411,12 +424,13 @@ void parse_csv(std::string_view text, const std::string& file, Diagnostics& diag
     diags.error({file, 1, 1}, std::to_string(table.rows.size()) + " documents, over the limit of " + std::to_string(kMaxDocuments));
     return;
   }
-  ElementReader reader(file, diags);
+  ElementReader reader(file, diags, options);
   for (const auto& r : table.rows) {
     json j = json::object();
     for (std::size_t c = 0; c < table.header.size() && c < r.fields.size(); ++c) {
       std::string name = text::to_lower_ascii(text::trim(table.header[c]));
       if (name.empty()) continue;
+      if (name == "createdat") name = "createdAt";  // gh's own name, as pandas writes it from a `gh --json` export
       if (r.fields[c].empty() && (name == "id" || name == "url")) continue;
       j[name] = r.fields[c];
     }
@@ -465,7 +479,7 @@ std::string repository_of(std::string_view url) {
   return {};
 }
 
-ParsedExport parse_export(std::string_view text, const std::string& file, Diagnostics& diags) {
+ParsedExport parse_export(std::string_view text, const std::string& file, Diagnostics& diags, const ImportOptions& options) {
   ParsedExport out;
   if (text.size() > kMaxImportBytes) {
     diags.error({file, 0, 0}, "the export is " + std::to_string(text.size()) + " bytes, over the limit of " +
@@ -474,11 +488,11 @@ ParsedExport parse_export(std::string_view text, const std::string& file, Diagno
   }
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (ends_with_ci(file, ".csv")) parse_csv(text, file, diags, out);
+  if (ends_with_ci(file, ".csv")) parse_csv(text, file, diags, out, options);
   else if (ends_with_ci(file, ".jsonl") || ends_with_ci(file, ".ndjson") || (first != std::string_view::npos && text[first] == '{'))
-    parse_json_lines(text, file, diags, out);
+    parse_json_lines(text, file, diags, out, options);
   else
-    parse_json_array(text, file, diags, out);
+    parse_json_array(text, file, diags, out, options);
   check_duplicates(out, diags);
   return out;
 }

@@ -107,13 +107,13 @@ std::vector<Document> merge_documents(std::vector<Document> stored, std::vector<
 
 std::optional<std::map<std::string, MergeCounts>> import_export(const fs::path& workspace, std::string_view text,
                                                                const std::string& file, const std::string& source,
-                                                               Diagnostics& diags) {
+                                                               Diagnostics& diags, const ImportOptions& options) {
   if (!source.empty())
     if (auto why = source_name_problem(source); !why.empty()) {
       diags.error({file, 0, 0}, "--source '" + source + "': " + why);
       return std::nullopt;
     }
-  auto parsed = parse_export(text, file, diags);
+  auto parsed = parse_export(text, file, diags, options);
   if (diags.has_errors()) return std::nullopt;
   std::map<std::string, std::vector<Document>> by_source;
   std::map<std::string, std::vector<Location>> where_of;  // each document's place in the export

@@ -371,6 +371,40 @@ bool is_calendar_date(std::string_view s) {
   return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
 }
 
+std::string iso_datetime_problem(std::string_view s) {
+  const std::string want = "not an ISO 8601 date (YYYY-MM-DD, or a date-time such as 2024-03-01T12:00:00Z)";
+  if (s.size() < 10 || !is_calendar_date(s.substr(0, 10))) return want;
+  if (s.size() == 10) return {};
+  std::size_t i = 10;
+  if (s[i] != 'T' && s[i] != 't' && s[i] != ' ') return want;
+  ++i;
+  auto two = [&](int max) {  // two digits at i, at most max
+    if (i + 2 > s.size() || s[i] < '0' || s[i] > '9' || s[i + 1] < '0' || s[i + 1] > '9') return false;
+    const int v = (s[i] - '0') * 10 + (s[i + 1] - '0');
+    i += 2;
+    return v <= max;
+  };
+  if (!two(23) || i >= s.size() || s[i++] != ':' || !two(59)) return want;
+  if (i < s.size() && s[i] == ':') {
+    ++i;
+    if (!two(60)) return want;
+    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+      const std::size_t start = ++i;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+      if (i == start) return want;
+    }
+  }
+  if (i == s.size()) return {};
+  if ((s[i] == 'Z' || s[i] == 'z') && i + 1 == s.size()) return {};
+  if (s[i] != '+' && s[i] != '-') return want;
+  ++i;
+  if (!two(23)) return want;
+  if (i == s.size()) return {};
+  if (s[i] == ':') ++i;
+  if (!two(59) || i != s.size()) return want;
+  return {};
+}
+
 namespace {
 
 // The bytes of an invisible or direction-changing character at s[i] (3: the characters below are all three

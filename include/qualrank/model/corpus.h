@@ -128,7 +128,12 @@ struct ParsedExport {
 // Parses an export (format from the name and content: .csv -> CSV, .jsonl/.ndjson -> JSON Lines, otherwise a
 // JSON array as gh writes it). Every problem is a located error (FILE:LINE:COL, for JSON from the parser's byte
 // position); duplicate ids name both places. All-or-nothing: the caller writes nothing when diags has errors.
-ParsedExport parse_export(std::string_view text, const std::string& file, Diagnostics& diags);
+// How an import treats what it cannot read as meant. lenient_dates: a created date that is not ISO 8601
+// (text::iso_datetime_problem) is a warning and the document is kept without a date (default: a located error).
+struct ImportOptions {
+  bool lenient_dates = false;
+};
+ParsedExport parse_export(std::string_view text, const std::string& file, Diagnostics& diags, const ImportOptions& options = {});
 
 struct MergeCounts {
   std::size_t added = 0, updated = 0, unchanged = 0, kept = 0;  // kept: stored before, not in this export
@@ -144,7 +149,7 @@ std::vector<Document> merge_documents(std::vector<Document> stored, std::vector<
 // diags has errors. Returns the counts per source touched; nullopt after errors.
 std::optional<std::map<std::string, MergeCounts>> import_export(const fs::path& workspace, std::string_view text,
                                                                const std::string& file, const std::string& source,
-                                                               Diagnostics& diags);
+                                                               Diagnostics& diags, const ImportOptions& options = {});
 
 // The stored text of a source: one store_line per document, each followed by "\n".
 std::string store_text(const std::vector<Document>& sorted_documents);

@@ -60,6 +60,10 @@ std::string terminal_safe(std::string_view s, bool keep_newlines = false);
 
 // True for a real calendar date written YYYY-MM-DD (proleptic Gregorian; 2025-02-30 and 2023-02-29 are not).
 bool is_calendar_date(std::string_view s);
+// Why `s` is not an ISO 8601 date or date-time as exports write them, or "" when it is: YYYY-MM-DD, optionally
+// followed by 'T' or a space and HH:MM[:SS[.fraction]], optionally then 'Z' or +HH:MM / -HH:MM (+HHMM, +HH);
+// every field in its range (a real calendar day, hour 0-23, minute 0-59, second 0-60).
+std::string iso_datetime_problem(std::string_view s);
 
 // Number of code points in valid UTF-8 (continuation bytes are not counted).
 std::size_t count_code_points(std::string_view s);

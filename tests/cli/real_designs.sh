@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The designs, names and texts real studies have (#38), each with its exact message or number: dates read
+# strictly (a CSV with gh's own column names; non-ISO dates refused, located, or kept without a date with
+# --lenient-dates).
+set -euo pipefail
+: "${QUALRANK:?}" "${FIXTURES:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
+q() { "$QUALRANK" -C "$ws" "$@"; }
+source "$(dirname "$0")/lib/expect.sh"  # expect_fail
+
+# --- 5. Dates read strictly ----------------------------------------------------------------------------------
+# pandas writes gh's createdAt as its column name; the dates are read, and the window places the issues.
+printf 'number,url,title,createdAt\n1,https://example.org/a/b/issues/1,cache miss,2024-03-01T10:00:00Z\n2,https://example.org/a/b/issues/2,cache miss,2024-02-29 12:00:00+00:00\n3,https://example.org/a/b/issues/3,cache miss,2022-01-05\n' >"$tmp/gh.csv"
+q -q corpus import "$tmp/gh.csv" --source a
+python3 - "$ws/corpus/a.jsonl" <<'PY' || fail "createdAt not read"
+import json, sys
+got = [json.loads(l)["created"] for l in open(sys.argv[1])]
+assert got == ["2024-03-01T10:00:00Z", "2024-02-29 12:00:00+00:00", "2022-01-05"], got
+PY
+printf 'sources: {}\n' >"$ws/corpus/keywords.yaml"
+q -q corpus retrieve --from 2024-01 --to 2024-12
+[[ $(grep -c '"doc"' "$ws/corpus/retrieved.jsonl") == 2 ]] || fail "the window: $(cat "$ws/corpus/retrieved.jsonl")"
+# Anything but ISO 8601 is a located error; nothing written.
+printf 'number,url,title,created_at\n4,https://example.org/a/b/issues/4,t,01/03/2024\n5,https://example.org/a/b/issues/5,t,2024-13-45T99:99:99Z\n6,https://example.org/a/b/issues/6,t,yesterday\n7,https://example.org/a/b/issues/7,t,March 2024\n8,https://example.org/a/b/issues/8,t,2024-02-30\n9,https://example.org/a/b/issues/9,t,2025-06-30T23:59:60.5-03:30\n' >"$tmp/bad.csv"
+cp "$ws/corpus/a.jsonl" "$tmp/a.before"
+q corpus import "$tmp/bad.csv" --source a 2>"$tmp/err" && fail "non-ISO dates accepted"
+want="is not an ISO 8601 date (YYYY-MM-DD, or a date-time such as 2024-03-01T12:00:00Z); the window could not place the issue (--lenient-dates keeps it without a date, with a warning)"
+cat >"$tmp/expected" <<X
+$tmp/bad.csv:2:1: error: the created date '01/03/2024' $want
+$tmp/bad.csv:3:1: error: the created date '2024-13-45T99:99:99Z' $want
+$tmp/bad.csv:4:1: error: the created date 'yesterday' $want
+$tmp/bad.csv:5:1: error: the created date 'March 2024' $want
+$tmp/bad.csv:6:1: error: the created date '2024-02-30' $want
+X
+diff "$tmp/expected" "$tmp/err" || fail "date errors"
+cmp -s "$tmp/a.before" "$ws/corpus/a.jsonl" || fail "a refused import changed the source"
+# --lenient-dates: warnings, kept without a date; the valid leap second with a fraction and an offset is kept.
+q corpus import "$tmp/bad.csv" --source a --lenient-dates >/dev/null 2>"$tmp/err" || fail "lenient: $(cat "$tmp/err")"
+[[ $(grep -c "warning: the created date .* kept without a date (--lenient-dates); retrieval's window leaves it out" "$tmp/err") == 5 ]] || fail "lenient warnings: $(cat "$tmp/err")"
+python3 - "$ws/corpus/a.jsonl" <<'PY' || fail "lenient dates stored"
+import json, sys
+got = {json.loads(l)["id"]: json.loads(l)["created"] for l in open(sys.argv[1])}
+assert [got[str(k)] for k in range(4, 10)] == ["", "", "", "", "", "2025-06-30T23:59:60.5-03:30"], got
+PY
+echo "ok: real_designs"
