@@ -38,6 +38,49 @@ bool within(const fs::path& inner, const fs::path& outer) {
 }
 
 
+// qualrank's own words that hold a surname (the methods, tests and citations its outputs name), each as the
+// outputs write it. A listed name found inside one of them in an output is the tool's text, not the study's:
+// `Holm` or `Chen` on the names list is replaced in the study's inputs and the package is written (the
+// outputs say "Holm p" and "Guest, Namey & Chen"). Anywhere else, and anywhere in an input, it is a leak.
+// Each phrase is also tried as HTML, XML and LaTeX write its '&' and '\''.
+constexpr std::string_view kToolPhrases[] = {
+    "Holm p", "Holm's", "Holm-adjusted", "Holm across", "Holm)", "Cohen's", "Fleiss'", "out of Fleiss",
+    "Krippendorff's", "Spearman's", "Spearman p", "Kendall's", "Kendall p", "Mann-Whitney", "Mann--Whitney",
+    "Mann–Whitney", "Wald test", "Cliff's", "Plackett-Luce", "Plackett--Luce", "Plackett–Luce", "Cochran 1977",
+    "Guest, Namey & Chen", "Efron's", "Holm\\\\",
+    // report.json's keys and values
+    "p_holm", "mann_whitney", "kendall_w", "kendall_tau", "fleiss_kappa", "spearman_p", "spearman_rho",
+    "krippendorff_alpha", "cohen_kappa", "\"efron\"", "plackett-luce",
+};
+
+// Whether the name found at text[begin, end) lies inside one of kToolPhrases (in one of its spellings).
+bool in_tool_phrase(std::string_view text, std::size_t begin, std::size_t end) {
+  const std::string_view name = text.substr(begin, end - begin);
+  auto variants = [](std::string_view p) {
+    std::vector<std::string> out{std::string(p)};
+    auto replaced = [&](std::string_view from, std::string_view to) {
+      std::string s(p);
+      for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+      if (s != p) out.push_back(s);
+    };
+    replaced("&", "&amp;");
+    replaced("&", "\\&");
+    replaced("'", "&apos;");
+    replaced("'", "&#39;");
+    replaced("'", "\xE2\x80\x99");
+    return out;
+  };
+  for (std::string_view phrase : kToolPhrases)
+    for (const auto& v : variants(phrase))
+      for (std::size_t at = v.find(name); at != std::string::npos; at = v.find(name, at + 1))
+        if (begin >= at && text.substr(begin - at, v.size()) == v) return true;
+  return false;
+}
+
+bool is_tool_output(const std::string& rel) {
+  return rel.starts_with("reports/") || rel.starts_with("exports/") || rel == "README.md" || rel == "qualrank-package.json";
+}
+
 // The final check of a package's files (package-relative path -> bytes, as written below `staging`): every
 // listed name still in one of them is an error located in it (a zip entry as "FILE!ENTRY"). False when any.
 // Files are checked on several threads, each into its own slot, reported in path order.
@@ -49,13 +92,15 @@ bool leak_check(const std::map<std::string, std::string>& files, const fs::path&
   parallel_for(items.size(), [&](std::size_t i) {
     const auto& [rel, bytes] = *items[i];
     Diagnostics& d = found[i];
+    const bool output = is_tool_output(rel);
     auto check = [&](const std::string& where, std::string_view text, bool is_path) {
       for (const auto& n : p.find_names(text))
-        d.error({where, is_path ? 0 : n.line, is_path ? 0 : n.column},
-                std::string(is_path ? "its path holds" : "still holds") + " the listed name '" + n.name->name +
-                    "' (as '" + text::escape_controls(text.substr(n.begin, n.end - n.begin)) +
-                    "': an input writes it so that the replacement cannot read it, e.g. split by coding markup); "
-                    "change that spelling in the input; nothing written");
+        if (!(output && !is_path && in_tool_phrase(text, n.begin, n.end)))  // (qualrank's own words: not the study's)
+          d.error({where, is_path ? 0 : n.line, is_path ? 0 : n.column},
+                  std::string(is_path ? "its path holds" : "still holds") + " the listed name '" + n.name->name +
+                      "' (as '" + text::escape_controls(text.substr(n.begin, n.end - n.begin)) +
+                      "': an input writes it so that the replacement cannot read it, e.g. split by coding markup); "
+                      "change that spelling in the input; nothing written");
     };
     check(rel, rel, true);
     if (!bytes.starts_with("PK\x03\x04")) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The designs, names and texts real studies have (#38), each with its exact message or number: dates read
 # strictly (a CSV with gh's own column names; non-ISO dates refused, located, or kept without a date with
-# --lenient-dates).
+# --lenient-dates); participants named like the statistics qualrank reports (Holm, Cohen, Chen, ...) are
+# pseudonymised and the package is written, while a real leak of such a name is still caught.
 set -euo pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -44,4 +45,34 @@ import json, sys
 got = {json.loads(l)["id"]: json.loads(l)["created"] for l in open(sys.argv[1])}
 assert [got[str(k)] for k in range(4, 10)] == ["", "", "", "", "", "2025-06-30T23:59:60.5-03:30"], got
 PY
+
+# --- 2. Participants named like a statistic ---------------------------------------------------------------------
+# Every surname qualrank's outputs write (methods, tests, citations) on the names list, on the bundled study
+# (three ranking questions, agreement, saturation: every table that names them), with two of them in the
+# study's own text: the package is written, the study's text pseudonymised, the tool's words kept.
+: "${SOURCE_DIR:?}"
+bs="$tmp/bs"; mkdir "$bs"; cp -r "$SOURCE_DIR"/{codebooks,guidelines,transcripts} "$bs/"
+first=$(ls "$bs/transcripts/"*.md | head -1)
+python3 - "$first" <<'PY'
+import re, sys
+p = sys.argv[1]; s = open(p, encoding="utf-8").read()
+m = re.search(r"^([A-Z0-9]+): (.+)$", s[s.index("\n---", 3) + 4:], re.M)
+turn = m.group(0)
+s = s.replace(turn, turn + " My colleague Holm and Dr. Chen agreed.", 1)
+open(p, "w", encoding="utf-8").write(s)
+PY
+grep -q "My colleague Holm and Dr. Chen agreed." "$first" || fail "test setup: Holm in a transcript"
+printf 'name\nHolm\nCohen\nChen\nMann\nWhitney\nKendall\nWald\nCliff\nFleiss\nSpearman\nKrippendorff\nPlackett\nLuce\nCochran\nGuest\nNamey\nEfron\n' >"$tmp/stats.csv"
+"$QUALRANK" -C "$bs" package --names "$tmp/stats.csv" -o "$tmp/bspkg" >"$tmp/out" 2>"$tmp/err" || fail "package with Holm and Chen listed: $(head -3 "$tmp/err")"
+grep -q "My colleague Person-[0-9]* and Dr. Person-[0-9]* agreed." "$tmp/bspkg/transcripts/$(basename "$first")" || fail "the study's Holm and Chen not replaced"
+grep -rqw "Holm\|Chen" "$tmp/bspkg/transcripts" "$tmp/bspkg/codebooks" "$tmp/bspkg/guidelines" && fail "a listed name survives in the inputs"
+grep -qF "Holm p" "$tmp/bspkg/reports/rankings.md" || fail "the tool's 'Holm p' was changed"
+grep -qF "Guest, Namey &amp; Chen (2020" "$tmp/bspkg/reports/index.html" && grep -qF "Guest, Namey \\& Chen 2020" "$tmp/bspkg/reports/latex/saturation.tex" || fail "the citation was changed"
+# A real leak of a listed surname (split by coding markup, joined in the outputs) is still refused, located.
+lk="$tmp/lk"; mkdir "$lk"; cp -r "$FIXTURES/fieldwork"/{codebooks,guidelines,transcripts} "$lk/"
+sed -i 's/^C02: Chat and access\.$/C02: Chat and access, says [Ho]{TOOL.3}lm./' "$lk/transcripts/C02.md"
+grep -qF '[Ho]{TOOL.3}lm' "$lk/transcripts/C02.md" || fail "test setup: split name"
+"$QUALRANK" -C "$lk" package --names "$tmp/stats.csv" -o "$tmp/never" >/dev/null 2>"$tmp/err" && fail "a split Holm was published"
+grep -q "^exports/.*: error: still holds the listed name 'Holm' (as 'Holm'" "$tmp/err" || fail "the split leak: $(head -3 "$tmp/err")"
+[[ ! -e $tmp/never ]] || fail "a package was written"
 echo "ok: real_designs"
