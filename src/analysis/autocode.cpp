@@ -3,13 +3,14 @@
 // are compiled into a full DFA over a compressed byte alphabet (bytes that occur in no keyword share one
 // class), so scanning costs one table lookup per byte of folded text. The text is folded on the fly: ASCII
 // through a 256-entry table, other code points through u_foldCase. A match counts only at word boundaries,
-// checked on the original text around the occurrence (u_isalnum on the neighbouring code points), for the rules
-// that ask for whole words. Case-sensitive rules are matched folded and then compared byte for byte with the
+// checked on the original text around the occurrence (a neighbouring letter or digit continues the word, except
+// one of a script written without spaces: is_word_char), for the rules that ask for whole words. Case-sensitive rules are matched folded and then compared byte for byte with the
 // original text. With MatcherOptions::collapse_whitespace a run of ASCII whitespace is fed to the automaton as
 // one space (and keywords' runs are collapsed the same way), so a phrase matches across line breaks.
 #include "qualrank/analysis/autocode.h"
 
 #include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <unicode/utf8.h>
 
 #include <algorithm>
@@ -25,7 +26,37 @@ namespace qualrank {
 
 namespace {
 
-bool is_word_char(UChar32 c) { return c >= 0 && (u_isalnum(c) || c == '_'); }
+// A letter of a script written without spaces between words: Han, Hiragana and Katakana (Unicode's word
+// boundaries, UAX #29, break between them and Latin letters or digits), and Hangul, Thai, Lao, Khmer and
+// Myanmar, where a particle or the next word follows a term directly ("支持LLM推理", "LLM을", "LLMを").
+bool unspaced_letter(UChar32 c) {
+  if (c < 0x0E00) return false;  // (below Thai: no such script)
+  UErrorCode e = U_ZERO_ERROR;
+  switch (uscript_getScript(c, &e)) {
+    case USCRIPT_HAN: case USCRIPT_HIRAGANA: case USCRIPT_KATAKANA: case USCRIPT_HANGUL:
+    case USCRIPT_THAI: case USCRIPT_LAO: case USCRIPT_KHMER: case USCRIPT_MYANMAR:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether a neighbouring character continues a word, so that a whole-word term next to it is no match: a letter,
+// digit or '_', except the letters of unspaced scripts. A term whose own edge is such a letter ("推理") is not
+// bounded by its neighbours at that edge at all: no spaces mark its words.
+bool is_word_char(UChar32 c) { return c >= 0 && (u_isalnum(c) || c == '_') && !unspaced_letter(c); }
+
+// The first and the last code point of a UTF-8 text (-1 when empty).
+std::pair<UChar32, UChar32> edges(std::string_view s) {
+  if (s.empty()) return {-1, -1};
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  int32_t i = 0, j = n;
+  UChar32 first, last;
+  U8_NEXT(p, i, n, first);
+  U8_PREV(p, 0, j, last);
+  return {first, last};
+}
 
 // Code point ending just before byte offset `pos` (or -1 at the start).
 UChar32 prev_code_point(std::string_view s, std::size_t pos) {
@@ -105,8 +136,11 @@ KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules, MatcherOpt
   for (const auto& r : rules) {
     exact_.push_back(collapse_ ? collapse_spaces(text::trim(r.keyword)) : std::string(text::trim(r.keyword)));
     folded.push_back(text::fold_case(exact_.back()));
-    rule_flags_.push_back(static_cast<uint8_t>((r.whole_word ? 1 : 0) | (r.case_sensitive ? 2 : 0)));
-    if (!r.whole_word) any_partial_ = true;
+    const auto [first, last] = edges(exact_.back());
+    const bool open_start = unspaced_letter(first), open_end = unspaced_letter(last);  // (bits 4, 8)
+    rule_flags_.push_back(static_cast<uint8_t>((r.whole_word ? 1 : 0) | (r.case_sensitive ? 2 : 0) | (open_start ? 4 : 0) |
+                                               (open_end ? 8 : 0)));
+    if (!r.whole_word || open_end) any_partial_ = true;  // (a word after the match does not end every rule)
   }
   build(folded);
 }
@@ -242,8 +276,8 @@ std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int3
       std::size_t len = rule_len_[static_cast<std::size_t>(rule)];
       std::size_t start = len <= kRing ? orig_at[(folded_pos - len) % kRing] : 0;
       if (flags & 1) {
-        if (word_follows) continue;
-        if (start > 0) {
+        if (word_follows && !(flags & 8)) continue;
+        if (start > 0 && !(flags & 4)) {
           uint8_t prev = p[start - 1];
           if (prev < 0x80 ? kWord.t[prev] != 0 : is_word_char(prev_code_point(s, start))) continue;
         }

@@ -46,6 +46,20 @@ got = {json.loads(l)["id"]: json.loads(l)["created"] for l in open(sys.argv[1])}
 assert [got[str(k)] for k in range(4, 10)] == ["", "", "", "", "", "2025-06-30T23:59:60.5-03:30"], got
 PY
 
+# --- 4. Keywords next to text written without spaces (Chinese, Japanese, Korean, Thai) --------------------------
+python3 - "$tmp/cjk.json" <<'PY'
+import json, sys
+titles = ["支持LLM推理加速", "LLM을 사용한 추론", "LLMを使った推論", "LLMs are big", "llm inference", "ÜberLLM x", "คำLLMไทย", "推理LLM"]
+json.dump([{"number": k + 1, "url": "https://example.org/w/r/issues/%d" % (k + 1), "title": t, "body": "", "createdAt": "2024-01-01"}
+           for k, t in enumerate(titles)], open(sys.argv[1], "w"), ensure_ascii=False)
+PY
+cj="$tmp/cj"; cp -r "$FIXTURES/fieldwork" "$cj"
+"$QUALRANK" -C "$cj" -q corpus import "$tmp/cjk.json" --source w
+printf 'sources:\n  w: [llm, {term: "推理", match: word}]\n' >"$cj/corpus/keywords.yaml"
+"$QUALRANK" -C "$cj" -q corpus retrieve --any-date
+got=$(python3 -c 'import json,sys; print(" ".join(json.loads(l)["doc"] + ":" + ",".join(sorted({m["term"] for m in json.loads(l)["matches"]})) for l in list(open(sys.argv[1]))[1:]))' "$cj/corpus/retrieved.jsonl")
+[[ $got == "w#1:llm,推理 w#2:llm w#3:llm w#5:llm w#7:llm w#8:llm,推理" ]] || fail "CJK whole words: $got"
+
 # --- 2. Participants named like a statistic ---------------------------------------------------------------------
 # Every surname qualrank's outputs write (methods, tests, citations) on the names list, on the bundled study
 # (three ranking questions, agreement, saturation: every table that names them), with two of them in the

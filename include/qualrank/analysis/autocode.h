@@ -73,7 +73,7 @@ class KeywordMatcher {
   std::vector<int32_t> trans_;           // delta_ for the scan: (next state * classes_) << 1 | has outputs
   std::array<uint8_t, 128> ascii_cls_{}; // ASCII byte -> class of its folded byte (whitespace: of ' ' with collapse_)
   std::array<uint8_t, 128> ascii_space_{};  // ASCII byte -> 1 when collapse_ and it is whitespace
-  bool any_partial_ = false;             // some rule is not whole-word
+  bool any_partial_ = false;             // some rule is not whole-word, or ends in a letter of an unspaced script
 
   void build(const std::vector<std::string>& folded);
 
