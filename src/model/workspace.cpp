@@ -250,7 +250,12 @@ std::optional<Workspace> load_workspace_design(const fs::path& root, Diagnostics
   Workspace ws;
   ws.root = root;
   auto tax_path = find_single(root, "codebooks", "taxonomy", {".history.yaml", ".history.yml"}, diags);
-  auto guide_path = find_single(root, "guidelines", "guideline", {}, diags);
+  // A study of issue reports alone (stage one: `init --stage-one`) has no guideline and no transcript: its
+  // guideline is empty. A transcript without a guideline is still an error (its roles and sections need one).
+  const bool stage_one = files::list_files(root / "guidelines", ".yaml").empty() &&
+                         files::list_files(root / "guidelines", ".yml").empty() &&
+                         files::list_files(root / "transcripts", ".md").empty();
+  auto guide_path = stage_one ? std::optional<fs::path>() : find_single(root, "guidelines", "guideline", {}, diags);
   if (!tax_path) return std::nullopt;
   ws.taxonomy_path = files::display_path(*tax_path, root);
   std::string why;
@@ -269,6 +274,10 @@ std::optional<Workspace> load_workspace_design(const fs::path& root, Diagnostics
   {
     auto stem = tax_path->stem().string();
     ws.history_path = "codebooks/" + stem + ".history.yaml";
+  }
+  if (stage_one) {
+    ws.guideline.taxonomy = ws.taxonomy.name;
+    return ws;
   }
   if (!guide_path) return std::nullopt;
   auto guide_display = files::display_path(*guide_path, root);

@@ -131,11 +131,43 @@ std::string next_steps(const StarterOptions& o) {
          "   by hand, with `qualrank code add`, or interactively with `qualrank annotate`.\n"
          "6. Participants' attributes from a spreadsheet: `qualrank participants import sheet.xlsx --id-column ID`.\n"
          "7. `qualrank query`, `qualrank rank`, and finally `qualrank report` (writes reports/).\n\n"
-         "The file formats are described in docs/formats.md of qualrank.\n";
+         "The file formats are described in docs/formats.md: share/doc/qualrank/docs/ under the prefix qualrank is\n"
+         "installed in (`make install`: /usr/local), or docs/ in qualrank's sources.\n";
   return out.str();
 }
 
 }  // namespace
+
+std::string stage_one_keywords() {
+  return "# Retrieval keywords per source (docs/corpus.md). After `qualrank corpus import EXPORT --source NAME`,\n"
+         "# list each source's terms, e.g.\n"
+         "#   sources:\n"
+         "#     atlas: [cache miss, \"out of memory\", {term: OOM, case: sensitive}]\n"
+         "# A source without a list is taken whole. `from:` and `to:` (YYYY, YYYY-MM or YYYY-MM-DD) set the window.\n"
+         "sources: {}\n";
+}
+
+std::string stage_one_next_steps(const StarterOptions& o) {
+  std::ostringstream out;
+  out << "# Next steps: a study of issue reports\n\n"
+         "This workspace was written by `qualrank init --stage-one`: a taxonomy to label issue reports with and a\n"
+         "keywords file, no interview guideline (add one to `guidelines/` when the study goes on to interviews).\n"
+         "`qualrank corpus --help`, `man qualrank-corpus` and docs/corpus.md (share/doc/qualrank/docs/ under the\n"
+         "prefix qualrank is installed in, or docs/ in its sources) describe every step.\n\n"
+      << "1. `codebooks/" << o.taxonomy << ".yaml`: replace the example nodes with your categories (id, name,\n"
+      << "   definition; optional inclusion, exclusion, aliases). `qualrank validate` after each edit.\n"
+         "2. Export each repository's issues, e.g. `gh issue list -R OWNER/REPO --state all --limit 100000 --json\n"
+         "   number,url,title,body,createdAt,labels,comments > repo.json`, and `qualrank corpus import repo.json\n"
+         "   --source repo` (or `corpus keywords import lists.py` for published keyword lists).\n"
+         "3. `corpus/keywords.yaml`: the terms per source; `qualrank corpus retrieve --from 2023-01 --to 2025-04`.\n"
+         "4. Screen the retrieved documents (`qualrank corpus screen --screener NAME ...`), draw a sample\n"
+         "   (`qualrank corpus sample NAME`), label it blind with two or more coders (`qualrank corpus label\n"
+         "   --coder NAME --sample NAME`), reconcile (`qualrank corpus reconcile`), export the label table\n"
+         "   (`qualrank corpus labels export --sample NAME`).\n"
+         "5. `qualrank status` says what is up to date and what to run next; `qualrank corpus table` prints\n"
+         "   Table I; `qualrank report` writes reports/.\n";
+  return out.str();
+}
 
 std::vector<std::string> check_starter_options(const StarterOptions& o) {
   std::vector<std::string> problems;
@@ -151,6 +183,12 @@ std::vector<std::string> check_starter_options(const StarterOptions& o) {
 }
 
 std::map<std::string, std::string> starter_workspace(const StarterOptions& o) {
+  if (o.stage_one)
+    return {
+        {"codebooks/" + o.taxonomy + ".yaml", taxonomy_yaml(o)},
+        {"corpus/keywords.yaml", stage_one_keywords()},
+        {"NEXT-STEPS.md", stage_one_next_steps(o)},
+    };
   return {
       {"codebooks/" + o.taxonomy + ".yaml", taxonomy_yaml(o)},
       {"guidelines/" + o.taxonomy + "-interview.yaml", guideline_yaml(o)},

@@ -60,6 +60,41 @@ printf 'sources:\n  w: [llm, {term: "推理", match: word}]\n' >"$cj/corpus/keyw
 got=$(python3 -c 'import json,sys; print(" ".join(json.loads(l)["doc"] + ":" + ",".join(sorted({m["term"] for m in json.loads(l)["matches"]})) for l in list(open(sys.argv[1]))[1:]))' "$cj/corpus/retrieved.jsonl")
 [[ $got == "w#1:llm,推理 w#2:llm w#3:llm w#5:llm w#7:llm w#8:llm,推理" ]] || fail "CJK whole words: $got"
 
+# --- 6. Stage one stands alone: init --stage-one, one's own taxonomy, every corpus command, report ----------------
+st="$tmp/st"
+"$QUALRANK" init "$st" --stage-one --taxonomy runtime 2>"$tmp/err" || fail "init --stage-one: $(cat "$tmp/err")"
+[[ $(cd "$st" && find . -type f | sort | tr '\n' ' ') == "./NEXT-STEPS.md ./codebooks/runtime.yaml ./corpus/keywords.yaml " ]] || fail "init --stage-one files: $(cd "$st" && find . -type f)"
+s() { "$QUALRANK" -C "$st" "$@"; }
+cat >"$st/codebooks/runtime.yaml" <<'Y'
+taxonomy: runtime
+title: Issue kinds of a WebAssembly runtime
+levels: [Kind, Subkind]
+nodes:
+  - id: PERF
+    name: Performance
+    children:
+      - {id: PERF.1, name: Slow start}
+  - id: CRASH
+    name: Crashes
+Y
+s -q validate || fail "validate a stage-one study"
+python3 "$(dirname "$0")/corpus_gen.py" "$tmp/stgen" --per-source 30 --seed 4 >/dev/null
+s -q corpus import "$tmp/stgen/atlas.json" --source atlas
+s -q corpus retrieve --any-date
+s -q corpus sample main --size 4 --seed 1
+mapfile -t sdocs < <(grep -v '^#' "$st/corpus/samples/main.txt")
+for d in "${sdocs[@]}"; do s -q corpus label --coder ann --sample main --doc "$d" --node PERF.1; s -q corpus label --coder bob --sample main --doc "$d" --node "$([[ $d == "${sdocs[0]}" ]] && echo CRASH || echo PERF.1)"; done
+s -q corpus reconcile --sample main --decider dana --doc "${sdocs[0]}" --keep bob
+s -q corpus labels export --sample main 2>/dev/null
+s corpus table --format json >"$tmp/st.json" || fail "corpus table in a stage-one study"
+python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["total"]; assert t["units"] == 4 and t["groups"] == {"PERF": 3, "CRASH": 1} and t["open"] == 0, t' "$tmp/st.json" || fail "stage-one Table I: $(cat "$tmp/st.json")"
+s -q report -o "$tmp/st-rep" 2>/dev/null || fail "report in a stage-one study"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["corpus"]["total"]["units"] == 4, r.get("corpus")' "$tmp/st-rep/report.json" || fail "the report's Table I"
+# A transcript needs a guideline: said, located.
+printf -- '---\nparticipant: P1\nrole: user\n---\nP1: hello\n' >"$st/transcripts/P1.md"
+s validate 2>"$tmp/err" && fail "a transcript without a guideline validated"
+grep -qxF "guidelines/: error: no guideline found (a .yaml file in guidelines/)" "$tmp/err" || fail "transcript without guideline: $(cat "$tmp/err")"
+
 # --- 2. Participants named like a statistic ---------------------------------------------------------------------
 # Every surname qualrank's outputs write (methods, tests, citations) on the names list, on the bundled study
 # (three ranking questions, agreement, saturation: every table that names them), with two of them in the

@@ -10,6 +10,7 @@ namespace qualrank {
 struct StarterOptions {
   std::string taxonomy = "study";                        // codebooks/<taxonomy>.yaml
   std::vector<std::string> roles{"group-a", "group-b"};  // the guideline's roles, in order
+  bool stage_one = false;  // a study of issue reports alone: no guideline, a keywords file instead
 };
 
 // Problems with the options, as messages ("role 'a b' may contain only letters, digits, '-' and '_'");
@@ -20,7 +21,10 @@ std::vector<std::string> check_starter_options(const StarterOptions& options);
 // The starter workspace as workspace-relative path -> content: codebooks/<taxonomy>.yaml (a two-level
 // taxonomy with example nodes), guidelines/<taxonomy>-interview.yaml (a background part with a years
 // question binned into experience levels, one open and one ranking question per role), transcripts/.keep
-// and NEXT-STEPS.md (what to edit next). The same options give the same bytes. Requires valid options.
+// and NEXT-STEPS.md (what to edit next). With stage_one: codebooks/<taxonomy>.yaml, corpus/keywords.yaml (no
+// list yet: every source taken whole) and NEXT-STEPS.md for a study of issue reports; no guideline (a
+// workspace without guideline and transcripts is a stage-one study: model/workspace.h). The same options give
+// the same bytes. Requires valid options.
 std::map<std::string, std::string> starter_workspace(const StarterOptions& options);
 
 // What stands in the way of writing `files` into `root`: each of them that exists already, and any
