@@ -35,12 +35,13 @@ class TextMatcher {
     }
     auto m = std::unique_ptr<TextMatcher>(new TextMatcher);
     if (fixed) {
-      m->phrase_ = text::fold_case(pattern);
+      m->phrase_ = text::fold_case(text::nfc_with_origin(pattern).text);
       return m;
     }
     UParseError where{};
     UErrorCode status = U_ZERO_ERROR;
-    m->pattern_.reset(icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(pattern), UREGEX_CASE_INSENSITIVE, where, status));
+    m->pattern_.reset(icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(text::nfc_with_origin(pattern).text),
+                                                 UREGEX_CASE_INSENSITIVE, where, status));
     if (U_SUCCESS(status)) m->matcher_.reset(m->pattern_->matcher(status));
     if (U_FAILURE(status)) {
       error = "--text: invalid regular expression '" + pattern + "': " + u_errorName(status);
@@ -52,8 +53,24 @@ class TextMatcher {
   }
 
   // True when the pattern occurs in `s`; the non-empty occurrences are appended to `out` (byte ranges).
+  // Compared under NFC (canonically equivalent spellings alike: a decomposed "Zoë" is "Zoë"): a text that is
+  // not all ASCII is normalised first and the ranges mapped back to whole characters of `s`.
   bool find(const std::string& s, std::vector<TextRange>& out) const {
-    return pattern_ ? find_regex(s, out) : find_phrase(s, out);
+    const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    if (ascii) return pattern_ ? find_regex(s, out) : find_phrase(s, out);
+    const text::NfcText n = text::nfc_with_origin(s);
+    std::vector<TextRange> found;
+    const bool any = pattern_ ? find_regex(n.text, found) : find_phrase(n.text, found);
+    std::size_t kept = 0;
+    for (const auto& r : found) {
+      // Only whole characters: a match that ends inside a character's marks (Zoe of Zoe + U+0308) is none.
+      if ((r.begin > 0 && n.origin[r.begin - 1] == n.origin[r.begin]) ||
+          (r.end < n.text.size() && n.origin[r.end] == n.origin[r.end - 1]))
+        continue;
+      out.push_back({n.origin[r.begin], n.origin[r.end]});
+      ++kept;
+    }
+    return kept > 0 || (pattern_ && any && found.empty());  // (a regex's empty matches are not listed)
   }
 
  private:

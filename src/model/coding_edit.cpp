@@ -326,6 +326,20 @@ std::vector<CodingView> CodingDocument::codings(int turn_number) const {
   return out;
 }
 
+CodingTarget CodingDocument::as_written(const CodingTarget& given) const {
+  if (!given.span || given.span->empty()) return given;
+  Diagnostics quiet;  // (find_turn reports the problems again when the plan looks the turn up)
+  CodingTarget turn_only = given;
+  turn_only.span.reset();  // (find_turn refuses a span the turn's bytes lack: the turn alone here)
+  const Turn* turn = find_turn(turn_only, quiet);
+  if (!turn || turn->text.find(*given.span) != std::string::npos) return given;
+  auto at = text::find_canonical(turn->text, *given.span);
+  if (!at) return given;
+  CodingTarget target = given;
+  target.span = turn->text.substr(at->first, at->second - at->first);
+  return target;
+}
+
 const Turn* CodingDocument::find_turn(const CodingTarget& target, Diagnostics& diags) const {
   const Turn* turn = nullptr;
   Location at{transcript_file_, target.line.value_or(0), 0};
@@ -539,8 +553,9 @@ std::vector<TextSplice> erase_from_list(const std::vector<const Coding*>& codes,
 
 }  // namespace
 
-std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, const std::vector<std::string>& nodes,
+std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& given, const std::vector<std::string>& nodes,
                                                    const std::string& memo, Diagnostics& diags) const {
+  const CodingTarget target = as_written(given);
   const Turn* turn = find_turn(target, diags);
   if (!turn) return std::nullopt;
   if (nodes.empty()) {
@@ -647,8 +662,9 @@ std::optional<CodingEdit> CodingDocument::plan_add(const CodingTarget& target, c
   return checked(std::move(edit), added, {}, diags);
 }
 
-std::optional<CodingEdit> CodingDocument::plan_remove(const CodingTarget& target, const std::vector<std::string>& nodes,
+std::optional<CodingEdit> CodingDocument::plan_remove(const CodingTarget& given, const std::vector<std::string>& nodes,
                                                       Diagnostics& diags) const {
+  const CodingTarget target = as_written(given);
   const Turn* turn = find_turn(target, diags);
   if (!turn) return std::nullopt;
   Group g = group_of(*turn, target);
@@ -748,8 +764,9 @@ TextSplice CodingDocument::tail_splice(const SpanMarkup& mk, bool exemplar, cons
   return {begin, mk.end - begin, code_tail(exemplar, own, all.substr(mk.memo_begin, mk.memo_end - mk.memo_begin)) + "}"};
 }
 
-std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& target, const std::string& node, bool on,
+std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& given, const std::string& node, bool on,
                                                         Diagnostics& diags) const {
+  const CodingTarget target = as_written(given);
   const Turn* turn = find_turn(target, diags);
   if (!turn) return std::nullopt;
   Group g = group_of(*turn, target);
@@ -803,8 +820,9 @@ std::optional<CodingEdit> CodingDocument::plan_exemplar(const CodingTarget& targ
   return checked(std::move(edit), {}, {}, diags);
 }
 
-std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& target, const std::string& node,
+std::optional<CodingEdit> CodingDocument::plan_memo(const CodingTarget& given, const std::string& node,
                                                     const std::string& memo, Diagnostics& diags) const {
+  const CodingTarget target = as_written(given);
   const Turn* turn = find_turn(target, diags);
   if (!turn) return std::nullopt;
   Group g = group_of(*turn, target);

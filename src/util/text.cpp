@@ -1,7 +1,9 @@
 #include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
 
+#include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
+#include <unicode/unistr.h>
 #include <unicode/utf8.h>
 
 #include <algorithm>
@@ -369,6 +371,56 @@ bool is_calendar_date(std::string_view s) {
   static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
+}
+
+NfcText nfc_with_origin(std::string_view s) {
+  NfcText out;
+  UErrorCode e = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(e);
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  // ASCII is its own NFC (and the common case): copied, each byte its own segment.
+  std::size_t i = 0;
+  auto flush = [&](std::size_t begin, std::size_t end) {  // one segment s[begin, end)
+    if (begin == end) return;
+    std::string piece;
+    icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(s.data() + begin, static_cast<int32_t>(end - begin)));
+    UErrorCode err = U_ZERO_ERROR;
+    nfc->normalize(u, err).toUTF8String(piece);
+    out.text += piece;
+    out.origin.insert(out.origin.end(), piece.size(), begin);
+  };
+  std::size_t segment = 0;
+  while (i < s.size()) {
+    const std::size_t start = i;
+    int32_t j = static_cast<int32_t>(i);
+    UChar32 c;
+    U8_NEXT(p, j, n, c);
+    i = static_cast<std::size_t>(j);
+    if (c < 0) c = 0xFFFD;
+    if (c < 0x80 || nfc->hasBoundaryBefore(c)) {
+      flush(segment, start);
+      segment = start;
+    }
+  }
+  flush(segment, s.size());
+  out.origin.push_back(s.size());
+  return out;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> find_canonical(std::string_view hay, std::string_view needle, std::size_t from) {
+  if (needle.empty()) return std::nullopt;
+  const NfcText h = nfc_with_origin(hay);
+  const std::string want = nfc_with_origin(needle).text;
+  for (std::size_t at = h.text.find(want); at != std::string::npos; at = h.text.find(want, at + 1)) {
+    const std::size_t end = at + want.size();
+    // Whole characters of `hay`: the match starts and ends at segment edges.
+    if (h.origin[at] < from) continue;
+    if (at > 0 && h.origin[at - 1] == h.origin[at]) continue;
+    if (end < h.text.size() && h.origin[end] == h.origin[end - 1]) continue;
+    return std::make_pair(h.origin[at], h.origin[end]);
+  }
+  return std::nullopt;
 }
 
 std::string iso_datetime_problem(std::string_view s) {

@@ -95,6 +95,25 @@ printf -- '---\nparticipant: P1\nrole: user\n---\nP1: hello\n' >"$st/transcripts
 s validate 2>"$tmp/err" && fail "a transcript without a guideline validated"
 grep -qxF "guidelines/: error: no guideline found (a .yaml file in guidelines/)" "$tmp/err" || fail "transcript without guideline: $(cat "$tmp/err")"
 
+# --- 3. Canonical equivalence: a decomposed "Zoë" (e + U+0308) is "Zoë" in query and code add ------------------
+nf="$tmp/nf"; cp -r "$FIXTURES/fieldwork" "$nf"
+python3 - "$nf/transcripts/E02.md" <<'PY'
+import sys
+p = sys.argv[1]; s = open(p, encoding="utf-8").read()
+s = s.replace("E02: Five of us, plus two contractors.", "E02: Five of us, plus Zoe\u0308 from the vendor and two contractors.")
+s = s.replace("E02: The retro.", "E02: The retro with Zo\u00eb.")
+open(p, "w", encoding="utf-8").write(s)
+PY
+n() { "$QUALRANK" -C "$nf" "$@"; }
+ids() { n query "$@" --format json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(sorted(s["id"] for s in json.load(sys.stdin)["segments"])))'; }
+[[ $(ids --text 'Zoë' --fixed --all) == "E02#t2 E02#t4" ]] || fail "query --fixed Zoë: $(ids --text 'Zoë' --fixed --all)"
+[[ $(ids --text "Zoe$(printf '\u0308')" --fixed --all) == "E02#t2 E02#t4" ]] || fail "query --fixed decomposed Zoë"
+[[ $(ids --text 'zoë' --all) == "E02#t2 E02#t4" ]] || fail "query --text (regex) zoë: $(ids --text 'zoë' --all)"
+[[ -z $(ids --text 'Zoe' --fixed --all) ]] || fail "Zoe matched the decomposed Zoë: $(ids --text 'Zoe' --fixed --all)"
+n -q code add --transcript E02.md --turn 2 --span 'Zoë from the vendor' --node COM.1 || fail "code add --span with the other form"
+grep -qF "plus [Zoe$(printf '\u0308') from the vendor]{COM.1} and" "$nf/transcripts/E02.md" || fail "the span not written as the text spells it: $(grep vendor "$nf/transcripts/E02.md")"
+n -q validate || fail "validate after code add"
+
 # --- 2. Participants named like a statistic ---------------------------------------------------------------------
 # Every surname qualrank's outputs write (methods, tests, citations) on the names list, on the bundled study
 # (three ranking questions, agreement, saturation: every table that names them), with two of them in the

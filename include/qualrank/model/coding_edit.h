@@ -79,6 +79,10 @@ class CodingDocument {
   // The participant turn a target names (by number, or by a line inside it). Located errors for an unknown
   // turn, an interviewer turn, a span that is not in the turn or occurs more than once.
   const Turn* find_turn(const CodingTarget& target, Diagnostics& diags) const;
+  // `given` with its span spelled as the turn's text spells it when the two differ only in normalisation form
+  // (a decomposed "Zoë" typed for a composed one, or the reverse: compared under NFC, text::find_canonical);
+  // otherwise `given` itself.
+  CodingTarget as_written(const CodingTarget& given) const;
 
   // Plans adding `nodes` (ids of the version in use) with an optional memo; nullopt with located errors
   // (duplicates, overlapping inline spans, ...). Nothing changes until apply().

@@ -20,6 +20,20 @@ std::optional<Utf8Error> find_invalid_utf8(std::string_view s);
 
 // Full Unicode simple case folding of valid UTF-8 (ICU u_foldCase per code point); invalid bytes are kept.
 std::string fold_case(std::string_view s);
+
+// `s` in Unicode normalisation form C (canonically equivalent spellings made one: "Zoë" typed composed, or
+// as "Zoe" + U+0308 combining diaeresis), with, for each byte of the result and one past its end, the offset in
+// `s` of the normalisation segment it came from (a base character and its marks), so that a range found in the
+// result maps back to whole characters of `s`. Invalid UTF-8 bytes are kept as U+FFFD.
+struct NfcText {
+  std::string text;
+  std::vector<std::size_t> origin;  // text.size() + 1 entries
+};
+NfcText nfc_with_origin(std::string_view s);
+// Where `needle` first occurs in `hay` at or after byte `from`, compared under NFC and starting and ending on
+// whole characters of `hay` (a match never ends before a combining mark that follows it): [begin, end) in
+// `hay`'s bytes, or nullopt.
+std::optional<std::pair<std::size_t, std::size_t>> find_canonical(std::string_view hay, std::string_view needle, std::size_t from = 0);
 // Appends code point `cp` (at most U+10FFFF; the caller has refused surrogates) to `out` as UTF-8.
 void append_utf8(std::string& out, std::uint32_t cp);
 // Simple case folding of one code point, written as UTF-8 into `out`; returns the number of bytes (1-4).
