@@ -80,5 +80,5 @@ grep -qxF 'transcripts/C01.md:25: C01#t3 (II.2)' "$tmp/list" || fail "list headi
 printf 's\n' | q reconcile C01.md --decider ana --date 2026-11-21 >"$tmp/twalk" 2>"$tmp/err" || fail "transcript walk: $(cat "$tmp/err")"
 no_controls "$tmp/twalk" "the transcript reconcile walk"
 grep -qF '"Only the kick-off.^[c After^Mthat I am^G alone."' "$tmp/twalk" || fail "walk turn: $(cat -A "$tmp/twalk")"
-grep -qxF 'transcripts/C01.md:25: C01#t3 (II.2)' "$tmp/twalk" || fail "walk heading: $(cat -A "$tmp/twalk")"
+grep -qxF 'unit 1 of 1: transcripts/C01.md:25: C01#t3 (II.2)' "$tmp/twalk" || fail "walk heading: $(cat -A "$tmp/twalk")"
 echo "ok: terminal_text"
