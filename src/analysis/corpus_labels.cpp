@@ -49,6 +49,7 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
   for (std::size_t d = 0; d < s.docs.size(); ++d) index.emplace(s.docs[d], d);
   s.categories.assign(s.docs.size(), std::vector<std::string>(coders.size()));
   s.nodes.assign(s.docs.size(), std::vector<std::vector<std::string>>(coders.size()));
+  s.notes.assign(s.docs.size(), std::vector<std::string>(coders.size()));
   s.decisions.assign(s.docs.size(), std::nullopt);
   s.decided_category.assign(s.docs.size(), "");
   // Resolves the nodes of one row (renamed ids of earlier taxonomy versions map to today's); nullopt after an error.
@@ -82,6 +83,7 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
       if (auto ln = resolved(l.nodes, file, l.line)) {
         s.categories[it->second][c] = ln->category;
         s.nodes[it->second][c] = std::move(ln->nodes);
+        s.notes[it->second][c] = l.note;
       }
     }
   }

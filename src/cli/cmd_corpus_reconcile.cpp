@@ -3,7 +3,12 @@
 // or one given on the command line (--doc). Each decision is saved as made in
 // corpus/labels/<sample>/decisions.csv with its decider, date, how and note; the agreement before
 // reconciliation (Fleiss' kappa: analysis/corpus_labels.h) is printed first.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,6 +23,7 @@
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"
+#include "reconcile_session.h"
 
 namespace qualrank::cli {
 
@@ -27,22 +33,93 @@ namespace {
 
 std::string fmt(double x) { return std::isnan(x) ? "n/a" : text::fixed(x, 4); }
 
-// The titles of `docs` from the stored sources ("" for a document not found).
-std::map<std::string, std::string> doc_titles(const std::filesystem::path& workspace, const std::vector<std::string>& docs) {
-  std::map<std::string, std::string> out;
+// Where each of `docs` is in the stored sources: one pass over each source's file keeps each document's line
+// (offset and length) and title; the rest of a document is read when it is shown (read_document), so a walk over
+// many open documents holds one body at a time.
+struct StoredAt {
+  std::uint64_t offset = 0, length = 0;
+  std::string title;
+  bool found = false;
+};
+std::map<std::string, StoredAt> doc_index(const std::filesystem::path& workspace, const std::vector<std::string>& docs) {
+  std::map<std::string, StoredAt> out;
   std::map<std::string, int> sources;
   for (const auto& d : docs) out[d], sources[d.substr(0, d.find('#'))];
   for (const auto& [source, unused] : sources) {
     const std::string rel = store_path(source);
     auto text = files::exists(workspace / rel) ? files::read_inside(workspace, rel) : std::nullopt;
     if (!text) continue;
+    std::vector<std::uint64_t> starts{0};
+    for (std::size_t at = text->find('\n'); at != std::string::npos; at = text->find('\n', at + 1)) starts.push_back(at + 1);
     Diagnostics ignored;
     for_each_stored(*text, rel, ignored, [&](const DocumentView& v) {
       auto it = out.find(doc_ref(source, v.id));
-      if (it != out.end()) it->second = std::string(v.title);
+      if (it == out.end() || v.line < 1 || static_cast<std::size_t>(v.line) > starts.size()) return;
+      const auto l = static_cast<std::size_t>(v.line);
+      const std::uint64_t b = starts[l - 1], e = l < starts.size() ? starts[l] : text->size();
+      it->second = {b, e - b, std::string(v.title), true};
     });
   }
   return out;
+}
+
+// What the walk shows of a document besides its title.
+struct DocumentEvidence {
+  std::string url, created, body;
+  std::vector<std::string> labels;
+  bool found = false;
+};
+DocumentEvidence read_document(const std::filesystem::path& workspace, const std::string& doc, const StoredAt& at) {
+  DocumentEvidence d;
+  if (!at.found) return d;
+  const std::string source = doc.substr(0, doc.find('#')), rel = store_path(source);
+  auto path = files::resolve_inside(workspace, rel);
+  if (!path) return d;
+  std::ifstream in(*path, std::ios::binary);
+  std::string line(at.length, '\0');
+  in.seekg(static_cast<std::streamoff>(at.offset));
+  in.read(line.data(), static_cast<std::streamsize>(at.length));
+  if (!in) return d;
+  Diagnostics ignored;
+  for_each_stored(line, rel, ignored, [&](const DocumentView& v) {
+    if (doc_ref(source, v.id) != doc) return;  // the file changed since it was indexed: shown as not found
+    d.url = v.url, d.created = v.created, d.body = v.body, d.found = true;
+    for (const auto& l : v.labels) d.labels.emplace_back(l);
+  });
+  return d;
+}
+
+// The terminal's width when standard output is one (at least 40 columns), else 80.
+std::size_t terminal_width() {
+  struct winsize w {};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40) return w.ws_col;
+  return 80;
+}
+
+// `s` (terminal-safe already) wrapped at word boundaries to `width` code points, each line opening with `indent`;
+// a blank line of `s` stays blank (no trailing spaces).
+std::vector<std::string> wrap_lines(const std::string& s, std::size_t width, const std::string& indent) {
+  std::vector<std::string> out;
+  std::string w = reconcile::wrapped(s, width, indent);
+  std::size_t at = 0;
+  while (at < w.size()) {
+    auto nl = w.find('\n', at);
+    std::string line = w.substr(at, nl - at);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out.push_back(std::move(line));
+    at = nl == std::string::npos ? w.size() : nl + 1;
+  }
+  return out;
+}
+
+// A label's nodes as the walk shows them: "ID Name" each, root first, " > " between.
+std::string named_label(const Taxonomy& taxonomy, const std::vector<std::string>& nodes) {
+  std::vector<std::string> shown;
+  for (const auto& id : nodes) {
+    const auto* n = taxonomy.find(id);
+    shown.push_back(n && !n->name.empty() ? id + " " + n->name : id);
+  }
+  return text::terminal_safe(text::join(shown, " > "));
 }
 
 // The label as the terminal shows it (text::terminal_safe): its ids and its last node's name.
@@ -265,19 +342,46 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
   // The walk: one open document at a time, answers read line by line from stdin. What the documents and labels
   // hold reaches the terminal through text::terminal_safe: a title's ESC[2J cannot clear the screen, nor its CR
   // overwrite the [k/N] SOURCE#ID that says which document is decided.
-  auto titles = doc_titles(ctx.workspace, [&] {
+  auto stored = doc_index(ctx.workspace, [&] {
     std::vector<std::string> docs;
     for (auto d : open) docs.push_back(s->docs[d]);
     return docs;
   }());
+  const std::size_t width = terminal_width();
+  constexpr std::size_t kBodyLines = 12;
   std::size_t done = 0;
   for (std::size_t k = 0; k < open.size(); ++k) {
     const std::size_t d = open[k];
+    const StoredAt& at = stored[s->docs[d]];
     *ctx.out << "\n[" << k + 1 << "/" << open.size() << "] " << text::terminal_safe(s->docs[d]) << "  "
-             << text::terminal_safe(titles[s->docs[d]]) << '\n';
-    for (std::size_t c = 0; c < s->coders.size(); ++c)
+             << text::terminal_safe(at.title) << '\n';
+    // The evidence: where the document is, its GitHub labels, the start of its body, then each coder's label
+    // with the coder's note (the reason given for it).
+    const auto e = read_document(ctx.workspace, s->docs[d], at);
+    if (!e.found) {
+      const std::string rel = text::terminal_safe(store_path(s->docs[d].substr(0, s->docs[d].find('#'))));
+      *ctx.out << (at.found ? "  (" + rel + " changed since the walk began: run it again to see the document)\n"
+                            : "  (not in the stored corpus: " + rel + ")\n");
+    } else {
+      *ctx.out << "  " << text::terminal_safe(e.url.empty() ? std::string("(no url)") : e.url)
+               << (e.created.empty() ? "" : "  " + text::terminal_safe(e.created.substr(0, 10))) << '\n';
+      *ctx.out << "  labels: " << (e.labels.empty() ? std::string("(none)") : text::terminal_safe(text::join(e.labels, ", "))) << '\n';
+      const auto body = wrap_lines(text::terminal_safe(e.body, true), width - 5, "    ");
+      if (text::trim(e.body).empty()) {
+        *ctx.out << "    (no body)\n";
+      } else {
+        for (std::size_t i = 0; i < body.size() && i < kBodyLines; ++i) *ctx.out << body[i] << '\n';
+        if (body.size() > kBodyLines)
+          *ctx.out << "    \u2026 (" << body.size() - kBodyLines << " more line" << (body.size() - kBodyLines == 1 ? "" : "s") << ")\n";
+      }
+    }
+    for (std::size_t c = 0; c < s->coders.size(); ++c) {
       *ctx.out << "  " << c + 1 << ") " << text::terminal_safe(s->coders[c]) << ": "
-               << (s->categories[d][c].empty() ? std::string("-") : describe(taxonomy, s->nodes[d][c])) << '\n';
+               << (s->categories[d][c].empty() ? std::string("-") : named_label(taxonomy, s->nodes[d][c])) << '\n';
+      if (!s->notes[d][c].empty())
+        for (const auto& l : wrap_lines(text::terminal_safe("note: " + s->notes[d][c], true), width - 6, "     "))
+          *ctx.out << l << '\n';
+    }
     auto m = majority_nodes(*s, d);
     for (;;) {
       *ctx.out << "keep 1-" << s->coders.size() << (m ? ", m majority" : "") << ", o NODE[,NODE] other, s skip, q quit: " << std::flush;
@@ -297,9 +401,17 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
       if (answer == "s") break;
       if (answer == "m" && m) {
         nodes = *m, how = "majority";
-      } else if (answer.starts_with("o ") || answer.starts_with("o\t")) {
+      } else if (answer == "o" || answer.starts_with("o ") || answer.starts_with("o\t")) {
+        // Another label: on this line (o NODE[,NODE]) or, after a bare o, on the next.
+        std::string given = answer.substr(1);
+        if (answer == "o") {
+          *ctx.out << "nodes (ids or names, comma-separated; Enter to go back): " << std::flush;
+          if (!std::getline(std::cin, given)) given.clear();
+          if (text::trim(given).empty()) continue;
+        }
         Diagnostics node_diags;
-        std::vector<std::string> written = text::split_nonempty(answer.substr(2), ',');
+        std::vector<std::string> written = text::split_nonempty(given, ',');
+        if (written.empty()) continue;
         auto ids = resolve_node_ids(written, taxonomy, version->resolve, {"answer", 0, 0}, node_diags);
         if (!ids) {
           for (const auto& item : node_diags.items()) *ctx.out << item.message << '\n';

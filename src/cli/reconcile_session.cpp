@@ -21,6 +21,44 @@ constexpr std::string_view kKeyLetters = "abcdefghijlmprtvwxyz";
 
 std::string codes_text(const std::vector<std::string>& codes) { return codes.empty() ? "-" : text::join(codes, ", "); }
 
+// A coder's codes as the walk shows them: each "ID Name" (the taxonomy's name; the id alone when it has none),
+// "; " between them (a name may hold a comma); "-" for none.
+std::string named_codes(const Taxonomy& taxonomy, const std::vector<std::string>& codes) {
+  std::vector<std::string> shown;
+  for (const auto& id : codes) {
+    const auto* n = taxonomy.find(id);
+    shown.push_back(n && !n->name.empty() ? id + " " + n->name : id);
+  }
+  return shown.empty() ? "-" : text::join(shown, "; ");
+}
+
+// A coder's memos on a unit, each once with the codes it is written on ("A.1, B.2: TEXT"), in coding order.
+std::vector<std::string> memos_of(const CoderCodings& c) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> memos;
+  for (const auto& coding : c.codings) {
+    if (coding.memo.empty()) continue;
+    auto it = std::find_if(memos.begin(), memos.end(), [&](const auto& m) { return m.first == coding.memo; });
+    if (it == memos.end()) memos.push_back({coding.memo, {}}), it = memos.end() - 1;
+    if (std::find(it->second.begin(), it->second.end(), coding.node) == it->second.end()) it->second.push_back(coding.node);
+  }
+  std::vector<std::string> out;
+  for (const auto& [memo, nodes] : memos) out.push_back(text::join(nodes, ", ") + ": " + memo);
+  return out;
+}
+
+// At most `max` lines of `lines` (each ending in '\n'), then "INDENT… (N more lines)" for the rest.
+std::string at_most(const std::string& lines, std::size_t max, const std::string& indent) {
+  std::size_t at = 0, kept = 0;
+  while (kept < max && at < lines.size()) {
+    auto nl = lines.find('\n', at);
+    at = nl == std::string::npos ? lines.size() : nl + 1;
+    ++kept;
+  }
+  if (at >= lines.size()) return lines;
+  const auto rest = static_cast<std::size_t>(std::count(lines.begin() + static_cast<std::ptrdiff_t>(at), lines.end(), '\n'));
+  return lines.substr(0, at) + indent + "\u2026 (" + std::to_string(rest) + " more line" + (rest == 1 ? "" : "s") + ")\n";
+}
+
 // The unit's coders in the order of their keys (the workspace's coders by name).
 std::vector<const CoderCodings*> in_key_order(const Session& s, const ReconcileUnit& u) {
   std::vector<const CoderCodings*> out;
@@ -40,14 +78,31 @@ std::string unit_heading(const TranscriptSession& t, const PlannedUnit& p) {
          (q.empty() ? "" : " (" + q + ")"));
 }
 
-void print_unit(std::ostream& out, const Session& s, const TranscriptSession& t, const PlannedUnit& p, bool keys) {
-  out << unit_heading(t, p) << '\n';
+// `walk`: the walk's screen (key letters, the turn before as context, codes with their names, the memos), `lead`
+// opening the heading line ("unit k of N: "); else --list's lines (ids only).
+void print_unit(std::ostream& out, const Session& s, const TranscriptSession& t, const PlannedUnit& p, bool walk,
+                const std::string& lead = "") {
+  out << lead << unit_heading(t, p) << '\n';
+  const Taxonomy& taxonomy = s.study->taxonomy();
   // Input text goes to the terminal through text::terminal_safe: a turn's ESC c cannot reset the terminal.
+  // The turn before the unit's (the interviewer's question, most often) first, as context: at most 6 lines.
+  if (walk && p.unit && p.unit->turn_ref) {
+    const auto& turns = t.transcript->turns;
+    const Turn* turn = p.unit->turn_ref;
+    if (!turns.empty() && turn > &turns.front() && turn <= &turns.back()) {
+      const Turn& before = *(turn - 1);
+      out << at_most(wrapped(text::terminal_safe(before.speaker + ": " + before.text, true), 74, "    "), 6, "    ");
+    }
+  }
   if (p.unit) out << wrapped("\"" + text::terminal_safe(p.unit->text(), true) + "\"", 76, "    ");
   if (p.unit)
     for (const CoderCodings* c : in_key_order(s, *p.unit)) {
-      std::string k = keys ? key_of(s, c->coder) : "";
-      out << "  " << (k.empty() ? "" : k + ") ") << text::terminal_safe(c->coder) << ": " << text::terminal_safe(codes_text(c->nodes)) << '\n';
+      std::string k = walk ? key_of(s, c->coder) : "";
+      const std::string at = "  " + (k.empty() ? "" : k + ") ");
+      out << at << text::terminal_safe(c->coder) << ": " << text::terminal_safe(walk ? named_codes(taxonomy, c->nodes) : codes_text(c->nodes)) << '\n';
+      if (walk)
+        for (const auto& memo : memos_of(*c))
+          out << wrapped(text::terminal_safe("memo " + memo, true), 76 - at.size(), std::string(at.size(), ' '));
     }
   if (p.state == UnitState::stale || p.state == UnitState::orphan) {
     out << "  decided earlier: " << text::terminal_safe(p.record.decision) << " by " << text::terminal_safe(p.record.decided_by)
@@ -135,6 +190,9 @@ int walk(Context& ctx, Session& s, const std::string& note_default) {
   const Taxonomy& taxonomy = s.study->taxonomy();
   bool stop = false;
   int decided_now = 0;
+  std::size_t to_ask = 0, asked_all = 0;  // "unit k of N" over the whole walk
+  for (const auto& t : s.transcripts)
+    for (const auto& p : t.plan.units) to_ask += p.state == UnitState::open || p.state == UnitState::stale;
   for (auto& t : s.transcripts) {
     int asked = 0;
     const std::string at_start = t.written;
@@ -143,14 +201,14 @@ int walk(Context& ctx, Session& s, const std::string& note_default) {
       if (p.state != UnitState::open && p.state != UnitState::stale) continue;
       ++asked;
       out << '\n';
-      print_unit(out, s, t, p, true);
+      print_unit(out, s, t, p, true, "unit " + std::to_string(++asked_all) + " of " + std::to_string(to_ask) + ": ");
       std::string keys;
       for (const CoderCodings* c : in_key_order(s, *p.unit)) keys += key_of(s, c->coder);
       std::string choice;
       while (choice.empty()) {
         std::string letters;
         for (char k : keys) letters += (letters.empty() ? "" : "/") + std::string(1, k);
-        auto line = read_line(out, "decide: " + (keys.empty() ? std::string() : letters + " keep that coder's codes, ") + "u union, n neither, o other codes" +
+        auto line = read_line(out, "decide: " + (keys.empty() ? std::string() : letters + " keep that coder's codes, ") + "u union, n neither, o ID[,ID] other codes" +
                                        (p.state == UnitState::stale ? ", k keep the earlier decision" : "") + ", s skip, q stop > ");
         if (!line || *line == "q") {
           stop = true;
@@ -160,20 +218,28 @@ int walk(Context& ctx, Session& s, const std::string& note_default) {
         if (*line == "u") choice = "union";
         else if (*line == "n") choice = "neither";
         else if (*line == "k" && p.state == UnitState::stale) choice = p.record.decision;
-        else if (*line == "o") {
-          // Other codes: checked as they are typed; a typo asks again, with the nearest id.
-          while (true) {
-            auto ids = read_line(out, "codes (ids or names, comma-separated; Enter to go back) > ");
-            if (!ids || ids->empty()) break;
+        else if (*line == "o" || line->starts_with("o ") || line->starts_with("o\t")) {
+          // Other codes, on this line (o ID[,ID]) or the next: checked as they are typed; a typo asks again,
+          // with the nearest id.
+          auto resolve = [&](const std::string& given) -> bool {
             std::vector<std::string> written;
-            for (auto& piece : text::split_nonempty(*ids, ',')) written.push_back(std::string(text::trim(piece)));
+            for (auto& piece : text::split_nonempty(given, ',')) written.push_back(std::string(text::trim(piece)));
             Diagnostics d;
             auto resolved = resolve_node_ids(written, taxonomy, s.study->version->resolve, {t.transcript->file, p.unit->line, 0}, d);
             if (resolved && !resolved->empty()) {
               choice = "codes:" + text::join(*resolved, ",");
-              break;
+              return true;
             }
-            for (const auto& diag : d.items()) out << "  " << diag.message << '\n';
+            for (const auto& diag : d.items()) out << "  " << text::terminal_safe(diag.message) << '\n';
+            return false;
+          };
+          if (*line != "o") {
+            resolve(line->substr(2));  // an error is printed and the unit asked again
+          } else {
+            while (true) {
+              auto ids = read_line(out, "codes (ids or names, comma-separated; Enter to go back) > ");
+              if (!ids || ids->empty() || resolve(*ids)) break;
+            }
           }
         } else {
           for (const auto& c : p.unit->coders)
@@ -190,7 +256,7 @@ int walk(Context& ctx, Session& s, const std::string& note_default) {
       }
       if (auto why = decide_unit(t.plan, i, choice, s.decider, s.date, note->empty() ? suggested : *note, taxonomy); !why.empty()) {
         out << why << '\n';
-        --i;  // ask again
+        --i, --asked_all;  // ask again
         continue;
       }
       if (auto why = save(s, t); !why.empty()) {

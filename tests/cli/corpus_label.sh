@@ -157,15 +157,17 @@ out=$(q corpus reconcile --sample pilot --decider dana --majority | tail -2)
 [[ $out == "decided by majority: $((open - 1)); no majority (not decided): 1"$'\n'"  $tie  alice: COM.1; bob: TOOL.1; carol: WELL.1" ]] || fail "majority: $out"
 # The tie walked on standard input: an answer that is none, an unknown node (its error, asked again), another
 # label with a note; then decided again by --doc, with a note of two lines, a comma and quotes.
-out=$(printf 'x\no WEL.1\no WELL.1\nfrom the walk\n' | q corpus reconcile --sample pilot --decider erin | tail -7)
+# (The document's evidence between its [1/1] line and the labels, url to body, is walk_evidence.sh's.)
+out=$(printf 'x\no WEL.1\no WELL.1\nfrom the walk\n' | q corpus reconcile --sample pilot --decider erin |
+  awk '/^\[1\/1\] /{print; skip=1; next} skip && /^  1\) /{skip=0} !skip' | tail -7)
 expected="[1/1] $tie  $(/usr/bin/python3 -c "
 import json, sys
 for l in open('$ws/corpus/${tie%%#*}.jsonl'):
     j = json.loads(l)
     if j['id'] == '${tie#*#}': print(j['title'])")
-  1) alice: COM.1 (Asynchronous updates)
-  2) bob: TOOL.1 (Chat)
-  3) carol: WELL.1 (Isolation)
+  1) alice: COM.1 Asynchronous updates
+  2) bob: TOOL.1 Chat
+  3) carol: WELL.1 Isolation
 keep 1-3, o NODE[,NODE] other, s skip, q quit: keep 1-3, o NODE[,NODE] other, s skip, q quit: unknown taxonomy node 'WEL.1' (did you mean 'WELL.1'?)
 keep 1-3, o NODE[,NODE] other, s skip, q quit: note (Enter for none): decided: WELL.1 (Isolation) [other]
 decided 1 of 1 open documents"

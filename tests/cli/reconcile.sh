@@ -55,8 +55,8 @@ grep -qxF "transcripts/C01.md: error: --decide t2: no disagreement on that unit 
 # The terminal walk (lines on stdin): C01 t3, keep bob's, with a note; agreed units are copied with their memos
 # and exemplar marks. Keys are the workspace's coders in name order (bob a, carol b, dana c, eli d, frank e).
 printf 'x\na\nbob was right\n' | q reconcile C01.md --decider ana --date 2026-11-21 >"$tmp/walk" 2>"$tmp/err" || fail "walk: $(cat "$tmp/err")"
-grep -qF "  d) eli: COM.2, WELL.1" "$tmp/walk" && grep -qF "  a) bob: COM.2" "$tmp/walk" && grep -qF "'x' is not a choice" "$tmp/walk" &&
-  grep -qF "decide: a/d keep that coder's codes, u union, n neither, o other codes, s skip, q stop > " "$tmp/walk" || fail "walk screen: $(cat "$tmp/walk")"
+grep -qxF "  d) eli: COM.2 Meetings; WELL.1 Isolation" "$tmp/walk" && grep -qF "  a) bob: COM.2" "$tmp/walk" && grep -qF "'x' is not a choice" "$tmp/walk" &&
+  grep -qF "decide: a/d keep that coder's codes, u union, n neither, o ID[,ID] other codes, s skip, q stop > " "$tmp/walk" || fail "walk screen: $(cat "$tmp/walk")"
 [[ $(cat "$ws/transcripts/C01.consensus.codes") == *$'t2: COM.1, WELL.1 | memo: Efficiency and isolation come together for contractors.\n# decided t3 by ana on 2026-11-21: bob | eli: COM.2, WELL.1 | bob: COM.2 | hash d4b419936b45f034 | note: bob was right\nt3: COM.2\nt4: TOOL.2 | exemplar' ]] ||
   fail "walk file: $(cat "$ws/transcripts/C01.consensus.codes")"
 # Nothing left: a second run decides nothing and writes nothing.

@@ -24,14 +24,15 @@ no_controls() {
 # tab and a C1 CSI; both labelled differently by two coders, so both are open.
 cat >"$tmp/x.json" <<'EOF'
 [{"number": 1, "url": "https://example.org/a/b/issues/1", "title": "plain title", "body": "b", "createdAt": "2024-01-01T00:00:00Z"},
- {"number": 2, "url": "https://example.org/a/b/issues/2", "title": "\u001b[2Jcleared\rgotcha\tend \u009b2J", "body": "b", "createdAt": "2024-01-02T00:00:00Z"}]
+ {"number": 2, "url": "https://example.org/a/b/issues/2", "title": "\u001b[2Jcleared\rgotcha\tend \u009b2J", "body": "\u001b[2Jbody\rover", "createdAt": "2024-01-02T00:00:00Z",
+  "labels": [{"name": "\u001b[31mred"}]}]
 EOF
 q -q corpus import "$tmp/x.json" --source x
 printf 'sources: {}\n' >"$ws/corpus/keywords.yaml"
 q -q corpus retrieve
 q -q corpus sample s --size 2
 for d in x#1 x#2; do
-  q -q corpus label --coder alice --sample s --doc "$d" --node COM.1
+  q -q corpus label --coder alice --sample s --doc "$d" --node COM.1 --note $'\e[2Jwhy\rnot'
   q -q corpus label --coder bob --sample s --doc "$d" --node TOOL.1
 done
 title='^[[2Jcleared^Mgotcha    end <U+009B>2J'  # the tab after "gotcha" (column 20 of the shown form) to 24
@@ -41,7 +42,11 @@ printf 's\ns\n' | q corpus reconcile --sample s --decider dana >"$tmp/walk" 2>"$
 no_controls "$tmp/walk" "the corpus reconcile walk"
 grep -qxE "\[[12]/2\] x#2  $(sed 's/[][^$.*+?(){}|\\]/\\&/g' <<<"$title")" "$tmp/walk" || fail "walk line of x#2: $(cat -A "$tmp/walk")"
 grep -qxE '\[[12]/2\] x#1  plain title' "$tmp/walk" || fail "walk line of x#1: $(cat -A "$tmp/walk")"
-grep -qxF "  1) alice: COM.1 (Asynchronous updates)" "$tmp/walk" || fail "walk labels: $(cat -A "$tmp/walk")"
+grep -qxF "  1) alice: COM.1 Asynchronous updates" "$tmp/walk" || fail "walk labels: $(cat -A "$tmp/walk")"
+# The evidence under the title too: the body, the GitHub labels, the coder's note (#37.10).
+grep -qxF "    ^[[2Jbody^Mover" "$tmp/walk" || fail "walk body: $(cat -A "$tmp/walk")"
+grep -qxF "  labels: ^[[31mred" "$tmp/walk" || fail "walk GitHub labels: $(cat -A "$tmp/walk")"
+grep -qxF "     note: ^[[2Jwhy^Mnot" "$tmp/walk" || fail "walk note: $(cat -A "$tmp/walk")"
 # In a terminal (tmux, when there is one): the title neither clears the screen (the agreement printed before
 # it stays) nor overwrites the prefix of its line.
 if command -v tmux >/dev/null; then
@@ -80,5 +85,5 @@ grep -qxF 'transcripts/C01.md:25: C01#t3 (II.2)' "$tmp/list" || fail "list headi
 printf 's\n' | q reconcile C01.md --decider ana --date 2026-11-21 >"$tmp/twalk" 2>"$tmp/err" || fail "transcript walk: $(cat "$tmp/err")"
 no_controls "$tmp/twalk" "the transcript reconcile walk"
 grep -qF '"Only the kick-off.^[c After^Mthat I am^G alone."' "$tmp/twalk" || fail "walk turn: $(cat -A "$tmp/twalk")"
-grep -qxF 'transcripts/C01.md:25: C01#t3 (II.2)' "$tmp/twalk" || fail "walk heading: $(cat -A "$tmp/twalk")"
+grep -qxF 'unit 1 of 1: transcripts/C01.md:25: C01#t3 (II.2)' "$tmp/twalk" || fail "walk heading: $(cat -A "$tmp/twalk")"
 echo "ok: terminal_text"

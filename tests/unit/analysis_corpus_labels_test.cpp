@@ -80,3 +80,14 @@ TEST_CASE("corpus::resolve_sample_labels locates labels that do not resolve", "[
   CHECK(d.items()[0].message == "unknown taxonomy node 'COMM.1' (did you mean 'COM.1'?)");
   CHECK(d.items()[1].message == "'TOOL' and 'COM.1' are not on one path from the root: a label is one node and, optionally, its ancestors");
 }
+
+TEST_CASE("corpus::resolve_sample_labels keeps each coder's note with the label (the reconcile walk shows it)", "[analysis][corpus]") {
+  std::vector<CoderLabels> coders{{"alice", {{"x#1", {"COM.1"}, "posts, not calls", 2}}}, {"bob", {{"x#1", {"TOOL.1"}, "", 2}}}};
+  Diagnostics d;
+  auto s = resolve_sample_labels({"x#1", "x#2"}, coders, {}, "decisions.csv", "pilot", test::fieldwork_taxonomy(),
+                                 direct_resolver(test::fieldwork_taxonomy()), d);
+  REQUIRE_FALSE(d.has_errors());
+  REQUIRE(s.notes.size() == 2);
+  CHECK(s.notes[0] == std::vector<std::string>{"posts, not calls", ""});
+  CHECK(s.notes[1] == std::vector<std::string>{"", ""});
+}

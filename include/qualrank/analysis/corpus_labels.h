@@ -32,6 +32,7 @@ struct SampleLabels {
   // categories[d][c]: the category coder c gave docs[d] ("" when none); nodes[d][c] its nodes.
   std::vector<std::vector<std::string>> categories;
   std::vector<std::vector<std::vector<std::string>>> nodes;
+  std::vector<std::vector<std::string>> notes;          // notes[d][c]: coder c's note on docs[d] ("" when none)
   std::vector<std::optional<LabelDecision>> decisions;  // per doc (nodes resolved and ordered root first)
   std::vector<std::string> decided_category;            // per doc: the decision's category, "" when none
   std::vector<std::string> not_in_sample;               // "FILE:LINE: DOC" of labels or decisions outside the sample
