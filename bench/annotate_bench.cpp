@@ -8,6 +8,8 @@
 //  * BM_KeystrokeDrawn, BM_ApplyCodeDrawn: one turn on, and a code applied, each followed by drawing the whole
 //    screen (80x24, colours on: coded spans coloured, codes in the margin, suggestions listed) into an ncurses
 //    screen writing to /dev/null. Requirements: under 50 ms per keystroke, under 100 ms per applied code.
+//  * BM_MemoLines/N: the `M` list of a transcript whose N participant turns each carry a coding with a memo
+//    (2,550, 5,100, 10,200: issue #37 item 13); the time per memo must stay flat (linear in the memos).
 // The transcript is generated: 13,500 sections of one interviewer and two participant turns, every third
 // turn coded, about 5 MB.
 #include <benchmark/benchmark.h>
@@ -216,8 +218,59 @@ void BM_ApplyCodeDrawn(benchmark::State& state) {
   }
 }
 
+// A transcript of `n` coded participant turns, each with a memo, in a workspace of its own.
+struct MemoFixture {
+  fs::path root;
+  std::optional<Workspace> ws;
+  std::unique_ptr<TaxonomyVersion> version;
+  explicit MemoFixture(int n) {
+    root = fs::temp_directory_path() / ("qualrank-annotate-bench-memos-" + std::to_string(n));
+    fs::remove_all(root);
+    fs::create_directories(root / "codebooks");
+    fs::create_directories(root / "guidelines");
+    fs::create_directories(root / "transcripts");
+    std::ofstream(root / "codebooks" / "bench.yaml") << kTaxonomy;
+    std::ofstream(root / "guidelines" / "bench.yaml") << kGuideline;
+    std::string t = "---\nparticipant: P1\nrole: user\ncoder: alice\n---\n\n## II.1 Questions\n\n";
+    for (int k = 1; k <= n; ++k) {
+      if (k % 2 == 1) t += "I: And then?\n\n";
+      t += "P1: The pip install failed on turn " + std::to_string(k) + ".\n@code A.1\n@memo installing fails, case " +
+           std::to_string(k) + "\n\n";
+    }
+    std::ofstream(root / "transcripts" / "P1.md", std::ios::binary) << t;
+    Diagnostics diags;
+    ws = load_workspace_design(root, diags);
+    if (ws) version = taxonomy_at(*ws, std::nullopt, diags);
+    if (!ws || !version) std::abort();
+  }
+  ~MemoFixture() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+};
+
+void BM_MemoLines(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  MemoFixture f(n);
+  Diagnostics diags;
+  auto doc = CodingDocument::open(f.root, "transcripts/P1.md", "", f.version->resolve, diags);
+  if (!doc) std::abort();
+  tui::AnnotateModel m(std::move(*doc), f.version->taxonomy, f.version->resolve, &f.ws->guideline);
+  std::size_t lines = 0;
+  for (auto _ : state) {
+    auto l = m.memo_lines();
+    lines = l.size();
+    benchmark::DoNotOptimize(l);
+  }
+  if (lines != static_cast<std::size_t>(n)) state.SkipWithError("not every memo is listed");
+  state.counters["memos"] = static_cast<double>(lines);
+  state.counters["us_per_memo"] = benchmark::Counter(static_cast<double>(lines), benchmark::Counter::kIsIterationInvariantRate |
+                                                                                   benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
+BENCHMARK(BM_MemoLines)->Arg(2550)->Arg(5100)->Arg(10200)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KeystrokeDrawn)->Unit(benchmark::kMillisecond)->Iterations(200);
 BENCHMARK(BM_ApplyCodeDrawn)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_Open)->Unit(benchmark::kMillisecond)->Iterations(5);

@@ -306,9 +306,14 @@ std::string CodingDocument::target_file() const { return inline_ ? transcript_fi
 bool CodingDocument::dirty() const { return transcript_text_ != saved_transcript_ || codes_text_ != saved_codes_; }
 
 std::vector<CodingView> CodingDocument::codings(int turn_number) const {
-  std::vector<CodingView> out;
   const Turn* turn = view_.participant_turn(turn_number);
-  if (!turn) return out;
+  return turn ? codings(*turn) : std::vector<CodingView>{};
+}
+
+std::vector<CodingView> CodingDocument::codings(const Turn& t) const {
+  std::vector<CodingView> out;
+  const Turn* turn = &t;
+  const int turn_number = t.number;
   for (const auto& c : turn->codes) out.push_back({turn_number, std::nullopt, c.written, c.memo, c.exemplar, c.where});
   std::vector<const Span*> spans;
   for (const auto& s : turn->spans) spans.push_back(&s);

@@ -135,7 +135,8 @@ std::vector<std::string> AnnotateModel::memo_lines() const {
   std::vector<std::string> out;
   for (std::size_t k : participants_) {
     const Turn& t = doc_.transcript().turns[k];
-    for (const auto& c : doc_.codings(t.number))
+    if (t.codes.empty() && t.spans.empty()) continue;
+    for (const auto& c : doc_.codings(t))  // by the turn itself: a search by number per turn was quadratic
       if (!c.memo.empty())
         out.push_back("t" + std::to_string(t.number) + " " + node_label(c.written) + (c.span ? " \"" + *c.span + "\"" : "") + ": " + c.memo);
   }
@@ -205,8 +206,8 @@ int AnnotateModel::selected_occurrence() const {
 }
 
 std::vector<CodingView> AnnotateModel::codings() const {
-  int n = current_number();
-  return n ? doc_.codings(n) : std::vector<CodingView>{};
+  const Turn* t = current_turn();
+  return t ? doc_.codings(*t) : std::vector<CodingView>{};
 }
 
 void AnnotateModel::cycle_coding(int delta) {

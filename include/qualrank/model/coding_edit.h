@@ -75,6 +75,9 @@ class CodingDocument {
 
   // The coder's codings of participant turn `turn`, whole-turn ones first, then spans in text order.
   std::vector<CodingView> codings(int turn) const;
+  // The same for a participant turn of transcript() itself (no search for its number: listing every turn's
+  // codings stays linear in the turns).
+  std::vector<CodingView> codings(const Turn& turn) const;
 
   // The participant turn a target names (by number, or by a line inside it). Located errors for an unknown
   // turn, an interviewer turn, a span that is not in the turn or occurs more than once.
