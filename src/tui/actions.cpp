@@ -122,7 +122,14 @@ void quit(ActionContext& c) {
     c.model.set_message("not quitting ('w' saves)");
     return;
   }
-  c.discard = c.model.dirty();
+  // Changes a reload could not re-apply are unsaved work too (kept for 'u'/'r' and in the recovery file).
+  const std::size_t kept = c.model.unapplied().size();
+  if (!c.model.dirty() && kept > 0 &&
+      !c.ui.confirm(std::to_string(kept) + " change(s) not re-applied are kept ('u' shows, 'r' re-applies): quit and drop them? (y/n)")) {
+    c.model.set_message("not quitting ('u' shows the kept changes, 'r' re-applies one)");
+    return;
+  }
+  c.discard = c.model.dirty() || kept > 0;
   c.quit = true;
 }
 

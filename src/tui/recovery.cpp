@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "qualrank/util/files.h"
@@ -39,10 +40,42 @@ std::string base_file(const CodingDocument& doc) {
 
 bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+using Change = CodingDocument::Reloaded::Change;
+const char* const kKinds[] = {"addition", "removal", "memo", "exemplar"};
+
+nlohmann::json change_json(const Change& c) {
+  nlohmann::json j;
+  j["kind"] = kKinds[static_cast<int>(c.kind)];
+  j["turn"] = c.turn;
+  j["span"] = c.span ? nlohmann::json(*c.span) : nlohmann::json(nullptr);
+  j["node"] = c.node;
+  j["memo"] = c.memo;
+  j["exemplar"] = c.exemplar;
+  j["label"] = c.label;
+  return j;
+}
+
+Change change_of(const nlohmann::json& j) {
+  Change c;
+  const std::string kind = j.at("kind").get<std::string>();
+  int k = 0;
+  while (k < 4 && kind != kKinds[k]) ++k;
+  if (k == 4) throw std::runtime_error("unknown kind");
+  c.kind = static_cast<Change::Kind>(k);
+  c.turn = j.at("turn").get<int>();
+  if (!j.at("span").is_null()) c.span = j.at("span").get<std::string>();
+  c.node = j.at("node").get<std::string>();
+  c.memo = j.at("memo").get<std::string>();
+  c.exemplar = j.at("exemplar").get<bool>();
+  c.label = j.at("label").get<std::string>();
+  return c;
+}
+
 }  // namespace
 
-bool keep_unsaved(const fs::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept) {
-  if (!doc.dirty()) {
+bool keep_unsaved(const fs::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept,
+                  const std::vector<Change>& not_reapplied) {
+  if (!doc.dirty() && not_reapplied.empty()) {
     remove_recovery(root, doc);
     if (kept) kept->sha256.clear();
     return true;
@@ -74,6 +107,10 @@ bool keep_unsaved(const fs::path& root, const CodingDocument& doc, std::string* 
   j["keep_start"] = prefix;
   j["keep_end"] = suffix;
   j["between"] = edited.substr(prefix, edited.size() - prefix - suffix);
+  if (!not_reapplied.empty()) {
+    j["not_reapplied"] = nlohmann::json::array();
+    for (const auto& c : not_reapplied) j["not_reapplied"].push_back(change_json(c));
+  }
   return files::write_atomic(root / recovery_file(doc), j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", error);
 }
 
@@ -102,6 +139,8 @@ std::optional<Recovery> find_recovery(const fs::path& root, const CodingDocument
     if (prefix + suffix > base->size()) return fail("not a recovery file (not the JSON annotate writes)");
     r.edited = base->substr(0, prefix) + j.at("between").get<std::string>() + base->substr(base->size() - suffix);
     r.base = std::move(*base);
+    if (j.contains("not_reapplied"))
+      for (const auto& c : j.at("not_reapplied")) r.not_reapplied.push_back(change_of(c));
     return r;
   } catch (const std::exception&) {
     return fail("not a recovery file (not the JSON annotate writes)");
