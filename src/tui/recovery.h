@@ -34,6 +34,7 @@ std::string recovery_file(const CodingDocument& doc);
 // The SHA-256 of the base last written by keep_unsaved (so that it is written once, not after every edit).
 struct KeptBase {
   std::string sha256;
+  std::string text;  // the base it is the hash of: compared (memcmp) instead of hashing the base after every edit
 };
 // Writes the document's unsaved changes (atomically) with `not_reapplied` (changes kept that a reload could
 // not re-apply), and its base unless `kept` says it is there already; removes both files when there are
