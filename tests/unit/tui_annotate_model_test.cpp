@@ -698,3 +698,29 @@ TEST_CASE("tui: after a kill, u undoes the recovered changes and r puts them bac
   REQUIRE(third.codings().size() == 1);
   CHECK(third.codings()[0].memo == "pinning");
 }
+
+TEST_CASE("tui: a memo on a coding whose words the other writer changed is named and kept", "[tui]") {
+  TempStudy w;
+  const fs::path file = w.root / "transcripts/P9.md";
+  FakeUi ui;
+  auto m = w.open();
+  m.select_start();
+  m.select_move(8);
+  m.select_extend(2);  // "東京 users"
+  ui.code = "A.1";
+  press(m, ui, 'c');
+  REQUIRE(m.save());
+  ui.text = "asks in Japanese";
+  press(m, ui, 'm');
+  std::string text = read(file);
+  const std::string from = "[東京 users]{A.1}";
+  REQUIRE(text.find(from) != std::string::npos);
+  std::ofstream(file, std::ios::binary) << text.replace(text.find(from), from.size(), "[Tokyo users]{A.1}");
+  CHECK_FALSE(m.save());
+  CHECK_FALSE(m.reload(false));  // before: reported as fully re-applied, the memo gone unseen
+  CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); NOT re-applied (kept; u shows, r re-applies): "
+                       "t1 \"東京 users\" A.1: your memo \"asks in Japanese\"; the undo history is cleared");
+  REQUIRE(m.unapplied().size() == 1);
+  CHECK(m.unapplied()[0].kind == CodingDocument::Reloaded::Change::Kind::memo);
+  CHECK(m.unapplied()[0].memo == "asks in Japanese");
+}
