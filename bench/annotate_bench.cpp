@@ -8,6 +8,13 @@
 //  * BM_KeystrokeDrawn, BM_ApplyCodeDrawn: one turn on, and a code applied, each followed by drawing the whole
 //    screen (80x24, colours on: coded spans coloured, codes in the margin, suggestions listed) into an ncurses
 //    screen writing to /dev/null. Requirements: under 50 ms per keystroke, under 100 ms per applied code.
+//  * BM_ApplyCodeKept: BM_ApplyCode followed by what the key loop does after every change: keep the unsaved
+//    work for recovery (recovery.h: the changed stretch written; the base hashed and written once, not per edit).
+//  * BM_ApplyCodeSmallKeptDrawn: the key loop's whole work for one applied code on a 3 KB transcript of the
+//    same workspace (the 5 MB one beside it): apply, keep for recovery, draw, with the suggestions learned
+//    from the whole study attached as annotate attaches them. It must not grow with the study.
+//  * BM_MemoLines/N: the `M` list of a transcript whose N participant turns each carry a coding with a memo
+//    (2,550, 5,100, 10,200: issue #37 item 13); the time per memo must stay flat (linear in the memos).
 // The transcript is generated: 13,500 sections of one interviewer and two participant turns, every third
 // turn coded, about 5 MB.
 #include <benchmark/benchmark.h>
@@ -23,6 +30,8 @@
 #include <cstdio>
 
 #include "annotate_model.h"
+#include "recovery.h"
+#include "study_loader.h"
 #include "screen.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
@@ -96,6 +105,11 @@ struct Fixture {
     }
     bytes = t.size();
     std::ofstream(root / "transcripts" / "P1.md", std::ios::binary) << t;
+    std::string small = "---\nparticipant: P0\nrole: user\ncoder: alice\n---\n\n## II.1 Questions\n\n";
+    for (int k = 1; k <= 16; ++k)
+      small += "I: And then?\n\nP0: The pip install of the wheel failed again on turn " + std::to_string(k) +
+               ", and how do I know which version is right? Nobody said.\n\n";
+    std::ofstream(root / "transcripts" / "P0.md", std::ios::binary) << small;
     Diagnostics diags;
     ws = load_workspace_design(root, diags);
     if (ws) version = taxonomy_at(*ws, std::nullopt, diags);
@@ -108,9 +122,9 @@ struct Fixture {
     std::error_code ec;
     fs::remove_all(root, ec);
   }
-  std::unique_ptr<tui::AnnotateModel> open() const {
+  std::unique_ptr<tui::AnnotateModel> open(const std::string& file = "transcripts/P1.md") const {
     Diagnostics diags;
-    auto doc = CodingDocument::open(root, "transcripts/P1.md", "", version->resolve, diags);
+    auto doc = CodingDocument::open(root, file, "", version->resolve, diags);
     if (!doc) std::abort();
     return std::make_unique<tui::AnnotateModel>(std::move(*doc), version->taxonomy, version->resolve, &ws->guideline);
   }
@@ -153,6 +167,25 @@ void BM_ApplyCode(benchmark::State& state) {
     m->undo();
     state.ResumeTiming();
   }
+}
+
+void BM_ApplyCodeKept(benchmark::State& state) {
+  auto m = fixture().open();
+  m->go_to_turn(fixture().turns / 2 + 1);  // an uncoded turn
+  tui::KeptBase kept;
+  std::string error;
+  for (auto _ : state) {
+    m->select_start();
+    m->select_move(3);
+    m->select_extend(2);
+    if (!m->add_code("B.1")) state.SkipWithError(m->message().c_str());
+    if (!tui::keep_unsaved(fixture().root, m->document(), &error, &kept)) state.SkipWithError(error.c_str());
+    state.PauseTiming();
+    m->undo();
+    state.ResumeTiming();
+  }
+  std::error_code ec;
+  fs::remove_all(fixture().root / ".qualrank-recover", ec);
 }
 
 void BM_Undo(benchmark::State& state) {
@@ -216,13 +249,90 @@ void BM_ApplyCodeDrawn(benchmark::State& state) {
   }
 }
 
+void BM_ApplyCodeSmallKeptDrawn(benchmark::State& state) {
+  NullScreen screen;
+  const auto& f = fixture();
+  auto m = f.open("transcripts/P0.md");
+  tui::StudyLoader study(f.root, "");
+  if (const auto& l = study.learned()) m->set_learned(*l);
+  m->go_to_turn(8);
+  tui::KeptBase kept;
+  std::string error;
+  for (auto _ : state) {
+    m->select_start();
+    m->select_move(1);
+    m->select_extend(2);
+    if (!m->add_code("B.1")) state.SkipWithError(m->message().c_str());
+    if (!tui::keep_unsaved(f.root, m->document(), &error, &kept)) state.SkipWithError(error.c_str());
+    tui::draw_main(*m);
+    state.PauseTiming();
+    m->undo();
+    state.ResumeTiming();
+  }
+  std::error_code ec;
+  fs::remove_all(f.root / ".qualrank-recover", ec);
+}
+
+// A transcript of `n` coded participant turns, each with a memo, in a workspace of its own.
+struct MemoFixture {
+  fs::path root;
+  std::optional<Workspace> ws;
+  std::unique_ptr<TaxonomyVersion> version;
+  explicit MemoFixture(int n) {
+    root = fs::temp_directory_path() / ("qualrank-annotate-bench-memos-" + std::to_string(n));
+    fs::remove_all(root);
+    fs::create_directories(root / "codebooks");
+    fs::create_directories(root / "guidelines");
+    fs::create_directories(root / "transcripts");
+    std::ofstream(root / "codebooks" / "bench.yaml") << kTaxonomy;
+    std::ofstream(root / "guidelines" / "bench.yaml") << kGuideline;
+    std::string t = "---\nparticipant: P1\nrole: user\ncoder: alice\n---\n\n## II.1 Questions\n\n";
+    for (int k = 1; k <= n; ++k) {
+      if (k % 2 == 1) t += "I: And then?\n\n";
+      t += "P1: The pip install failed on turn " + std::to_string(k) + ".\n@code A.1\n@memo installing fails, case " +
+           std::to_string(k) + "\n\n";
+    }
+    std::ofstream(root / "transcripts" / "P1.md", std::ios::binary) << t;
+    Diagnostics diags;
+    ws = load_workspace_design(root, diags);
+    if (ws) version = taxonomy_at(*ws, std::nullopt, diags);
+    if (!ws || !version) std::abort();
+  }
+  ~MemoFixture() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+};
+
+void BM_MemoLines(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  MemoFixture f(n);
+  Diagnostics diags;
+  auto doc = CodingDocument::open(f.root, "transcripts/P1.md", "", f.version->resolve, diags);
+  if (!doc) std::abort();
+  tui::AnnotateModel m(std::move(*doc), f.version->taxonomy, f.version->resolve, &f.ws->guideline);
+  std::size_t lines = 0;
+  for (auto _ : state) {
+    auto l = m.memo_lines();
+    lines = l.size();
+    benchmark::DoNotOptimize(l);
+  }
+  if (lines != static_cast<std::size_t>(n)) state.SkipWithError("not every memo is listed");
+  state.counters["memos"] = static_cast<double>(lines);
+  state.counters["us_per_memo"] = benchmark::Counter(static_cast<double>(lines), benchmark::Counter::kIsIterationInvariantRate |
+                                                                                   benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
+BENCHMARK(BM_MemoLines)->Arg(2550)->Arg(5100)->Arg(10200)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KeystrokeDrawn)->Unit(benchmark::kMillisecond)->Iterations(200);
 BENCHMARK(BM_ApplyCodeDrawn)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_Open)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_MoveTurn)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ApplyCode)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_ApplyCodeSmallKeptDrawn)->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_ApplyCodeKept)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_Undo)->Unit(benchmark::kMillisecond)->Iterations(10);
 
 BENCHMARK_MAIN();

@@ -310,7 +310,10 @@ CodeSuggester train_suggester(const std::vector<TrainingSegment>& segments, cons
   s.idf_ = fit_idf(docs, s.vocabulary_.size(), options.features.min_df);
   std::vector<SparseVector> vectors;
   vectors.reserve(counts.size());
-  for (const auto& c : counts) vectors.push_back(tfidf(c, s.idf_, s.vocabulary_));
+  for (auto& c : counts) {  // each segment's counts freed once weighted: the two never all held at once
+    vectors.push_back(tfidf(c, s.idf_, s.vocabulary_));
+    c = TermCounts();
+  }
   std::vector<const SparseVector*> rows;
   for (const auto& v : vectors) rows.push_back(&v);
   s.model_ = train_logistic(rows, labels, s.idf_.columns, s.codes_.size(), options.training);

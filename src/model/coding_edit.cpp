@@ -5,6 +5,7 @@
 #include "qualrank/model/coding_edit.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <map>
@@ -306,9 +307,14 @@ std::string CodingDocument::target_file() const { return inline_ ? transcript_fi
 bool CodingDocument::dirty() const { return transcript_text_ != saved_transcript_ || codes_text_ != saved_codes_; }
 
 std::vector<CodingView> CodingDocument::codings(int turn_number) const {
-  std::vector<CodingView> out;
   const Turn* turn = view_.participant_turn(turn_number);
-  if (!turn) return out;
+  return turn ? codings(*turn) : std::vector<CodingView>{};
+}
+
+std::vector<CodingView> CodingDocument::codings(const Turn& t) const {
+  std::vector<CodingView> out;
+  const Turn* turn = &t;
+  const int turn_number = t.number;
   for (const auto& c : turn->codes) out.push_back({turn_number, std::nullopt, c.written, c.memo, c.exemplar, c.where});
   std::vector<const Span*> spans;
   for (const auto& s : turn->spans) spans.push_back(&s);
@@ -979,6 +985,19 @@ std::string key_label(const std::string& key) {
   return key.substr(0, a) + (span.empty() ? "" : " \"" + span + "\"") + " " + key.substr(b + 1);
 }
 
+// The change a coding key "tN|span|node" names, of `kind`, with `label` as its line.
+CodingDocument::Reloaded::Change key_change(const std::string& key, CodingDocument::Reloaded::Change::Kind kind,
+                                            std::string label) {
+  CodingDocument::Reloaded::Change c;
+  auto a = key.find('|'), b = key.rfind('|');
+  c.kind = kind;
+  c.turn = std::atoi(key.c_str() + 1);
+  if (b > a + 1) c.span = key.substr(a + 1, b - a - 1);
+  c.node = key.substr(b + 1);
+  c.label = std::move(label);
+  return c;
+}
+
 }  // namespace
 
 std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diags) {
@@ -1054,24 +1073,51 @@ std::optional<CodingDocument::Reloaded> CodingDocument::reload(Diagnostics& diag
   }
   // A coding added since the last save must be in the result (re-applied, or already written by the other
   // writer), a coding removed must not be; the others are listed.
-  const std::multiset<std::string> got = coding_keys(*merged_view, resolve_);
-  for (const auto& k : added)
-    if (!got.count(k)) result.not_reapplied.push_back(key_label(k) + ": your addition");
-  for (const auto& k : removed)
-    if (got.count(k) && !(their_keys.count(k) > base_keys.count(k))) result.not_reapplied.push_back(key_label(k) + ": your removal");
-  // A memo or exemplar mark changed since the last save must be in the result too (or the other writer made the
-  // same change); else it is named, with the memo's text, so that nothing typed is lost unseen.
+  using Kind = Reloaded::Change::Kind;
+  auto lost = [&](const std::string& k, Kind kind, std::string label) -> Reloaded::Change& {
+    result.not_reapplied.push_back(label);
+    result.changes.push_back(key_change(k, kind, std::move(label)));
+    return result.changes.back();
+  };
   const auto base_notes = base_view ? coding_notes(*base_view, resolve_) : decltype(coding_notes(view_, resolve_)){};
   const auto our_notes = coding_notes(view_, resolve_), got_notes = coding_notes(*merged_view, resolve_);
+  const std::multiset<std::string> got = coding_keys(*merged_view, resolve_);
+  for (const auto& k : added)
+    if (!got.count(k)) {  // with its memo and mark: they went with it
+      auto n = our_notes.find(k);
+      const std::string memo = n == our_notes.end() ? "" : n->second.first;
+      const bool mark = n != our_notes.end() && n->second.second;
+      std::string label = key_label(k) + ": your addition";
+      if (!memo.empty()) label += " with its memo \"" + memo + "\"";
+      if (mark) label += memo.empty() ? " with its exemplar mark" : " and its exemplar mark";
+      auto& c = lost(k, Kind::addition, std::move(label));
+      c.memo = memo;
+      c.exemplar = mark;
+    }
+  for (const auto& k : removed)
+    if (got.count(k) && !(their_keys.count(k) > base_keys.count(k))) lost(k, Kind::removal, key_label(k) + ": your removal");
+  // A memo or exemplar mark changed since the last save must be in the result too (or the other writer made the
+  // same change); else it is named, with the memo's text, so that nothing typed is lost unseen.
   for (const auto& [k, mine] : our_notes) {
     auto b = base_notes.find(k);
     const std::pair<std::string, bool> before = b == base_notes.end() ? std::make_pair(std::string(), false) : b->second;
     auto g = got_notes.find(k);
-    if (mine == before || g == got_notes.end()) continue;  // unchanged, or the coding itself is listed above
+    if (mine == before || (g == got_notes.end() && added.count(k))) continue;  // unchanged, or listed above
+    if (g == got_notes.end()) {  // the coding is gone from the result (the other writer changed its words)
+      if (mine.first != before.first)
+        lost(k, Kind::memo, key_label(k) + (mine.first.empty() ? ": your removal of its memo" : ": your memo \"" + mine.first + "\""))
+            .memo = mine.first;
+      if (mine.second != before.second)
+        lost(k, Kind::exemplar, key_label(k) + (mine.second ? ": your exemplar mark" : ": your dropping of its exemplar mark"))
+            .exemplar = mine.second;
+      continue;
+    }
     if (g->second.first != mine.first && mine.first != before.first)
-      result.not_reapplied.push_back(key_label(k) + (mine.first.empty() ? ": your removal of its memo" : ": your memo \"" + mine.first + "\""));
+      lost(k, Kind::memo, key_label(k) + (mine.first.empty() ? ": your removal of its memo" : ": your memo \"" + mine.first + "\""))
+          .memo = mine.first;
     if (g->second.second != mine.second && mine.second != before.second)
-      result.not_reapplied.push_back(key_label(k) + (mine.second ? ": your exemplar mark" : ": your dropping of its exemplar mark"));
+      lost(k, Kind::exemplar, key_label(k) + (mine.second ? ": your exemplar mark" : ": your dropping of its exemplar mark"))
+          .exemplar = mine.second;
   }
 
   saved_transcript_ = *disk_transcript;

@@ -122,7 +122,14 @@ void quit(ActionContext& c) {
     c.model.set_message("not quitting ('w' saves)");
     return;
   }
-  c.discard = c.model.dirty();
+  // Changes a reload could not re-apply are unsaved work too (kept for 'u'/'r' and in the recovery file).
+  const std::size_t kept = c.model.unapplied().size();
+  if (!c.model.dirty() && kept > 0 &&
+      !c.ui.confirm(std::to_string(kept) + " change(s) not re-applied are kept ('u' shows, 'r' re-applies): quit and drop them? (y/n)")) {
+    c.model.set_message("not quitting ('u' shows the kept changes, 'r' re-applies one)");
+    return;
+  }
+  c.discard = c.model.dirty() || kept > 0;
   c.quit = true;
 }
 
@@ -165,8 +172,8 @@ const std::vector<Action>& actions() {
       {"messages", {':'}, "show the message history (messages cut at the screen's edge in full)",
        [](ActionContext& c) { c.ui.show_list("messages, oldest first", c.model.message_history()); }},
       {"remove", {'d'}, "remove the highlighted coding", [](ActionContext& c) { c.model.remove_highlighted(); }},
-      {"undo", {'u'}, "undo the last change (several levels)", [](ActionContext& c) { c.model.undo(); }},
-      {"redo", {'r'}, "redo the last undone change", [](ActionContext& c) { c.model.redo(); }},
+      {"undo", {'u'}, "undo the last change (several levels); a change a reload could not re-apply is shown, kept for r", [](ActionContext& c) { c.model.undo(); }},
+      {"redo", {'r'}, "redo the last undone change; a kept change is applied again on the text as it is now", [](ActionContext& c) { c.model.redo(); }},
       {"save", {'w'}, "save (atomically; if the file changed on disk, offers to reload and re-apply)", save},
       {"help", {'?'}, "show this list of keys", [](ActionContext& c) { c.ui.show_help(); }},
       {"quit", {'q', key::ctrl_c}, "quit (asks when there are unsaved changes)", quit},

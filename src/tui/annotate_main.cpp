@@ -200,7 +200,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     }
     ui.model = model.get();
     if (ui.confirm("recover the unsaved changes of " + rec->time + "? y recovers, n discards them (y/n)")) {
-      model->recover(rec->base, rec->edited, rec->time);
+      model->recover(rec->base, rec->edited, rec->time, rec->not_reapplied);
     } else {
       tui::remove_recovery(ctx.workspace, model->document());
       model->set_message("discarded the unsaved changes of " + rec->time);
@@ -211,7 +211,7 @@ int cmd_annotate(Context& ctx, const std::vector<std::string>& args) {
     if (model->changes() == kept_at) return;
     kept_at = model->changes();
     std::string error;
-    if (!tui::keep_unsaved(ctx.workspace, model->document(), &error, &kept_base) && !recovery_warned) {
+    if (!tui::keep_unsaved(ctx.workspace, model->document(), &error, &kept_base, model->unapplied()) && !recovery_warned) {
       recovery_warned = true;
       model->set_message("warning: cannot keep the unsaved changes for recovery (" + error + "); " + model->message());
     }

@@ -135,7 +135,8 @@ std::vector<std::string> AnnotateModel::memo_lines() const {
   std::vector<std::string> out;
   for (std::size_t k : participants_) {
     const Turn& t = doc_.transcript().turns[k];
-    for (const auto& c : doc_.codings(t.number))
+    if (t.codes.empty() && t.spans.empty()) continue;
+    for (const auto& c : doc_.codings(t))  // by the turn itself: a search by number per turn was quadratic
       if (!c.memo.empty())
         out.push_back("t" + std::to_string(t.number) + " " + node_label(c.written) + (c.span ? " \"" + *c.span + "\"" : "") + ": " + c.memo);
   }
@@ -205,8 +206,8 @@ int AnnotateModel::selected_occurrence() const {
 }
 
 std::vector<CodingView> AnnotateModel::codings() const {
-  int n = current_number();
-  return n ? doc_.codings(n) : std::vector<CodingView>{};
+  const Turn* t = current_turn();
+  return t ? doc_.codings(*t) : std::vector<CodingView>{};
 }
 
 void AnnotateModel::cycle_coding(int delta) {
@@ -318,8 +319,8 @@ void AnnotateModel::error_message(const Diagnostics& diags) {
 
 bool AnnotateModel::apply(const CodingEdit& edit) {
   ++changes_;
-  undo_.push_back({doc_.apply(edit), current_});
-  redo_.clear();
+  undo_.push_back({doc_.apply(edit), current_, std::nullopt});
+  clear_redo();
   set_message(edit.summary);
   return true;
 }
@@ -425,6 +426,52 @@ bool AnnotateModel::remove_highlighted() {
   return true;
 }
 
+void AnnotateModel::clear_redo() {
+  redo_.erase(std::remove_if(redo_.begin(), redo_.end(), [](const Step& s) { return !s.lost; }), redo_.end());
+}
+
+std::vector<CodingDocument::Reloaded::Change> AnnotateModel::unapplied() const {
+  std::vector<CodingDocument::Reloaded::Change> out;
+  for (const auto& s : undo_)
+    if (s.lost) out.push_back(*s.lost);
+  for (auto it = redo_.rbegin(); it != redo_.rend(); ++it)
+    if (it->lost) out.push_back(*it->lost);
+  return out;
+}
+
+bool AnnotateModel::reapply(Step s) {
+  using Kind = CodingDocument::Reloaded::Change::Kind;
+  const auto& c = *s.lost;
+  go_to_turn(c.turn);
+  CodingTarget target;
+  target.turn = c.turn;
+  target.span = c.span;
+  Diagnostics diags;
+  std::optional<CodingEdit> edit;
+  switch (c.kind) {
+    case Kind::addition: edit = doc_.plan_add(target, {c.node}, c.memo, diags); break;
+    case Kind::removal: edit = doc_.plan_remove(target, {c.node}, diags); break;
+    case Kind::memo: edit = doc_.plan_memo(target, c.node, c.memo, diags); break;
+    case Kind::exemplar: edit = doc_.plan_exemplar(target, c.node, c.exemplar, diags); break;
+  }
+  if (!edit) {
+    error_message(diags);
+    const std::string said = "cannot apply again (" + message_ + "): " + c.label + " (kept: 'r' tries again)";
+    redo_.push_back(std::move(s));  // stays, for another try after the text is changed by hand
+    set_message(said);
+    return false;
+  }
+  ++changes_;
+  undo_.push_back({doc_.apply(*edit), s.turn, std::nullopt});
+  if (c.kind == Kind::addition && c.exemplar) {  // the mark went with the addition
+    Diagnostics ignored;
+    if (auto mark = doc_.plan_exemplar(target, c.node, true, ignored)) undo_.push_back({doc_.apply(*mark), s.turn, std::nullopt});
+  }
+  highlight_ = 0;
+  set_message("redone: applied again: " + c.label);
+  return true;
+}
+
 // Undo and redo: take the last step off one stack, apply it, and put what undoes that on the other.
 bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done) {
   if (from.empty()) {
@@ -433,8 +480,16 @@ bool AnnotateModel::replay(std::vector<Step>& from, std::vector<Step>& to, const
   }
   Step s = std::move(from.back());
   from.pop_back();
+  if (s.lost) {
+    if (&from == &redo_) return reapply(std::move(s));
+    go_to_turn(s.lost->turn);
+    set_message("undone: nothing to take back, this change was NOT re-applied at the reload: " + s.lost->label +
+                " ('r' applies it again)");
+    to.push_back(std::move(s));
+    return true;
+  }
   ++changes_;
-  to.push_back({doc_.apply(s.edit), s.turn});
+  to.push_back({doc_.apply(s.edit), s.turn, std::nullopt});
   if (s.turn != current_ && s.turn < participants_.size()) {
     current_ = s.turn;
     turn_changed();
@@ -481,8 +536,15 @@ bool AnnotateModel::after_reread(const CodingDocument::Reloaded& r, int at, cons
   current_ = 0;
   match_.reset();
   if (!go_to_turn(at)) turn_changed();
+  // What was not re-applied stays on the undo stack, newest on top ('u' shows each, 'r' applies it again).
+  for (const auto& c : r.changes) {
+    std::size_t pos = current_;
+    for (std::size_t k = 0; k < participants_.size(); ++k)
+      if (turns[participants_[k]].number == c.turn) pos = k;
+    undo_.push_back({CodingEdit{!doc_.inline_coder(), {}, c.label}, pos, c});
+  }
   if (!r.not_reapplied.empty()) {
-    set_message(what + "; NOT re-applied (redo them): " + text::join(r.not_reapplied, "; ") + last);
+    set_message(what + "; NOT re-applied (kept; u shows, r re-applies): " + text::join(r.not_reapplied, "; ") + last);
     return false;
   }
   set_message(what + last);
@@ -511,8 +573,11 @@ std::size_t rebase_steps(std::vector<Step>& steps, const std::string& before, co
     auto before_region = [&](const TextSplice& sp) { return sp.offset + sp.erase <= rb; };
     auto after_region = [&](const TextSplice& sp) { return sp.offset >= re; };
     if (!std::all_of(splices.begin(), splices.end(), [&](const TextSplice& sp) { return before_region(sp) || after_region(sp); })) {
-      const std::size_t dropped = k + 1;
-      steps.erase(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(dropped));
+      // Changes kept because a reload could not re-apply them (no splices) stay: they are re-planned, not undone.
+      const auto end = steps.begin() + static_cast<std::ptrdiff_t>(k + 1);
+      const auto kept = std::stable_partition(steps.begin(), end, [](const Step& s) { return s.lost.has_value(); });
+      const std::size_t dropped = static_cast<std::size_t>(end - kept);
+      steps.erase(kept, end);
       return dropped;
     }
     std::ptrdiff_t moves = 0;  // how far this step moves the region when it is undone
@@ -539,8 +604,9 @@ bool AnnotateModel::reload(bool then_save) {
     return false;
   }
   // The undo history stays where the reload changed none of the text it undoes.
-  const std::size_t levels = undo_.size(), dropped = rebase_steps(undo_, before, doc_.edited_text());
-  redo_.clear();
+  const std::size_t levels = static_cast<std::size_t>(std::count_if(undo_.begin(), undo_.end(), [](const Step& s) { return !s.lost; }));
+  const std::size_t dropped = rebase_steps(undo_, before, doc_.edited_text());
+  clear_redo();
   const std::string what = "reloaded from disk, re-applied " + std::to_string(r->reapplied) + " change(s)";
   std::string undo_note;
   if (dropped == levels && levels > 0) undo_note = "; the undo history is cleared";
@@ -558,7 +624,8 @@ bool AnnotateModel::reload(bool then_save) {
   return true;
 }
 
-bool AnnotateModel::recover(const std::string& base, const std::string& edited, const std::string& when) {
+bool AnnotateModel::recover(const std::string& base, const std::string& edited, const std::string& when,
+                            const std::vector<CodingDocument::Reloaded::Change>& kept) {
   Diagnostics diags;
   const int at = current_number();
   auto r = doc_.restore_unsaved(base, edited, diags);
@@ -568,8 +635,28 @@ bool AnnotateModel::recover(const std::string& base, const std::string& edited, 
   }
   undo_.clear();
   redo_.clear();
-  return after_reread(*r, at, "recovered the unsaved changes of " + when + ": re-applied " + std::to_string(r->reapplied) +
-                                  " change(s), not saved yet ('w' saves)");
+  // The recovered changes as one step: undoing it gives the file as it is on disk.
+  const std::string& now = doc_.edited_text();
+  const std::string& disk = doc_.saved_text();
+  if (now != disk) {
+    std::size_t p = 0;
+    while (p < now.size() && p < disk.size() && now[p] == disk[p]) ++p;
+    std::size_t q = 0;
+    while (q < now.size() - p && q < disk.size() - p && now[now.size() - 1 - q] == disk[disk.size() - 1 - q]) ++q;
+    CodingEdit undo;
+    undo.codes_file = !doc_.inline_coder();
+    undo.summary = "the recovered unsaved changes of " + when;
+    undo.splices.push_back({p, now.size() - p - q, disk.substr(p, disk.size() - p - q)});
+    undo_.push_back({std::move(undo), current_, std::nullopt});
+  }
+  // Changes kept by the earlier session (older) before the ones this recovery could not re-apply.
+  CodingDocument::Reloaded all = *r;
+  all.changes.insert(all.changes.begin(), kept.begin(), kept.end());
+  std::vector<std::string> labels;
+  for (const auto& c : kept) labels.push_back(c.label);
+  all.not_reapplied.insert(all.not_reapplied.begin(), labels.begin(), labels.end());
+  return after_reread(all, at, "recovered the unsaved changes of " + when + ": re-applied " + std::to_string(r->reapplied) +
+                                   " change(s), not saved yet ('w' saves)");
 }
 
 }  // namespace qualrank::tui

@@ -113,7 +113,15 @@ class AnnotateModel {
   // Takes unsaved changes kept in a recovery file (recovery.h: `base` the edited file then, `edited` with the
   // changes, `when` they were kept) and re-applies them on the files as they are now, as reload() does; the
   // message says what was recovered and names what was not.
-  bool recover(const std::string& base, const std::string& edited, const std::string& when);
+  // `kept`: changes an earlier session could not re-apply (its recovery file's not_reapplied), kept again.
+  // The recovered changes are one step on the undo stack ('u' takes them back off, 'r' puts them back).
+  bool recover(const std::string& base, const std::string& edited, const std::string& when,
+               const std::vector<CodingDocument::Reloaded::Change>& kept = {});
+  // The changes a reload or a recovery could not re-apply, kept on the undo (and redo) stack so that nothing
+  // typed is lost: 'u' on one shows it (with its memo's text) and moves it to the redo stack, 'r' plans it
+  // again on the text as it is now (applied when it can be, else it stays with the reason in the message). A new
+  // edit does not clear them. Oldest first; annotate keeps them in the recovery file (recovery.h).
+  std::vector<CodingDocument::Reloaded::Change> unapplied() const;
   bool dirty() const { return doc_.dirty(); }
   // Counts the changes to the document (edits, undo, redo, saves, reloads): the key loop keeps the unsaved
   // work for recovery when it moves.
@@ -165,7 +173,13 @@ class AnnotateModel {
   struct Step {
     CodingEdit edit;
     std::size_t turn = 0;  // position in participant_turns() to return to
+    // A change a reload could not re-apply (edit then has no splices): undo shows it, redo applies it again.
+    std::optional<CodingDocument::Reloaded::Change> lost;
   };
+  // Clears the redo stack but for the changes kept there that a reload could not re-apply.
+  void clear_redo();
+  // Redo of a kept change: plans it again; false (it stays on the redo stack) when it cannot be applied.
+  bool reapply(Step s);
   bool apply(const CodingEdit& edit);
   bool replay(std::vector<Step>& from, std::vector<Step>& to, const char* nothing, const char* done);
   // The highlighted coding's target and node; nullopt with `none` as the message when the turn has none.

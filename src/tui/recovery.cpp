@@ -1,8 +1,10 @@
 // The terminal coder's recovery file (recovery.h).
 #include "recovery.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "qualrank/util/files.h"
@@ -39,32 +41,66 @@ std::string base_file(const CodingDocument& doc) {
 
 bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+using Change = CodingDocument::Reloaded::Change;
+const char* const kKinds[] = {"addition", "removal", "memo", "exemplar"};
+
+nlohmann::json change_json(const Change& c) {
+  nlohmann::json j;
+  j["kind"] = kKinds[static_cast<int>(c.kind)];
+  j["turn"] = c.turn;
+  j["span"] = c.span ? nlohmann::json(*c.span) : nlohmann::json(nullptr);
+  j["node"] = c.node;
+  j["memo"] = c.memo;
+  j["exemplar"] = c.exemplar;
+  j["label"] = c.label;
+  return j;
+}
+
+Change change_of(const nlohmann::json& j) {
+  Change c;
+  const std::string kind = j.at("kind").get<std::string>();
+  int k = 0;
+  while (k < 4 && kind != kKinds[k]) ++k;
+  if (k == 4) throw std::runtime_error("unknown kind");
+  c.kind = static_cast<Change::Kind>(k);
+  c.turn = j.at("turn").get<int>();
+  if (!j.at("span").is_null()) c.span = j.at("span").get<std::string>();
+  c.node = j.at("node").get<std::string>();
+  c.memo = j.at("memo").get<std::string>();
+  c.exemplar = j.at("exemplar").get<bool>();
+  c.label = j.at("label").get<std::string>();
+  return c;
+}
+
 }  // namespace
 
-bool keep_unsaved(const fs::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept) {
-  if (!doc.dirty()) {
+bool keep_unsaved(const fs::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept,
+                  const std::vector<Change>& not_reapplied) {
+  if (!doc.dirty() && not_reapplied.empty()) {
     remove_recovery(root, doc);
-    if (kept) kept->sha256.clear();
+    if (kept) kept->sha256.clear(), kept->text.clear();
     return true;
   }
   const std::string& base = doc.saved_text();
   const std::string& edited = doc.edited_text();
   std::error_code ec;
   fs::create_directories(root / ".qualrank-recover", ec);
-  const std::string sha = sha256_hex(base);
-  if (!kept || kept->sha256 != sha) {
+  // The base is hashed and written when it is not the one kept last (a 5 MB transcript hashes in ~15 ms: not
+  // after every edit).
+  const bool same_base = kept && !kept->sha256.empty() && kept->text == base;
+  const std::string sha = same_base ? kept->sha256 : sha256_hex(base);
+  if (!same_base) {
     if (!files::write_atomic(root / base_file(doc), base, error)) return false;
-    if (kept) kept->sha256 = sha;
+    if (kept) kept->sha256 = sha, kept->text = base;
   }
   // The one stretch that differs, cut at character boundaries so that it is UTF-8 as the texts are.
-  std::size_t prefix = 0;
-  while (prefix < base.size() && prefix < edited.size() && base[prefix] == edited[prefix]) ++prefix;
+  const std::size_t common = std::min(base.size(), edited.size());
+  std::size_t prefix = static_cast<std::size_t>(std::mismatch(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(common), edited.begin()).first - base.begin());
   while (prefix > 0 && ((prefix < edited.size() && continuation(edited[prefix])) || (prefix < base.size() && continuation(base[prefix]))))
     --prefix;
-  std::size_t suffix = 0;
-  while (suffix < base.size() - prefix && suffix < edited.size() - prefix &&
-         base[base.size() - 1 - suffix] == edited[edited.size() - 1 - suffix])
-    ++suffix;
+  const std::size_t tail = std::min(base.size(), edited.size()) - prefix;
+  std::size_t suffix = static_cast<std::size_t>(
+      std::mismatch(base.rbegin(), base.rbegin() + static_cast<std::ptrdiff_t>(tail), edited.rbegin()).first - base.rbegin());
   while (suffix > 0 && (continuation(edited[edited.size() - suffix]) || continuation(base[base.size() - suffix]))) --suffix;
   nlohmann::json j;
   j["transcript"] = doc.transcript().file;
@@ -74,6 +110,10 @@ bool keep_unsaved(const fs::path& root, const CodingDocument& doc, std::string* 
   j["keep_start"] = prefix;
   j["keep_end"] = suffix;
   j["between"] = edited.substr(prefix, edited.size() - prefix - suffix);
+  if (!not_reapplied.empty()) {
+    j["not_reapplied"] = nlohmann::json::array();
+    for (const auto& c : not_reapplied) j["not_reapplied"].push_back(change_json(c));
+  }
   return files::write_atomic(root / recovery_file(doc), j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", error);
 }
 
@@ -102,6 +142,8 @@ std::optional<Recovery> find_recovery(const fs::path& root, const CodingDocument
     if (prefix + suffix > base->size()) return fail("not a recovery file (not the JSON annotate writes)");
     r.edited = base->substr(0, prefix) + j.at("between").get<std::string>() + base->substr(base->size() - suffix);
     r.base = std::move(*base);
+    if (j.contains("not_reapplied"))
+      for (const auto& c : j.at("not_reapplied")) r.not_reapplied.push_back(change_of(c));
     return r;
   } catch (const std::exception&) {
     return fail("not a recovery file (not the JSON annotate writes)");

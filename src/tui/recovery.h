@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "qualrank/model/coding_edit.h"
 
@@ -21,6 +22,10 @@ struct Recovery {
   std::string time;        // UTC, "2026-11-26 14:03:07"
   std::string base;        // the edited file as read or last saved
   std::string edited;      // and with the unsaved changes
+  // Changes a reload could not re-apply, kept (AnnotateModel::unapplied): the .json's `not_reapplied`, each
+  // {"kind": "addition"|"removal"|"memo"|"exemplar", "turn", "span" (null: the whole turn), "node", "memo",
+  // "exemplar", "label"}. They keep the file even when nothing else is unsaved.
+  std::vector<CodingDocument::Reloaded::Change> not_reapplied;
 };
 
 // `.qualrank-recover/<stem>.<coder>.json` (workspace-relative); the coder case-folded. The base sits beside it
@@ -29,10 +34,13 @@ std::string recovery_file(const CodingDocument& doc);
 // The SHA-256 of the base last written by keep_unsaved (so that it is written once, not after every edit).
 struct KeptBase {
   std::string sha256;
+  std::string text;  // the base it is the hash of: compared (memcmp) instead of hashing the base after every edit
 };
-// Writes the document's unsaved changes (atomically), and its base unless `kept` says it is there already;
-// removes both files when there are none. False with `error` when they cannot be written.
-bool keep_unsaved(const std::filesystem::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept = nullptr);
+// Writes the document's unsaved changes (atomically) with `not_reapplied` (changes kept that a reload could
+// not re-apply), and its base unless `kept` says it is there already; removes both files when there are
+// neither. False with `error` when they cannot be written.
+bool keep_unsaved(const std::filesystem::path& root, const CodingDocument& doc, std::string* error, KeptBase* kept = nullptr,
+                  const std::vector<CodingDocument::Reloaded::Change>& not_reapplied = {});
 // The recovery file of this document's transcript and coder, with its base; nullopt when there is none, or it
 // cannot be read, names another transcript or coder, or its base is missing or not the one it was written on
 // (`problem` then says why).

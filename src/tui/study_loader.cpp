@@ -27,9 +27,19 @@ StudyLoader::StudyLoader(fs::path root, std::string coder) {
           std::vector<TextRun>().swap(turn.runs);
         }
     };
+    // Whole-turn segments take their turn's text (no second copy), and once the segments are built the turns
+    // keep their codes but no text: the S pane and the classifier read the segments only.
+    opts.segments_take_turn_text = true;
     try {
       out.study = load_study(root, diags, opts);
-      if (out.study) out.learned = train(*out.study, coder);
+      if (out.study) {
+        for (auto& t : out.study->workspace.transcripts)
+          for (auto& turn : t.turns) {
+            std::string().swap(turn.text);
+            std::vector<TextRun>().swap(turn.runs);
+          }
+        out.learned = train(*out.study, coder);
+      }
     } catch (const std::exception&) {
     }
     return out;
@@ -53,12 +63,9 @@ const Study* StudyLoader::get() {
 }
 
 std::optional<suggest::CodeSuggester> StudyLoader::train(const Study& study, const std::string& key) {
-  std::vector<CodedSegment> segments;
+  std::vector<CodedSegment> segments;  // the coder's own (blind); every coder's are the study's, not copied
   for (const auto& seg : study.segments) {
-    if (key.empty()) {
-      segments.push_back(seg);
-      continue;
-    }
+    if (key.empty()) break;
     auto is_mine = [&](const AppliedCode& c) { return text::fold_case(c.coder) == key; };
     if (std::none_of(seg.codes.begin(), seg.codes.end(), is_mine)) continue;
     CodedSegment copy = seg;
@@ -67,7 +74,7 @@ std::optional<suggest::CodeSuggester> StudyLoader::train(const Study& study, con
     segments.push_back(std::move(copy));
   }
   try {  // as `qualrank suggest` trains it; never applied unasked
-    auto l = suggest::train_suggester(suggest::training_segments(segments, study.taxonomy()));
+    auto l = suggest::train_suggester(suggest::training_segments(key.empty() ? study.segments : segments, study.taxonomy()));
     if (!l.codes().empty()) return l;
   } catch (const std::exception&) {
   }

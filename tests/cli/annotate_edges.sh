@@ -195,9 +195,9 @@ keys m; wait_for "memo for COM.2:"
 keys -l "late calls"; keys Enter; wait_for "memo of COM.2 in t3"
 sed -i 's/at midnight my time/at 11 pm my time/' "$ws/transcripts/C02.md"
 keys w; wait_for "changed on disk since read: reload it"; keys y
-wait_for "reloaded from disk, re-applied 0 change(s); NOT re-applied (redo them)"
+wait_for "reloaded from disk, re-applied 0 change(s); NOT re-applied (kept; u shows, r re-"
 keys :; wait_for "messages, oldest first"
-[[ $(screen) == *'NOT re-applied (redo them): t3 "call'$'\n''     with the client" COM.2: your memo "late calls"; the undo history is cleared'* ]] ||
+[[ $(screen) == *'NOT re-applied (kept; u shows, r re-'$'\n''    applies): t3 "call with the client" COM.2: your memo "late calls"; the undo'$'\n''    history is cleared'* ]] ||
   fail "the memo not re-applied is not named"
 keys q; wait_for "? help"
 stop

@@ -104,7 +104,7 @@ for race in $(seq 1 10); do
       cp "$ws/transcripts/C01.md" "$tmp/theirs"
       keys w; wait_for "changed on disk since read"
       keys y; wait_for "NOT re-applied"
-      [[ $(screen) == *'reloaded from disk, re-applied 0 change(s); NOT re-applied (redo them): t2 "get" TOOL.3: your addition'* ]] ||
+      [[ $(screen) == *'reloaded from disk, re-applied 0 change(s); NOT re-applied (kept; u shows, r re-applies): t2 "get" TOOL.3: your addition'* ]] ||
         fail "race $race: the message does not list the coding not re-applied"
       cmp -s "$tmp/theirs" "$ws/transcripts/C01.md" || fail "race $race: a failed re-apply wrote the file" ;;
     4) # the user declines: nothing written, the other change intact, the edit still unsaved
@@ -121,6 +121,8 @@ for race in $(seq 1 10); do
     keys n; wait_for "not quitting"
     [[ ! -s $tmp/rc ]] || fail "race $race: Ctrl-C quit without asking"
     keys C-c; wait_for "quit without saving"; keys y
+  elif [[ $((race % 5)) == 3 ]]; then  # the change not re-applied is kept: Ctrl-C asks before dropping it
+    keys C-c; wait_for "1 change(s) not re-applied are kept"; keys y
   else
     keys C-c
   fi

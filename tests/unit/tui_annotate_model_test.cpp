@@ -545,9 +545,182 @@ TEST_CASE("tui: a reload names the memo it could not re-apply and keeps the undo
     rewrite("pin the cuda version", "pin the CUDA version");
     CHECK_FALSE(m.save());
     CHECK_FALSE(m.reload(false));
-    CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); NOT re-applied (redo them): t1 \"東京 users\" A.1: "
+    CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); NOT re-applied (kept; u shows, r re-applies): t1 \"東京 users\" A.1: "
                          "your memo \"asks in Japanese\"; the undo history is cleared");
-    CHECK(m.undo_levels() == 0);
+    CHECK(m.undo_levels() == 1);  // the memo, kept ('u' shows it, 'r' applies it again)
     CHECK(m.codings()[0].memo.empty());
   }
+}
+
+// Issue #37 item 3: a coding with a memo, both unsaved, on a line the other writer changed.
+TEST_CASE("tui: a change a reload cannot re-apply is kept: in the message, the recovery file and the undo stack", "[tui]") {
+  TempStudy w;
+  const fs::path file = w.root / "transcripts/P9.md";
+  auto rewrite = [&](const std::string& from, const std::string& to) {
+    std::string text = read(file);
+    auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    std::ofstream(file, std::ios::binary) << text.replace(at, from.size(), to);
+  };
+  FakeUi ui;
+  auto m = w.open();
+  auto code_span_with_memo = [&] {
+    m.go_first();
+    m.select_start();
+    m.select_move(8);
+    m.select_extend(2);  // "東京 users"
+    ui.code = "A.1";
+    press(m, ui, 'c');
+    ui.text = "asks in Japanese";
+    press(m, ui, 'm');
+    REQUIRE(m.codings()[0].memo == "asks in Japanese");
+  };
+  code_span_with_memo();
+  rewrite("pin the cuda version", "pin the CUDA version");
+  ui.answer = true;
+  press(m, ui, 'w');  // w, then y: reload and re-apply
+  const std::string lost = "t1 \"東京 users\" A.1: your addition with its memo \"asks in Japanese\"";
+  CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); NOT re-applied (kept; u shows, r re-applies): " + lost + "; the undo history is cleared");
+  CHECK(m.codings().empty());
+  CHECK_FALSE(m.dirty());
+  // the recovery file keeps it though nothing else is unsaved
+  std::string error;
+  REQUIRE(m.unapplied().size() == 1);
+  REQUIRE(keep_unsaved(w.root, m.document(), &error, nullptr, m.unapplied()));
+  const std::string json = read(w.root / ".qualrank-recover/P9.alice.json");
+  CHECK(json.find("\"memo\": \"asks in Japanese\"") != std::string::npos);
+  CHECK(json.find("\"kind\": \"addition\"") != std::string::npos);
+  auto rec = find_recovery(w.root, m.document(), nullptr);
+  REQUIRE(rec);
+  REQUIRE(rec->not_reapplied.size() == 1);
+  CHECK(rec->not_reapplied[0].memo == "asks in Japanese");
+  CHECK(rec->not_reapplied[0].span == std::optional<std::string>("東京 users"));
+  CHECK(rec->not_reapplied[0].node == "A.1");
+  CHECK(rec->not_reapplied[0].label == lost);
+  // quitting asks before dropping it
+  ui.answer = false;
+  CHECK_FALSE(press(m, ui, 'q'));
+  CHECK(m.message() == "not quitting ('u' shows the kept changes, 'r' re-applies one)");
+  ui.answer = true;
+  // u shows it (nothing to take back), r applies it again on the text as it is now
+  REQUIRE(m.undo_levels() == 1);
+  press(m, ui, 'u');
+  CHECK(m.message() == "undone: nothing to take back, this change was NOT re-applied at the reload: " + lost +
+                       " ('r' applies it again)");
+  CHECK(m.undo_levels() == 0);
+  CHECK(m.redo_levels() == 1);
+  CHECK(m.unapplied().size() == 1);  // still kept
+  press(m, ui, 'r');
+  CHECK(m.message() == "redone: applied again: " + lost);
+  REQUIRE(m.codings().size() == 1);
+  CHECK(m.codings()[0].span == std::optional<std::string>("東京 users"));
+  CHECK(m.codings()[0].memo == "asks in Japanese");
+  CHECK(m.document().transcript_text().find("pin the CUDA version") != std::string::npos);  // theirs stays
+  CHECK(m.unapplied().empty());
+  CHECK(m.dirty());
+  press(m, ui, 'u');  // an ordinary step now
+  CHECK(m.codings().empty());
+  CHECK_FALSE(m.dirty());
+
+  // the words themselves changed: 'r' says why it cannot, and the change stays kept, past a new edit too
+  code_span_with_memo();
+  rewrite("東京 users", "Tokyo users");
+  press(m, ui, 'w');
+  REQUIRE(m.unapplied().size() == 1);
+  press(m, ui, 'u');
+  press(m, ui, 'r');
+  CHECK(m.message() == "cannot apply again (error: span \"東京 users\" is not in turn t1): " + lost + " (kept: 'r' tries again)");
+  CHECK(m.redo_levels() == 1);
+  ui.code = "B.1";
+  m.clear_selection();
+  press(m, ui, 'c');  // a new edit keeps it on the redo stack
+  CHECK(m.redo_levels() == 1);
+  CHECK(m.unapplied().size() == 1);
+  CHECK(m.unapplied()[0].memo == "asks in Japanese");
+}
+
+TEST_CASE("tui: after a kill, u undoes the recovered changes and r puts them back; kept changes come back too", "[tui]") {
+  TempStudy w;
+  FakeUi ui;
+  const std::string disk = read(w.root / "transcripts/P9.md");
+  {
+    auto m = w.open();
+    ui.code = "A.2";
+    press(m, ui, 'c');
+    std::string error;
+    REQUIRE(keep_unsaved(w.root, m.document(), &error));
+  }  // killed: the model is gone, the recovery file stays
+  auto next = w.open();
+  auto rec = find_recovery(w.root, next.document(), nullptr);
+  REQUIRE(rec);
+  REQUIRE(next.recover(rec->base, rec->edited, rec->time, rec->not_reapplied));
+  REQUIRE(next.codings().size() == 1);
+  CHECK(next.undo_levels() == 1);
+  press(next, ui, 'u');
+  CHECK(next.message() == "undone: the recovered unsaved changes of " + rec->time);
+  CHECK(next.codings().empty());
+  CHECK(next.document().transcript_text() == disk);
+  CHECK_FALSE(next.dirty());
+  press(next, ui, 'r');
+  CHECK(next.message() == "redone: the recovered unsaved changes of " + rec->time);
+  REQUIRE(next.codings().size() == 1);
+  CHECK(next.codings()[0].written == "A.2");
+  CHECK(next.document().transcript_text() == rec->edited);
+
+  // a change kept after a failed re-apply survives a kill: the next session has it on its undo stack
+  {
+    auto m = w.open();
+    REQUIRE(m.recover(rec->base, rec->edited, rec->time));  // A.2 on t1 again
+    ui.text = "pinning";
+    press(m, ui, 'm');  // memo on the whole-turn A.2 (it is on the @code line after the turn)
+    std::string text = read(w.root / "transcripts/P9.md");
+    // the other writer codes t1 A.2 with another memo meanwhile
+    text.replace(text.find("café owners?\n"), 13, "café owners?\n@code A.2\n@memo theirs\n");
+    std::ofstream(w.root / "transcripts/P9.md", std::ios::binary) << text;
+    press(m, ui, 'w');  // ui.answer is false: not reloaded
+    REQUIRE(m.reload(false) == false);
+    REQUIRE(m.unapplied().size() == 1);
+    CHECK(m.unapplied()[0].label == "t1 A.2: your memo \"pinning\"");
+    std::string error;
+    REQUIRE(keep_unsaved(w.root, m.document(), &error, nullptr, m.unapplied()));
+  }  // killed
+  auto third = w.open();
+  auto kept = find_recovery(w.root, third.document(), nullptr);
+  REQUIRE(kept);
+  REQUIRE(kept->not_reapplied.size() == 1);
+  CHECK_FALSE(third.recover(kept->base, kept->edited, kept->time, kept->not_reapplied));
+  CHECK(third.message().find("NOT re-applied (kept; u shows, r re-applies): t1 A.2: your memo \"pinning\"") !=
+        std::string::npos);
+  REQUIRE(third.undo_levels() == 1);
+  press(third, ui, 'u');
+  press(third, ui, 'r');  // the memo replaces theirs: asked for
+  CHECK(third.message() == "redone: applied again: t1 A.2: your memo \"pinning\"");
+  REQUIRE(third.codings().size() == 1);
+  CHECK(third.codings()[0].memo == "pinning");
+}
+
+TEST_CASE("tui: a memo on a coding whose words the other writer changed is named and kept", "[tui]") {
+  TempStudy w;
+  const fs::path file = w.root / "transcripts/P9.md";
+  FakeUi ui;
+  auto m = w.open();
+  m.select_start();
+  m.select_move(8);
+  m.select_extend(2);  // "東京 users"
+  ui.code = "A.1";
+  press(m, ui, 'c');
+  REQUIRE(m.save());
+  ui.text = "asks in Japanese";
+  press(m, ui, 'm');
+  std::string text = read(file);
+  const std::string from = "[東京 users]{A.1}";
+  REQUIRE(text.find(from) != std::string::npos);
+  std::ofstream(file, std::ios::binary) << text.replace(text.find(from), from.size(), "[Tokyo users]{A.1}");
+  CHECK_FALSE(m.save());
+  CHECK_FALSE(m.reload(false));  // before: reported as fully re-applied, the memo gone unseen
+  CHECK(m.message() == "reloaded from disk, re-applied 0 change(s); NOT re-applied (kept; u shows, r re-applies): "
+                       "t1 \"東京 users\" A.1: your memo \"asks in Japanese\"; the undo history is cleared");
+  REQUIRE(m.unapplied().size() == 1);
+  CHECK(m.unapplied()[0].kind == CodingDocument::Reloaded::Change::Kind::memo);
+  CHECK(m.unapplied()[0].memo == "asks in Japanese");
 }

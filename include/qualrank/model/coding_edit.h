@@ -75,6 +75,9 @@ class CodingDocument {
 
   // The coder's codings of participant turn `turn`, whole-turn ones first, then spans in text order.
   std::vector<CodingView> codings(int turn) const;
+  // The same for a participant turn of transcript() itself (no search for its number: listing every turn's
+  // codings stays linear in the turns).
+  std::vector<CodingView> codings(const Turn& turn) const;
 
   // The participant turn a target names (by number, or by a line inside it). Located errors for an unknown
   // turn, an interviewer turn, a span that is not in the turn or occurs more than once.
@@ -124,7 +127,21 @@ class CodingDocument {
     int reapplied = 0;                       // changed places re-applied
     // What was not re-applied: "t3 \"span\" A.1: your addition", "...: your removal", "t2 A.1: your memo
     // \"TEXT\"", "...: your removal of its memo", "...: your exemplar mark", "...: your dropping of its exemplar mark".
+    // An addition that carried a memo or an exemplar mark names them too: "...: your addition with its memo
+    // \"TEXT\"" (the memo typed is never lost unseen).
     std::vector<std::string> not_reapplied;
+    // The same, one a line, as what to plan again (CodingDocument::plan_add/remove/memo/exemplar).
+    struct Change {
+      enum class Kind { addition, removal, memo, exemplar };
+      Kind kind = Kind::addition;
+      int turn = 0;
+      std::optional<std::string> span;  // none: the whole turn
+      std::string node;                 // the node id
+      std::string memo;                 // addition: its memo; memo: the memo wanted (empty: none)
+      bool exemplar = false;            // addition: marked an exemplar; exemplar: the mark wanted
+      std::string label;                // its not_reapplied line
+    };
+    std::vector<Change> changes;
   };
   // Reads the files again from disk (under the workspace lock) and re-applies the unsaved changes on top of
   // them: the changes since the last save are lines of the edited file, re-applied as a three-way merge
