@@ -288,8 +288,41 @@ int dispatch_subcommand(Context& ctx, const std::string& command, const std::vec
   return 2;
 }
 
+namespace {
+
+// A routine warning: one the workspace's study files give every command that loads them (a node without a
+// definition, a transcript's unknown attribute, ...), which `validate` lists in full. Warnings about what the
+// command was given or writes (an import file, a keywords list, the corpus) are its own work, and a warning
+// that must stand out (a stale input, an open unit or decision, a listed name's near miss) is never routine.
+bool routine_warning(const Diagnostic& d) {
+  if (d.severity != Severity::warning) return false;
+  for (const char* mark : {"stale", "still open", "without its accents", "not counted", "not in sample"})
+    if (d.message.find(mark) != std::string::npos) return false;
+  const std::string file = d.where.file.str();
+  for (const char* dir : {"codebooks/", "guidelines/", "transcripts/"})
+    if (file.rfind(dir, 0) == 0) return true;
+  return file == "findings.yaml";
+}
+
+}  // namespace
+
 int report_diagnostics(Context& ctx, const Diagnostics& diags) {
-  diags.print(*ctx.err);
+  // `validate` and `status` list everything. Any other command shows every error and every warning about its own
+  // work, and of the routine warnings the first five, then how many more (--quiet: none of them).
+  constexpr std::size_t kRoutineShown = 5;
+  if (ctx.command == "validate" || ctx.command == "status" || ctx.verbose) {
+    diags.print(*ctx.err);
+    return diags.has_errors() ? 1 : 0;
+  }
+  std::size_t routine = 0, hidden = 0;
+  diags.print(*ctx.err, [&](const Diagnostic& d) {
+    if (!routine_warning(d) || (!ctx.quiet && ++routine <= kRoutineShown)) return true;
+    ++hidden;
+    return false;
+  });
+  if (hidden > 0 && !ctx.quiet)
+    *ctx.err << "qualrank: note: " << hidden << " more warning" << (hidden == 1 ? "" : "s")
+             << " about the workspace not shown: 'qualrank validate' lists them all\n";
   return diags.has_errors() ? 1 : 0;
 }
 
@@ -390,6 +423,7 @@ int run(int argc, char** argv) {
   if (int n = files::finish_staged(ctx.workspace, &unfinished); n > 0 && !ctx.quiet)
     std::cerr << "qualrank: finished an interrupted write: " << n << (n == 1 ? " file" : " files") << " renamed into place\n";
   for (const auto& p : unfinished) std::cerr << "qualrank: warning: " << p << '\n';
+  ctx.command = name;
   try {
     return cmd->handler(ctx, args);
   } catch (const InputError& e) {

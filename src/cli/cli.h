@@ -34,6 +34,7 @@ struct Context {
   std::filesystem::path workspace = ".";
   bool quiet = false;
   bool verbose = false;
+  std::string command;  // the command run ("validate", "corpus", ...): how report_diagnostics shows warnings
   std::ostream* out;
   std::ostream* err;
   // When set, parse_options records the command's options here and returns false with exit code 0: the

@@ -209,7 +209,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     transcripts = transcript_agreement(study->segments, study->taxonomy(), transcript_options);
     timer.lap("transcript agreement");
   }
-  diags.print(*ctx.err);  // warnings
+  report_diagnostics(ctx, diags);  // warnings
 
   const Taxonomy* taxonomy = study ? &study->taxonomy() : version ? &version->taxonomy : nullptr;
   if (vm.count("output")) {
@@ -217,7 +217,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
     Diagnostics write_diags;
     const bool ok = write_agreement_workbook(labels ? &*labels : nullptr, transcripts ? &*transcripts : nullptr, taxonomy,
                                              out, write_diags, corpus ? &*corpus : nullptr);
-    write_diags.print(*ctx.err);
+    report_diagnostics(ctx, write_diags);
     if (!ok) return 1;
     if (!ctx.quiet) *ctx.err << "qualrank agreement: wrote " << out.string() << '\n';
     if (!vm.count("format")) return 0;

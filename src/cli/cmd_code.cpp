@@ -33,10 +33,10 @@ int cmd_code(Context& ctx, const std::vector<std::string>& args) {
   opts.coding.suggestions = vm.count("no-suggestions") == 0;
   auto study = load_study(ctx.workspace, diags, opts);
   if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     return 1;
   }
-  diags.print(*ctx.err);  // warnings
+  report_diagnostics(ctx, diags);  // warnings
   if (format == "json") *ctx.out << segments_json(study->segments).dump(2) << '\n';
   else if (format == "csv") *ctx.out << segments_csv(study->segments, study->taxonomy());
   else *ctx.out << segments_table(study->segments, study->taxonomy());

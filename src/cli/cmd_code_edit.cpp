@@ -114,7 +114,7 @@ int cmd_code_edit(Context& ctx, const std::string& action, const std::vector<std
     }
     shown.add(std::move(d));
   }
-  shown.print(*ctx.err);
+  report_diagnostics(ctx, shown);
   if (!ctx.quiet) *ctx.err << "qualrank " << name << ": " << edit->summary << " (" << doc->target_file() << ", coder " << doc->coder() << ")\n";
   return 0;
 }

@@ -29,17 +29,17 @@ bool level_ok(Context& ctx, int& level, bool given, const Taxonomy& taxonomy) {
 int emit(Context& ctx, const CodebookData& data, const CodebookOptions& options, const std::string& format,
          const std::filesystem::path& out, Diagnostics& diags) {
   if (format == "json") {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     *ctx.out << codebook_tables_json(data, options).dump(2) << '\n';
     return 0;
   }
   if (format == "csv") {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     *ctx.out << codebook_tables_csv(data, options);
     return 0;
   }
   bool ok = write_codebook_workbook(data, options, out, diags);
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (!ok) return 1;
   if (!ctx.quiet)
     *ctx.out << "qualrank codebook: " << data.segments.size() << " coded segments, " << data.participants.size()
@@ -88,7 +88,7 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
     auto ws = load_workspace_design(ctx.workspace, diags);
     auto version = ws ? taxonomy_at(*ws, at, diags) : nullptr;
     if (!version || diags.has_errors()) {
-      diags.print(*ctx.err);
+      report_diagnostics(ctx, diags);
       return 1;
     }
     if (!level_ok(ctx, options.level, level_given, version->taxonomy)) return 2;
@@ -96,12 +96,12 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
     auto text = files::read_input(table_path, files::kTableInput, &why);
     if (!text) {
       diags.error({table_path, 0, 0}, why);
-      diags.print(*ctx.err);
+      report_diagnostics(ctx, diags);
       return 1;
     }
     auto data = import_coded_table(*text, table_path, *version, ws->guideline, options, diags);
     if (!data || diags.has_errors()) {
-      diags.print(*ctx.err);
+      report_diagnostics(ctx, diags);
       *ctx.err << "qualrank codebook: the table has errors; nothing written\n";
       return 1;
     }
@@ -113,7 +113,7 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
   study_options.coding.suggestions = false;  // the codebook shows applied codes only
   auto study = load_study(ctx.workspace, diags, study_options);
   if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     *ctx.err << "qualrank codebook: the workspace has errors; nothing written\n";
     return 1;
   }

@@ -68,7 +68,7 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
     Diagnostics book_diags;
     xlsx::Book book(out, {"Corpus", "qualrank corpus table", "qualrank", ""}, book_diags);
     if (book.ok()) corpus_sheet(book, *table, version->taxonomy);
-    book_diags.print(*ctx.err);
+    report_diagnostics(ctx, book_diags);
     if (!book.ok() || !book.commit()) {
       *ctx.err << "qualrank corpus table: error: cannot write " << out.string() << ": " << book.error() << '\n';
       return 1;

@@ -36,7 +36,7 @@ int cmd_export(Context& ctx, const std::vector<std::string>& args) {
     std::unique_ptr<TaxonomyVersion> version;
     if (ws) version = taxonomy_at(*ws, at, diags);
     if (!version || diags.has_errors()) return report_diagnostics(ctx, diags) ? 1 : 1;
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     if (version->taxonomy.size() == 0) {
       *ctx.err << "qualrank export: error: the taxonomy has no nodes; a codebook needs at least one code\n";
       return 1;
@@ -55,16 +55,16 @@ int cmd_export(Context& ctx, const std::vector<std::string>& args) {
   opts.coding.suggestions = false;
   auto study = load_study(ctx.workspace, diags, opts);
   if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     *ctx.err << "qualrank export: the workspace has errors; nothing written\n";
     return 1;
   }
   if (!write_qdpx(*study, out, epoch, diags, &err)) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     *ctx.err << "qualrank export: error: " << err << '\n';
     return 1;
   }
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   std::size_t codings = 0;
   for (const auto& s : study->segments) codings += s.codes.size();
   if (!ctx.quiet)

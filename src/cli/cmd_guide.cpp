@@ -34,7 +34,7 @@ int cmd_guide(Context& ctx, const std::vector<std::string>& args) {
   auto version = taxonomy_at(*ws, vm.count("at") ? std::optional(vm["at"].as<std::string>()) : std::nullopt, diags);
   if (!version) return report_diagnostics(ctx, diags) ? 1 : 1;
   migrate_guideline(ws->guideline, *version, diags);
-  diags.print(*ctx.err);  // warnings: items with no node at the version
+  report_diagnostics(ctx, diags);  // warnings: items with no node at the version
   std::string label = std::to_string(version->number) + (version->name.empty() ? "" : " (" + version->name + ")");
   *ctx.out << interview_protocol(ws->guideline, version->taxonomy, role,
                                  format == "md" ? ProtocolFormat::markdown : ProtocolFormat::text, label);

@@ -15,7 +15,7 @@ namespace qualrank::cli {
 namespace {
 
 int refuse(Context& ctx, const Diagnostics& diags, const std::string& why) {
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   *ctx.err << "qualrank import: nothing imported" << (why.empty() ? "" : ": " + why) << '\n';
   return 1;
 }
@@ -60,7 +60,7 @@ int cmd_import(Context& ctx, const std::vector<std::string>& args) {
     return refuse(ctx, diags, "the history refuses these proposals (above); none was recorded");
   if (!plan->is_codebook && !plan->files.empty() && !planned_workspace_validates(ctx.workspace, plan->files, diags))
     return refuse(ctx, diags, "the workspace would not validate afterwards (above)");
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
 
   std::error_code ec;
   const bool copy_existed = !plan->codebook_copy.empty() && std::filesystem::exists(ctx.workspace / plan->codebook_copy, ec);
@@ -81,7 +81,7 @@ int cmd_import(Context& ctx, const std::vector<std::string>& args) {
   if (!plan->differences.empty()) {
     Diagnostics proposing;
     auto ids = propose_codebook_differences(ctx.workspace, *plan, author, proposing);
-    proposing.print(*ctx.err);
+    report_diagnostics(ctx, proposing);
     if (!ids) {
       // The history changed between the check and now (another writer): the copy written above goes too.
       if (!plan->codebook_copy.empty() && !copy_existed) std::filesystem::remove(ctx.workspace / plan->codebook_copy, ec);

@@ -90,7 +90,7 @@ int cmd_import_transcript(Context& ctx, const std::vector<std::string>& args) {
     diags.error({rel, 0, 0}, "the file exists already; not overwritten (use --force to replace it)");
     return report_diagnostics(ctx, diags);
   }
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   std::string err;
   std::filesystem::create_directories(out->parent_path(), ec);
   if (!files::write_atomic(*out, md, &err)) {

@@ -59,7 +59,7 @@ int cmd_new_transcript(Context& ctx, const std::vector<std::string>& args) {
   auto version = taxonomy_at(*ws, vm.count("at") ? std::optional(vm["at"].as<std::string>()) : std::nullopt, diags);
   if (!version) return report_diagnostics(ctx, diags) ? 1 : 1;
   migrate_guideline(ws->guideline, *version, diags);
-  diags.print(*ctx.err);  // warnings: items with no node at the version
+  report_diagnostics(ctx, diags);  // warnings: items with no node at the version
   std::string label = std::to_string(version->number) + (version->name.empty() ? "" : " (" + version->name + ")");
   std::string err;
   if (!files::write_atomic(*path, transcript_skeleton(ws->guideline, version->taxonomy, participant, role, attrs, label), &err)) {

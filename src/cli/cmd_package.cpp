@@ -32,7 +32,7 @@ int cmd_package_verify(Context& ctx, const std::vector<std::string>& args) {
   Diagnostics diags;
   VerifySummary summary;
   bool ok = verify_package(dir, diags, summary);
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (!ok) {
     *ctx.err << "qualrank package verify: " << given << " is not verified (see above)\n";
     return 1;
@@ -100,7 +100,7 @@ int cmd_package(Context& ctx, const std::vector<std::string>& args) {
   Diagnostics diags;
   PackageSummary summary;
   bool ok = build_package(ctx.workspace, opts, diags, summary);
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (!ok) {
     *ctx.err << "qualrank package: nothing written\n";
     return 1;

@@ -76,7 +76,7 @@ int participants_import(Context& ctx, const std::vector<std::string>& args) {
   }
   std::optional<ParticipantImportPlan> plan;
   if (sheet && !diags.has_errors()) plan = plan_participants_import(ctx.workspace, *sheet, options, diags);
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (!plan) {
     *ctx.err << "qualrank participants import: nothing written\n";
     return 1;

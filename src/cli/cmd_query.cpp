@@ -98,10 +98,10 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
   Diagnostics diags;
   auto study = load_study(ctx.workspace, diags, query_study_options(q, vm.count("at") ? std::optional(vm["at"].as<std::string>()) : std::nullopt));
   if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     return 1;
   }
-  diags.print(*ctx.err);  // warnings
+  report_diagnostics(ctx, diags);  // warnings
   // Without --coder, reconciled transcripts count their consensus only, never it and its coders together
   // (analysis/coder_selection.h); --coder NAME (or consensus) counts exactly that coding.
   for (const auto& c : q.coders)

@@ -143,11 +143,11 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   sopts.coding.suggestions = false;
   auto study = load_study(ctx.workspace, diags, sopts);
   if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     return 1;
   }
   if (auto why = coder_selection_problem(study->workspace, vm["coder"].as<std::string>()); !why.empty()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     *ctx.err << "qualrank rank: error: --coder: " << why << "\n(see 'qualrank rank --help')\n";
     return 2;
   }
@@ -175,7 +175,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
     Diagnostics tdiags;
     inputs = read_ranking_table(*content, rel, study->taxonomy(), study->version->resolve, items, tdiags);
     if (tdiags.has_errors()) {
-      tdiags.print(*ctx.err);
+      report_diagnostics(ctx, tdiags);
       return 1;
     }
     // Levels: the guideline's order where it knows the attribute, then the table's own.
@@ -221,10 +221,10 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
     }
   }
   if (notes.has_errors()) {
-    notes.print(*ctx.err);
+    report_diagnostics(ctx, notes);
     return 1;
   }
-  if (ctx.verbose) notes.print(*ctx.err);
+  if (ctx.verbose) report_diagnostics(ctx, notes);
   if (vm.count("output")) {
     for (const auto& out : vm["output"].as<std::vector<std::string>>()) {
       std::filesystem::path path = given_path(ctx, out);
@@ -239,7 +239,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
         *ctx.err << "qualrank rank: error: -o takes a .xlsx, .md or .json file, not '" << out << "'\n";
         return 2;
       }
-      wdiags.print(*ctx.err);
+      report_diagnostics(ctx, wdiags);
       if (!ok) {
         if (!err.empty()) *ctx.err << "qualrank rank: error: " << err << '\n';
         return 1;

@@ -168,7 +168,7 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
                      session.keys.end());
 
   if (list_only) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     auto [open, stale] = reconcile::list(ctx, session);
     if (!ctx.quiet)
       *ctx.err << "qualrank reconcile: " << open << " open disagreement(s)" << (stale ? ", " + std::to_string(stale) + " stale decision(s)" : "")
@@ -176,7 +176,7 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
     return 0;
   }
   if (interactive) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     lock.reset();
     return reconcile::walk(ctx, session, note);
   }
@@ -249,7 +249,7 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << "qualrank reconcile: error: " << err << "; nothing written\n";
     return 1;
   }
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (!ctx.quiet)
     for (const auto& t : session.transcripts)
       *ctx.err << "qualrank reconcile: " << t.transcript->file << ": " << t.plan.count(UnitState::decided) << " decided, "

@@ -43,10 +43,10 @@ int cmd_saturation(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("at")) sopts.at = vm["at"].as<std::string>();
   auto study = load_study(ctx.workspace, diags, sopts);
   if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     return 1;
   }
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (level < 0 || level > study->taxonomy().max_level()) {
     *ctx.err << "qualrank saturation: error: --level must be between 0 and " << study->taxonomy().max_level()
              << " (the taxonomy's deepest level), not " << level << '\n';

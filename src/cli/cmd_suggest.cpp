@@ -73,10 +73,10 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
   sopts.coding.suggestions = !evaluate;
   auto study = load_study(ctx.workspace, diags, sopts);
   if (!study || diags.has_errors()) {
-    diags.print(*ctx.err);
+    report_diagnostics(ctx, diags);
     return 1;
   }
-  diags.print(*ctx.err);  // warnings
+  report_diagnostics(ctx, diags);  // warnings
   const auto training = suggest::training_segments(study->segments, study->taxonomy());
   suggest::SuggestOptions options;
   options.min_support = min_support;

@@ -39,7 +39,7 @@ int taxonomy_diff(Context& ctx, const std::vector<std::string>& args) {
   auto diff = diff_versions(ws->taxonomy, std::make_shared<const TaxonomyHistory>(std::move(*history)), numbers[0],
                             numbers[1], &refs, diags);
   if (!diff || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (format == "json") *ctx.out << taxonomy_diff_json(*diff).dump(2) << '\n';
   else *ctx.out << taxonomy_diff_markdown(*diff);
   return 0;

@@ -169,7 +169,7 @@ int taxonomy_propose(Context& ctx, const std::vector<std::string>& args) {
 
   Diagnostics diags;
   auto id = append_proposal(ctx.workspace, e, diags);
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (!id) return 1;
   *ctx.out << *id << '\n';
   // What the proposal recorded from each --source: the participant's words, so a wrong line is seen at once.
@@ -240,7 +240,7 @@ int decide(Context& ctx, const std::vector<std::string>& args, bool accept) {
   d.date = *date;
   Diagnostics diags;
   bool ok = append_decision(ctx.workspace, vm["edit"].as<std::string>(), d, diags);
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   if (!ok) return 1;
   if (!ctx.quiet) *ctx.err << "qualrank " << name << ": " << vm["edit"].as<std::string>() << (accept ? " accepted" : " rejected") << '\n';
   return 0;

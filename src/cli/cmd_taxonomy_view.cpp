@@ -56,7 +56,7 @@ int taxonomy_show(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("at")) at = vm["at"].as<std::string>();
   auto version = load_version(ctx, at, diags);
   if (!version || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   auto summary = summarize_version(version->taxonomy, version->number, version->name);
   if (format == "json") *ctx.out << taxonomy_version_json(version->taxonomy, summary).dump(2) << '\n';
   else *ctx.out << taxonomy_tree_text(version->taxonomy, summary);
@@ -77,7 +77,7 @@ int taxonomy_log(Context& ctx, const std::vector<std::string>& args) {
   auto ws = load_workspace_design(ctx.workspace, diags);
   auto history = ws ? load_history(*ws, diags) : std::nullopt;
   if (!history || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   std::optional<std::string> node;
   if (vm.count("node")) node = vm["node"].as<std::string>();
   if (format == "json") *ctx.out << history_log_json(*history, node).dump(2) << '\n';
@@ -106,7 +106,7 @@ int taxonomy_export(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("at")) at = vm["at"].as<std::string>();
   auto version = load_version(ctx, at, diags);
   if (!version || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
-  diags.print(*ctx.err);
+  report_diagnostics(ctx, diags);
   std::string comment = version->taxonomy.file + " at version " + std::to_string(version->number) +
                         (version->name.empty() ? "" : " (" + version->name + ")") +
                         ", exported by `qualrank taxonomy export`.";

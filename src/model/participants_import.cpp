@@ -283,7 +283,14 @@ std::optional<ParticipantImportPlan> plan_participants_import(const fs::path& ro
     if (!m.empty()) attribute_of[ci] = m;
     else if (!text::trim(sheet.header[c]).empty()) {
       plan.ignored_columns.push_back(sheet.header[c]);
-      auto near = text::closest(text::fold_trimmed(sheet.header[c]), known);
+      // A column of names or contact details is never offered as an attribute: transcripts are what a
+      // package publishes (pseudonymised), and a "did you mean" would invite writing real names into them.
+      static const char* const kPersonal[] = {"name", "names", "first name", "last name", "full name", "surname",
+                                              "given name", "family name", "first_name", "last_name", "full_name",
+                                              "email", "e-mail", "mail", "phone", "telephone", "address"};
+      const std::string folded = text::fold_trimmed(sheet.header[c]);
+      if (std::any_of(std::begin(kPersonal), std::end(kPersonal), [&](const char* k) { return folded == k; })) continue;
+      auto near = text::closest(folded, known);
       if (!near.empty())
         diags.warning(sheet.header_where[c], "column '" + sheet.header[c] + "' is ignored (did you mean '" + near +
                                                  "'? --map \"" + sheet.header[c] + "=" + near + "\" imports it)");

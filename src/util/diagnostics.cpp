@@ -1,5 +1,7 @@
 #include "qualrank/util/diagnostics.h"
 
+#include <unordered_set>
+
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -151,7 +153,14 @@ int Diagnostics::dropped() const {
   return n;
 }
 void Diagnostics::print(std::ostream& out) const {
-  for (const auto& d : items_) out << format_diagnostic(d) << '\n';
+  print(out, [](const Diagnostic&) { return true; });
+}
+void Diagnostics::print(std::ostream& out, const std::function<bool(const Diagnostic&)>& keep) const {
+  // Each distinct diagnostic once (a problem met by two steps of one command is one problem).
+  std::unordered_set<std::string> said;
+  for (const auto& d : items_)
+    if (!keep(d)) continue;
+    else if (std::string line = format_diagnostic(d); said.insert(line).second) out << line << '\n';
   for (const auto& [key, n] : dropped_)
     out << (key.first.empty() ? std::string("qualrank") : key.first) << ": note: " << n << " more "
         << (key.second == Severity::error ? "errors" : "warnings") << " in this file not shown (at most " << kPerFile

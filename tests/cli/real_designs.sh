@@ -114,6 +114,26 @@ n -q code add --transcript E02.md --turn 2 --span 'Zoë from the vendor' --node 
 grep -qF "plus [Zoe$(printf '\u0308') from the vendor]{COM.1} and" "$nf/transcripts/E02.md" || fail "the span not written as the text spells it: $(grep vendor "$nf/transcripts/E02.md")"
 n -q validate || fail "validate after code add"
 
+# --- 7. Warnings said once: routine ones summarised, important ones always; no name offered to the transcripts ---
+wn="$tmp/wn"; cp -r "$FIXTURES/fieldwork" "$wn"
+for f in "$wn"/transcripts/*.md; do printf '\n%s:\n' "$(basename "$f" .md)" >>"$f"; done   # 6 empty turns
+w() { "$QUALRANK" -C "$wn" "$@"; }
+w query --code COM >/dev/null 2>"$tmp/err" || fail "query with routine warnings"
+[[ $(grep -c ': warning: empty participant turn$' "$tmp/err") == 5 ]] || fail "routine warnings shown: $(cat "$tmp/err")"
+grep -qxF "qualrank: note: 1 more warning about the workspace not shown: 'qualrank validate' lists them all" "$tmp/err" || fail "summary: $(cat "$tmp/err")"
+w -q query --code COM >/dev/null 2>"$tmp/err"; [[ ! -s $tmp/err ]] || fail "--quiet: $(cat "$tmp/err")"
+w validate 2>&1 | grep -c ': warning: empty participant turn$' | grep -qx 6 || fail "validate lists every warning"
+# An important one stands out, with --quiet too: an open unit of a consensus.
+cp "$FIXTURES"/team/transcripts/E01.frank.codes "$wn/transcripts/"
+printf 's\ns\ns\ns\n' | w reconcile E01.md --date 2026-11-20 >/dev/null 2>&1 || true
+w -q query --code COM >/dev/null 2>"$tmp/err"
+grep -q "^transcripts/E01.consensus.codes:[0-9]*:1: warning: [0-9]* unit(s) still open" "$tmp/err" || fail "open units hidden by --quiet: $(cat "$tmp/err")"
+# participants import never offers a name column as an attribute (it suggested --map "Name=date").
+printf 'participant,Name,Team size\nE01,Jonas Becker,5\n' >"$tmp/people.csv"
+w participants import "$tmp/people.csv" --id-column participant --dry-run >/dev/null 2>"$tmp/err" || true
+grep -q "Name" "$tmp/err" && fail "a name column offered: $(grep Name "$tmp/err")"
+grep -qF "column 'Team size' is ignored (did you mean 'team_size'?" "$tmp/err" || fail "near-miss column: $(cat "$tmp/err")"
+
 # --- 2. Participants named like a statistic ---------------------------------------------------------------------
 # Every surname qualrank's outputs write (methods, tests, citations) on the names list, on the bundled study
 # (three ranking questions, agreement, saturation: every table that names them), with two of them in the

@@ -112,6 +112,8 @@ class Diagnostics {
   int dropped() const;  // how many were counted but not kept (over kPerFile for their file)
   // Prints every diagnostic, one per line, in the order they were added.
   void print(std::ostream& out) const;
+  // The same with only the diagnostics `keep` accepts (the notes of dropped ones all the same).
+  void print(std::ostream& out, const std::function<bool(const Diagnostic&)>& keep) const;
   void clear();
 
  private:
