@@ -74,4 +74,33 @@ run "rank --table: byte 0xC0" "$hostile/ranking/invalid-utf8.csv" - rank --table
 run ".docx inflating to 500 MB" "$hostile/docx/bomb-500M.docx" - import-transcript @FILE --participant E09 --role employee
 run ".qdpx: 3 sources of 480 MB" "$hostile/qdpx/bomb-3x480M.qdpx" - import @FILE
 run ".qdpx: 20,000 entries" "$hostile/qdpx/entries-20K.qdpx" - import @FILE
+# The corpus's inputs (issue #37 item 7): each at the size an audit found quadratic, or at 10 MB.
+python3 - "$work/corpus" <<'PY'
+import json, os, sys
+d = sys.argv[1]; os.makedirs(d, exist_ok=True)
+issue = {"number": 1, "url": "https://example.org/a/b/issues/1", "title": "a cache miss", "body": "b", "createdAt": "2024-01-01T00:00:00Z"}
+x = dict(issue); x.update({"k%d" % k: k for k in range(120000)}); json.dump([x], open(f"{d}/keys.json", "w"))
+cols = list(issue) + ["c%d" % k for k in range(200000)]
+open(f"{d}/columns.csv", "w").write(",".join(cols) + "\n" + ",".join(str(issue[c]) for c in issue) + ",x" * 200000 + "\n")
+items, size, n = [], 0, 0
+while size < 10_000_000:
+    n += 1; it = {"number": n, "url": "https://example.org/a/b/issues/%d" % n, "title": "t"}; size += len(json.dumps(it)) + 2; items.append(it)
+json.dump(items, open(f"{d}/tiny-10M.json", "w"))
+open(f"{d}/keywords.yaml", "w").write("sources:\n  a:\n" + "".join("    - term%d word%d\n" % (k, k) for k in range(100000)))
+open(f"{d}/kw.py", "w").write("a_keywords = [" + ", ".join("'term%d word%d'" % (k, k) for k in range(100000)) + "]\n")
+json.dump(items[:2000], open(f"{d}/few.json", "w"))
+PY
+run "corpus import: 120,000 keys in an issue" "$work/corpus/keys.json" - corpus import @FILE --source a
+run "corpus import: CSV of 200,000 columns" "$work/corpus/columns.csv" - corpus import @FILE --source a
+run "corpus import: 10 MB of 125,000 issues" "$work/corpus/tiny-10M.json" - corpus import @FILE --source a
+run "corpus keywords import: 100,000 terms" "$work/corpus/kw.py" - corpus keywords import @FILE -o "$work/corpus/out.yaml" --force
+# retrieve with 100,000 terms over 2,000 issues: the workspace is made by the import, then the keywords copied in.
+ws=$work/ws; rm -rf "$ws"; cp -r "$src/tests/fixtures/fieldwork" "$ws"
+"$build/qualrank" -C "$ws" -q corpus import "$work/corpus/few.json" --source a
+cp "$work/corpus/keywords.yaml" "$ws/corpus/keywords.yaml"
+/usr/bin/time -v -o "$work/time" "$build/qualrank" -C "$ws" corpus retrieve --any-date > "$work/out" 2> "$work/err"
+printf '%-38s %4s %5s %5s %5s %7s\n' "corpus retrieve: 100,000 terms" "$?" \
+  "$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$work/time")" \
+  "$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time" | awk -F: '{print $(NF-1)*60+$NF}')" \
+  "$(( $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time") / 1024 ))" "$(wc -c < "$work/err")"
 exit $bad
