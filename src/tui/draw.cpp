@@ -3,6 +3,7 @@
 // turns; interviewer turns indented and dimmed; codings under each participant turn), the status line and
 // the message line. The current turn is marked '>' and the selection is bracketed as well as highlighted,
 // so nothing depends on colour or reverse video alone.
+#include <csignal>
 #include <curses.h>
 
 #include <algorithm>
@@ -406,6 +407,15 @@ int read_key() {
   }
   if (ch == '\r' || ch == '\n') return key::enter;
   if (ch == 127 || ch == 8) return key::backspace;
+  if (ch == 26) {  // Ctrl-Z (raw mode keeps the terminal from sending SIGTSTP): suspend as a shell job, and
+    def_prog_mode();  // come back to a redrawn screen on `fg` (the caller redraws on resize)
+    endwin();
+    std::raise(SIGTSTP);
+    reset_prog_mode();
+    clearok(curscr, TRUE);
+    refresh();
+    return key::resize;
+  }
   return static_cast<int>(ch);
 }
 
