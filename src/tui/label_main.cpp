@@ -14,6 +14,7 @@
 
 #include "../cli/cli.h"
 #include "label_actions.h"
+#include "line_edit.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 #include "screen.h"
@@ -148,23 +149,18 @@ class CursesLabelUi : public tui::LabelUi {
   }
 
   std::optional<std::string> prompt(const std::string& label, const std::string& initial) override {
-    std::string text = initial;
+    tui::LineEdit line(initial);  // the same editing keys as annotate's prompts
     for (;;) {
       draw(*model);
       move(LINES - 1, 0);
       clrtoeol();
       const int x = tui::put_text(LINES - 1, 0, label, COLS, A_BOLD);
-      tui::put_text(LINES - 1, x, text + "_", COLS - x);
+      tui::draw_line_edit(LINES - 1, x, line);
       refresh();
       const int k = tui::read_key();
       if (k == tui::key::escape || k == tui::key::ctrl_c) return std::nullopt;
-      if (k == tui::key::enter) return text;
-      if (k == 21) text.clear();
-      else if (k == tui::key::backspace) {
-        if (!text.empty()) text.erase(tui::clusters(text).back().begin);
-      } else {
-        append_typed(text, k);
-      }
+      if (k == tui::key::enter) return line.text;
+      line.apply(k);
     }
   }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "actions.h"
+#include "line_edit.h"
 #include "qualrank/util/text.h"
 #include "screen.h"
 
@@ -91,26 +92,32 @@ std::optional<std::string> run_picker(AnnotateModel& m, const std::string* new_c
   }
 }
 
+void draw_line_edit(int y, int x, const LineEdit& line) {
+  // The text around the cursor, the cursor shown as the terminal's own (at the end: '_').
+  std::string before = line.before_cursor(), after = line.text.substr(line.cursor);
+  const int room = std::max(COLS - x - 1, 4);
+  while (display_width(before) > room - std::min(room / 3, display_width(after)) && !before.empty())
+    before.erase(0, clusters(before).front().end);
+  const int cx = x + put_text(y, x, before, COLS - x);  // (put_text returns the columns it wrote)
+  put_text(y, cx, after.empty() ? "_" : after, COLS - cx);
+  move(y, std::min(cx, COLS - 1));
+}
+
 std::optional<std::string> run_prompt(const AnnotateModel& m, const std::string& label, const std::string& initial) {
-  std::string text = initial;
+  LineEdit line(initial);
   for (;;) {
     draw_main(m);
     int y = LINES - 1;
     move(y, 0);
     clrtoeol();
     int x = put_text(y, 0, fit_middle(label, std::max(COLS / 2, std::min(COLS, 20))), COLS, A_BOLD);
-    // Show the end of a long text.
-    std::string shown = text + "_";
-    while (display_width(shown) > COLS - x - 1 && !shown.empty()) shown.erase(0, clusters(shown).front().end);
-    put_text(y, x, shown, COLS - x);
-    put_text(LINES - 2, 0, "Enter accepts, Esc cancels, Ctrl-U clears", COLS, A_DIM);
+    put_text(LINES - 2, 0, "Enter accepts, Esc cancels; Left/Right, Ctrl-A/E, Ctrl-U/K/W edit", COLS, A_DIM);
+    draw_line_edit(y, x, line);
     refresh();
     int k = read_key();
     if (k == key::escape || k == key::ctrl_c) return std::nullopt;
-    if (k == key::enter) return text;
-    if (k == 21) text.clear();  // Ctrl-U clears the line
-    else if (k == key::backspace) erase_last_char(text);
-    else if (printable(k)) append_key(text, k);
+    if (k == key::enter) return line.text;
+    line.apply(k);
   }
 }
 

@@ -27,6 +27,9 @@ void set_colours(bool on);
 bool colours();
 // A line editor on the message line; nullopt on Esc.
 std::optional<std::string> run_prompt(const AnnotateModel& model, const std::string& label, const std::string& initial);
+// Draws a prompt's line editor at (y, x) with the terminal cursor at its cursor (line_edit.h).
+struct LineEdit;
+void draw_line_edit(int y, int x, const LineEdit& line);
 // Shows `question` on the message line; true when the answer is y.
 bool run_confirm(const AnnotateModel& model, const std::string& question);
 // The help screen from the action table.
