@@ -8,7 +8,7 @@ tmp=$(mktemp -d)
 source "$(dirname "${BASH_SOURCE[0]}")/lib/tmux.sh"  # fail, and the terminal's: sock, screen, wait_for, keys
 ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 before=$(sha256sum "$ws/transcripts/E01.md")
-tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "env -i HOME=$tmp TERM=xterm-256color LANG=C.UTF-8 PS1='shell> ' bash --norc --noprofile -i"
+tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "env -i HOME=/nonexistent HISTFILE=/dev/null TERM=xterm-256color LANG=C.UTF-8 PS1='shell> ' bash --norc --noprofile -i"
 wait_for "shell>"
 keys "cd '$ws' && '$QUALRANK' annotate E01.md" Enter
 wait_for "How many years have you worked remotely?"
@@ -32,4 +32,6 @@ sleep 0.3
 [[ $(screen) == *"shell>"* ]] || keys y
 wait_for "shell>"
 [[ $(sha256sum "$ws/transcripts/E01.md") == "$before" ]] || fail "the suspension wrote the transcript"
+keys "exit" Enter   # the shell ends before the cleanup removes $tmp (it wrote nothing there)
+sleep 0.3
 echo "ok: tui_suspend"
