@@ -39,22 +39,7 @@ void utf8_locale() {
 // A typed key (a code point) appended as UTF-8; false for keys that are not characters.
 bool append_typed(std::string& s, int k) {
   if (k < 0x20 || k == 127 || k >= tui::key::base || (k >= 0xD800 && k < 0xE000)) return false;
-  const auto c = static_cast<char32_t>(k);
-  if (c < 0x80) {
-    s += static_cast<char>(c);
-  } else if (c < 0x800) {
-    s += static_cast<char>(0xC0 | (c >> 6));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += static_cast<char>(0xE0 | (c >> 12));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (c >> 18));
-    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  }
+  text::append_utf8(s, static_cast<std::uint32_t>(k));
   return true;
 }
 

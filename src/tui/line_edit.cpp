@@ -2,6 +2,7 @@
 #include "line_edit.h"
 
 #include "actions.h"
+#include "qualrank/util/text.h"
 #include "text_cells.h"
 
 namespace qualrank::tui {
@@ -19,24 +20,6 @@ std::size_t next_boundary(const std::string& s, std::size_t at) {
   for (const auto& c : clusters(s))
     if (c.begin >= at) return c.end;
   return s.size();
-}
-
-void append_utf8(std::string& s, char32_t c) {
-  if (c < 0x80) {
-    s += static_cast<char>(c);
-  } else if (c < 0x800) {
-    s += static_cast<char>(0xC0 | (c >> 6));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += static_cast<char>(0xE0 | (c >> 12));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (c >> 18));
-    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  }
 }
 
 constexpr int ctrl(char c) { return c - 'a' + 1; }
@@ -73,7 +56,7 @@ bool LineEdit::apply(int k) {
     cursor = from;
   } else if (k >= 0x20 && k != 127 && k < key::base && !(k >= 0xD800 && k < 0xE000)) {
     std::string typed;
-    append_utf8(typed, static_cast<char32_t>(k));
+    text::append_utf8(typed, static_cast<std::uint32_t>(k));
     text.insert(cursor, typed);
     cursor += typed.size();
     // A combining mark typed after a base joins its cluster: the cursor goes to that cluster's end.

@@ -12,18 +12,6 @@ namespace qualrank::tui {
 
 namespace {
 
-void append_key(std::string& s, int k) {
-  char32_t c = static_cast<char32_t>(k);
-  if (c < 0x80) s += static_cast<char>(c);
-  else if (c < 0x800) { s += static_cast<char>(0xC0 | (c >> 6)); s += static_cast<char>(0x80 | (c & 0x3F)); }
-  else if (c < 0x10000) {
-    s += static_cast<char>(0xE0 | (c >> 12)); s += static_cast<char>(0x80 | ((c >> 6) & 0x3F)); s += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (c >> 18)); s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F)); s += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
 void erase_last_char(std::string& s) {
   auto cl = clusters(s);
   if (!cl.empty()) s.erase(cl.back().begin);
@@ -88,7 +76,7 @@ std::optional<std::string> run_picker(AnnotateModel& m, const std::string* new_c
     else if (k == key::page_up) sel = step_pick(rows, sel, -10);
     else if (k == key::page_down) sel = step_pick(rows, sel, 10);
     else if (k == key::backspace) { erase_last_char(query); sel = first_pick(rows_for(query), query); }
-    else if (printable(k)) { append_key(query, k); sel = first_pick(rows_for(query), query); }
+    else if (printable(k)) { text::append_utf8(query, static_cast<std::uint32_t>(k)); sel = first_pick(rows_for(query), query); }
   }
 }
 
