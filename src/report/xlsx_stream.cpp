@@ -15,6 +15,7 @@
 #include <charconv>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <deque>
 #include <mutex>
@@ -181,6 +182,7 @@ class ThreadDeflate {
  public:
   ThreadDeflate() : level_buf_(ISAL_DEF_LVL1_DEFAULT) {}
   isal_zstream* reset() {
+    std::memset(&zs_, 0, sizeof zs_);  // nothing of the piece before stays (isal_deflate_init leaves the history buffer)
     isal_deflate_init(&zs_);
     zs_.level = kLevel;
     zs_.level_buf = level_buf_.data();
@@ -206,9 +208,12 @@ bool deflate_piece(const std::string& input, const std::string& dictionary, bool
                             static_cast<std::uint32_t>(dictionary.size())) != COMP_OK)
     return false;
   // Into a scratch buffer (grown while igzip asks for room), then copied at its real size (a piece keeps no
-  // slack: 230 of them would otherwise hold 230 MB).
+  // slack: 230 of them would otherwise hold 230 MB). igzip's bytes depend on the room it is given (where it
+  // ends a block), so the room offered is a function of the piece alone, never of the larger buffer an earlier
+  // piece on the same thread left: which thread deflates which piece must change no byte.
   thread_local std::string scratch;
-  scratch.resize(std::max<std::size_t>(scratch.size(), input.size() + input.size() / 8 + 1024));
+  std::size_t room = input.size() + input.size() / 8 + 1024;
+  scratch.resize(std::max(scratch.size(), room));
   zs->next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(input.data()));
   zs->avail_in = static_cast<std::uint32_t>(input.size());
   zs->end_of_stream = last ? 1 : 0;
@@ -217,15 +222,16 @@ bool deflate_piece(const std::string& input, const std::string& dictionary, bool
   bool ok = true;
   while (true) {
     zs->next_out = reinterpret_cast<std::uint8_t*>(scratch.data() + made);
-    zs->avail_out = static_cast<std::uint32_t>(scratch.size() - made);
+    zs->avail_out = static_cast<std::uint32_t>(room - made);
     if (isal_deflate(zs) != COMP_OK) {
       ok = false;
       break;
     }
-    made = scratch.size() - zs->avail_out;
+    made = room - zs->avail_out;
     const bool done = zs->avail_in == 0 && (last ? zs->internal_state.state == ZSTATE_END : zs->avail_out > 0);
     if (done) break;
-    scratch.resize(scratch.size() * 2);
+    room *= 2;
+    scratch.resize(std::max(scratch.size(), room));
   }
   const std::string_view bytes(scratch.data(), made);
   if (!ok || !spill || !spill->take(bytes, out)) out.data.assign(bytes);
