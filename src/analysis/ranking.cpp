@@ -209,6 +209,34 @@ std::string too_small_sentence(const QuestionRankAnalysis& q, const RankingOptio
          ", since so few answers describe individuals, not a group.";
 }
 
+std::string answer_lengths_sentence(const QuestionRankAnalysis& q, bool model) {
+  const int k = static_cast<int>(q.items.size());
+  bool partial = false;
+  for (const auto& g : q.groups)
+    for (const auto& [named, answers] : g.answer_lengths) partial = partial || named < k;
+  if (!partial) return "";
+  std::vector<std::string> groups;
+  for (const auto& g : q.groups) {
+    std::vector<std::string> parts;
+    for (auto it = g.answer_lengths.rbegin(); it != g.answer_lengths.rend(); ++it)
+      parts.push_back(std::to_string(it->second) +
+                      (it->first >= k ? " complete" : " ranking " + std::to_string(it->first) + " of the " + std::to_string(k) + " items"));
+    std::string last = parts.back();
+    parts.pop_back();
+    groups.push_back(g.level + " " + (parts.empty() ? last : text::join(parts, ", ") + " and " + last));
+  }
+  int shortest = k;
+  for (const auto& g : q.groups)
+    if (!g.answer_lengths.empty()) shortest = std::min(shortest, g.answer_lengths.begin()->first);
+  const int twice = shortest + 1 + k;  // twice the rank the unranked items of the shortest answer share
+  std::string out = "Answers: " + text::join(groups, "; ") +
+                    ". An item an answer leaves unranked shares the mean of the positions after the items it ranks (" +
+                    std::to_string(shortest) + " of " + std::to_string(k) + " ranked: rank " + std::to_string(twice / 2) +
+                    (twice % 2 ? ".5" : "") + ") in the mean and median ranks, Borda scores, Kendall's W and the tests";
+  if (model) out += "; in the Plackett-Luce model it lost every choice the answer made (nothing is imputed)";
+  return out + ".";
+}
+
 std::string unreachable_sentence(const GroupComparison& c, double alpha) {
   char a[32];
   std::snprintf(a, sizeof a, "%g", alpha);
@@ -259,6 +287,12 @@ RankingAnalysis analyse_rankings(const std::vector<RankingQuestionInput>& questi
       auto it = by_level.find(level);
       if (it == by_level.end()) continue;
       auto g = group_stats(level, it->second, k);
+      for (const auto* answer : answers_by_level[level]) {
+        int named = 0;
+        for (const auto& tier : answer->tiers)
+          for (const auto& item : tier) named += std::find(q.items.begin(), q.items.end(), item) != q.items.end();
+        ++g.answer_lengths[named];
+      }
       g.consensus = consensus(g, q.items);
       g.consensus_tiers = tiers_of(g, q.items);
       qa.groups.push_back(std::move(g));

@@ -7,17 +7,6 @@
 
 namespace qualrank {
 
-namespace {
-
-// True when `role` must rank every item of `q`: its `top` is `all` (or a number not below the item count).
-bool ranks_every_item(const Question& q, const std::string& role) {
-  auto it = q.top_by_role.find(role);
-  int t = it != q.top_by_role.end() ? it->second : q.top;
-  return t <= 0 || t >= static_cast<int>(q.items.size());
-}
-
-}  // namespace
-
 std::vector<ParticipantRanking> collect_rankings(const Workspace& ws, const NodeResolver& resolve, Diagnostics& diags) {
   std::vector<ParticipantRanking> out;
   for (const auto& t : ws.transcripts) {
@@ -59,24 +48,26 @@ std::vector<ParticipantRanking> collect_rankings(const Workspace& ws, const Node
         }
         if (!tier.empty()) r.tiers.push_back(std::move(tier));
       }
-      int top = q->top_for(t.role);
-      if (ok && static_cast<int>(count) > top) {
-        diags.error(answer.line, "the answer ranks " + std::to_string(count) + " items; role '" + t.role + "' ranks " +
-                                     std::to_string(top) + " of question '" + q->id + "'");
+      const AnswerLengths& declared = q->lengths_for(t.role);
+      const int items = static_cast<int>(q->items.size());
+      const int n = static_cast<int>(count);
+      const std::string what = "question '" + q->id + "' " +
+                               (declared.written ? "declares top: " + declared.declared + " for role '" + t.role + "'"
+                                                 : "asks role '" + t.role + "' for top: all (the default)") +
+                               ", " + declared.meaning(items);
+      if (ok && n > 0 && !declared.allows(n, items)) {
+        std::string text = "the answer ranks " + std::to_string(n) + " of the " + std::to_string(items) + " items; " + what;
+        if (declared.all) {
+          // An item left out is a slip in the transcript, not a partial answer; nothing is imputed.
+          std::vector<std::string> missing;
+          for (const auto& item : q->items)
+            if (!seen.count(item)) missing.push_back(item);
+          text += "; missing: " + text::join(missing, ", ") + " (rank them, or declare top: [" + std::to_string(n) +
+                  ", all] for answers of " + std::to_string(n) + " or all items, top: " + std::to_string(items) +
+                  " for answers of any length)";
+        }
+        diags.error(answer.line, text);
         ok = false;
-      } else if (ok && count > 0 && static_cast<int>(count) < top && ranks_every_item(*q, t.role)) {
-        // `top: all`: an item left out is a slip in the transcript, not a partial answer; nothing is imputed.
-        std::vector<std::string> missing;
-        for (const auto& item : q->items)
-          if (!seen.count(item)) missing.push_back(item);
-        diags.error(answer.line, "the answer ranks " + std::to_string(count) + " of the " + std::to_string(top) +
-                                     " items, but role '" + t.role + "' ranks all items of question '" + q->id +
-                                     "' (top: all); missing: " + text::join(missing, ", ") +
-                                     " (rank them, or give the question top: N for a partial ranking)");
-        ok = false;
-      } else if (ok && static_cast<int>(count) < top) {
-        diags.warning(answer.line, "the answer ranks " + std::to_string(count) + " of the " + std::to_string(top) +
-                                       " items role '" + t.role + "' ranks; the rest share the remaining positions");
       }
       if (ok && count == 0) {
         diags.error(answer.line, "empty ranking");

@@ -146,8 +146,8 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
     report_diagnostics(ctx, diags);
     return 1;
   }
+  report_diagnostics(ctx, diags);  // the workspace's warnings (a `top` past the item count, ...), as every command
   if (auto why = coder_selection_problem(study->workspace, vm["coder"].as<std::string>()); !why.empty()) {
-    report_diagnostics(ctx, diags);
     *ctx.err << "qualrank rank: error: --coder: " << why << "\n(see 'qualrank rank --help')\n";
     return 2;
   }

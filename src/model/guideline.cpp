@@ -1,6 +1,8 @@
 #include "qualrank/model/guideline.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <set>
 
 #include "qualrank/util/text.h"
@@ -27,11 +29,42 @@ const std::string& Question::text_for(const std::string& role) const {
   return it != text_by_role.end() ? it->second : text;
 }
 
-int Question::top_for(const std::string& role) const {
-  auto it = top_by_role.find(role);
-  int t = it != top_by_role.end() ? it->second : top;
-  return t <= 0 ? static_cast<int>(items.size()) : std::min<int>(t, static_cast<int>(items.size()));
+int AnswerLengths::most(int items) const {
+  if (all) return items;
+  if (!exact.empty()) return exact.front() == 0 ? items : std::min(exact.back(), items);
+  return std::min(up_to, items);
 }
+
+bool AnswerLengths::allows(int count, int items) const {
+  if (count < 1 || count > items) return false;
+  if (all) return count == items;
+  if (!exact.empty())
+    return std::any_of(exact.begin(), exact.end(), [&](int k) { return (k == 0 ? items : std::min(k, items)) == count; });
+  return count <= up_to;
+}
+
+std::string AnswerLengths::meaning(int items) const {
+  const std::string n = std::to_string(items);
+  if (all) return "every one of the " + n + " items";
+  if (!exact.empty()) {
+    std::vector<std::string> parts;
+    for (int k : exact)
+      if (k != 0) parts.push_back(std::to_string(k));
+    if (exact.front() == 0) parts.push_back("all " + n);
+    if (parts.size() == 1) return (exact.front() == 0 ? "every one of the " + n : "exactly " + parts[0] + " of the " + n) + " items";
+    std::string last = parts.back();
+    parts.pop_back();
+    return text::join(parts, ", ") + " or " + last + " items";
+  }
+  return up_to >= items ? "any number of the " + n + " items, up to all of them" : "up to " + std::to_string(up_to) + " of the " + n + " items";
+}
+
+const AnswerLengths& Question::lengths_for(const std::string& role) const {
+  auto it = top_by_role.find(role);
+  return it != top_by_role.end() ? it->second : top;
+}
+
+int Question::top_for(const std::string& role) const { return lengths_for(role).most(static_cast<int>(items.size())); }
 
 std::string ExperienceScheme::level_for(double value) const {
   for (std::size_t i = 0; i < bins.size() && i < levels.size(); ++i)
@@ -96,21 +129,60 @@ struct Loader {
     }
   }
 
-  // top: N | all | {role: N|all}
-  int parse_top_value(const YAML::Node& v) {
-    if (!v.IsScalar()) {
-      diags.error(yaml::where(v, file), "'top' takes a number or 'all'");
-      return 0;
-    }
-    if (v.Scalar() == "all") return 0;
-    try {
-      int t = std::stoi(v.Scalar());
-      if (t < 1) throw std::invalid_argument("");
+  // top: all | N | [N, ..., all] | {role: any of these}
+  AnswerLengths parse_top_value(const YAML::Node& v, int items) {
+    AnswerLengths out;
+    out.written = true;
+    auto number = [&](const YAML::Node& n, bool in_list) -> std::optional<int> {
+      const std::string s = n.IsScalar() ? n.Scalar() : std::string();
+      if (s == "all") return 0;
+      int t = 0;
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), t);
+      if (s.empty() || ec != std::errc() || end != s.data() + s.size() || t < 1) {
+        diags.error(yaml::where(n, file), std::string("'top' takes ") + (in_list ? "" : "'all', ") + "a positive number" +
+                                              (in_list ? " or 'all'" : " (up to that many items), or a list of lengths such as [3, all]") +
+                                              ", not '" + (n.IsScalar() ? s : std::string(n.IsMap() ? "a map" : "a list")) + "'");
+        return std::nullopt;
+      }
+      if (items > 0 && t > items)
+        diags.warning(yaml::where(n, file), "'top: " + s + "' is more than the question's " + std::to_string(items) +
+                                                " items: read as " + (in_list ? "all" : "up to all") + " " + std::to_string(items));
       return t;
-    } catch (...) {
-      diags.error(yaml::where(v, file), "'top' takes a positive number or 'all', not '" + v.Scalar() + "'");
-      return 0;
+    };
+    if (v.IsSequence()) {
+      if (v.size() == 0) {
+        diags.error(yaml::where(v, file), "'top' lists no length (write e.g. [3, all])");
+        return out;
+      }
+      std::vector<std::string> written;
+      for (const auto& e : v) {
+        auto t = number(e, true);
+        if (!t) return out;
+        int k = *t == 0 || (items > 0 && *t >= items) ? 0 : *t;
+        if (std::find(out.exact.begin(), out.exact.end(), k) != out.exact.end()) {
+          diags.error(yaml::where(e, file), "'top' lists the length '" + e.Scalar() + "' twice" +
+                                                (k == 0 && e.Scalar() != "all" ? " (it is all " + std::to_string(items) + " items)" : ""));
+          return out;
+        }
+        out.exact.push_back(k);
+        written.push_back(e.Scalar());
+      }
+      std::sort(out.exact.begin(), out.exact.end());
+      out.all = false;
+      out.declared = "[" + text::join(written, ", ") + "]";
+      if (out.exact == std::vector<int>{0}) {  // [all]: the same as all
+        out = AnswerLengths{};
+        out.declared = "[all]";
+        out.written = true;
+      }
+      return out;
     }
+    auto t = number(v, false);
+    if (!t || *t == 0) return out;
+    out.all = false;
+    out.up_to = *t;
+    out.declared = v.Scalar();
+    return out;
   }
 
   void ranking_items(Question& q, const YAML::Node& qn) {
@@ -141,14 +213,15 @@ struct Loader {
       if (!seen.insert(it).second) diags.error(yaml::where(items, file), "item '" + it + "' listed twice");
     if (q.items.size() < 2) diags.error(yaml::where(items, file), "a ranking question needs at least 2 items");
     if (auto top = qn["top"]) {
+      const int n = static_cast<int>(q.items.size());
       if (top.IsMap()) {
         for (const auto& kv : top) {
           auto role = kv.first.Scalar();
           check_roles({role}, kv.first);
-          q.top_by_role[role] = parse_top_value(kv.second);
+          q.top_by_role[role] = parse_top_value(kv.second, n);
         }
       } else {
-        q.top = parse_top_value(top);
+        q.top = parse_top_value(top, n);
       }
     }
   }

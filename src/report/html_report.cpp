@@ -289,6 +289,7 @@ void ranking_section(std::ostringstream& h, const Json& report, const Json& rank
       h << "<li><b>" << escape(it.key()) << ":</b> " << order << "</li>";
     }
     h << "</ul>\n";
+    if (q.contains("answer_lengths_note")) h << "<p class=\"note\">" << escape(str(q, "answer_lengths_note")) << "</p>\n";
     if (q.contains("too_small") && !q["too_small"].empty()) {
       h << "<p class=\"note\">" << escape(str(q, "too_small_note")) << "</p>\n<ul>";
       for (const auto& g : q["too_small"])

@@ -55,14 +55,12 @@ std::string interview_protocol(const Guideline& g, const Taxonomy& t, const std:
       if (role.empty() && !q->roles.empty())
         out << (md ? "  - asked to: " : "      asked to: ") << text::join(q->roles, ", ") << '\n';
       if (q->kind == QuestionKind::ranking) {
-        int top = role.empty() ? 0 : q->top_for(role);
-        std::string how = (role.empty() || top >= static_cast<int>(q->items.size()))
-                              ? "rank all " + std::to_string(q->items.size()) + " items"
-                              : "rank the top " + std::to_string(top) + " of " + std::to_string(q->items.size()) + " items";
+        const int n = static_cast<int>(q->items.size());
+        std::string how = "rank " + (role.empty() ? q->top : q->lengths_for(role)).meaning(n);
         if (role.empty() && !q->top_by_role.empty()) {
           std::vector<std::string> per;
-          for (const auto& [r, k] : q->top_by_role) per.push_back(r + ": " + (k <= 0 ? "all" : std::to_string(k)));
-          how = "per role: " + text::join(per, ", ");
+          for (const auto& [r, k] : q->top_by_role) per.push_back(r + ": " + k.meaning(n));
+          how = "per role: " + text::join(per, "; ");
         }
         out << (md ? "  - " : "      ") << how << ":\n";
         for (const auto& item : q->items) {
@@ -104,8 +102,7 @@ std::string transcript_skeleton(const Guideline& g, const Taxonomy& t, const std
       }
       out << "\n## " << q->id << "\n\nI: " << q->text_for(role) << "\n\n" << participant << ": \n";
       if (q->kind == QuestionKind::ranking) {
-        int top = q->top_for(role);
-        out << "<!-- rank " << (top >= static_cast<int>(q->items.size()) ? "all" : "the top " + std::to_string(top))
+        out << "<!-- rank " << q->lengths_for(role).meaning(static_cast<int>(q->items.size()))
             << " with '@rank A > B > C' (ids, names or aliases; '=' for ties):";
         for (const auto& item : q->items) {
           const auto* n = t.find(item);

@@ -216,6 +216,8 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
       jg["consensus_tiers"] = g.consensus_tiers;
       jg["kendall_w"] = num(g.kendall_w);
       jg["kendall_w_p"] = num(g.kendall_w_p);
+      jg["answer_lengths"] = nlohmann::ordered_json::object();
+      for (const auto& [named, answers] : g.answer_lengths) jg["answer_lengths"][std::to_string(named)] = answers;
       jq["groups"][g.level] = jg;
     }
     if (!q.comparisons.empty()) {
@@ -242,6 +244,7 @@ nlohmann::ordered_json rankings_json(const RankingAnalysis& a) {
       jq["too_small"].push_back(jt);
     }
     jq["too_small_note"] = q.too_small.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(q.too_small_note);
+    if (auto lengths = answer_lengths_sentence(q, q.model.has_value()); !lengths.empty()) jq["answer_lengths_note"] = lengths;
     jq["k_groups"] = q.k_groups ? k_groups_json(*q.k_groups) : nlohmann::ordered_json(nullptr);
     if (auto why = tests_differ_sentence(q); !why.empty()) jq["tests_differ"] = why;
     if (a.options.model.enabled) jq["model"] = q.model ? model_json(*q.model, q.items) : nlohmann::ordered_json(nullptr);
@@ -382,6 +385,7 @@ std::string rankings_markdown(const RankingAnalysis& a, const Taxonomy& t) {
     for (std::size_t i = 0; i < q.groups.size(); ++i)
       md << (i ? "; " : " ") << q.groups[i].level << ' ' << fmt(q.groups[i].kendall_w) << " (" << p_text(q.groups[i].kendall_w_p) << ')';
     md << ".\n\n";
+    if (auto lengths = answer_lengths_sentence(q, q.model.has_value()); !lengths.empty()) md << lengths << "\n\n";
     if (!q.too_small.empty()) {
       md << q.too_small_note << "\n\n";
       const auto raw = raw_rankings(q, a.by);
@@ -428,6 +432,7 @@ std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
         return id + " (" + fmt(g.mean_rank[j]) + ")";
       }) << '\n';
     }
+    if (auto lengths = answer_lengths_sentence(q, q.model.has_value()); !lengths.empty()) out << "  " << lengths << '\n';
     if (!q.too_small.empty()) {
       out << "  " << q.too_small_note << '\n';
       const auto raw = raw_rankings(q, a.by);

@@ -7,10 +7,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$QUALRANK" -C "$FIXTURES/mini" guide --role user --format md >"$tmp/user.md"
 grep -qF -- '- **II.R** (ranking) Which two question themes matter most?' "$tmp/user.md" || fail "user ranking text"
-grep -qF 'rank the top 2 of 3 items' "$tmp/user.md" || fail "top-k for users"
+grep -qF 'rank up to 2 of the 3 items' "$tmp/user.md" || fail "top-k for users"
 grep -qF 'A.10  Größenordnung' "$tmp/user.md" || fail "items with names"
 grep -q 'II.2' "$tmp/user.md" && fail "II.2 is for developers only"
-"$QUALRANK" -C "$FIXTURES/mini" guide --role developer --format text | grep -qF 'rank all 3 items' || fail "developer ranks all"
+"$QUALRANK" -C "$FIXTURES/mini" guide --role developer --format text | grep -qF 'rank every one of the 3 items' || fail "developer ranks all"
 
 cp -r "$FIXTURES/mini" "$tmp/ws"
 "$QUALRANK" -C "$tmp/ws" new-transcript --participant P3 --role developer --attr years=2 --attr frameworks=JAX 2>/dev/null

@@ -22,7 +22,7 @@ done
 "$QUALRANK" -C "$ws" validate >"$tmp/v" 2>&1 || { cat "$tmp/v"; fail "init workspace does not validate"; }
 "$QUALRANK" -C "$ws" guide --role contractor --format md >"$tmp/guide"
 grep -qF -- '- **II.R** (ranking) Rank these challenges by how much they matter to you as contractor.' "$tmp/guide" || fail "guide shows the role's ranking question"
-grep -qF 'rank all 3 items' "$tmp/guide" || fail "ranking over the 3 example challenges"
+grep -qF 'rank every one of the 3 items' "$tmp/guide" || fail "ranking over the 3 example challenges"
 grep -qF -- '- **I.1** (background)' "$tmp/guide" || fail "background part"
 # report runs on the empty workspace, and after a transcript is added.
 "$QUALRANK" -q -C "$ws" report >"$tmp/r0" 2>&1 || { cat "$tmp/r0"; fail "report on the new workspace"; }

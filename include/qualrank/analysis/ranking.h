@@ -39,6 +39,7 @@ struct GroupRankStats {
   // The consensus cut where the mean rank changes: items of one tier have the same mean rank (within 1e-9).
   std::vector<std::vector<std::string>> consensus_tiers;
   double kendall_w = 0, kendall_w_chi2 = 0, kendall_w_p = 0;
+  std::map<int, int> answer_lengths;        // items an answer names -> answers (a question's item count: complete)
 };
 
 // A consensus order as text: tiers joined with " > ", tied items within a tier with " = " ("A.1 = A.3 > A.2");
@@ -161,6 +162,11 @@ std::string too_small_sentence(const QuestionRankAnalysis& q, const RankingOptio
 
 // The plain sentence for a comparison in which no item can reach significance, e.g. "with 3 and 4
 // participants no item can reach p < 0.05 after Holm's correction; flags rest on effect size alone".
+// How long the answers were, when some leave items unranked, and how those items count; "" when every
+// answer is complete. E.g. "Answers: user 9 complete and 2 ranking 3 of the 4 items; developer 8 complete.
+// An item an answer leaves unranked shares ...".
+std::string answer_lengths_sentence(const QuestionRankAnalysis& q, bool model);
+
 std::string unreachable_sentence(const GroupComparison& c, double alpha);
 
 // The inputs of a workspace: its ranking questions with the resolved answers of `rankings`.

@@ -15,6 +15,26 @@ namespace qualrank {
 enum class QuestionKind { background, open, short_answer, ranking };
 const char* to_string(QuestionKind k);
 
+// How many items an answer to a ranking question names: the guideline's `top` (per question or per role).
+//   top: all      every item (the default): an answer that leaves one out is an error
+//   top: N        up to N items (1..N); N at or above the item count: any length, complete answers included
+//   top: [3, all] exactly one of these lengths (numbers and `all`): complete answers beside top-3 ones
+struct AnswerLengths {
+  bool all = true;               // `top: all`
+  int up_to = 0;                 // `top: N` (0 when not this form)
+  std::vector<int> exact;        // `top: [..]`, ascending; 0 stands for `all`
+  std::string declared = "all";  // as the guideline writes it, for messages: "all", "3", "[3, all]"
+  bool written = false;          // the guideline says it (else `all` is the default)
+
+  // The most items an answer may name, given the item count.
+  int most(int items) const;
+  // Whether an answer naming `count` of `items` items is what was declared.
+  bool allows(int count, int items) const;
+  // What the declaration means, in words: "every one of the 8 items", "up to 3 of the 8 items",
+  // "3 or all 8 items".
+  std::string meaning(int items) const;
+};
+
 struct Question {
   std::string id;
   std::string part;                          // id of the part it belongs to
@@ -27,13 +47,15 @@ struct Question {
   // Ranking questions only:
   std::vector<std::string> items;            // resolved item ids, taxonomy order
   std::string items_rule;                    // e.g. "children of C", for display
-  int top = 0;                               // 0 = all items
-  std::map<std::string, int> top_by_role;    // 0 = all items
+  AnswerLengths top;                         // `top:` for every role (default: all)
+  std::map<std::string, AnswerLengths> top_by_role;
   Location where;
 
   bool asked_to(const std::string& role) const;
   const std::string& text_for(const std::string& role) const;
-  // How many items a participant of `role` ranks (items.size() for "all").
+  // What `role` declares (its own `top`, else the question's).
+  const AnswerLengths& lengths_for(const std::string& role) const;
+  // The most items a participant of `role` ranks (items.size() for "all").
   int top_for(const std::string& role) const;
 };
 
