@@ -733,7 +733,7 @@ TEST_CASE("tui: wrap_words breaks a word longer than the line by characters; lis
     CHECK(display_width(l) <= 30);
     joined += l;
   }
-  CHECK(joined == "see" + url + "now");  // every character, in order
+  CHECK(joined == "see" + url + " now");  // every character, in order (the end of the URL and "now" share a line)
   CHECK(wrap_words("ab cd ef", 5, 2) == std::vector<std::string>{"ab cd", "ef"});
   CHECK(wrap_words("ab cd ef", 2, 5) == std::vector<std::string>{"ab", "cd ef"});
   CHECK(wrap_words("日本語", 3) == std::vector<std::string>{"日", "本", "語"});  // wide characters are words of their own
