@@ -209,31 +209,28 @@ std::string key_name(int k) {
   return "?";
 }
 
-std::vector<std::string> wrap_words(const std::string& text, int width) {
+std::vector<std::string> wrap_words(const std::string& text, int width, int later_width) {
+  if (later_width <= 0) later_width = width;
   std::vector<std::string> out;
   std::string line;
   int used = 0;
+  auto room = [&] { return out.empty() ? width : later_width; };
+  auto flush = [&] {
+    out.push_back(std::move(line));
+    line.clear();
+    used = 0;
+  };
   for (const auto& w : split_words(text)) {
-    std::string word = text.substr(w.begin, w.end - w.begin);
+    std::string_view word = std::string_view(text).substr(w.begin, w.end - w.begin);
     int ww = display_width(word);
-    if (used > 0 && used + 1 + ww > width) {
-      out.push_back(std::move(line));
-      line.clear();
-      used = 0;
-    }
-    while (ww > width && width > 0) {  // a word longer than the line: cut by characters
-      std::size_t cut = 0;
-      int cw = 0;
-      for (const auto& cl : clusters(word)) {
-        if (cw + cl.width > width - used - (used ? 1 : 0)) break;
-        cw += cl.width;
-        cut = cl.end;
-      }
-      if (cut == 0) break;
-      out.push_back(line + (used ? " " : "") + word.substr(0, cut));
-      line.clear();
-      used = 0;
-      word.erase(0, cut);
+    if (used > 0 && used + 1 + ww > room()) flush();
+    while (used == 0 && ww > room() && room() > 0) {  // a word longer than the line: cut by characters (clusters)
+      std::size_t cut = fitting_prefix(word, room());
+      if (cut == 0) cut = clusters(word).front().end;  // not one character fits: one a line
+      if (cut >= word.size()) break;
+      line = std::string(word.substr(0, cut));
+      flush();
+      word.remove_prefix(cut);
       ww = display_width(word);
     }
     if (used) line += ' ', ++used;
@@ -244,8 +241,51 @@ std::vector<std::string> wrap_words(const std::string& text, int width) {
   return out;
 }
 
-std::vector<std::string> help_lines(int width) {
+std::vector<std::string> wrap_list(const std::vector<std::string>& items, int cols) {
+  std::vector<std::string> lines;
+  for (const auto& item : items) {
+    if (display_width(item) <= cols) {  // as it is (its spacing kept)
+      lines.push_back(item.empty() ? " " : item);
+      continue;
+    }
+    // Wrapped by words (a word longer than the line broken by characters), under its own indentation; the
+    // lines after its first indented by 4 more.
+    const std::size_t lead = std::min(item.find_first_not_of(' '), item.size());
+    const int first = std::max(cols - static_cast<int>(lead), 8), later = std::max(first - 4, 4);
+    const auto pieces = wrap_words(item.substr(lead), first, later);
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+      lines.push_back(std::string(lead + (k ? 4 : 0), ' ') + pieces[k]);
+  }
+  if (items.empty()) lines.push_back("(none)");
+  return lines;
+}
+
+std::vector<std::string> help_table(const std::vector<HelpRow>& rows, int keys_cols, int name_cols, int width) {
   std::vector<std::string> out;
+  for (const auto& row : rows) {
+    std::string keys = row.keys;
+    keys.resize(std::max<std::size_t>(keys.size() + 1, static_cast<std::size_t>(keys_cols)), ' ');
+    std::string name = row.name;
+    name.resize(std::max<std::size_t>(name.size() + 1, static_cast<std::size_t>(name_cols)), ' ');
+    const std::string head = "  " + keys + name;
+    const int indent = display_width(head);
+    if (width <= 0 || indent + display_width(row.help) <= width) {
+      out.push_back(head + row.help);
+      continue;
+    }
+    // Wrapped: under the help's own start, or (too narrow for that) on lines of their own, indented by 4.
+    const bool beside = width - indent >= 24;
+    const int text_width = beside ? width - indent : std::max(width - 4, 8);
+    auto pieces = wrap_words(row.help, text_width);
+    if (!beside) out.push_back(head);
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+      out.push_back((beside && k == 0 ? head : std::string(static_cast<std::size_t>(beside ? indent : 4), ' ')) + pieces[k]);
+  }
+  return out;
+}
+
+std::vector<std::string> help_lines(int width) {
+  std::vector<HelpRow> rows;
   for (const auto& a : actions()) {
     std::string keys;
     if (std::string(a.name) == "suggestion") {
@@ -253,25 +293,9 @@ std::vector<std::string> help_lines(int width) {
     } else {
       for (int k : a.keys) keys += (keys.empty() ? "" : ", ") + key_name(k);
     }
-    std::string line = "  " + keys;
-    line.resize(std::max<std::size_t>(line.size() + 1, 20), ' ');
-    std::string name = a.name;
-    name.resize(std::max<std::size_t>(name.size() + 1, 16), ' ');
-    std::string head = line + name;
-    const int indent = display_width(head);
-    if (width <= 0 || indent + display_width(a.help) <= width) {
-      out.push_back(head + a.help);
-      continue;
-    }
-    // Wrapped: under the help's own start, or (too narrow for that) on lines of their own, indented by 4.
-    const bool beside = width - indent >= 24;
-    const int text_width = beside ? width - indent : std::max(width - 4, 8);
-    auto pieces = wrap_words(a.help, text_width);
-    if (!beside) out.push_back(head);
-    for (std::size_t k = 0; k < pieces.size(); ++k)
-      out.push_back((beside && k == 0 ? head : std::string(static_cast<std::size_t>(beside ? indent : 4), ' ')) + pieces[k]);
+    rows.push_back({keys, a.name, a.help});
   }
-  return out;
+  return help_table(rows, 18, 16, width);
 }
 
 bool dispatch(ActionContext& ctx) {

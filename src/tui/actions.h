@@ -61,8 +61,21 @@ std::string key_name(int key);  // "j", "Down", "Shift-Right", "Tab", "Esc", "1"
 // The table as text, one action a line: keys, name, help (for --help and the ? screen). With `width` > 0 a
 // help longer than the line wraps under itself (below the keys, indented, on a screen narrower than 60).
 std::vector<std::string> help_lines(int width = 0);
-// Word-wraps `text` into lines of at most `width` columns (a word longer than that is cut by characters).
-std::vector<std::string> wrap_words(const std::string& text, int width);
+// Word-wraps `text` into lines of at most `width` columns (`later_width` for the lines after the first, when
+// > 0); a word longer than its line is broken by characters (grapheme clusters) onto the next lines, so
+// nothing of it is lost. White space between words becomes one space.
+std::vector<std::string> wrap_words(const std::string& text, int width, int later_width = 0);
+// The items of a list screen (annotate's S, M and :) as shown on `cols` columns: one that fits as it is; a
+// longer one wrapped by words under its own indentation (the lines after its first 4 columns further in), a
+// word longer than the line broken by characters; "(none)" for no item.
+std::vector<std::string> wrap_list(const std::vector<std::string>& items, int cols);
+// A table of keys for a help screen (annotate's and the labeller's): each row "  KEYS NAME HELP", the keys
+// padded to `keys_cols` and the name to `name_cols` columns. With `width` > 0 a help longer than the line
+// wraps by words under itself (below the keys, indented by 4, on a screen too narrow for that).
+struct HelpRow {
+  std::string keys, name, help;
+};
+std::vector<std::string> help_table(const std::vector<HelpRow>& rows, int keys_cols, int name_cols, int width);
 // Runs the action bound to `key`; false when no action is bound.
 bool dispatch(ActionContext& ctx);
 

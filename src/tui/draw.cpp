@@ -46,16 +46,38 @@ class Wrapper {
     for (const auto& p : cur_) used_ += display_width(p.text);
     first_start_ = used_;
   }
-  void word(const std::string& w, int attr, bool space_before = true) {
-    int width = display_width(w);
+  // Adds a word; returns the line it starts on. A word longer than the line is broken by characters (grapheme
+  // clusters) onto the next lines, every piece in `attr`: nothing of it is cut off (a long URL).
+  int word(const std::string& w, int attr, bool space_before = true) {
+    std::string_view rest = w;
+    int width = display_width(rest);
     int sep = space_before && used_ > line_start() ? 1 : 0;
     if (used_ + sep + width > cols_ && used_ > line_start()) {
       newline();
       sep = 0;
     }
+    int first_line = line_index();
+    while (used_ + sep + width > cols_ && !rest.empty()) {
+      std::size_t cut = fitting_prefix(rest, cols_ - used_ - sep);
+      if (cut == 0 && lines_.empty() && first_start_ > indent_) {  // no room after the first line's label
+        newline();
+        sep = 0;
+        first_line = line_index();
+        continue;
+      }
+      if (cut == 0) cut = clusters(rest).front().end;  // not one character fits: one a line
+      if (cut >= rest.size()) break;
+      if (sep) cur_.push_back({" ", space_attr_});
+      cur_.push_back({std::string(rest.substr(0, cut)), attr});
+      newline();
+      sep = 0;
+      rest.remove_prefix(cut);
+      width = display_width(rest);
+    }
     if (sep) cur_.push_back({" ", space_attr_});
-    cur_.push_back({w, attr});
+    cur_.push_back({std::string(rest), attr});
     used_ += sep + width;
+    return first_line;
   }
   void set_space_attr(int a) { space_attr_ = a; }
   int line_index() const { return static_cast<int>(lines_.size()); }  // the line the next word goes on (or the last one)
@@ -193,9 +215,9 @@ Block turn_block(const AnnotateModel& m, std::size_t index, bool current, int co
     int attr = in ? static_cast<int>(A_REVERSE | A_BOLD)
                : span ? static_cast<int>(span->colour ? COLOR_PAIR(span->colour) : A_UNDERLINE) : 0;
     w.set_space_attr(static_cast<int>(in && k != sel->first ? A_REVERSE : span && !span_first && span->colour ? COLOR_PAIR(span->colour) : 0));
-    w.word(word, attr, k == 0 || words[k].begin > words[k - 1].end);
-    if (sel && k == sel->first) selection_line = w.line_index();
-    if (span_first) span_margin.push_back({w.line_index(), span->ids});
+    const int line = w.word(word, attr, k == 0 || words[k].begin > words[k - 1].end);
+    if (sel && k == sel->first) selection_line = line;
+    if (span_first) span_margin.push_back({line, span->ids});
   }
   finish(w.finish());
   // Margin: the whole-turn codes on the first line, each span's codes on the line it starts on, then (unless

@@ -58,17 +58,14 @@ const std::vector<LabelAction>& label_actions() {
   return table;
 }
 
-std::vector<std::string> label_help_lines() {
-  std::vector<std::string> out;
+std::vector<std::string> label_help_lines(int width) {
+  std::vector<HelpRow> rows;
   for (const auto& a : label_actions()) {
     std::string keys;
     for (int k : a.keys) keys += (keys.empty() ? "" : ", ") + (k == ' ' ? std::string("Space") : key_name(k));
-    keys.resize(std::max<std::size_t>(keys.size() + 1, 14), ' ');
-    std::string name = a.name;
-    name.resize(std::max<std::size_t>(name.size() + 1, 17), ' ');
-    out.push_back("  " + keys + name + a.help);
+    rows.push_back({keys, a.name, a.help});
   }
-  return out;
+  return help_table(rows, 14, 17, width);  // as annotate's help (actions.h): wrapped by words to the screen
 }
 
 bool label_dispatch(LabelActionContext& ctx) {

@@ -37,8 +37,9 @@ struct LabelAction {
 };
 
 const std::vector<LabelAction>& label_actions();
-// The table as text, one action a line: keys, name, help.
-std::vector<std::string> label_help_lines();
+// The table as text, one action a line: keys, name, help. With `width` > 0 a help longer than the line wraps
+// by words under itself (help_table, as annotate's help).
+std::vector<std::string> label_help_lines(int width = 0);
 // Runs the action bound to ctx.key; false when no action is bound.
 bool label_dispatch(LabelActionContext& ctx);
 

@@ -149,7 +149,9 @@ class CursesLabelUi : public tui::LabelUi {
     }
   }
 
-  void show_help() override { tui::run_list("qualrank corpus label: keys (every label is saved as made)", tui::label_help_lines()); }
+  void show_help() override {
+    tui::run_list("qualrank corpus label: keys (every label is saved as made)", [](int cols) { return tui::label_help_lines(cols); });
+  }
 
   tui::LabelModel* model = nullptr;
 };

@@ -81,7 +81,7 @@ using Marks = std::vector<std::pair<std::size_t, std::size_t>>;
 // tab takes the columns to the next multiple of 8 of the line (no more than the line has left). The marks of
 // the paragraph (byte ranges of it) are cut to each line and moved to the bytes shown.
 void wrap(std::string_view para, const Marks& marks, const Marks& found, int width, ViewLine::Kind kind, const std::string& indent,
-          std::vector<ViewLine>& out) {
+          std::size_t part, std::size_t base, std::vector<ViewLine>& out) {
   width = std::max(width - static_cast<int>(indent.size()), 8);
   const auto cl = cells(para);
   std::vector<int> cols(cl.size(), 0);  // each cell's columns where it falls
@@ -98,7 +98,7 @@ void wrap(std::string_view para, const Marks& marks, const Marks& found, int wid
     }
     if (j < cl.size() && j_after_space > k) j = j_after_space;
     if (j == k && j < cl.size()) cols[j] = cl[j].tab ? width : cl[j].width, ++j;  // a character wider than the line
-    ViewLine line{indent, {}, {}, kind};
+    ViewLine line{indent, {}, {}, kind, part, base + (k < cl.size() ? cl[k].begin : para.size())};
     std::vector<std::size_t> at;  // each cell's byte offset in line.text, and the end
     for (std::size_t c = k; c < j; ++c) {
       at.push_back(line.text.size());
@@ -125,12 +125,12 @@ void wrap(std::string_view para, const Marks& marks, const Marks& found, int wid
 }
 
 void add_text(std::string_view text, const std::vector<std::string>& terms, const std::string& query, int width, ViewLine::Kind kind,
-              const std::string& indent, std::vector<ViewLine>& out) {
+              const std::string& indent, std::size_t part, std::vector<ViewLine>& out) {
   for (std::size_t at = 0;;) {
     std::size_t nl = text.find('\n', at);
     std::string_view para = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
     if (!para.empty() && para.back() == '\r') para.remove_suffix(1);
-    wrap(para, find_marks(para, terms), query.empty() ? Marks{} : find_marks(para, {query}), width, kind, indent, out);
+    wrap(para, find_marks(para, terms), query.empty() ? Marks{} : find_marks(para, {query}), width, kind, indent, part, at, out);
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }
@@ -538,9 +538,11 @@ std::vector<ViewLine> LabelModel::layout(int width) {
   const auto& d = document(current_);
   const std::vector<std::string>& terms = d.terms;
   const std::string& query = found_doc_ == current_ ? found_ : std::string();
-  add_text(d.doc + "  " + d.title, terms, query, width, ViewLine::heading, "", out);
-  if (d.missing) out.push_back({"(not in the stored corpus: corpus/" + d.doc.substr(0, d.doc.find('#')) + ".jsonl)", {}, {}, ViewLine::plain});
-  else out.push_back({text::terminal_safe(d.url + (d.created.empty() ? "" : "  " + d.created.substr(0, 10))), {}, {}, ViewLine::plain});
+  std::size_t part = 0;  // each text and line of its own a part (ViewLine::part)
+  auto line = [&](std::string text, ViewLine::Kind kind) { out.push_back({std::move(text), {}, {}, kind, part++, 0}); };
+  add_text(d.doc + "  " + d.title, terms, query, width, ViewLine::heading, "", part++, out);
+  if (d.missing) line("(not in the stored corpus: corpus/" + d.doc.substr(0, d.doc.find('#')) + ".jsonl)", ViewLine::plain);
+  else line(text::terminal_safe(d.url + (d.created.empty() ? "" : "  " + d.created.substr(0, 10))), ViewLine::plain);
   std::string label = "label: ";
   if (const auto* l = this->label(current_)) {
     std::vector<std::string> shown;
@@ -552,16 +554,17 @@ std::vector<ViewLine> LabelModel::layout(int width) {
   } else {
     label += "(none)";
   }
-  out.push_back({label, {}, {}, ViewLine::plain});
-  out.push_back({"matched: " + (terms.empty() ? std::string("(taken whole, or not retrieved)") : text::terminal_safe(text::join(terms, ", "))),
-                 {}, {}, ViewLine::plain});
-  out.push_back({"", {}, {}, ViewLine::plain});
-  add_text(d.body, terms, query, width, ViewLine::body, "", out);
+  line(label, ViewLine::plain);
+  line("matched: " + (terms.empty() ? std::string("(taken whole, or not retrieved)") : text::terminal_safe(text::join(terms, ", "))),
+       ViewLine::plain);
+  line("", ViewLine::plain);
+  add_text(d.body, terms, query, width, ViewLine::body, "", part++, out);
   for (std::size_t c = 0; c < d.comments.size(); ++c) {
-    out.push_back({"", {}, {}, ViewLine::plain});
-    out.push_back({"comment " + std::to_string(c + 1) + " by " + text::terminal_safe(d.comments[c].first), {}, {}, ViewLine::comment_head});
-    add_text(d.comments[c].second, terms, query, width, ViewLine::body, "  ", out);
+    line("", ViewLine::plain);
+    line("comment " + std::to_string(c + 1) + " by " + text::terminal_safe(d.comments[c].first), ViewLine::comment_head);
+    add_text(d.comments[c].second, terms, query, width, ViewLine::body, "  ", part++, out);
   }
+  auto place = [](const ViewLine& l) { return std::make_pair(l.part, l.offset); };
   if (scroll_to_found_) {  // the first occurrence of what was searched, a line of context above it
     scroll_to_found_ = false;
     for (std::size_t i = 0; i < out.size(); ++i)
@@ -569,7 +572,16 @@ std::vector<ViewLine> LabelModel::layout(int width) {
         scroll = i > 0 ? static_cast<int>(i) - 1 : 0;
         break;
       }
+  } else if (current_ == laid_doc_ && width != laid_width_ && !laid_.empty() && scroll > 0) {
+    // A resize: the first line shown is the one holding the place the old first line began at.
+    const auto top = laid_[static_cast<std::size_t>(std::min(scroll, static_cast<int>(laid_.size()) - 1))];
+    std::size_t i = 0;
+    while (i + 1 < out.size() && place(out[i + 1]) <= top) ++i;
+    scroll = static_cast<int>(i);
   }
+  laid_doc_ = current_, laid_width_ = width;
+  laid_.clear();
+  for (const auto& l : out) laid_.push_back(place(l));
   return out;
 }
 

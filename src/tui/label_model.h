@@ -41,6 +41,10 @@ struct ViewLine {
   std::vector<std::pair<std::size_t, std::size_t>> marks;  // [begin, end) byte ranges, sorted
   std::vector<std::pair<std::size_t, std::size_t>> found;  // the last search's occurrences, likewise
   enum Kind { heading, body, comment_head, plain } kind = body;
+  // Where the line starts in the document, whatever the width: the part of it (0 the title, then the lines
+  // under it, the body, each comment's head and body, numbered in order) and the byte offset in that part's
+  // text. A resize keeps the first line shown at the same place (layout()).
+  std::size_t part = 0, offset = 0;
 };
 
 class LabelModel {
@@ -105,6 +109,9 @@ class LabelModel {
   // Text is laid out as the terminal shows it (text::terminal_safe's rule): a tab as spaces to the next
   // multiple of 8 columns of its line, a control character in caret notation ("^["), a C1 control as
   // "<U+009B>"; the marks are byte ranges of the text shown.
+  // `scroll` is a line of the layout last made; when the width changes (a resize) on the same document, it
+  // becomes the line of the new layout that holds the place of the text (ViewLine::part, offset) the old
+  // first line shown began with, so the same text stays at the top.
   std::vector<ViewLine> layout(int width);
   int scroll = 0;  // first line of the layout shown
 
@@ -149,6 +156,10 @@ class LabelModel {
   std::string found_;                             // the last search's query, while its document is shown
   std::size_t found_doc_ = 0;
   bool scroll_to_found_ = false;
+  // The layout last made (its document, width and each line's place), to keep the place on a resize.
+  std::size_t laid_doc_ = 0;
+  int laid_width_ = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> laid_;
   std::vector<std::string> sources_;
   std::vector<Where> where_;
   std::vector<std::vector<std::string>> terms_;   // per doc: matched keywords

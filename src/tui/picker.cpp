@@ -158,30 +158,16 @@ void run_help(const AnnotateModel& m) {
 }
 
 void run_list(const std::string& title, const std::vector<std::string>& items) {
-  // Long lines wrap (nothing is cut); Space/Down/PgDn page on, Up/PgUp back, any other key returns.
+  run_list(title, [&](int cols) { return wrap_list(items, cols); });
+}
+
+void run_list(const std::string& title, const std::function<std::vector<std::string>(int cols)>& lines_for) {
+  // Space/Down/PgDn page on, Up/PgUp back, any other key returns; a resize lays the lines out again.
   std::size_t top = 0;
   for (;;) {
     int cols = std::max(COLS, 10), rows = std::max(LINES - 2, 1);
-    std::vector<std::string> lines;
-    for (const auto& item : items) {
-      std::string rest = item.empty() ? " " : item;
-      bool first = true;
-      while (!rest.empty()) {
-        int width = cols - (first ? 0 : 4);
-        std::size_t cut = 0;
-        int used = 0;
-        for (const auto& cl : clusters(rest)) {
-          if (used + cl.width > width) break;
-          used += cl.width;
-          cut = cl.end;
-        }
-        if (cut == 0) cut = rest.size();
-        lines.push_back((first ? "" : "    ") + rest.substr(0, cut));
-        rest.erase(0, cut);
-        first = false;
-      }
-    }
-    if (items.empty()) lines.push_back("(none)");
+    const std::vector<std::string> lines = lines_for(cols);
+    if (top >= lines.size()) top = lines.empty() ? 0 : (lines.size() - 1) / static_cast<std::size_t>(rows) * static_cast<std::size_t>(rows);
     erase();
     put_text(0, 0, fit_middle(title, cols), cols, A_BOLD);
     for (int r = 0; r < rows && top + static_cast<std::size_t>(r) < lines.size(); ++r)

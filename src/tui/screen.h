@@ -1,6 +1,7 @@
 // The ncurses side of the terminal coder: drawing the model (draw.cpp), the code picker and the prompts
 // (picker.cpp). Nothing here changes the model except through its public calls.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,10 @@ void draw_line_edit(int y, int x, const LineEdit& line);
 bool run_confirm(const AnnotateModel& model, const std::string& question);
 // The help screen from the action table.
 void run_help(const AnnotateModel& model);
-// A full-screen list (wrapped, paged) with a title.
+// A full-screen list (paged) with a title: an item wider than the screen wrapped by words (wrap_list, actions.h).
 void run_list(const std::string& title, const std::vector<std::string>& lines);
+// The same with the lines laid out for the screen's columns, again after a resize (a help table).
+void run_list(const std::string& title, const std::function<std::vector<std::string>(int cols)>& lines_for);
+
 
 }  // namespace qualrank::tui

@@ -96,20 +96,22 @@ int display_width(std::string_view s) {
   return w;
 }
 
+std::size_t fitting_prefix(std::string_view s, int cols) {
+  std::size_t cut = 0;
+  int used = 0;
+  for (const auto& cl : clusters(s)) {
+    if (used + cl.width > cols) break;
+    used += cl.width;
+    cut = cl.end;
+  }
+  return cut;
+}
+
 std::string fit_middle(std::string_view text, int cols) {
   if (cols <= 0) return "";
   if (display_width(text) <= cols) return std::string(text);
   // The start's clusters that fit `width` columns; the end's clusters that fit `width` columns.
-  auto head = [&](std::string_view s, int width) {
-    std::size_t cut = 0;
-    int used = 0;
-    for (const auto& cl : clusters(s)) {
-      if (used + cl.width > width) break;
-      used += cl.width;
-      cut = cl.end;
-    }
-    return std::string(s.substr(0, cut));
-  };
+  auto head = [&](std::string_view s, int width) { return std::string(s.substr(0, fitting_prefix(s, width))); };
   auto tail = [&](std::string_view s, int width) {
     auto cl = clusters(s);
     std::size_t cut = s.size();

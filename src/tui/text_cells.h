@@ -19,6 +19,9 @@ struct Cluster {
 std::vector<Cluster> clusters(std::string_view utf8);
 // Columns a string takes on a terminal (sum of its clusters' widths).
 int display_width(std::string_view utf8);
+// The bytes of the longest start of `utf8` that takes at most `cols` columns, whole clusters only (0 when not
+// even its first cluster fits): where a word longer than its line is broken onto the next one.
+std::size_t fitting_prefix(std::string_view utf8, int cols);
 
 // `text` fitted into `cols` columns by cutting its middle ("…"), never its end: a trailing parenthesis (a
 // count, "(y/n)") is kept whole when it leaves at least 8 columns for the start; else the last third.

@@ -53,7 +53,9 @@ keys +; wait_for "new code name"; keys Enter; wait_for "parent of the new code"
 keys -l COM.1; keys Enter
 wait_for "proposed COM.1.c 'recording' under COM.1"
 keys :; wait_for "messages, oldest first"
-[[ $(screen) == *"under COM.1 as E0003 (the selected words as its sou"* ]] || fail "the proposal's whole message"
+# Wrapped by words (#37.12): the message's words whole, over two lines.
+[[ $(screen | tr -s ' \n' '  ') == *"under COM.1 as E0003 (the selected words as its source); code with it once accepted"* ]] ||
+  fail "the proposal's whole message"
 keys q
 stop
 python3 - "$tmp/history.orig" "$history" <<'PY' || fail "the proposal's entry"
@@ -197,7 +199,7 @@ sed -i 's/at midnight my time/at 11 pm my time/' "$ws/transcripts/C02.md"
 keys w; wait_for "changed on disk since read: reload it"; keys y
 wait_for "reloaded from disk, re-applied 0 change(s); NOT re-applied (kept; u shows, r re-"
 keys :; wait_for "messages, oldest first"
-[[ $(screen) == *'NOT re-applied (kept; u shows, r re-'$'\n''    applies): t3 "call with the client" COM.2: your memo "late calls"; the undo'$'\n''    history is cleared'* ]] ||
+[[ $(screen | tr -s ' \n' '  ') == *'NOT re-applied (kept; u shows, r re-applies): t3 "call with the client" COM.2: your memo "late calls"; the undo history is cleared'* ]] ||
   fail "the memo not re-applied is not named"
 keys q; wait_for "? help"
 stop

@@ -724,3 +724,31 @@ TEST_CASE("tui: a memo on a coding whose words the other writer changed is named
   CHECK(m.unapplied()[0].kind == CodingDocument::Reloaded::Change::Kind::memo);
   CHECK(m.unapplied()[0].memo == "asks in Japanese");
 }
+
+TEST_CASE("tui: wrap_words breaks a word longer than the line by characters; lists wrap by words", "[tui]") {
+  const std::string url = "https://example.org/" + std::string(100, 'a') + "/end";
+  auto lines = wrap_words("see " + url + " now", 30);
+  std::string joined;
+  for (const auto& l : lines) {
+    CHECK(display_width(l) <= 30);
+    joined += l;
+  }
+  CHECK(joined == "see" + url + " now");  // every character, in order (the end of the URL and "now" share a line)
+  CHECK(wrap_words("ab cd ef", 5, 2) == std::vector<std::string>{"ab cd", "ef"});
+  CHECK(wrap_words("ab cd ef", 2, 5) == std::vector<std::string>{"ab", "cd ef"});
+  CHECK(wrap_words("日本語", 3) == std::vector<std::string>{"日", "本", "語"});  // wide characters are words of their own
+  CHECK(wrap_words("naïve", 3) == std::vector<std::string>{"naï", "ve"});
+
+  // A list item wider than the screen: its words whole, the lines after the first indented by 4.
+  const std::string memo = "t12 COM.1 Meetings \"the weekly sync\": a memo that goes on well past the edge of a narrow screen";
+  auto shown = wrap_list({"short", "  " + memo}, 40);
+  CHECK(shown.front() == "short");
+  std::string words;
+  for (std::size_t k = 1; k < shown.size(); ++k) {
+    CHECK(display_width(shown[k]) <= 40);
+    CHECK(shown[k].rfind(k == 1 ? "  t12" : "      ", 0) == 0);
+    words += (k > 1 ? " " : "") + shown[k].substr(shown[k].find_first_not_of(' '));
+  }
+  CHECK(words == memo);
+  CHECK(wrap_list({}, 40) == std::vector<std::string>{"(none)"});
+}

@@ -282,3 +282,44 @@ TEST_CASE("tui::label_actions: the search prompt starts empty; '.' repeats the l
   CHECK(m.doc_ref(m.current()) == "atlas#10");
   CHECK(m.message() == "found 'tenth' in atlas#10");
 }
+
+TEST_CASE("tui::LabelModel keeps the place in the text when the width changes (a resize)", "[tui][corpus]") {
+  TempWorkspace w;
+  std::string body;  // 100 source lines of 55 columns: one screen line each at 80 columns, two at 40
+  for (int k = 1; k <= 100; ++k) body += "source line " + std::to_string(1000 + k) + " of the body, long enough to wrap\\n";
+  auto store = files::read(w.root / "corpus/atlas.jsonl").value();
+  store += "{\"id\":\"12\",\"url\":\"https://example.org/12\",\"created\":\"2024-03-01T00:00:00Z\",\"title\":\"Long\",\"body\":\"" +
+           body + "\",\"labels\":[],\"comments\":[],\"extra\":{}}\n";
+  files::write_atomic(w.root / "corpus/atlas.jsonl", store);
+  files::write_atomic(w.root / "corpus/samples/pilot.txt", "atlas#12\n");
+  auto m = open(w);
+  auto wide = m.layout(80);
+  REQUIRE(wide[5].text == "source line 1001 of the body, long enough to wrap");
+  m.scroll = 5 + 60;  // source line 1061 at the top
+  REQUIRE(wide[static_cast<std::size_t>(m.scroll)].text.rfind("source line 1061 ", 0) == 0);
+  auto narrow = m.layout(40);
+  CHECK(narrow[static_cast<std::size_t>(m.scroll)].text.rfind("source line 1061 ", 0) == 0);
+  CHECK(m.scroll == 5 + 120);
+  m.scroll += 3;  // the second half of 1062 at the top: back at 80 columns, the line holding it
+  REQUIRE(narrow[static_cast<std::size_t>(m.scroll)].text.rfind("source line 1062", 0) != 0);
+  auto back = m.layout(80);
+  CHECK(back[static_cast<std::size_t>(m.scroll)].text.rfind("source line 1062 ", 0) == 0);
+  CHECK(m.layout(80).size() == back.size());
+  m.scroll = 30;  // the same width again: the scroll is left as it is
+  m.layout(80);
+  CHECK(m.scroll == 30);
+}
+
+TEST_CASE("tui::label_help_lines wraps by words to the screen, as annotate's help", "[tui][corpus]") {
+  for (int width : {80, 50}) {
+    auto lines = tui::label_help_lines(width);
+    CHECK(lines.size() > tui::label_actions().size());
+    std::string all;
+    for (const auto& l : lines) {
+      CHECK(tui::display_width(l) <= width);
+      for (const auto& word : tui::split_words(l)) all += l.substr(word.begin, word.end - word.begin) + " ";
+    }
+    for (const auto& a : tui::label_actions()) CHECK(all.find(a.help) != std::string::npos);  // every word whole
+  }
+  CHECK(tui::label_help_lines(0) == tui::label_help_lines());
+}
