@@ -136,11 +136,12 @@ void quit(ActionContext& c) {
 }  // namespace
 
 const std::vector<Action>& actions() {
+  // The keys the labeller shares mean the same there (docs/keys.md; tests/unit/tui_keys_test.cpp checks it).
   static const std::vector<Action> table = {
       {"next-turn", {'j', key::down}, "next participant turn", [](ActionContext& c) { c.model.move(1); }},
       {"previous-turn", {'k', key::up}, "previous participant turn", [](ActionContext& c) { c.model.move(-1); }},
-      {"page-down", {key::page_down}, "go 5 turns forward", [](ActionContext& c) { c.model.move(5); }},
-      {"page-up", {key::page_up}, "go 5 turns back", [](ActionContext& c) { c.model.move(-5); }},
+      {"page-down", {' ', key::page_down}, "go 5 turns forward", [](ActionContext& c) { c.model.move(5); }},
+      {"page-up", {'b', key::page_up}, "go 5 turns back", [](ActionContext& c) { c.model.move(-5); }},
       {"go-to-turn", {'g'}, "go to a participant turn by its number (t12 or 12)", go_to},
       {"first-turn", {key::home}, "go to the first participant turn", [](ActionContext& c) { c.model.go_first(); }},
       {"last-turn", {'G', key::end}, "go to the last participant turn", [](ActionContext& c) { c.model.go_last(); }},
@@ -158,7 +159,7 @@ const std::vector<Action>& actions() {
       {"extend", {'L', key::shift_right}, "extend the selection by one word", [](ActionContext& c) { c.model.select_extend(1); }},
       {"shrink", {'H', key::shift_left}, "shrink the selection by one word", [](ActionContext& c) { c.model.select_extend(-1); }},
       {"clear-selection", {key::escape}, "clear the selection (code the whole turn)", [](ActionContext& c) { c.model.clear_selection(); }},
-      {"code", {'c'}, "pick a code (type to filter) and apply it", code},
+      {"code", {'c', key::enter}, "pick a code (type to filter) and apply it", code},
       {"accept", {'a'}, "apply suggestion 1 (the suggestions are listed under the turn with their keys)", [](ActionContext& c) { c.model.accept_suggestion(0); }},
       {"suggestion", {'1', '2', '3', '4', '5', '6', '7', '8', '9'}, "apply the n-th suggestion listed under the turn",
        [](ActionContext& c) { c.model.accept_suggestion(static_cast<std::size_t>(c.key - '1')); }},
@@ -198,6 +199,7 @@ std::string key_name(int k) {
     case key::page_up: return "PgUp";
     case key::page_down: return "PgDn";
     case key::tab: return "Tab";
+    case ' ': return "Space";
     case key::escape: return "Esc";
     case key::enter: return "Enter";
     case key::ctrl_c: return "Ctrl-C";

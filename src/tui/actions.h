@@ -57,7 +57,7 @@ struct Action {
 
 const std::vector<Action>& actions();
 const Action* action_for_key(int key);
-std::string key_name(int key);  // "j", "Down", "Shift-Right", "Tab", "Esc", "1"
+std::string key_name(int key);  // "j", "Down", "Shift-Right", "Tab", "Esc", "Space", "1"
 // The table as text, one action a line: keys, name, help (for --help and the ? screen). With `width` > 0 a
 // help longer than the line wraps under itself (below the keys, indented, on a screen narrower than 60).
 std::vector<std::string> help_lines(int width = 0);

@@ -43,7 +43,7 @@ bool append_typed(std::string& s, int k) {
   return true;
 }
 
-constexpr const char* kHint = "l label  a add  x clear  u undo  Tab unlabelled  n/p next/prev  / search  ? keys  q quit";
+constexpr const char* kHint = "c label  A add  x clear  u undo  U unlabelled  ]/[ next/prev  / search  ? keys  q quit";
 
 // Where the view is in the document: "line 40/212", "END" when its last line shows, "all 12 lines" when it fits.
 std::string position(int scroll, int shown, int total) {

@@ -412,7 +412,7 @@ bool LabelModel::label_current(const std::vector<std::string>& nodes, bool add) 
   switch (apply(current_, l, c.before)) {
     case Applied::failed: return false;
     case Applied::elsewhere:
-      message_ = elsewhere(current_) + (add ? "; press a again to add to it" : labels_[current_] ? "; press l again to replace it" : "; press l again to label it");
+      message_ = elsewhere(current_) + (add ? "; press A again to add to it" : labels_[current_] ? "; press c again to replace it" : "; press c again to label it");
       scroll = 0;
       return false;
     case Applied::saved: break;

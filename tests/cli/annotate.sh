@@ -99,7 +99,7 @@ wait_gone "[modified]"
 keys '?'
 wait_for "qualrank annotate: keys"
 keys Space; wait_for "shrink the selection"   # the second page (descriptions wrap at 80 columns)
-grep -qE "^  c +code +pick a code" <<<"$(screen)" || fail "help screen lists the action table"
+grep -qE "^  c, Enter +code +pick a code" <<<"$(screen)" || fail "help screen lists the action table"
 keys Escape
 wait_for "? help"
 keys q

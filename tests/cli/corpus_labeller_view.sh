@@ -3,8 +3,9 @@
 # in a body is laid out to the next multiple of 8 columns (`col1    col2`) and an ESC shows as "^["; a label
 # recorded by command while the labeller is open shows after the next key, "next unlabelled" skips it and a
 # label made in the labeller does not silently replace one made elsewhere since; the search prompt starts
-# empty (a second search finds its own word, not the two typed together), '.' repeats it, and the view
-# scrolls to the first occurrence with the position on the status line.
+# empty (a second search finds its own word, not the two typed together), n and '.' repeat it, N backward,
+# and the view scrolls to the first occurrence with the position on the status line; g goes to a document
+# by its position or id. The keys are annotate's where they mean the same (docs/keys.md).
 set -euo pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -41,32 +42,36 @@ col1    col2    col3
         indented
 an ^[[2J escape"
 [[ $(screen | head -9) == "$expected" ]] || fail "the tabbed document: $(screen | head -9 | cat -A)"
-[[ $(screen | sed -n 23p) == "$(printf '%-69s%s' "l label  a add  x clear  u undo  Tab unlabelled  n/p next/prev" "all 8 lines")" ]] || fail "status line: $(screen | sed -n 23p)"
+[[ $(screen | sed -n 23p) == "$(printf '%-69s%s' "c label  A add  x clear  u undo  U unlabelled  ]/[ next/prev" "all 8 lines")" ]] || fail "status line: $(screen | sed -n 23p)"
 
-# Recorded by command while the labeller shows atlas#1: shown after the next key (n, then p back).
+# Recorded by command while the labeller shows atlas#1: shown after the next key (], then [ back).
 q -q corpus label --coder eve --sample pilot --doc atlas#1 --node COM.2
-keys n; wait_for "[2/3]"
-keys p; wait_for "[1/3]"
+keys ']'; wait_for "[2/3]"
+keys '['; wait_for "[1/3]"
 [[ $(screen | sed -n 1p) == "corpus label  eve  sample pilot  [1/3]  1 of 3 labelled" ]] || fail "progress: $(screen | head -1)"
 [[ $(screen | sed -n 4p) == "label: COM.2 Meetings" ]] || fail "the label recorded by command: $(screen | sed -n 4p)"
 # Next unlabelled skips atlas#2 once it is labelled by command: from atlas#1 to atlas#3.
 q -q corpus label --coder eve --sample pilot --doc atlas#2 --node TOOL.1
-keys Tab; wait_for "[3/3]"
+keys U; wait_for "[3/3]"
 [[ $(screen | sed -n 1p) == "corpus label  eve  sample pilot  [3/3]  2 of 3 labelled" ]] || fail "next unlabelled: $(screen | head -1)"
 # atlas#3 labelled by command while it is shown: labelling it here says so and keeps the other label; the
 # second time replaces it.
 q -q corpus label --coder eve --sample pilot --doc atlas#3 --node WELL.1
-keys l; wait_for "filter (id, name or alias)"
+keys c; wait_for "filter (id, name or alias)"
 keys COM.1 Enter; wait_for "labelled elsewhere since"
-[[ $(screen | tail -1) == "atlas#3: labelled elsewhere since: WELL.1; press l again to replace it" ]] || fail "message: $(screen | tail -1)"
+[[ $(screen | tail -1) == "atlas#3: labelled elsewhere since: WELL.1; press c again to replace it" ]] || fail "message: $(screen | tail -1)"
 [[ $(screen | sed -n 4p) == "label: WELL.1 Isolation" ]] || fail "the label made elsewhere: $(screen | sed -n 4p)"
 grep -qxF "atlas#3,WELL.1," "$ws/corpus/labels/pilot/eve.csv" || fail "replaced: $(cat "$ws/corpus/labels/pilot/eve.csv")"
-keys l; wait_for "filter (id, name or alias)"
+keys Enter; wait_for "filter (id, name or alias)"
 keys COM.1 Enter; wait_for "atlas#3: COM.1"
 grep -qxF "atlas#3,COM.1," "$ws/corpus/labels/pilot/eve.csv" || fail "not replaced the second time: $(cat "$ws/corpus/labels/pilot/eve.csv")"
 
-# Search: /cuda, then /tokenizer (the prompt starts empty), '.' again; the view at the first occurrence.
-keys g; wait_for "[1/3]"
+# g goes to a document by its position or id; Home to the first.
+keys g; wait_for "go to document (1-3 or SOURCE#ID): _"
+keys 2 Enter; wait_for "at atlas#2 [2/3]"
+keys g; wait_for "go to document"; keys -l atlas#3; keys Enter; wait_for "at atlas#3 [3/3]"
+# Search: /cuda, then /tokenizer (the prompt starts empty); the view at the first occurrence.
+keys Home; wait_for "[1/3]"
 keys /; wait_for "search: _"
 keys cuda Enter; wait_for "found 'cuda' in atlas#2"
 keys /; wait_for "search: _"
@@ -74,7 +79,12 @@ keys tokenizer Enter; wait_for "found 'tokenizer' in atlas#3"
 [[ $(screen | sed -n 2p) == "line 39 of the thread" ]] || fail "not scrolled to the occurrence: $(screen | sed -n 2p)"
 [[ $(screen | sed -n 3p) == "line 40 of the thread where the tokenizer breaks" ]] || fail "the occurrence: $(screen | sed -n 3p)"
 [[ $(screen | sed -n 23p) == *"   line 44/65" ]] || fail "position: $(screen | sed -n 23p)"
-keys .; wait_for "found 'tokenizer' in atlas#3"
+# Every title holds "thread": n the next document holding it, N the previous (both wrap), '.' as n.
+keys /; wait_for "search: _"; keys thread Enter; wait_for "found 'thread' in atlas#1"
+keys n; wait_for "found 'thread' in atlas#2"
+keys N; wait_for "found 'thread' in atlas#1"
+keys N; wait_for "found 'thread' in atlas#3"
+keys .; wait_for "found 'thread' in atlas#1"
 keys G; keys Space Space Space; sleep 0.3
 [[ $(screen | sed -n 23p) == *"   END" ]] || fail "position at the end: $(screen | sed -n 23p)"
 keys q; sleep 0.3

@@ -213,7 +213,7 @@ TEST_CASE("tui: errors from the library become messages, and a second coder writ
   CHECK(m.codings().empty());  // alice's B.1 is not bob's
   ui.code = "B.1";
   press(m, ui, 'c');
-  press(m, ui, 'c');  // again: refused, as a message
+  press(m, ui, key::enter);  // Enter is c: again, refused, as a message
   CHECK(m.message().rfind("error: ", 0) == 0);
   CHECK(m.message().find("already coded B.1") != std::string::npos);
   m.select_start();  // "Out" occurs once

@@ -119,7 +119,7 @@ TEST_CASE("tui::label_actions: keys drive the model; the help lists every action
   } ui;
   TempWorkspace w;
   auto m = open(w);
-  tui::LabelActionContext ctx{m, ui, 'l', 20, false, {}};
+  tui::LabelActionContext ctx{m, ui, 'c', 20, false, {}};
   REQUIRE(tui::label_dispatch(ctx));
   CHECK(w.labels() == "doc,nodes,note\natlas#1,TOOL.1,\n");
   ctx.key = '/';
@@ -135,8 +135,8 @@ TEST_CASE("tui::label_actions: keys drive the model; the help lists every action
   ctx.key = 'Z';
   CHECK_FALSE(tui::label_dispatch(ctx));
   CHECK(tui::label_help_lines().size() == tui::label_actions().size());
-  CHECK(tui::label_help_lines()[12] == "  Space, PgDn   page-down        scroll down a page");
-  CHECK(tui::label_help_lines().front() == "  l, Enter      label            label the document with a node (the picker; Enter applies), then go to the next unlabelled");
+  CHECK(tui::label_help_lines()[13] == "  Space, PgDn   page-down        scroll down a page");
+  CHECK(tui::label_help_lines().front() == "  c, Enter      label            label the document with a node (the picker; Enter applies), then go to the next unlabelled");
 }
 
 namespace {
@@ -213,7 +213,7 @@ TEST_CASE("tui::LabelModel shows labels recorded elsewhere and does not silently
   REQUIRE(m.current() == 2);
   CHECK(m.label(2) == nullptr);
   CHECK_FALSE(m.label_current({"COM.1"}));
-  CHECK(m.message() == "atlas#3: labelled elsewhere since: TOOL.1; press l again to replace it");
+  CHECK(m.message() == "atlas#3: labelled elsewhere since: TOOL.1; press c again to replace it");
   CHECK(m.current() == 2);
   CHECK(m.label(2)->nodes == std::vector<std::string>{"TOOL.1"});
   CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\natlas#3,TOOL.1,\n");
@@ -256,7 +256,7 @@ TEST_CASE("tui::LabelModel's search marks what it found and scrolls to it", "[tu
   CHECK(m.layout(80)[6].found.empty());  // not after going elsewhere
 }
 
-TEST_CASE("tui::label_actions: the search prompt starts empty; '.' repeats the last search", "[tui][corpus]") {
+TEST_CASE("tui::label_actions: the search prompt starts empty; n and '.' repeat the last search, N backward", "[tui][corpus]") {
   struct FakeUi : tui::LabelUi {
     std::vector<std::string> answers, initials;
     std::optional<std::string> pick_node(tui::LabelModel&, const std::string&) override { return "TOOL.1"; }
@@ -268,10 +268,13 @@ TEST_CASE("tui::label_actions: the search prompt starts empty; '.' repeats the l
     }
     void show_help() override {}
   } ui;
-  ui.answers = {"deadlock", "tenth"};
+  ui.answers = {"deadlock", "tenth", "cache miss"};
   TempWorkspace w;
   auto m = open(w);
-  tui::LabelActionContext ctx{m, ui, '/', 20, false, {}};
+  tui::LabelActionContext ctx{m, ui, 'N', 20, false, {}};
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.message() == "no search yet ('/')");
+  ctx.key = '/';
   REQUIRE(tui::label_dispatch(ctx));
   CHECK(m.doc_ref(m.current()) == "atlas#3");
   REQUIRE(tui::label_dispatch(ctx));
@@ -281,6 +284,59 @@ TEST_CASE("tui::label_actions: the search prompt starts empty; '.' repeats the l
   REQUIRE(tui::label_dispatch(ctx));  // tenth again: the only one, found where it is
   CHECK(m.doc_ref(m.current()) == "atlas#10");
   CHECK(m.message() == "found 'tenth' in atlas#10");
+  ctx.key = 'n';
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.message() == "found 'tenth' in atlas#10");
+  // Every document's comment holds "cache miss": n goes forward, N back (both wrap).
+  ctx.key = '/';
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.doc_ref(m.current()) == "atlas#1");
+  ctx.key = 'n';
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.doc_ref(m.current()) == "atlas#2");
+  ctx.key = 'N';
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.doc_ref(m.current()) == "atlas#1");
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.doc_ref(m.current()) == "atlas#10");
+  CHECK(m.message() == "found 'cache miss' in atlas#10");
+}
+
+TEST_CASE("tui::label_actions: g goes to a document by its position or its id", "[tui][corpus]") {
+  struct FakeUi : tui::LabelUi {
+    std::vector<std::optional<std::string>> answers;
+    std::vector<std::string> labels;
+    std::optional<std::string> pick_node(tui::LabelModel&, const std::string&) override { return "TOOL.1"; }
+    std::optional<std::string> prompt(const std::string& label, const std::string&) override {
+      labels.push_back(label);
+      auto a = answers.front();
+      answers.erase(answers.begin());
+      return a;
+    }
+    void show_help() override {}
+  } ui;
+  ui.answers = {std::string("3"), std::string(" atlas#10 "), std::string("9"), std::string("atlas#4"), std::string(""), std::nullopt};
+  TempWorkspace w;
+  auto m = open(w);
+  tui::LabelActionContext ctx{m, ui, 'g', 20, false, {}};
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(ui.labels.front() == "go to document (1-4 or SOURCE#ID): ");
+  CHECK(m.doc_ref(m.current()) == "atlas#3");
+  CHECK(m.message() == "at atlas#3 [3/4]");
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.doc_ref(m.current()) == "atlas#10");
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.message() == "error: no document '9' in the sample (1-4 or SOURCE#ID)");
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.message() == "error: no document 'atlas#4' in the sample (1-4 or SOURCE#ID)");
+  CHECK(m.doc_ref(m.current()) == "atlas#10");
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.message() == "staying at atlas#10");
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.message() == "staying at atlas#10");
+  ctx.key = tui::key::home;
+  REQUIRE(tui::label_dispatch(ctx));
+  CHECK(m.current() == 0);
 }
 
 TEST_CASE("tui::LabelModel keeps the place in the text when the width changes (a resize)", "[tui][corpus]") {
