@@ -13,6 +13,8 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <cmath>
 #include <stdexcept>
 
@@ -103,6 +105,12 @@ void check_char_range(int min_n, int max_n) {
 TermCounts run_lengths(std::vector<std::uint32_t>& ids) {
   std::sort(ids.begin(), ids.end());
   TermCounts out;
+  // Exactly as many as there are distinct ids: a study's every coded segment is held as its counts while the
+  // classifier trains, and vectors grown by doubling held up to twice that (issue #37: annotate's memory).
+  const auto distinct = static_cast<std::size_t>(ids.empty() ? 0 : 1 + std::inner_product(ids.begin() + 1, ids.end(), ids.begin(), std::size_t{0}, std::plus<>(),
+                                                                                           [](std::uint32_t a, std::uint32_t b) { return std::size_t{a != b}; }));
+  out.ids.reserve(distinct);
+  out.counts.reserve(distinct);
   for (std::size_t i = 0; i < ids.size();) {
     std::size_t j = i + 1;
     while (j < ids.size() && ids[j] == ids[i]) ++j;
