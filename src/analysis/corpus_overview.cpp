@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "qualrank/analysis/corpus_labels.h"
 #include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/label_table.h"
 #include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus_keywords.h"
 #include "qualrank/model/corpus_labels.h"
 #include "qualrank/util/files.h"
 
@@ -106,13 +108,16 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
   }
   table.files.clear();
   for (const auto& s : table.sources) table.files.push_back(store_path(s));
-  // Periods: the year of each unit's document.
+  // Periods: the year of each unit's document; and per source the documents stored and in the retrieval's
+  // window (one pass over each stored file).
   std::vector<std::unordered_map<std::string, bool>> wanted(table.sources.size());
   for (std::int64_t u = 0; u < table.units(); ++u)
     wanted[static_cast<std::size_t>(table.unit_source[static_cast<std::size_t>(u)])].emplace(std::string(table.unit_id(u)), true);
+  const auto provenance = stored_retrieval_provenance(workspace, diags);
+  const std::string from = provenance ? provenance->from : std::string(), to = provenance ? provenance->to : std::string();
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> stored_in_window;  // source -> (stored, in window)
   std::vector<PeriodList> periods;
   for (std::size_t s = 0; s < table.sources.size(); ++s) {
-    if (wanted[s].empty()) continue;
     const std::string rel = store_path(table.sources[s]);
     if (!files::exists(workspace / rel)) continue;  // units of a source not in the corpus: no period
     std::string why;
@@ -122,7 +127,11 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
       continue;
     }
     std::map<std::string, std::size_t> by_year;
+    auto& counts = stored_in_window[table.sources[s]];
     for_each_stored(*text, rel, diags, [&](const DocumentView& v) {
+      ++counts.first;
+      if (in_window(v.created, from, to)) ++counts.second;
+      if (wanted[s].empty()) return;
       const std::string ref = doc_ref(table.sources[s], v.id);
       if (!wanted[s].count(ref) || !four_digits(v.created)) return;
       const std::string year(v.created.substr(0, 4));
@@ -140,6 +149,7 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
   // Retrieval and screening per source.
   out.screening = true;
   out.rule = rule == ExclusionRule::majority ? "majority" : "unanimous";
+  out.window = window_text(from, to);
   const auto status = screening_status(retrieved, screeners, rule);
   // Labelled units that are no longer retrieved documents, or that screening now excludes, are not counted
   // silently.
@@ -167,14 +177,21 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
                                                   out.rule + "' (" + some(excluded) + "): screening changed since their sample was drawn");
     if (!gone.empty() || !excluded.empty()) return std::nullopt;
   }
-  for (auto& row : out.rows)
+  for (auto& row : out.rows) {
+    if (auto it = stored_in_window.find(row.source); it != stored_in_window.end())
+      std::tie(row.stored, row.in_window) = it->second;
     for (const auto& ss : status.sources)
       if (ss.source == row.source) {
         row.retrieved = static_cast<std::int64_t>(ss.retrieved);
+        row.screened = static_cast<std::int64_t>(ss.screened);
         row.screened_out = static_cast<std::int64_t>(ss.excluded);
         row.kept = row.retrieved - row.screened_out;
       }
+  }
   for (const auto& row : out.rows) {
+    out.total.stored += row.stored;
+    out.total.in_window += row.in_window;
+    out.total.screened += row.screened;
     out.total.retrieved += row.retrieved;
     out.total.screened_out += row.screened_out;
     out.total.kept += row.kept;

@@ -1,6 +1,7 @@
 #include "qualrank/analysis/corpus_table.h"
 
 #include <algorithm>
+#include <limits>
 #include <filesystem>
 #include <map>
 #include <string_view>
@@ -175,6 +176,19 @@ CorpusTable corpus_table(const LabelTable& table, const Taxonomy& taxonomy, int 
                                                     " not in the label table of " + p.source + ", the first '" + first->first + "'");
   }
   return out;
+}
+
+double fp_rate(const CorpusRow& row) {
+  return row.retrieved > 0 ? static_cast<double>(row.screened_out) / static_cast<double>(row.retrieved)
+                           : std::numeric_limits<double>::quiet_NaN();
+}
+
+double CorpusTable::mean_fp_rate() const {
+  double sum = 0;
+  int n = 0;
+  for (const auto& r : rows)
+    if (r.retrieved > 0) sum += fp_rate(r), ++n;
+  return n ? sum / n : std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace qualrank

@@ -19,19 +19,13 @@ struct Columns {
   bool no_period = false, open = false, ungrouped = false;
 };
 
-// Screened out / retrieved; NaN when nothing was retrieved.
-double fp_rate(const CorpusRow& r) {
-  return r.retrieved > 0 ? static_cast<double>(r.screened_out) / static_cast<double>(r.retrieved)
-                         : std::numeric_limits<double>::quiet_NaN();
-}
-
 Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
   Columns c;
   c.no_period = t.total.no_period > 0 && (!t.periods.empty() || t.screening);
   c.open = t.total.open > 0;
   c.ungrouped = t.total.ungrouped > 0;
   c.titles = {"source"};
-  if (t.screening) c.titles.insert(c.titles.end(), {"retrieved", "screened out", "kept", "FP rate"});
+  if (t.screening) c.titles.insert(c.titles.end(), {"stored", "in window", "retrieved", "screened", "screened out", "kept", "FP rate"});
   c.titles.push_back("units");
   for (const auto& p : t.periods) c.titles.push_back(p);
   if (c.no_period) c.titles.push_back("(no period)");
@@ -59,7 +53,10 @@ nlohmann::ordered_json row_json(const CorpusTable& t, const CorpusRow& r) {
   nlohmann::ordered_json j = {{"source", r.source}};
   if (t.screening) {
     const double rate = fp_rate(r);
+    j["stored"] = r.stored;
+    j["in_window"] = r.in_window;
     j["retrieved"] = r.retrieved;
+    j["screened"] = r.screened;
     j["screened_out"] = r.screened_out;
     j["kept"] = r.kept;
     j["fp_rate"] = std::isnan(rate) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(rate);
@@ -83,12 +80,27 @@ nlohmann::ordered_json corpus_table_json(const CorpusTable& t, const Taxonomy& t
   }
   for (const auto& r : t.rows) rows.push_back(row_json(t, r));
   nlohmann::ordered_json j = {{"level", t.level}};
-  if (t.screening) j["rule"] = t.rule;
+  if (t.screening) {
+    j["rule"] = t.rule;
+    j["window"] = t.window;
+    // Both averages of the false-positive rate, named (the total row's fp_rate is the pooled one).
+    const double pooled = fp_rate(t.total), mean = t.mean_fp_rate();
+    j["fp_rate_pooled"] = std::isnan(pooled) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(pooled);
+    j["fp_rate_mean_of_sources"] = std::isnan(mean) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(mean);
+  }
   j["periods"] = t.periods;
   j["groups"] = groups;
   j["rows"] = rows;
   j["total"] = row_json(t, t.total);
   return j;
+}
+
+std::string fp_rate_sentence(const CorpusTable& t) {
+  auto percent = [](double x) { return std::isnan(x) ? std::string("n/a") : text::fixed(100.0 * x, 2) + " %"; };
+  int sources = 0;
+  for (const auto& r : t.rows) sources += r.retrieved > 0;
+  return "False-positive rate of the total row: pooled (all sources' screened out / retrieved) " + percent(fp_rate(t.total)) +
+         "; mean of the " + std::to_string(sources) + " sources' rates " + percent(t.mean_fp_rate()) + ".";
 }
 
 std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
@@ -105,16 +117,18 @@ std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
     rows.push_back({r->source});
     if (t.screening) {
       const double rate = fp_rate(*r);
-      for (auto v : {r->retrieved, r->screened_out, r->kept}) rows.back().push_back(std::to_string(v));
+      for (auto v : {r->stored, r->in_window, r->retrieved, r->screened, r->screened_out, r->kept}) rows.back().push_back(std::to_string(v));
       rows.back().push_back(std::isnan(rate) ? "n/a" : text::fixed(rate, 4));
     }
     for (auto v : values_of(*r, c)) rows.back().push_back(std::to_string(v));
   }
   const std::string open_note = c.open ? "; open: no consensus label yet, not decided" : "";
   if (t.screening)
-    return "Corpus per source: documents retrieved by keywords, screened out as false positives (rule: " + t.rule +
+    return "Corpus per source: documents stored, in the window (" + t.window +
+           "), retrieved by keywords, screened, screened out as false positives (rule: " + t.rule +
            "), kept, false-positive rate (screened out / retrieved); labelled units per year and " +
-           taxonomy.level_name(t.level) + " (of the consensus label" + open_note + ")\n" + text::columns(rows, right, "  ");
+           taxonomy.level_name(t.level) + " (of the consensus label" + open_note + ")\n" + text::columns(rows, right, "  ") +
+           fp_rate_sentence(t) + "\n";
   return "Units per source, period and " + taxonomy.level_name(t.level) + " (of the consensus label" + open_note + ")\n" +
          text::columns(rows, right, "  ");
 }
@@ -125,7 +139,7 @@ void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxono
   std::vector<xlsx::Column> cols;
   for (std::size_t i = 0; i < c.titles.size(); ++i)
     cols.push_back({c.titles[i],
-                    i == 0 ? xlsx::CellStyle::text : t.screening && i == 4 ? xlsx::CellStyle::three_decimals : xlsx::CellStyle::integer,
+                    i == 0 ? xlsx::CellStyle::text : t.screening && i == 7 ? xlsx::CellStyle::three_decimals : xlsx::CellStyle::integer,
                     i == 0 ? 30.0 : 24.0});
   sheet.header(cols, 1);
   int row = 0;
@@ -134,7 +148,7 @@ void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxono
     sheet.write_text(row, 0, r.source);
     int col = 1;
     if (t.screening) {
-      for (auto v : {r.retrieved, r.screened_out, r.kept}) sheet.write_number(row, col++, static_cast<double>(v));
+      for (auto v : {r.stored, r.in_window, r.retrieved, r.screened, r.screened_out, r.kept}) sheet.write_number(row, col++, static_cast<double>(v));
       if (const double rate = fp_rate(r); std::isnan(rate)) sheet.write_text(row, col++, "n/a");
       else sheet.write_number(row, col++, rate);
     }
@@ -142,6 +156,17 @@ void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxono
   };
   for (const auto& r : t.rows) write(r);
   write(t.total);
+  if (t.screening) {
+    // Both averages of the false-positive rate, each named, under the FP rate column.
+    const int fp = 7;
+    for (const auto& [name, value] : {std::pair<std::string, double>{"FP rate, pooled (total row)", fp_rate(t.total)},
+                                      std::pair<std::string, double>{"FP rate, mean of the sources' rates", t.mean_fp_rate()}}) {
+      ++row;
+      sheet.write_text(row, 0, name);
+      if (std::isnan(value)) sheet.write_text(row, fp, "n/a");
+      else sheet.write_number(row, fp, value);
+    }
+  }
 }
 
 }  // namespace qualrank

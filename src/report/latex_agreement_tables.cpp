@@ -192,6 +192,14 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
                          : "Units per source, period and " + escape(level_name)) +
               " (of the consensus label" + std::string(open ? "; Open: no consensus label yet, not decided" : "") + ")" +
               (legend.empty() ? std::string(".") : ": " + text::join(legend, "; ") + ".");
+  if (screening) {
+    // Both averages of the FP rate, named: the total row's is pooled; papers often print the mean of the rates.
+    auto percent = [](const Json& v) { return v.is_number() ? text::fixed(100.0 * v.get<double>(), 2) + "\\,\\%" : std::string("---"); };
+    int sources = 0;
+    for (const auto& r : corpus["rows"]) sources += r.value("retrieved", 0) > 0;
+    t.caption += " FP rate of the total row pooled over the sources: " + percent(corpus.value("fp_rate_pooled", Json())) +
+                 "; mean of the " + std::to_string(sources) + " sources' rates: " + percent(corpus.value("fp_rate_mean_of_sources", Json())) + ".";
+  }
   t.long_table = t.rows.size() > kFloatRows;
   out.push_back(table_file(stems.take("corpus"), "Corpus: units per source, period and top-level node", std::move(t)));
 }

@@ -212,8 +212,9 @@ q -q agreement --labels codebooks/labels/pilot.csv --resamples 0 --format json >
 import json; a = json.load(open('$tmp/agreement.json')); e = json.load(open('$tmp/expected.json'))
 assert abs(a['fleiss_kappa'] - e['kappa']) < 1e-12, (a['fleiss_kappa'], e['kappa'])" || fail "agreement --labels kappa"
 
-# Table I whole: per source retrieved, screened out (both screeners, unanimous), kept, FP rate; the units per
-# year of creation and top-level node of Final_Label.
+# Table I whole: per source stored, in the retrieval's window, retrieved, screened, screened out (both screeners,
+# unanimous), kept, FP rate; the units per year of creation and top-level node of Final_Label; and both averages
+# of the FP rate, named (pooled over the sources, and the mean of the sources' rates).
 q corpus table --format json >"$tmp/table.json"
 q corpus table -o "$tmp/table1.xlsx" >"$tmp/table.txt"
 /usr/bin/python3 - "$ws" "$tmp/table.json" "$tmp/table.txt" <<'PY' || fail "Table I"
@@ -224,10 +225,17 @@ fp = collections.defaultdict(list)
 for s in ["sam", "tom"]:
     for r in csv.DictReader(open(f"{ws}/corpus/screening/{s}.csv", newline="")): fp[r["doc"]].append(r["decision"])
 out = collections.Counter(d.split("#")[0] for d, v in fp.items() if all(x == "false-positive" for x in v))
-created = {}
+ret_docs = {json.loads(l)["doc"] for l in list(open(f"{ws}/corpus/retrieved.jsonl"))[1:]}
+screened = collections.Counter(d.split("#")[0] for d in fp if d in ret_docs)
+window = json.loads(open(f"{ws}/corpus/retrieved.jsonl").readline())["retrieval"]
+lo, hi = window.get("from", ""), window.get("to", "")
+created, stored, in_window = {}, collections.Counter(), collections.Counter()
 for s in ["atlas", "borealis", "cirrus"]:
     for l in open(f"{ws}/corpus/{s}.jsonl"):
         j = json.loads(l); created[f"{s}#{j['id']}"] = j["created"][:4]
+        stored[s] += 1
+        c = j["created"]
+        in_window[s] += (not lo or c[:len(lo)] >= lo) and (not hi or c[:len(hi)] <= hi)
 units = collections.defaultdict(lambda: {"units": 0, "periods": collections.Counter(), "groups": collections.Counter(), "open": 0})
 for r in csv.DictReader(open(f"{ws}/codebooks/labels/pilot.csv", newline="")):
     u = units[r["unit"].split("#")[0]]
@@ -239,6 +247,7 @@ assert out == {"atlas": 1}, out
 for r in got["rows"]:
     s = r["source"]
     assert r["retrieved"] == retrieved[s] and r["screened_out"] == out[s] and r["kept"] == retrieved[s] - out[s], r
+    assert (r["stored"], r["in_window"], r["screened"]) == (stored[s], in_window[s], screened[s]), (r, stored[s], in_window[s], screened[s])
     assert abs(r["fp_rate"] - out[s] / retrieved[s]) < 1e-15, r
     assert r["units"] == units[s]["units"], r
     assert {k: v for k, v in r["periods"].items() if v} == dict(units[s]["periods"]), (r["periods"], units[s]["periods"])
@@ -246,12 +255,18 @@ for r in got["rows"]:
     assert r["open"] == units[s]["open"] and r["ungrouped"] == 0 and r["no_period"] == 0, r
 t = got["total"]
 assert t["retrieved"] == sum(retrieved.values()) and t["screened_out"] == 1 and t["units"] == 30, t
+assert (t["stored"], t["in_window"], t["screened"]) == (sum(stored.values()), sum(in_window.values()), sum(screened.values())), t
+pooled = 1 / sum(retrieved.values())
+mean = sum(out[s] / retrieved[s] for s in retrieved) / len(retrieved)
+assert abs(got["fp_rate_pooled"] - pooled) < 1e-15 and abs(got["fp_rate_mean_of_sources"] - mean) < 1e-15, (got["fp_rate_pooled"], pooled, got["fp_rate_mean_of_sources"], mean)
+assert f"False-positive rate of the total row: pooled (all sources' screened out / retrieved) {100 * pooled:.2f} %; mean of the {len(retrieved)} sources' rates {100 * mean:.2f} %." in text, text
 assert t["open"] == sum(u["open"] for u in units.values()) == 0 and t["ungrouped"] == 0, t  # every unit decided (the partial one by majority)
 # The text table: the same numbers in the same columns.
 lines = text.splitlines()
-assert lines[1].split()[:8] == ["source", "retrieved", "screened", "out", "kept", "FP", "rate", "units"], lines[1]
+assert lines[1].split()[:12] == ["source", "stored", "in", "window", "retrieved", "screened", "screened", "out", "kept", "FP", "rate", "units"], lines[1]
 a = lines[2].split()
-assert a[:6] == ["atlas", str(retrieved["atlas"]), "1", str(retrieved["atlas"] - 1), "%.4f" % (1 / retrieved["atlas"]), str(units["atlas"]["units"])], a
+assert a[:9] == ["atlas", str(stored["atlas"]), str(in_window["atlas"]), str(retrieved["atlas"]), str(screened["atlas"]), "1",
+                 str(retrieved["atlas"] - 1), "%.4f" % (1 / retrieved["atlas"]), str(units["atlas"]["units"])], a
 print("ok")
 PY
 # The workbook's sheet Corpus: the same numbers (integers; the FP rate a number with 3 decimals).
@@ -260,10 +275,13 @@ import json, sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1])["Corpus"]
 t = json.load(open(sys.argv[2]))
 cells = list(ws.iter_rows(values_only=True))
-assert list(cells[0][:6]) == ["source", "retrieved", "screened out", "kept", "FP rate", "units"], cells[0]
+assert list(cells[0][:9]) == ["source", "stored", "in window", "retrieved", "screened", "screened out", "kept", "FP rate", "units"], cells[0]
 for row, r in zip(cells[1:], t["rows"] + [t["total"]]):
-    assert list(row[:6]) == [r["source"], r["retrieved"], r["screened_out"], r["kept"], r["fp_rate"], r["units"]], (row, r)
-assert ws.cell(row=2, column=5).number_format == "0.000", ws.cell(row=2, column=5).number_format
+    assert list(row[:9]) == [r["source"], r["stored"], r["in_window"], r["retrieved"], r["screened"], r["screened_out"], r["kept"], r["fp_rate"], r["units"]], (row, r)
+n = len(t["rows"]) + 2
+assert (cells[n][0], cells[n][7]) == ("FP rate, pooled (total row)", t["fp_rate_pooled"]), cells[n]
+assert (cells[n + 1][0], cells[n + 1][7]) == ("FP rate, mean of the sources' rates", t["fp_rate_mean_of_sources"]), cells[n + 1]
+assert ws.cell(row=2, column=8).number_format == "0.000", ws.cell(row=2, column=8).number_format
 PY
 # docs/corpus.md shows this very table.
 awk '/^## Table I: `corpus table`/ { on = 1; next } on && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' \
@@ -276,6 +294,7 @@ assert r == t, (r, t)" || fail "report.json's corpus"
 row=$(/usr/bin/python3 -c "
 import json; t = json.load(open('$tmp/table.json')); r = t['rows'][0]
 cells = [r['retrieved'], r['screened_out'], r['kept'], '%.3f' % r['fp_rate'], r['units']] + [r['periods'][p] for p in t['periods']]
+# (the LaTeX table keeps its columns; the caption names both FP averages)
 print('atlas & ' + ' & '.join(map(str, cells)) + ' & ')")
 grep -qF "$row" "$ws/reports/latex/corpus.tex" || fail "latex row '$row': $(grep atlas "$ws/reports/latex/corpus.tex")"
 

@@ -37,10 +37,16 @@ struct CorpusRow {
   std::int64_t open = 0;                // no consensus label yet: a disagreement or a unit some coders did not
                                         // label, not decided (corpus reconcile lists them)
   std::int64_t ungrouped = 0;           // a consensus label above the grouping level
-  // Screening of the corpus (CorpusTable::screening only: corpus_overview): documents retrieved by keywords,
-  // excluded as false positives, and kept (retrieved - screened_out).
-  std::int64_t retrieved = 0, screened_out = 0, kept = 0;
+  // Screening of the corpus (CorpusTable::screening only: corpus_overview): documents stored (imported), in
+  // the retrieval's window, retrieved by keywords, screened (by at least one screener), excluded as false
+  // positives, and kept (retrieved - screened_out).
+  std::int64_t stored = 0, in_window = 0, retrieved = 0, screened = 0, screened_out = 0, kept = 0;
 };
+
+// The false-positive rate of a row: screened out / retrieved; NaN when nothing was retrieved. Of the total row
+// this is the pooled rate (over every source's documents), which differs from the mean of the sources' rates
+// (CorpusTable::mean_fp_rate) that papers often print as "Average".
+double fp_rate(const CorpusRow& row);
 
 struct CorpusTable {
   int level = 1;                        // the taxonomy level the groups are taken at
@@ -50,6 +56,9 @@ struct CorpusTable {
   CorpusRow total;
   bool screening = false;               // rows carry retrieved / screened_out / kept (Table I whole)
   std::string rule;                     // screening's exclusion rule, when `screening`
+  std::string window;                   // the retrieval's window in words ("2023-01 to 2025-04"), when `screening`
+  // The mean of the per-source false-positive rates over the sources that retrieved anything (NaN: none).
+  double mean_fp_rate() const;
 };
 
 // Counts every unit (row) of `table` once: its source's row, the period whose list names its id, and the

@@ -17,7 +17,12 @@ nlohmann::ordered_json corpus_table_json(const CorpusTable& t, const Taxonomy& t
 
 // "Units per source, period and <level name>": one row per source and a total; columns: units, each period,
 // "(no period)" when some unit has none, each group as "ID Name", "open" when some unit has no consensus label yet, "(ungrouped)" when some unit's label is above the level. With
-// t.screening, "retrieved", "screened out", "kept" and "FP rate" (4 decimals, n/a) come first.
+// t.screening, "stored", "in window", "retrieved", "screened", "screened out", "kept" and "FP rate" (4 decimals,
+// n/a) come first, and the table is followed by fp_rate_sentence.
+// The sentence naming both averages of the false-positive rate: the pooled one of the total row and the mean
+// of the sources' rates (the "Average" such papers print), in percent.
+std::string fp_rate_sentence(const CorpusTable& t);
+
 std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy);
 
 // The same as a sheet named "Corpus" (integers, the FP rate with 3 decimals, the header row frozen).
