@@ -224,6 +224,29 @@ std::filesystem::path given_path(const Context& ctx, const std::string& given) {
   return p.is_relative() ? ctx.workspace / p : p;
 }
 
+std::optional<std::filesystem::path> input_path(const Context& ctx, const std::string& given, std::string* why) {
+  namespace fs = std::filesystem;
+  const fs::path p(given);
+  if (!p.is_relative()) return p;
+  std::error_code ec;
+  const fs::path from_workspace = ctx.workspace / p;
+  const fs::path cwd = fs::current_path(ec);
+  const fs::path from_here = ec ? fs::path() : cwd / p;
+  const bool in_ws = fs::exists(from_workspace, ec), here = !from_here.empty() && fs::exists(from_here, ec);
+  if (in_ws && here && !fs::equivalent(from_workspace, from_here, ec)) {
+    if (why)
+      *why = "both " + from_workspace.lexically_normal().string() + " (from the workspace) and " +
+             from_here.lexically_normal().string() + " (from the current folder) exist; give the one meant with its full path";
+    return std::nullopt;
+  }
+  if (!in_ws && here) return from_here;
+  if (!in_ws && why)
+    *why = "no such file: looked in the workspace (" + from_workspace.lexically_normal().string() + ")" +
+           (from_here.empty() || fs::equivalent(ctx.workspace, cwd, ec) ? std::string()
+                                                                     : " and in the current folder (" + from_here.lexically_normal().string() + ")");
+  return from_workspace;
+}
+
 std::optional<std::filesystem::path> default_output(Context& ctx, const std::string& command,
                                                     const std::string& default_relative) {
   if (auto p = files::resolve_inside(ctx.workspace, default_relative)) return p;

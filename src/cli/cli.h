@@ -122,6 +122,13 @@ std::string find_transcript(const std::filesystem::path& root, const std::string
 // otherwise "qualrank COMMAND: error: the default output DEFAULT leads outside the workspace (through a
 // symlink); give -o to write there on purpose" is printed and nullopt returned (the caller exits 1).
 std::filesystem::path given_path(const Context& ctx, const std::string& given);
+// Where an input file given on the command line (--from-csv, --table, --labels, --periods, --keywords, --names,
+// --key, --import-table, corpus import FILE) is read from. An absolute path as given. A relative one from the
+// workspace (as outputs), or from the current folder when only there is such a file (so a file named from a
+// subfolder, as the shell completes it, is found). When both folders hold a different file of that name,
+// `*why` says so and nullopt is returned; when neither does, the workspace's path is returned and `*why` (when
+// the caller reads it and fails) names both places looked in.
+std::optional<std::filesystem::path> input_path(const Context& ctx, const std::string& given, std::string* why);
 std::optional<std::filesystem::path> default_output(Context& ctx, const std::string& command,
                                                     const std::string& default_relative);
 // `option`'s path: given_path when the user gave it, default_output of its default value otherwise.

@@ -143,7 +143,10 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       Diagnostics names;
       for (const auto& p : vm["labels"].as<std::vector<std::string>>()) {
         if (text::find_invalid_utf8(p)) names.error({text::escape_invalid_utf8(p), 0, 0}, files::kNotUtf8Name);
-        paths.push_back(given_path(ctx, p));
+        std::string where;
+        auto found = input_path(ctx, p, &where);
+        if (!found) names.error({p, 0, 0}, where);
+        else paths.push_back(*found);
       }
       if (names.has_errors()) return report_diagnostics(ctx, names);
     } else {

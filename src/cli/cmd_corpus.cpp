@@ -54,10 +54,11 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
   Diagnostics diags;
   // The one read policy (a regular file, its size checked before reading) at the export's own limit.
   static constexpr files::InputLimit kExport{corpus::kMaxImportBytes, "an issue export"};
-  std::string why;
-  auto text = files::read_input(file, kExport, &why);
+  std::string why, where;
+  auto path = input_path(ctx, file, &where);  // (from the current folder, or the workspace: cli.h)
+  auto text = path ? files::read_input(*path, kExport, &why) : std::nullopt;
   if (!text) {
-    diags.error({file, 0, 0}, why);
+    diags.error({file, 0, 0}, where.empty() ? why : where);
     return report_diagnostics(ctx, diags);
   }
   files::WorkspaceLock lock(ctx.workspace);

@@ -67,7 +67,7 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
        "taxonomy node id, name or alias (repeatable, or ID,ID): one node and, optionally, its ancestors")
       ("note", po::value<std::string>(), "a note kept with the label")
       ("remove", "remove the coder's label of --doc")
-      ("from-csv", po::value<std::string>(), "record many labels: a CSV (relative to the workspace) with columns doc, nodes (ids separated by spaces), note");
+      ("from-csv", po::value<std::string>(), "record many labels: a CSV with columns doc, nodes (ids separated by spaces), note");
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "corpus label",
@@ -130,9 +130,11 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
   std::size_t fresh = 0, changed = 0;
   if (batch) {
     const std::string file = vm["from-csv"].as<std::string>();
-    auto text = files::read(given_path(ctx, file));
+    std::string where;
+    auto path = input_path(ctx, file, &where);
+    auto text = path ? files::read(*path) : std::nullopt;
     if (!text) {
-      diags.error({file, 0, 0}, "cannot read the file");
+      diags.error({file, 0, 0}, "cannot read the file" + (where.empty() ? std::string() : ": " + where));
       return report_diagnostics(ctx, diags);
     }
     auto incoming = read_labels(*text, file, diags);

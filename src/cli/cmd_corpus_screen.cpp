@@ -169,9 +169,11 @@ int cmd_corpus_screen(Context& ctx, const std::vector<std::string>& args) {
   std::vector<ScreeningDecision> incoming;
   if (batch) {
     const std::string file = vm["from-csv"].as<std::string>();
-    auto text = files::read(given_path(ctx, file));
+    std::string where;
+    auto path = input_path(ctx, file, &where);
+    auto text = path ? files::read(*path) : std::nullopt;
     if (!text) {
-      diags.error({file, 0, 0}, "cannot read the file");
+      diags.error({file, 0, 0}, "cannot read the file" + (where.empty() ? std::string() : ": " + where));
       return report_diagnostics(ctx, diags);
     }
     incoming = read_screening(*text, file, diags);

@@ -154,11 +154,12 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   std::vector<RankingQuestionInput> inputs;
   std::vector<std::string> levels = study->workspace.attribute_levels(opts.by);
   if (vm.count("table")) {
-    auto rel = given_path(ctx, vm["table"].as<std::string>()).string();
-    std::string why;
-    auto content = files::read_input(rel, files::kTableInput, &why);
+    std::string where, why;
+    auto found = input_path(ctx, vm["table"].as<std::string>(), &where);
+    auto rel = found ? found->string() : vm["table"].as<std::string>();
+    auto content = found ? files::read_input(rel, files::kTableInput, &why) : std::nullopt;
     if (!content) {
-      *ctx.err << rel << ": error: " << why << "\n";
+      *ctx.err << rel << ": error: " << (where.empty() ? why : where) << "\n";
       return 1;
     }
     std::vector<std::string> items;

@@ -1,6 +1,8 @@
 #include "qualrank/util/diagnostics.h"
 
 #include <unordered_set>
+#include <unordered_map>
+#include <algorithm>
 
 #include "qualrank/util/text.h"
 
@@ -156,11 +158,34 @@ void Diagnostics::print(std::ostream& out) const {
   print(out, [](const Diagnostic&) { return true; });
 }
 void Diagnostics::print(std::ostream& out, const std::function<bool(const Diagnostic&)>& keep) const {
-  // Each distinct diagnostic once (a problem met by two steps of one command is one problem).
+  // Each distinct diagnostic once (a problem met by two steps of one command is one problem), and in the order
+  // of the input: the files in the order they were first met, within a file by line and column (the checks
+  // of one file run in several passes; a reader goes down the file).
+  // A note stays after the diagnostic it follows (it says more about that one).
+  std::unordered_map<std::string, std::size_t> file_rank;
+  std::vector<std::pair<std::size_t, std::size_t>> blocks;  // [first, last) of items_: a diagnostic and its notes
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    file_rank.emplace(items_[i].where.file.str(), file_rank.size());
+    if (items_[i].severity == Severity::note && !blocks.empty()) blocks.back().second = i + 1;
+    else blocks.emplace_back(i, i + 1);
+  }
+  std::stable_sort(blocks.begin(), blocks.end(), [&](const auto& a, const auto& b) {
+    const auto& x = items_[a.first].where;
+    const auto& y = items_[b.first].where;
+    const std::size_t fx = file_rank.at(x.file.str()), fy = file_rank.at(y.file.str());
+    if (fx != fy) return fx < fy;
+    return std::pair(x.line, x.column) < std::pair(y.line, y.column);
+  });
+  std::vector<std::size_t> order;
+  order.reserve(items_.size());
+  for (const auto& [first, last] : blocks)
+    for (std::size_t i = first; i < last; ++i) order.push_back(i);
   std::unordered_set<std::string> said;
-  for (const auto& d : items_)
+  for (std::size_t i : order) {
+    const auto& d = items_[i];
     if (!keep(d)) continue;
-    else if (std::string line = format_diagnostic(d); said.insert(line).second) out << line << '\n';
+    if (std::string line = format_diagnostic(d); said.insert(line).second) out << line << '\n';
+  }
   for (const auto& [key, n] : dropped_)
     out << (key.first.empty() ? std::string("qualrank") : key.first) << ": note: " << n << " more "
         << (key.second == Severity::error ? "errors" : "warnings") << " in this file not shown (at most " << kPerFile
