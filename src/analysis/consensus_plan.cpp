@@ -437,7 +437,11 @@ std::string decide_unit(ConsensusPlan& plan, std::size_t index, const std::strin
     if (decision.empty()) {
       std::vector<std::string> names;
       for (const auto& c : u.coders) names.push_back(c.coder);
-      return "'" + choice + "' is no coder of " + plan.file.transcript + " (" + text::join(names, ", ") + "), nor union, neither or codes:ID,ID";
+      std::vector<std::string> choices = names;
+      choices.insert(choices.end(), {"union", "neither"});
+      const std::string best = text::closest(choice, choices, choice.size() <= 4 ? 1 : 2);  // (zoe is not bob)
+      return "'" + choice + "' is no coder of " + plan.file.transcript + " (" + text::join(names, ", ") + "), nor union, neither or codes:ID,ID" +
+             (best.empty() ? std::string() : "; did you mean '" + best + "'?");
     }
   }
   auto codings = derive(u, decision, taxonomy);

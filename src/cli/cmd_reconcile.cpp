@@ -205,7 +205,18 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
     auto it = std::find_if(plan.units.begin(), plan.units.end(), [&](const PlannedUnit& p) { return p.record.unit == unit; });
     const Location at{target->transcript->file, it != plan.units.end() && it->unit ? it->unit->line : 0, 0};
     if (it == plan.units.end() || it->state == UnitState::agreed || it->state == UnitState::orphan) {
-      diags.error({target->transcript->file, 0, 0}, "--decide " + key + ": no disagreement on that unit (list them with --list)");
+      std::vector<std::string> open;
+      for (const auto& p : plan.units)
+        if (p.state == UnitState::open || p.state == UnitState::stale) open.push_back(p.record.unit);
+      const std::string left = open.empty() ? "none is left to decide" : "the units left to decide are " + text::join(open, ", ");
+      if (it == plan.units.end()) {
+        diags.error({target->transcript->file, 0, 0}, "--decide " + key + ": no unit '" + unit + "' in " + target->transcript->file +
+                                                          " (a participant turn tN that some coder coded); " + left);
+      } else if (it->state == UnitState::agreed) {
+        diags.error(at, "--decide " + key + ": the coders agree on " + unit + ": nothing to decide; " + left);
+      } else {
+        diags.error(at, "--decide " + key + ": no coder codes " + unit + " any more (its decision is an orphan); " + left);
+      }
       continue;
     }
     if (it->state == UnitState::decided) {

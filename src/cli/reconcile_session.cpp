@@ -244,7 +244,10 @@ int walk(Context& ctx, Session& s, const std::string& note_default) {
         } else {
           for (const auto& c : p.unit->coders)
             if (key_of(s, c.coder) == *line || text::fold_case(c.coder) == text::fold_case(*line)) choice = c.coder;
-          if (choice.empty() && !line->empty()) out << "'" << text::terminal_safe(*line) << "' is not a choice\n";
+          if (choice.empty())
+            out << (line->empty() ? std::string("an answer is needed") : "'" + text::terminal_safe(*line) + "' is not a choice")
+                << ": " << (keys.empty() ? std::string() : letters + " (a coder's codes), ") << "u, n, o ID"
+                << (p.state == UnitState::stale ? ", k" : "") << ", s or q\n";
         }
       }
       if (stop || choice.empty()) continue;
@@ -264,6 +267,16 @@ int walk(Context& ctx, Session& s, const std::string& note_default) {
         return 1;
       }
       ++decided_now;
+      {
+        const auto& rec = t.plan.units[i].record;
+        const std::string& d = rec.decision;
+        out << "decided " << text::terminal_safe(rec.unit) << ": "
+            << (d == "union" ? std::string("the union of the coders' codes")
+                : d == "neither" ? std::string("no code")
+                : d.starts_with("codes:") ? "the codes " + d.substr(6)
+                                          : text::terminal_safe(d) + "'s codes")
+            << " (saved in " << t.consensus_file << ")\n";
+      }
     }
     // The agreed units refreshed even when nothing was decided.
     if (auto why = save(s, t); !why.empty()) {

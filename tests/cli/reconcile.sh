@@ -49,12 +49,20 @@ cp "$ws/transcripts/E01.consensus.codes" "$tmp/keep"
 if q reconcile C01.md --decide t3=zoe 2>"$tmp/err"; then fail "unknown coder accepted"; fi
 grep -qxF "transcripts/C01.md:25: error: 'zoe' is no coder of transcripts/C01.md (eli, bob), nor union, neither or codes:ID,ID" "$tmp/err" || fail "zoe: $(cat "$tmp/err")"
 if q reconcile C01.md --decide t2=bob 2>"$tmp/err"; then fail "a unit without disagreement accepted"; fi
-grep -qxF "transcripts/C01.md: error: --decide t2: no disagreement on that unit (list them with --list)" "$tmp/err" || fail "t2: $(cat "$tmp/err")"
+grep -qxF "transcripts/C01.md:19: error: --decide t2: the coders agree on t2: nothing to decide; the units left to decide are t3" "$tmp/err" || fail "t2: $(cat "$tmp/err")"
+if q reconcile C01.md --decide t3=bobb 2>"$tmp/err"; then fail "a coder's typo accepted"; fi
+grep -qxF "transcripts/C01.md:25: error: 'bobb' is no coder of transcripts/C01.md (eli, bob), nor union, neither or codes:ID,ID; did you mean 'bob'?" "$tmp/err" || fail "bobb: $(cat "$tmp/err")"
+if q reconcile C01.md --decide t99=bob 2>"$tmp/err"; then fail "a unit that does not exist accepted"; fi
+grep -qxF "transcripts/C01.md: error: --decide t99: no unit 't99' in transcripts/C01.md (a participant turn tN that some coder coded); the units left to decide are t3" "$tmp/err" || fail "t99: $(cat "$tmp/err")"
 [[ ! -e $ws/transcripts/C01.consensus.codes ]] || fail "a refused reconcile wrote"
 
 # The terminal walk (lines on stdin): C01 t3, keep bob's, with a note; agreed units are copied with their memos
 # and exemplar marks. Keys are the workspace's coders in name order (bob a, carol b, dana c, eli d, frank e).
-printf 'x\na\nbob was right\n' | q reconcile C01.md --decider ana --date 2026-11-21 >"$tmp/walk" 2>"$tmp/err" || fail "walk: $(cat "$tmp/err")"
+printf '\nx\na\nbob was right\n' | q reconcile C01.md --decider ana --date 2026-11-21 >"$tmp/walk" 2>"$tmp/err" || fail "walk: $(cat "$tmp/err")"
+# an empty answer and one it does not take both say what it takes; the decision is confirmed
+grep -qF "> an answer is needed: a/d (a coder's codes), u, n, o ID, s or q" "$tmp/walk" || fail "empty answer: $(cat "$tmp/walk")"
+grep -qF "> 'x' is not a choice: a/d (a coder's codes), u, n, o ID, s or q" "$tmp/walk" || fail "x: $(cat "$tmp/walk")"
+grep -qF "> decided t3: bob's codes (saved in transcripts/C01.consensus.codes)" "$tmp/walk" || fail "no confirmation: $(cat "$tmp/walk")"
 grep -qxF "  d) eli: COM.2 Meetings; WELL.1 Isolation" "$tmp/walk" && grep -qF "  a) bob: COM.2" "$tmp/walk" && grep -qF "'x' is not a choice" "$tmp/walk" &&
   grep -qF "decide: a/d keep that coder's codes, u union, n neither, o ID[,ID] other codes, s skip, q stop > " "$tmp/walk" || fail "walk screen: $(cat "$tmp/walk")"
 [[ $(cat "$ws/transcripts/C01.consensus.codes") == *$'t2: COM.1, WELL.1 | memo: Efficiency and isolation come together for contractors.\n# decided t3 by ana on 2026-11-21: bob | eli: COM.2, WELL.1 | bob: COM.2 | hash d4b419936b45f034 | note: bob was right\nt3: COM.2\nt4: TOOL.2 | exemplar' ]] ||
