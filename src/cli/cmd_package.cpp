@@ -113,6 +113,10 @@ int cmd_package(Context& ctx, const std::vector<std::string>& args) {
              << " files) and " << summary.zip.filename().string() << "\n  pseudonymised: " << summary.names_found
              << " of " << summary.names_listed << " listed names found, " << summary.addresses
              << " e-mail addresses, " << summary.replacements << " replacements\n";
+    if (summary.near_misses > 0)
+      *ctx.err << "qualrank package: warning: " << summary.near_misses << " near miss" << (summary.near_misses == 1 ? "" : "es")
+               << " (a listed name without its accents) left in the package as written: see the warnings above; list those"
+                  " spellings too if they are the same names\n";
     if (opts.key_file) *ctx.out << "  key: " << opts.key_file->string() << " (keep it apart from the package)\n";
   }
   return 0;

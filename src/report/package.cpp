@@ -231,6 +231,7 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
     };
     for (const auto& n : near_in_path) warn(n, rel, true);
     for (const auto& n : near) warn(n, *bytes, false);
+    summary.near_misses += near_in_path.size() + near.size();
     if (is_history(rel)) {
       auto rechained = rechain_history(content, new_rel, diags);
       if (!rechained) continue;

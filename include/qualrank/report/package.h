@@ -28,6 +28,7 @@ struct PackageSummary {
   std::filesystem::path zip;       // output_dir + ".zip"
   std::vector<std::string> files;  // package-relative, sorted
   std::size_t names_listed = 0, names_found = 0, addresses = 0, replacements = 0;
+  std::size_t near_misses = 0;     // listed names without their accents, left as written (each warned of)
 };
 
 // Builds the package of `workspace` into options.output_dir and writes output_dir + ".zip" beside it (entries
