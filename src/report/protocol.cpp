@@ -55,11 +55,11 @@ std::string interview_protocol(const Guideline& g, const Taxonomy& t, const std:
       if (role.empty() && !q->roles.empty())
         out << (md ? "  - asked to: " : "      asked to: ") << text::join(q->roles, ", ") << '\n';
       if (q->kind == QuestionKind::ranking) {
-        const int n = static_cast<int>(q->items.size());
-        std::string how = "rank " + (role.empty() ? q->top : q->lengths_for(role)).meaning(n);
+        const int item_count = static_cast<int>(q->items.size());
+        std::string how = "rank " + (role.empty() ? q->top : q->lengths_for(role)).meaning(item_count);
         if (role.empty() && !q->top_by_role.empty()) {
           std::vector<std::string> per;
-          for (const auto& [r, k] : q->top_by_role) per.push_back(r + ": " + k.meaning(n));
+          for (const auto& [r, k] : q->top_by_role) per.push_back(r + ": " + k.meaning(item_count));
           how = "per role: " + text::join(per, "; ");
         }
         out << (md ? "  - " : "      ") << how << ":\n";

@@ -335,7 +335,8 @@ void comparison_markdown(std::ostringstream& md, const PairAnalysis& pa, const T
     md << "| " << item_label(t, g.item) << (g.misaligned ? " ⚑" : "") << " | " << fmt(g.mean_a) << " | " << fmt(g.mean_b) << " | "
        << fmt(g.gap) << " | " << fmt(g.mann_whitney_u, 1) << " | " << fmt_p(g.p) << " | " << fmt_p(g.p_holm) << " | "
        << fmt(g.cliffs_delta) << " | " << (g.misaligned ? g.basis : std::string()) << " |\n";
-  md << '\n';
+  md << "\nGap: mean rank of " << c.b << " minus that of " << c.a
+     << ", from the unrounded means (it can differ in the last digit from the difference of the rounded ones).\n\n";
 }
 
 }  // namespace
