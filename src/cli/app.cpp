@@ -56,6 +56,16 @@ std::string suggestion(const std::string& name) {
   return best;
 }
 
+// True when a command's words ask for its help: --help or -h among them, before a "--" (after which every word
+// is an argument). No option takes "-h" as its value: Boost reads it as the help switch wherever it stands.
+bool help_asked(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--") return false;
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<GlobalOption>& global_options() {
@@ -147,7 +157,7 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
     return false;
   };
   // Global options belong before the command (as in git -C); after it they are a usage error that says so.
-  for (std::size_t k = 0; k < args.size(); ++k) {
+  for (std::size_t k = 0; !ctx.help && k < args.size(); ++k) {
     const std::string& a = args[k];
     if ((a == "-C" || a == "--workspace" || a.rfind("--workspace=", 0) == 0) && !desc.find_nothrow(a == "-C" ? "C" : "workspace", false)) {
       std::string dir = a.rfind("--workspace=", 0) == 0 ? a.substr(12) : k + 1 < args.size() ? args[k + 1] : "DIR";
@@ -158,7 +168,9 @@ bool parse_options(Context& ctx, const std::string& name, const std::string& usa
   try {
     // No abbreviations: an option is written in full, so a typo never runs as another option.
     const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-    auto parser = po::command_line_parser(args).options(desc).style(style);
+    // Help asked for (Context::help): only the usage, whatever else the words say; no workspace was looked for.
+    static const std::vector<std::string> help_only{"--help"};
+    auto parser = po::command_line_parser(ctx.help ? help_only : args).options(desc).style(style);
     if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
@@ -393,15 +405,15 @@ int run(int argc, char** argv) {
   }
   std::string name = argv[i];
   std::vector<std::string> args(argv + i + 1, argv + argc);
+  // `qualrank help CMD [SUBCOMMAND]` is `qualrank CMD [SUBCOMMAND] --help`.
   if (name == "help") {
-    if (!args.empty()) {
-      if (const Command* c = find_command(args[0])) {
-        std::vector<std::string> help{"--help"};
-        return c->handler(ctx, help);
-      }
+    if (args.empty() || !find_command(args[0])) {
+      print_help(std::cout);
+      return 0;
     }
-    print_help(std::cout);
-    return 0;
+    name = args[0];
+    args.erase(args.begin());
+    args.push_back("--help");
   }
   const Command* cmd = find_command(name);
   if (!cmd) {
@@ -415,8 +427,20 @@ int run(int argc, char** argv) {
   // its repository), so a command run in transcripts/ works on its workspace. `init` and `import` may make a
   // new workspace here, `agreement --labels` reads label tables anywhere, and `package verify DIR` checks a
   // package wherever it is.
-  // `man` and `completion` describe the program, not a workspace: they read and finish nothing there.
+  // `man` and `completion` describe the program, not a workspace: they read and finish nothing there. Nor does
+  // any command or subcommand asked for its help (--help, -h): it prints its usage wherever it is run, with or
+  // without -C, and looks for no workspace (parse_options stops at the usage, Context::help).
   if (name == "man" || name == "completion") return cmd->handler(ctx, args);
+  if (help_asked(args)) {
+    ctx.help = true;
+    ctx.command = name;
+    try {
+      return cmd->handler(ctx, args);
+    } catch (const std::exception& e) {
+      std::cerr << "qualrank " << name << ": internal error: " << e.what() << '\n';
+      return 3;
+    }
+  }
   const bool anywhere = name == "package" && !args.empty() && args[0] == "verify";
   if (!workspace_given && name != "init" && name != "import" && name != "agreement" && !anywhere) {
     std::error_code ec;

@@ -40,6 +40,10 @@ struct Context {
   // When set, parse_options records the command's options here and returns false with exit code 0: the
   // handler stops before reading anything (command_catalog.cpp describes every command this way).
   CommandOptions* describe = nullptr;
+  // Set by run() when the command's words ask for help (--help or -h, before any "--"): parse_options prints
+  // the usage and returns false with exit code 0, whatever else was written. No workspace was looked for, so
+  // `qualrank CMD --help` works anywhere.
+  bool help = false;
 };
 
 using Handler = int (*)(Context&, const std::vector<std::string>& args);

@@ -12,10 +12,10 @@ namespace qualrank::latex::detail {
 
 namespace {
 
-std::string count(const Json& j, const char* key) { return j.contains(key) ? integer(j[key]) : "n/a"; }
+std::string count(const Json& j, const char* key) { return j.contains(key) ? integer(j[key]) : kUndefined; }
 
 std::string coders(const Json& j) {
-  if (!j.contains("coders")) return "n/a";
+  if (!j.contains("coders")) return kUndefined;
   return j["coders"].is_array() ? std::to_string(j["coders"].size()) : integer(j["coders"]);
 }
 
@@ -187,7 +187,7 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   t.rules.push_back(t.rows.size());
   t.rows.push_back(row(total, "Total"));
   t.caption = (screening ? "Corpus per source: documents retrieved by keywords, screened out as false positives (rule: " +
-                               escape(str(corpus, "rule")) + "), kept, the false-positive rate (screened out / retrieved); "
+                               prose(str(corpus, "rule")) + "), kept, the false-positive rate (screened out / retrieved); "
                                "labelled units per year and " + escape(level_name)
                          : "Units per source, period and " + escape(level_name)) +
               " (of the consensus label" + std::string(open ? "; Open: no consensus label yet, not decided" : "") + ")" +
@@ -216,7 +216,7 @@ void saturation_tables(const Json& sat, Stems& stems, std::vector<File>& out) {
   t.caption = "Saturation: new codes per interview in interview order (Guest, Namey \\& Chen 2020; base " + integer(p["base"]) +
               " interviews, runs of " + integer(p["run"]) + ", new-information threshold " +
               number(p["threshold"].is_number() ? Json(p["threshold"].get<double>() * 100) : Json(), 0) + "\\%). " +
-              escape(str(all, "statement"));
+              prose(str(all, "statement"));
   t.long_table = t.rows.size() > kFloatRows;
   out.push_back(table_file(stems.take("saturation"), "Saturation: new codes per interview", std::move(t)));
   if (!sat["roles"].is_object() || sat["roles"].empty()) return;
@@ -226,8 +226,8 @@ void saturation_tables(const Json& sat, Stems& stems, std::vector<File>& out) {
     const Json& v = it.value();
     const Json& runs = v.value("runs", Json::array());
     r.rows.push_back({escape(it.key()), std::to_string(v.value("interviews", Json::array()).size()), integer(v["base_codes"]),
-                      v["saturated_at"].is_number() ? integer(v["saturated_at"]) : runs.empty() ? "n/a" : "not reached",
-                      runs.empty() ? "n/a" : number(Json(runs.back()["ratio"].get<double>() * 100), 1) + "\\%"});
+                      v["saturated_at"].is_number() ? integer(v["saturated_at"]) : runs.empty() ? kUndefined : "not reached",
+                      runs.empty() ? kUndefined : number(Json(runs.back()["ratio"].get<double>() * 100), 1) + "\\%"});
   }
   r.caption = "Saturation per role, with the parameters of Table~\\ref{tab:" + out.back().name.substr(0, out.back().name.size() - 4) +
               "}: interviews, codes in the base, the interview after which saturation was reached and the new information of "

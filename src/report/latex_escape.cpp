@@ -138,6 +138,90 @@ std::string escape(std::string_view s) {
   return out;
 }
 
+const char* const kUndefined = "---";
+
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// The number of digits in s from `from` on (forward) or before `to` (backward).
+std::size_t digits_after(std::string_view s, std::size_t from) {
+  std::size_t n = 0;
+  while (from + n < s.size() && digit(s[from + n])) ++n;
+  return n;
+}
+std::size_t digits_before(std::string_view s, std::size_t to) {
+  std::size_t n = 0;
+  while (n < to && digit(s[to - n - 1])) ++n;
+  return n;
+}
+
+// The hyphen at s[i], between digits, is part of a date: YYYY-MM or YYYY-MM-DD.
+bool date_hyphen(std::string_view s, std::size_t i) {
+  const std::size_t before = digits_before(s, i), after = digits_after(s, i + 1);
+  if (before == 4 && after == 2) return true;
+  return before == 2 && after == 2 && i >= 7 && s[i - 3] == '-' && digits_before(s, i - 3) == 4;
+}
+
+}  // namespace
+
+std::string prose(std::string_view s) {
+  std::string out;
+  std::size_t start = 0;  // the text from here on is not written yet
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char* math = nullptr;
+    std::size_t skip = 0;
+    if ((s[i] == '<' || s[i] == '>') && i + 1 < s.size() && s[i + 1] == '=') {
+      math = s[i] == '<' ? "$\\le$" : "$\\ge$";
+      skip = 2;
+    } else if (s[i] == '-' && i > 0 && digit(s[i - 1]) && i + 1 < s.size() && digit(s[i + 1]) && !date_hyphen(s, i)) {
+      math = "--";  // an en dash
+      skip = 1;
+    }
+    if (!math) continue;
+    out += escape(s.substr(start, i - start));
+    out += math;
+    start = i + skip;
+    i = start - 1;
+  }
+  out += escape(s.substr(start));
+  return out;
+}
+
+std::string shortened(std::string_view text, std::size_t max_chars) {
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < text.size();) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !(text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r')) ++j;
+    if (j > i) words.emplace_back(text.substr(i, j - i));
+    i = j;
+  }
+  const std::string whole = text::join(words, " ");
+  if (text::count_code_points(whole) <= max_chars) return whole;
+  const std::string ellipsis = "\u2026";
+  std::string out;
+  std::size_t chars = 0;
+  for (const auto& w : words) {
+    const std::size_t n = text::count_code_points(w) + (out.empty() ? 0 : 1);
+    if (chars + n + 1 > max_chars) break;  // room for the ellipsis
+    out += (out.empty() ? "" : " ") + w;
+    chars += n;
+  }
+  if (out.empty()) {  // one word longer than the whole: cut it at a character
+    for (std::size_t i = 0; i < whole.size() && chars + 1 < max_chars;) {
+      std::size_t len = 1;
+      while (i + len < whole.size() && (static_cast<unsigned char>(whole[i + len]) & 0xC0) == 0x80) ++len;
+      out.append(whole, i, len);
+      i += len;
+      ++chars;
+    }
+  }
+  // no dangling punctuation before the ellipsis ("the tools, …")
+  while (!out.empty() && (out.back() == ',' || out.back() == ';' || out.back() == ':' || out.back() == '-')) out.pop_back();
+  return out + ellipsis;
+}
+
 std::string slug(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -150,7 +234,7 @@ std::string slug(std::string_view text) {
 }
 
 std::string number(const nlohmann::ordered_json& value, int digits) {
-  if (!value.is_number()) return "n/a";
+  if (!value.is_number()) return kUndefined;
   std::string s = text::fixed(value.get<double>(), digits);
   if (!s.empty() && s[0] == '-') s.replace(0, 1, "$-$");
   return s;
@@ -162,7 +246,7 @@ std::string integer(const nlohmann::ordered_json& value) {
 }
 
 std::string p_value(const nlohmann::ordered_json& value) {
-  if (!value.is_number()) return "n/a";
+  if (!value.is_number()) return kUndefined;
   if (value.get<double>() < 0.001) return "\\textless{} 0.001";
   return number(value, 3);
 }

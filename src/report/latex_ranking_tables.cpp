@@ -9,21 +9,61 @@ namespace qualrank::latex::detail {
 
 namespace {
 
-// "III.R: the words", or "III.R (worded per role)" when the roles were asked in different words.
-std::string question_title(const Json& q) {
+// Captions name the question by its id and its words, cut to about a line: "III.R: Rank the tools you use…".
+constexpr std::size_t kQuestionChars = 80;
+
+// The question as a sentence of the caption: "III.R: the words." (cut to about a line; a full stop unless the
+// words end a sentence already), or "III.R." when the question has no words. When the roles were asked in
+// different words: the words `role` was asked in (the tables of one role's experience comparison), else the
+// first role's.
+std::string question_sentence(const Json& q, const std::string& role) {
   const std::string id = escape(str(q, "question"));
-  if (q["wording"].is_array() && q["wording"].size() > 1) return id + " (worded per role)";
-  const std::string words = q["wording"].is_array() && q["wording"].size() == 1 ? str(q["wording"][0], "text") : str(q, "text");
-  return words.empty() ? id : id + ": " + escape(words);
+  std::string words = str(q, "text");
+  if (q["wording"].is_array()) {
+    bool found = false;
+    for (const auto& w : q["wording"])
+      if (!found && !str(w, "text").empty() && !role.empty() && w["roles"].is_array())
+        for (const auto& r : w["roles"])
+          if (r.is_string() && r.get<std::string>() == role) {
+            words = str(w, "text");
+            found = true;
+          }
+    for (const auto& w : q["wording"])
+      if (!found && !str(w, "text").empty()) {
+        words = str(w, "text");
+        found = true;
+      }
+  }
+  words = shortened(words, kQuestionChars);
+  if (words.empty()) return id + ".";
+  const char last = words.back();
+  const bool ended = last == '.' || last == '?' || last == '!' ||
+                     (words.size() >= 3 && words.compare(words.size() - 3, 3, "\u2026") == 0);
+  return id + ": " + prose(words) + (ended ? "" : ".");
 }
 
+// "A vs B" of a comparison, or "" when the caption's start (the title of an experience comparison,
+// "developer: beginner vs advanced, ") says it already.
+std::string versus(const std::string& title, const std::string& a, const std::string& b) {
+  const std::string phrase = escape(a) + " vs " + escape(b);
+  const std::string reversed = escape(b) + " vs " + escape(a);
+  if (title.find(phrase) != std::string::npos || title.find(reversed) != std::string::npos) return "";
+  return phrase;
+}
+
+// The caption's start without its closing ", " ("By role, " -> "By role").
+std::string without_comma(const std::string& title) {
+  return title.size() >= 2 && title.compare(title.size() - 2, 2, ", ") == 0 ? title.substr(0, title.size() - 2) : title;
+}
+
+// "$p$ = 0.012", "$p$ \textless{} 0.001", "$p$ = ---" (undefined).
 std::string p_sentence(const Json& p) {
   const std::string v = p_value(p);
   return v.rfind("\\textless", 0) == 0 ? "$p$ " + v : "$p$ = " + v;
 }
 
 void means(const Json& q, const std::map<std::string, std::string>& names, const std::string& stem, const std::string& title,
-           Stems& stems, std::vector<File>& out) {
+           const std::string& sentence, Stems& stems, std::vector<File>& out) {
   Table t;
   t.columns = {{"Item", "X"}};
   std::vector<std::string> w_notes;
@@ -41,7 +81,7 @@ void means(const Json& q, const std::map<std::string, std::string>& names, const
   for (auto it = q["groups"].begin(); it != q["groups"].end(); ++it) w_row.push_back(number(it.value()["kendall_w"], 2));
   t.rules.push_back(t.rows.size());
   t.rows.push_back(std::move(w_row));
-  t.caption = title + question_title(q) + ". Mean rank per group (1 = highest priority) and Kendall's $W$ (" +
+  t.caption = title + sentence + " Mean rank per group (1 = highest priority) and Kendall's $W$ (" +
               text::join(w_notes, "; ") + ").";
   t.long_table = t.rows.size() > kFloatRows;
   const std::string s = stems.take(stem + "-means");
@@ -49,7 +89,7 @@ void means(const Json& q, const std::map<std::string, std::string>& names, const
 }
 
 void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>& names, const std::string& stem,
-          const std::string& title, Stems& stems, std::vector<File>& out) {
+          const std::string& title, const std::string& sentence, Stems& stems, std::vector<File>& out) {
   const std::string a = c["groups"][0].get<std::string>(), b = c["groups"][1].get<std::string>();
   Table t;
   t.columns = {{"Item", "X"}, {escape(a), "r"}, {escape(b), "r"}, {"Gap", "r"}, {"$U$", "r"}, {"$p$", "r"},
@@ -67,13 +107,16 @@ void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>
   if (boot.is_object() && boot["spearman_rho"].is_array() && boot["spearman_rho"][0].is_number())
     ci = "; " + text::fixed(boot["level"].get<double>() * 100, 0) + "\\% bootstrap CI {[}" + number(boot["spearman_rho"][0], 2) + ", " +
          number(boot["spearman_rho"][1], 2) + "{]}";
-  t.caption = title + question_title(q) + ", " + escape(a) + " vs " + escape(b) + " ($n$ = " + integer(c["n"][a]) + " and " +
-              integer(c["n"][b]) + "): Spearman's $\\rho$ = " + number(c["spearman_rho"], 2) + " (" + p_sentence(c["spearman_p"]) + ci +
+  // "By role, user vs developer (n = ...), II.R: ... Spearman's", or, when the title names the groups already,
+  // "user: beginner vs advanced (n = ...), II.R: ... Spearman's".
+  const std::string vs = versus(title, a, b);
+  t.caption = (vs.empty() ? without_comma(title) : title + vs) + " ($n$ = " + integer(c["n"][a]) + " and " + integer(c["n"][b]) +
+              "), " + sentence + " Spearman's $\\rho$ = " + number(c["spearman_rho"], 2) + " (" + p_sentence(c["spearman_p"]) + ci +
               "), Kendall's $\\tau_b$ = " + number(c["kendall_tau_b"], 2) + " (" + p_sentence(c["kendall_tau_p"]) +
               "). Mean ranks, their gap, the Mann--Whitney test per item (Holm-adjusted across items) and Cliff's $\\delta$; "
               "items flagged as misaligned on the test ($^{\\ast}$) or on the effect size alone ($^{\\dagger}$).";
   std::vector<std::string> notes;
-  for (const auto& w : c.value("warnings", Json::array())) notes.push_back("Note: " + escape(w.get<std::string>()) + ".");
+  for (const auto& w : c.value("warnings", Json::array())) notes.push_back("Note: " + prose(w.get<std::string>()) + ".");
   t.note = text::join(notes, " ");
   t.long_table = t.rows.size() > kFloatRows;
   out.push_back(table_file(stems.take(stem + "-" + slug(a) + "-vs-" + slug(b)),
@@ -81,7 +124,7 @@ void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>
 }
 
 void worths(const Json& q, const Json& m, const std::map<std::string, std::string>& names, const std::string& stem,
-            const std::string& title, Stems& stems, std::vector<File>& out) {
+            const std::string& title, const std::string& sentence, Stems& stems, std::vector<File>& out) {
   Table t;
   t.columns = {{"Item", "X"}, {stacked({"all", "($n$ = " + integer(m["overall"]["n"]) + ")"}, 'r', true), "r"}};
   for (auto it = m["groups"].begin(); it != m["groups"].end(); ++it)
@@ -96,7 +139,7 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
   if (m["lr_test"].is_object())
     test = " Likelihood-ratio test of one shared set of priorities: $\\chi^2$ = " + number(m["lr_test"]["statistic"], 2) +
            ", df = " + integer(m["lr_test"]["df"]) + ", " + p_sentence(m["lr_test"]["p"]) + ".";
-  t.caption = title + question_title(q) + ". Plackett--Luce worths (the chance of being chosen first from all items; each column sums "
+  t.caption = title + sentence + " Plackett--Luce worths (the chance of being chosen first from all items; each column sums "
               "to 1)." + test;
   t.long_table = t.rows.size() > kFloatRows;
   const std::string worth_stem = stems.take(stem + "-worths");
@@ -115,7 +158,8 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
     d.columns = {{"Item", "X"}, {"Difference", "r"}, {"SE", "r"}, {"$p$", "r"}, {stacked({"Holm", "$p$"}, 'r', true), "r"}};
     for (const auto& x : *diffs)
       d.rows.push_back({item_label(names, str(x, "item")), number(x["difference"], 2), number(x["se"], 2), p_value(x["p"]), p_value(x["p_holm"])});
-    d.caption = title + question_title(q) + ", " + escape(b) + " vs " + escape(a) + ": Plackett--Luce item differences (centred "
+    const std::string vs = versus(title, b, a);
+    d.caption = title + (vs.empty() ? "" : vs + ", ") + sentence + " Plackett--Luce item differences (centred "
                 "log-worth, the log-worth minus the items' mean, of " + escape(b) + " minus that of " + escape(a) +
                 "; positive when " + escape(b) + " gives the item more weight), with the standard error and the Wald test, "
                 "Holm-adjusted across items (worths in Table~\\ref{tab:" + worth_stem + "}).";
@@ -134,10 +178,11 @@ void ranking_tables(const Json& rankings, const std::map<std::string, std::strin
   for (const auto& q : rankings["questions"]) {
     if (!q["groups"].is_object() || q["groups"].empty()) continue;
     const std::string stem = prefix + "-" + slug(str(q, "question"));
-    means(q, names, stem, caption_start, stems, out);
+    const std::string sentence = question_sentence(q, str(rankings, "role"));
+    means(q, names, stem, caption_start, sentence, stems, out);
     if (q["comparisons"].is_array())
-      for (const auto& c : q["comparisons"]) gaps(q, c, names, stem, caption_start, stems, out);
-    if (q.contains("model") && q["model"].is_object()) worths(q, q["model"], names, stem, caption_start, stems, out);
+      for (const auto& c : q["comparisons"]) gaps(q, c, names, stem, caption_start, sentence, stems, out);
+    if (q.contains("model") && q["model"].is_object()) worths(q, q["model"], names, stem, caption_start, sentence, stems, out);
   }
 }
 

@@ -50,11 +50,11 @@ def slug(s):
     s = re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
     return s or "item"
 def fixed(v, d):
-    if not isinstance(v, (int, float)) or v is None: return "n/a"
+    if not isinstance(v, (int, float)) or v is None: return "\u2014"  # undefined: an em dash (---)
     s = "%.*f" % (d, v)
     return s[1:] if s.startswith("-") and set(s[1:]) <= set("0.") else s
 def pval(v):
-    if not isinstance(v, (int, float)): return "n/a"
+    if not isinstance(v, (int, float)): return "\u2014"
     return "< 0.001" if v < 0.001 else fixed(v, 3)
 def text(name):
     t = open(os.path.join(tex, "pdf", name + ".txt"), encoding="utf-8").read()

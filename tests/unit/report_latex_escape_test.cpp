@@ -73,12 +73,32 @@ TEST_CASE("latex::number, integer and p_value format cells as the other renderer
   CHECK(latex::number(Json(2.0), 2) == "2.00");
   CHECK(latex::number(Json(-0.25), 2) == "$-$0.25");
   CHECK(latex::number(Json(-0.001), 2) == "0.00");
-  CHECK(latex::number(Json(nullptr), 3) == "n/a");
+  CHECK(latex::number(Json(nullptr), 3) == "---");
   CHECK(latex::integer(Json(12)) == "12");
-  CHECK(latex::integer(Json(nullptr)) == "n/a");
+  CHECK(latex::integer(Json(nullptr)) == "---");
   CHECK(latex::p_value(Json(0.0004)) == "\\textless{} 0.001");
   CHECK(latex::p_value(Json(0.0421)) == "0.042");
-  CHECK(latex::p_value(Json("x")) == "n/a");
+  CHECK(latex::p_value(Json("x")) == "---");
+}
+
+TEST_CASE("latex::prose sets a caption's comparisons and ranges as a paper does", "[report][latex]") {
+  CHECK(latex::prose("new information <= 5%, at least >= 2") == "new information $\\le$ 5\\%, at least $\\ge$ 2");
+  CHECK(latex::prose("interviews 14-15 added 1") == "interviews 14--15 added 1");
+  CHECK(latex::prose("pages 3-4 and 10-12") == "pages 3--4 and 10--12");
+  CHECK(latex::prose("on 2025-03-01 and in 2025-04") == "on 2025-03-01 and in 2025-04");  // dates keep their hyphens
+  CHECK(latex::prose("well-known a-1 1-a") == "well-known a-1 1-a");
+  CHECK(latex::prose("x < y & z > 2") == "x \\textless{} y \\& z \\textgreater{} 2");
+  CHECK(latex::prose("1--2") == "1-{}-2");  // two hyphens typed stay two hyphens
+}
+
+TEST_CASE("latex::shortened cuts a text at a word, with an ellipsis", "[report][latex]") {
+  CHECK(latex::shortened("Rank these themes.", 80) == "Rank these themes.");
+  CHECK(latex::shortened("  Rank   these\nthemes. ", 80) == "Rank these themes.");
+  CHECK(latex::shortened("Which three of these question themes matter most to you, put them in order", 40) ==
+        "Which three of these question themes\u2026");
+  CHECK(latex::shortened("one, two three", 8) == "one\u2026");  // no comma before the ellipsis
+  CHECK(latex::shortened("Zoë Zoë Zoë Zoë", 8) == "Zoë Zoë\u2026");
+  CHECK(latex::shortened("Unbreakablewordhere", 8) == "Unbreak\u2026");
 }
 
 TEST_CASE("latex::render writes booktabs rules only, and longtables that repeat their head", "[report][latex]") {
@@ -139,7 +159,9 @@ TEST_CASE("latex::report_tables renders report.json's tables with unique labels"
   CHECK(means.find("B Bee & 1.67 & 1.00 \\\\\n") != std::string::npos);
   CHECK(means.find("\\midrule\nKendall's $W$ & 0.11 & 1.00 \\\\\n") != std::string::npos);
   CHECK(means.find("lead $p$ \\textless{} 0.001; crew $p$ = 0.157") != std::string::npos);
-  CHECK(files[3].body.find("Kendall's $W$ & n/a \\\\\n") != std::string::npos);
+  CHECK(files[3].body.find("Kendall's $W$ & --- \\\\\n") != std::string::npos);
+  CHECK(files[3].body.find("(lead $p$ = ---)") != std::string::npos);
+  CHECK(means.find("\\caption{By role, Q.R: Rank. Mean rank per group") != std::string::npos);
   const std::string content = latex::file_content(files[0], "9.9");
   CHECK(content.rfind("% Participants: role and attributes\n% Written by qualrank 9.9 from report.json", 0) == 0);
   CHECK(content.find("%   \\usepackage[utf8]{inputenc}\n%   \\usepackage[T1]{fontenc}\n%   \\usepackage{booktabs}\n"
@@ -167,9 +189,9 @@ TEST_CASE("latex::agreement_tables renders pooled agreement with its interval, r
         std::string::npos);
   CHECK(files[0].body.find("its 95\\% bootstrap confidence interval") != std::string::npos);
   CHECK(files[1].name == "agreement-labels.tex");
-  CHECK(files[1].body.find("A Alpha \\& co & n/a \\\\\n") != std::string::npos);
+  CHECK(files[1].body.find("A Alpha \\& co & --- \\\\\n") != std::string::npos);
   CHECK(files[2].name == "agreement-rounds.tex");
-  CHECK(files[2].body.find("2025-01-02 & 2 & 30 & 2 & $-$0.051 & n/a & 0.500 \\\\\n") != std::string::npos);
+  CHECK(files[2].body.find("2025-01-02 & 2 & 30 & 2 & $-$0.051 & --- & 0.500 \\\\\n") != std::string::npos);
   CHECK(files[3].name == "corpus.tex");
   CHECK(files[3].body.find("Source & Units & 2024\\_H1 & (no period) & A \\\\\n") != std::string::npos);
   CHECK(files[3].body.find("forum\\#1 & 3 & 2 & 1 & 3 \\\\\n\\midrule\nTotal & 3 & 2 & 1 & 3 \\\\\n") != std::string::npos);
@@ -189,7 +211,7 @@ TEST_CASE("latex::saturation_tables renders the curve and each role", "[report][
   REQUIRE(files.size() == 2);
   CHECK(files[0].body.find("1 & P\\_1 & lead & 7 & 7 & 7 \\\\\n") != std::string::npos);
   CHECK(files[0].body.find("new-information threshold 5\\%). Saturation (base 4) cannot be assessed: 1 interview.}") != std::string::npos);
-  CHECK(files[1].body.find("lead & 1 & 0 & n/a & n/a \\\\\ncrew & 6 & 10 & not reached & 10.0\\% \\\\\nchief & 6 & 8 & 4 & 0.0\\% \\\\\n") !=
+  CHECK(files[1].body.find("lead & 1 & 0 & --- & --- \\\\\ncrew & 6 & 10 & not reached & 10.0\\% \\\\\nchief & 6 & 8 & 4 & 0.0\\% \\\\\n") !=
         std::string::npos);
   CHECK(files[1].body.find("Table~\\ref{tab:saturation}") != std::string::npos);
 }

@@ -32,16 +32,30 @@ extern const char* const kPreambleLines;
 // Never fails; the result is linear in the input.
 std::string escape(std::string_view text);
 
+// Running text of a caption or a note (a question's wording, a statement, a warning), escaped as `escape`
+// does, with the typography of a paper: "<=" and ">=" become $\le$ and $\ge$, and a hyphen between digits
+// (a range, "14-15") an en dash ("14--15"); a date's hyphens (2025-03-01, 2025-03) stay as they are.
+std::string prose(std::string_view text);
+
+// `text` cut to at most `max_chars` characters (code points) at a word boundary, with "…" after its last whole
+// word (the first word cut when it alone is longer); `text` itself when it is that short. Whitespace runs
+// become one space.
+std::string shortened(std::string_view text, std::size_t max_chars);
+
+// What a cell or a caption shows for an undefined number (a p-value of a constant ranking, W of one group
+// member): an em dash, "---".
+extern const char* const kUndefined;
+
 // A label or file-name part: ASCII letters (lowered) and digits kept, every run of other characters one '-',
 // no '-' at either end; "item" when nothing is left. "III.R" -> "iii-r", "Zoë & co" -> "zo-co".
 std::string slug(std::string_view text);
 
 // A number cell: `digits` decimals (text::fixed: no negative zero), a leading minus as a math minus
-// ("$-$0.25"); "n/a" when `value` is not a number.
+// ("$-$0.25"); kUndefined ("---") when `value` is not a number.
 std::string number(const nlohmann::ordered_json& value, int digits);
-// An integer cell ("n/a" when not a number).
+// An integer cell (kUndefined when not a number).
 std::string integer(const nlohmann::ordered_json& value);
-// A p-value cell: "\textless{} 0.001" below 0.001, else three decimals; "n/a" when not a number.
+// A p-value cell: "\textless{} 0.001" below 0.001, else three decimals; kUndefined when not a number.
 std::string p_value(const nlohmann::ordered_json& value);
 
 // Lines of LaTeX stacked in one cell (a nested tabular, no rules): `align` 'l' or 'r', bottom-aligned for a
