@@ -134,7 +134,9 @@ KeywordMatcher::KeywordMatcher(const std::vector<KeywordRule>& rules, MatcherOpt
   std::vector<std::string> folded;
   folded.reserve(rules.size());
   for (const auto& r : rules) {
-    exact_.push_back(collapse_ ? collapse_spaces(text::trim(r.keyword)) : std::string(text::trim(r.keyword)));
+    // In NFC, as the text is scanned: a keyword typed decomposed ("cafe" + U+0301) is "café".
+    const std::string nfc = text::nfc_with_origin(text::trim(r.keyword)).text;
+    exact_.push_back(collapse_ ? collapse_spaces(nfc) : nfc);
     folded.push_back(text::fold_case(exact_.back()));
     const auto [first, last] = edges(exact_.back());
     const bool open_start = unspaced_letter(first), open_end = unspaced_letter(last);  // (bits 4, 8)
@@ -247,6 +249,14 @@ void KeywordMatcher::build(const std::vector<std::string>& folded) {
 
 std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
                                       void* ctx, std::size_t limit) const {
+  // Most text is in NFC already (all ASCII text is) and is scanned as it is; other text is normalised once.
+  if (text::is_nfc(s)) return scan_nfc(s, cb, ctx, limit, nullptr);
+  const text::NfcText n = text::nfc_with_origin(s);
+  return scan_nfc(n.text, cb, ctx, limit, &n.origin);
+}
+
+std::size_t KeywordMatcher::scan_nfc(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
+                                     void* ctx, std::size_t limit, const std::vector<std::size_t>* origin) const {
   std::size_t matches = 0;
   std::size_t st = 0;  // the state times classes_
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
@@ -283,6 +293,13 @@ std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int3
         }
       }
       if ((flags & 2) && !spelled_exactly(s, start, cp_end, exact_[static_cast<std::size_t>(rule)], collapse_)) continue;
+      if (origin) {  // whole characters of the original text only (not "cafe" before its U+0301), in its bytes
+        const auto& o = *origin;
+        if ((start > 0 && o[start - 1] == o[start]) || (cp_end < n && o[cp_end] == o[cp_end - 1])) continue;
+        ++matches;
+        cb(ctx, rule, o[start], o[cp_end]);
+        continue;
+      }
       ++matches;
       cb(ctx, rule, start, cp_end);
     }

@@ -79,7 +79,7 @@ const std::vector<LabelAction>& label_actions() {
       {"page-down", {' ', key::page_down}, "scroll down a page", [](LabelActionContext& c) { c.model.scroll += c.page; }},
       {"page-up", {'b', key::page_up}, "scroll up a page",
        [](LabelActionContext& c) { c.model.scroll = std::max(c.model.scroll - c.page, 0); }},
-      {"search", {'/'}, "find the next document holding a text (title, body, comments; ASCII case-insensitive); shows its first occurrence, marked",
+      {"search", {'/'}, "find the next document holding a text (title, body, comments; any case, accents composed or not); shows its first occurrence, marked",
        [](LabelActionContext& c) {
          auto q = c.ui.prompt("search: ", "");  // a new query: 'n' repeats the last one
          if (!q || q->empty()) return;

@@ -3,6 +3,7 @@
 #include "label_model.h"
 
 #include <nlohmann/json.hpp>
+#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <fstream>
@@ -20,25 +21,56 @@ namespace {
 
 constexpr std::size_t kCached = 16;  // documents kept parsed
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = lower(c);
+// `s` as search compares it: in Unicode NFC (text::nfc_with_origin: "Zoe" + U+0308 is "Zoë"), then case-folded
+// code point by code point (Unicode simple case folding), with for each byte (and one past the end) the offset
+// in `s` of the normalisation segment it came from, so a match maps back to whole characters of `s`.
+text::NfcText searchable(std::string_view s) {
+  text::NfcText n = text::nfc_with_origin(s);
+  text::NfcText out;
+  out.text.reserve(n.text.size());
+  out.origin.reserve(n.text.size() + 1);
+  const auto* p = reinterpret_cast<const uint8_t*>(n.text.data());
+  const auto len = static_cast<int32_t>(n.text.size());
+  for (int32_t i = 0; i < len;) {
+    const std::size_t from = n.origin[static_cast<std::size_t>(i)];
+    if (p[i] < 0x80) {
+      const char c = static_cast<char>(p[i]);
+      out.text.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+      out.origin.push_back(from);
+      ++i;
+      continue;
+    }
+    UChar32 c;
+    U8_NEXT(p, i, len, c);
+    char buf[4];
+    const std::size_t k = text::fold_code_point(c < 0 ? 0xFFFD : c, buf);
+    out.text.append(buf, k);
+    out.origin.insert(out.origin.end(), k, from);
+  }
+  out.origin.push_back(s.size());
   return out;
 }
 
-// Byte ranges of `terms` in `text`, ASCII case-insensitive, sorted and merged.
+// Byte ranges of `needle` (already searchable()'s form) in `hay`, each starting and ending on whole characters
+// of the text `hay` was made from (a match never ends before a combining mark that follows it).
+void find_in(const text::NfcText& hay, const std::string& needle, std::vector<std::pair<std::size_t, std::size_t>>& out,
+             bool first_only = false) {
+  if (needle.empty()) return;
+  const auto& o = hay.origin;
+  for (std::size_t at = hay.text.find(needle); at != std::string::npos; at = hay.text.find(needle, at + 1)) {
+    const std::size_t end = at + needle.size();
+    if ((at > 0 && o[at - 1] == o[at]) || (end < hay.text.size() && o[end] == o[end - 1])) continue;
+    out.emplace_back(o[at], o[end]);
+    if (first_only) return;
+  }
+}
+
+// Byte ranges of `terms` in `text`, compared under NFC and case-insensitively (searchable()), sorted and merged.
 std::vector<std::pair<std::size_t, std::size_t>> find_marks(std::string_view text, const std::vector<std::string>& terms) {
   std::vector<std::pair<std::size_t, std::size_t>> marks;
   if (terms.empty()) return marks;
-  const std::string hay = lower_ascii(text);
-  for (const auto& t : terms) {
-    const std::string needle = lower_ascii(t);
-    if (needle.empty()) continue;
-    for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + needle.size()))
-      marks.emplace_back(at, at + needle.size());
-  }
+  const text::NfcText hay = searchable(text);
+  for (const auto& t : terms) find_in(hay, searchable(t).text, marks);
   std::sort(marks.begin(), marks.end());
   std::vector<std::pair<std::size_t, std::size_t>> merged;
   for (const auto& m : marks) {
@@ -485,9 +517,14 @@ bool LabelModel::redo() {
 }
 
 bool LabelModel::search(const std::string& query, bool forward) {
-  const std::string q = lower_ascii(text::trim(query));
+  const std::string q = searchable(text::trim(query)).text;
   if (q.empty() || docs_.empty()) return false;
-  auto holds = [&](const std::string& s) { return lower_ascii(s).find(q) != std::string::npos; };
+  std::vector<std::pair<std::size_t, std::size_t>> found;
+  auto holds = [&](const std::string& s) {
+    found.clear();
+    find_in(searchable(s), q, found, true);
+    return !found.empty();
+  };
   for (std::size_t k = 1; k <= docs_.size(); ++k) {
     const std::size_t i = forward ? (current_ + k) % docs_.size() : (current_ + docs_.size() * 2 - k) % docs_.size();
     const auto& d = document(i);

@@ -95,7 +95,8 @@ class LabelModel {
   bool redo();
 
   // The next document after the current one (wrapping) whose title, body or a comment holds `query`
-  // (ASCII case-insensitive); goes there and returns true, else false. The query's occurrences in the
+  // (case-insensitive, Unicode simple case folding, and compared under NFC: "Zoë" finds "Zoe" + U+0308 and
+  // the reverse, a match on whole characters only); goes there and returns true, else false. The query's occurrences in the
   // document are marked in layout() (ViewLine::found) and the view scrolls to the first one.
   bool search(const std::string& query, bool forward = true);
   const std::string& found_query() const { return found_; }
@@ -105,7 +106,7 @@ class LabelModel {
   std::vector<PickerRow> picker_rows(const std::string& query) const;
 
   // The current document laid out in lines of at most `width` columns: title, url and date, the label, the
-  // matched keywords, the body, the comments; keywords marked where they occur (ASCII case-insensitive).
+  // matched keywords, the body, the comments; keywords marked where they occur (as search compares).
   // Text is laid out as the terminal shows it (text::terminal_safe's rule): a tab as spaces to the next
   // multiple of 8 columns of its line, a control character in caret notation ("^["), a C1 control as
   // "<U+009B>"; the marks are byte ranges of the text shown.

@@ -408,6 +408,17 @@ NfcText nfc_with_origin(std::string_view s) {
   return out;
 }
 
+bool is_nfc(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  if (i == s.size()) return true;
+  UErrorCode e = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(e);
+  if (U_FAILURE(e)) return false;
+  const bool yes = nfc->isNormalizedUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())), e);
+  return U_SUCCESS(e) && yes && !find_invalid_utf8(s);
+}
+
 std::optional<std::pair<std::size_t, std::size_t>> find_canonical(std::string_view hay, std::string_view needle, std::size_t from) {
   if (needle.empty()) return std::nullopt;
   const NfcText h = nfc_with_origin(hay);

@@ -38,3 +38,25 @@ TEST_CASE("analysis::KeywordMatcher::matches is suggest() not empty, and a scan 
   CHECK(calls == 1);
   CHECK(m.scan_impl("nccl and oom and nccl", [](void*, int32_t, std::size_t, std::size_t) {}, nullptr) == 3);
 }
+
+TEST_CASE("analysis::KeywordMatcher compares keywords and text under NFC, on whole characters", "[analysis]") {
+  const std::string nfc = "caf\u00e9", nfd = "cafe\u0301";
+  auto rule = [](const std::string& k, bool whole = true) { return std::vector<KeywordRule>{{k, "N", whole}}; };
+  KeywordMatcher composed(rule(nfc)), decomposed(rule(nfd)), plain(rule("cafe")), substring(rule(nfc, false));
+  for (const auto* m : {&composed, &decomposed}) {
+    CHECK(m->matches("the " + nfc + " is open"));
+    CHECK(m->matches("the " + nfd + " is open"));
+    CHECK(m->matches("THE CAF\u00c9"));
+    CHECK(m->matches("THE CAFE\u0301"));
+    CHECK_FALSE(m->matches("two " + nfd + "s"));  // whole word
+    CHECK_FALSE(m->matches("the cafe"));
+  }
+  CHECK(substring.matches("two " + nfd + "s"));
+  CHECK_FALSE(plain.matches("the " + nfd));  // "cafe" before its U+0301 is not a whole character
+  CHECK(plain.matches("the cafe, then the " + nfd));
+  CHECK_FALSE(KeywordMatcher(rule("x")).matches("x\u0308"));  // no composed form: still one character
+  // Offsets in the text as given: after "Zoe" + U+0308 (5 bytes) and " at ", the 6 bytes of the NFD word.
+  std::vector<std::pair<std::size_t, std::size_t>> at;
+  scan_spans(composed, "Zoe\u0308 at " + nfd + "!", [&](std::size_t, std::size_t b, std::size_t e) { at.emplace_back(b, e); });
+  CHECK(at == std::vector<std::pair<std::size_t, std::size_t>>{{9, 15}});
+}

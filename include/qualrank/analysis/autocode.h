@@ -24,7 +24,7 @@ struct MatcherOptions {
 };
 
 // Multi-pattern matcher (Aho-Corasick automaton over case-folded UTF-8 bytes, with a compressed byte
-// alphabet). A keyword matches only at word boundaries: the characters before and after it must not be
+// alphabet). Keywords and text are compared in Unicode NFC (a decomposed "café" is "café"). A keyword matches only at word boundaries: the characters before and after it must not be
 // letters or digits (Unicode-aware), unless its rule says `whole_word = false`. Text is folded on the fly;
 // ASCII goes through a table lookup. A case-sensitive rule's occurrences are found folded, then kept only
 // when the original text spells the keyword byte for byte (whitespace runs aside, with collapse_whitespace).
@@ -76,10 +76,17 @@ class KeywordMatcher {
   bool any_partial_ = false;             // some rule is not whole-word, or ends in a letter of an unspaced script
 
   void build(const std::vector<std::string>& folded);
+  // scan_impl on a text in NFC; with `origin` (text::NfcText::origin of the text it was made from) an
+  // occurrence counts only on whole characters of that text and is reported in its bytes.
+  std::size_t scan_nfc(std::string_view text, void (*cb)(void*, int32_t, std::size_t, std::size_t), void* ctx,
+                       std::size_t limit, const std::vector<std::size_t>* origin) const;
 
  public:
   // Calls cb(ctx, rule, begin, end) per occurrence (begin/end: byte offsets in the original text). With a
   // `limit`, stops once that many occurrences are found (all of those ending at the same character count).
+  // Keywords and text are compared under Unicode NFC: a text not in NFC is normalised once
+  // (text::nfc_with_origin) and an occurrence counts only on its whole characters ("cafe" is not found in
+  // "cafe" + U+0301, "café" is, and "cafe" + U+0301 finds "café").
   std::size_t scan_impl(std::string_view text, void (*cb)(void*, int32_t, std::size_t, std::size_t), void* ctx,
                         std::size_t limit = 0) const;
 };

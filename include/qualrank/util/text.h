@@ -30,6 +30,9 @@ struct NfcText {
   std::vector<std::size_t> origin;  // text.size() + 1 entries
 };
 NfcText nfc_with_origin(std::string_view s);
+// Whether `s` is valid UTF-8 already in NFC (nfc_with_origin(s).text == s, each byte its own offset); all-ASCII
+// text is, checked without ICU.
+bool is_nfc(std::string_view s);
 // Where `needle` first occurs in `hay` at or after byte `from`, compared under NFC and starting and ending on
 // whole characters of `hay` (a match never ends before a combining mark that follows it): [begin, end) in
 // `hay`'s bytes, or nullopt.
