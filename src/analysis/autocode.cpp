@@ -294,10 +294,10 @@ std::size_t KeywordMatcher::scan_nfc(std::string_view s, void (*cb)(void*, int32
       }
       if ((flags & 2) && !spelled_exactly(s, start, cp_end, exact_[static_cast<std::size_t>(rule)], collapse_)) continue;
       if (origin) {  // whole characters of the original text only (not "cafe" before its U+0301), in its bytes
-        const auto& o = *origin;
-        if ((start > 0 && o[start - 1] == o[start]) || (cp_end < n && o[cp_end] == o[cp_end - 1])) continue;
+        const auto& at = *origin;
+        if ((start > 0 && at[start - 1] == at[start]) || (cp_end < n && at[cp_end] == at[cp_end - 1])) continue;
         ++matches;
-        cb(ctx, rule, o[start], o[cp_end]);
+        cb(ctx, rule, at[start], at[cp_end]);
         continue;
       }
       ++matches;
