@@ -1,5 +1,6 @@
 #include "qualrank/util/edit_distance.h"
 #include "qualrank/util/text.h"
+#include "qualrank/util/swar.h"
 
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
@@ -409,9 +410,17 @@ NfcText nfc_with_origin(std::string_view s) {
 }
 
 bool is_nfc(std::string_view s) {
+  // Every code point below U+0300 (where the combining marks begin) is NFC whatever follows it, and in UTF-8
+  // such text has no byte from 0xCC up (U+0300 is CC 80): eight bytes at a time, ICU only for the rest.
   std::size_t i = 0;
-  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
-  if (i == s.size()) return true;
+  std::uint64_t high = 0;  // whether any byte is not ASCII (then the text must also be valid UTF-8)
+  for (; i + 8 <= s.size(); i += 8) {
+    const std::uint64_t w = swar::load(s.data() + i);
+    if (swar::at_least_high(w, 0xCC)) break;
+    high |= swar::high_byte(w);
+  }
+  for (; i < s.size() && static_cast<unsigned char>(s[i]) < 0xCC; ++i) high |= static_cast<unsigned char>(s[i]) & 0x80u;
+  if (i == s.size()) return !high || !find_invalid_utf8(s);
   UErrorCode e = U_ZERO_ERROR;
   const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(e);
   if (U_FAILURE(e)) return false;

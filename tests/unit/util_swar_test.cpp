@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "qualrank/util/swar.h"
+#include "qualrank/util/text.h"
 
 using namespace qualrank;
 
@@ -44,6 +45,11 @@ TEST_CASE("swar tests agree with the bytes one by one", "[swar]") {
         CHECK((swar::zero_byte(w) != 0) == zero);
         CHECK((swar::high_byte(w) != 0) == high);
         CHECK((swar::below_or_high(w, 0x20) != 0) == below20);
+        for (int bound : {0x80, 0xCC, 0xF0, 0xFF}) {
+          bool at_least = false;
+          for (unsigned char b : bytes) at_least |= b >= bound;
+          CHECK((swar::at_least_high(w, static_cast<unsigned char>(bound)) != 0) == at_least);
+        }
         for (int probe_value : {int{'&'}, int{'<'}, int{'>'}, int{'"'}, int{'_'}, int{'x'}, int{'\n'}, 0xff, 0}) {
           const auto probe = static_cast<unsigned char>(probe_value);
           CHECK((swar::has_byte(w, probe) != 0) == has[probe]);
@@ -51,4 +57,14 @@ TEST_CASE("swar tests agree with the bytes one by one", "[swar]") {
         ++checked;
       }
   CHECK(checked == 6 * 8 * 256);
+}
+
+TEST_CASE("text::is_nfc: below U+0300 without asking ICU, and exactly as ICU above", "[util]") {
+  // U+0300 (CC 80) is the first combining mark: text of code points below it is NFC; after it, ICU decides.
+  CHECK(text::is_nfc(std::string(100, 'a')));
+  CHECK(text::is_nfc(std::string(40, 'a') + "Zo\xC3\xAB \xC3\x85ngstr\xC3\xB6m" + std::string(40, 'b')));  // Zoë Ångström, NFC
+  CHECK_FALSE(text::is_nfc(std::string(40, 'a') + "Zoe\xCC\x88" + std::string(40, 'b')));                    // e + U+0308
+  CHECK(text::is_nfc("\xE5\x8C\x97\xE4\xBA\xAC"));                                                           // CJK, NFC
+  CHECK_FALSE(text::is_nfc(std::string(16, 'a') + "\xC3"));                                                      // not UTF-8
+  CHECK(text::is_nfc(""));
 }

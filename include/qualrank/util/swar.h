@@ -33,4 +33,10 @@ inline std::uint64_t below_or_high(std::uint64_t w, unsigned char n) { return ((
 // Nonzero when a byte of `w` is not ASCII.
 inline std::uint64_t high_byte(std::uint64_t w) { return w & kHighs; }
 
+// Nonzero when a byte of `w` is at least `b` (b >= 0x80): its high bit is set and its low seven bits plus
+// 0x100 - b carry into the high bit (no carry crosses bytes: at most 0x7F + 0x80).
+inline std::uint64_t at_least_high(std::uint64_t w, unsigned char b) {
+  return ((w & ~kHighs) + kOnes * static_cast<std::uint64_t>(0x100 - b)) & w & kHighs;
+}
+
 }  // namespace qualrank::swar
