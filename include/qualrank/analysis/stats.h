@@ -184,7 +184,10 @@ class Rng {
 // (Rng::uniform_index, n_a draws), then n_b rows of group B, average each group's drawn rows
 // per item, and store spearman(mean_a, mean_b).statistic. One Rng(seed) drives the whole run,
 // so the output is reproducible for a given seed. A replicate whose mean vector is constant
-// yields NaN (as spearman does). Allocation-free inside the resample loop.
+// yields NaN (as spearman does). Allocation-free inside the resample loop. A group of more than 2,000
+// participants whose answers take at most a quarter as many distinct rank vectors is resampled as counts per
+// distinct vector (multinomial, by conditional binomials: Hormann's BTRS): the same bootstrap distribution at
+// a cost that does not grow with the group (a ranking table at its 100,000-row limit), other draws.
 //  * an empty group, ragged rows, differing item counts, or resamples < 0
 //    -> std::invalid_argument. k < 2 gives all-NaN replicates.
 std::vector<double> bootstrap_spearman(const std::vector<std::vector<double>>& group_a_ranks,
@@ -192,6 +195,12 @@ std::vector<double> bootstrap_spearman(const std::vector<std::vector<double>>& g
                                        int resamples, std::uint64_t seed);
 
 namespace detail {
+// bootstrap_spearman with the group size above which a group is resampled as counts per distinct rank vector
+// (bootstrap_spearman: 2,000; SIZE_MAX: never; tests compare the two ways).
+std::vector<double> bootstrap_spearman(const std::vector<std::vector<double>>& group_a_ranks,
+                                       const std::vector<std::vector<double>>& group_b_ranks, int resamples,
+                                       std::uint64_t seed, std::size_t pattern_min_rows);
+
 // Exact two-sided p-value of Kendall's tau without ties: port of SciPy 1.10
 // scipy.stats._mstats_basic._kendall_p_exact(n, c, 'two-sided'), c = concordant pairs.
 // n <= 0 or c outside [0, n(n-1)/2] -> std::invalid_argument.
