@@ -303,7 +303,7 @@ std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
   o += sum;
   for (std::size_t i = 0; i < wrapped.size(); ++i)
     o += "\\if1" + pins[i] + " \\edef" + names[i] + "{" + mins[i] + "}\\else\\edef" + names[i] + "{\\the" + share(i) + "}\\fi\\advance\\dimen8 by " +
-         names[i] + "\n";
+         names[i] + "\\relax\n";
   return "\\def\\qualrankwidths{%\n" + o + "}\\qualrankwidths\n"
          "\\ifdim\\dimen8>\\linewidth \\small\\qualrankwidths\\ifdim\\dimen8>\\linewidth \\footnotesize\\tabcolsep=2pt\\qualrankwidths\\fi\\fi\n";
 }
