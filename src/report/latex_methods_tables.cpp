@@ -43,7 +43,18 @@ void participants(const Json& report, const Json& m, Stems& stems, std::vector<F
   }
   Table brief;  // participant, role and the short attributes
   brief.columns = {{"Participant", "l"}, {"Role", "l"}};
-  for (const auto& a : short_attributes) brief.columns.push_back({attribute_label(a), "l"});
+  // A column of numbers (years, say) is right-aligned.
+  auto numeric = [&](const std::string& a) {
+    bool any = false;
+    for (const auto& r : p["rows"]) {
+      const std::string v = value(r, a);
+      if (v.empty()) continue;
+      if (v.find_first_not_of("0123456789.") != std::string::npos || v.front() == '.' || v.back() == '.') return false;
+      any = true;
+    }
+    return any;
+  };
+  for (const auto& a : short_attributes) brief.columns.push_back({attribute_label(a), numeric(a) ? "r" : "l"});
   Table full = brief;
   if (!long_attributes.empty()) full.columns.push_back({"Other attributes", "X"});
   for (const auto& r : p["rows"]) {
