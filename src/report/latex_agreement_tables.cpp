@@ -93,8 +93,7 @@ void per_node(const Json& ag, const std::map<std::string, std::string>& names, S
                       number(it.value().value("percent_agreement", Json()), 3)});
   t.caption = "Inter-coder agreement per code, on the units coded with the code by at least one coder (every measure shown, "
               "not only the best).";
-  t.long_table = t.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take("agreement-nodes"), "Inter-coder agreement per code", std::move(t)));
+  add_table("agreement-nodes", "Inter-coder agreement per code", std::move(t), stems, out);
 }
 
 void label_groups(const Json& ag, const std::map<std::string, std::string>& names, Stems& stems, std::vector<File>& out) {
@@ -108,8 +107,7 @@ void label_groups(const Json& ag, const std::map<std::string, std::string>& name
                         number(it.value().value("krippendorff_alpha", Json()), 3),
                         number(it.value().value("percent_agreement", Json()), 3)});
     t.caption = "Agreement of the label tables per group of labels.";
-    t.long_table = t.rows.size() > kFloatRows;
-    out.push_back(table_file(stems.take("agreement-groups"), "Label-table agreement per group", std::move(t)));
+    add_table("agreement-groups", "Label-table agreement per group", std::move(t), stems, out);
   }
   if (const Json& cats = l.value("per_category", Json()); cats.is_object() && !cats.empty()) {
     Table t;
@@ -117,24 +115,22 @@ void label_groups(const Json& ag, const std::map<std::string, std::string>& name
     for (auto it = cats.begin(); it != cats.end(); ++it)
       t.rows.push_back({item_label(names, it.key()), number(it.value().value("fleiss_kappa", Json()), 3)});
     t.caption = "Agreement of the label tables per label (Fleiss' category-specific $\\kappa$).";
-    t.long_table = t.rows.size() > kFloatRows;
-    out.push_back(table_file(stems.take("agreement-labels"), "Label-table agreement per label", std::move(t)));
+    add_table("agreement-labels", "Label-table agreement per label", std::move(t), stems, out);
   }
 }
 
 void rounds(const Json& ag, Stems& stems, std::vector<File>& out) {
   if (!ag.contains("rounds") || !ag["rounds"].is_array() || ag["rounds"].empty()) return;
   Table t;
-  t.columns = {{"Round", "X"}, {"Transcripts", "r"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"}, {kAlpha, "r"},
-               {"Agreement", "r"}};
+  t.columns = {{"Round", "X"}, {stacked({"Tran-", "scripts"}, 'r', true), "r"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"},
+               {stacked({"Krippen-", "dorff's", "$\\alpha$"}, 'r', true), "r"}, {stacked({"Agree-", "ment"}, 'r', true), "r"}};
   for (const auto& r : ag["rounds"])
     t.rows.push_back({escape(str(r, "round")), std::to_string(r.value("transcripts", Json::array()).size()), count(r, "units"),
                       coders(r), number(r.value("fleiss_kappa", Json()), 3), number(r.value("krippendorff_alpha", Json()), 3),
                       number(r.value("percent_agreement", Json()), 3)});
   t.caption = "Inter-coder agreement per coding round, before reconciliation (a round: the transcripts reconciled on one day), "
               "pooled over codes.";
-  t.long_table = t.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take("agreement-rounds"), "Inter-coder agreement per coding round", std::move(t)));
+  add_table("agreement-rounds", "Inter-coder agreement per coding round", std::move(t), stems, out);
 }
 
 }  // namespace
@@ -159,7 +155,7 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   const bool screening = total.contains("retrieved");
   Table t;
   t.columns = {{"Source", "l"}};
-  if (screening) t.columns.insert(t.columns.end(), {{"Retrieved", "r"}, {"Screened out", "r"}, {"Kept", "r"}, {"FP rate", "r"}});
+  if (screening) t.columns.insert(t.columns.end(), {{"Retrieved", "r"}, {stacked({"Screened", "out"}, 'r', true), "r"}, {"Kept", "r"}, {stacked({"FP", "rate"}, 'r', true), "r"}});
   t.columns.push_back({"Units", "r"});
   for (const auto& p : corpus["periods"]) t.columns.push_back({escape(p.get<std::string>()), "r"});
   if (no_period) t.columns.push_back({"(no period)", "r"});
@@ -200,8 +196,8 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
     t.caption += " FP rate of the total row pooled over the sources: " + percent(corpus.value("fp_rate_pooled", Json())) +
                  "; mean of the " + std::to_string(sources) + " sources' rates: " + percent(corpus.value("fp_rate_mean_of_sources", Json())) + ".";
   }
-  t.long_table = t.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take("corpus"), "Corpus: units per source, period and top-level node", std::move(t)));
+  const bool wide = t.columns.size() > 6;  // Table I whole, or many periods and nodes: both columns of a two-column paper
+  add_table("corpus", "Corpus: units per source, period and top-level node", std::move(t), stems, out, wide);
 }
 
 void saturation_tables(const Json& sat, Stems& stems, std::vector<File>& out) {
@@ -209,7 +205,7 @@ void saturation_tables(const Json& sat, Stems& stems, std::vector<File>& out) {
   const Json& all = sat["all"];
   const Json& p = sat["parameters"];
   Table t;
-  t.columns = {{"\\#", "r"}, {"Participant", "l"}, {"Role", "l"}, {"Codes", "r"}, {"New", "r"}, {"Distinct so far", "r"}};
+  t.columns = {{"\\#", "r"}, {"Participant", "l"}, {"Role", "l"}, {"Codes", "r"}, {"New", "r"}, {stacked({"Distinct", "so far"}, 'r', true), "r"}};
   for (const auto& i : all["interviews"])
     t.rows.push_back({integer(i["number"]), escape(str(i, "participant")), escape(str(i, "role")), integer(i["codes"]),
                       integer(i["new_codes"]), integer(i["cumulative"])});
@@ -217,11 +213,13 @@ void saturation_tables(const Json& sat, Stems& stems, std::vector<File>& out) {
               " interviews, runs of " + integer(p["run"]) + ", new-information threshold " +
               number(p["threshold"].is_number() ? Json(p["threshold"].get<double>() * 100) : Json(), 0) + "\\%). " +
               prose(str(all, "statement"));
-  t.long_table = t.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take("saturation"), "Saturation: new codes per interview", std::move(t)));
+  const std::size_t curve = out.size();
+  add_table("saturation", "Saturation: new codes per interview", std::move(t), stems, out);
+  const std::string curve_stem = out[curve].name.substr(0, out[curve].name.size() - 4);
   if (!sat["roles"].is_object() || sat["roles"].empty()) return;
   Table r;
-  r.columns = {{"Role", "l"}, {"Interviews", "r"}, {"Codes in the base", "r"}, {"Saturated after", "r"}, {"Last run, new", "r"}};
+  r.columns = {{"Role", "X"}, {"Interviews", "r"}, {stacked({"Codes in", "the base"}, 'r', true), "r"},
+               {stacked({"Saturated", "after"}, 'r', true), "r"}, {stacked({"Last run,", "new"}, 'r', true), "r"}};
   for (auto it = sat["roles"].begin(); it != sat["roles"].end(); ++it) {
     const Json& v = it.value();
     const Json& runs = v.value("runs", Json::array());
@@ -229,11 +227,10 @@ void saturation_tables(const Json& sat, Stems& stems, std::vector<File>& out) {
                       v["saturated_at"].is_number() ? integer(v["saturated_at"]) : runs.empty() ? kUndefined : "not reached",
                       runs.empty() ? kUndefined : number(Json(runs.back()["ratio"].get<double>() * 100), 1) + "\\%"});
   }
-  r.caption = "Saturation per role, with the parameters of Table~\\ref{tab:" + out.back().name.substr(0, out.back().name.size() - 4) +
+  r.caption = "Saturation per role, with the parameters of Table~\\ref{tab:" + curve_stem +
               "}: interviews, codes in the base, the interview after which saturation was reached and the new information of "
               "the last run (new codes / codes in the base).";
-  r.long_table = r.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take("saturation-roles"), "Saturation per role", std::move(r)));
+  add_table("saturation-roles", "Saturation per role", std::move(r), stems, out);
 }
 
 }  // namespace qualrank::latex::detail

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "latex_internal.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::latex {
@@ -13,6 +14,7 @@ namespace qualrank::latex {
 const char* const kPreambleLines =
     "\\usepackage[utf8]{inputenc}\n"
     "\\usepackage[T1]{fontenc}\n"
+    "\\usepackage{lmodern}\n"
     "\\usepackage{booktabs}\n"
     "\\usepackage{longtable}\n"
     "\\usepackage{array}\n";
@@ -306,7 +308,7 @@ std::vector<std::string_view> column_cells(const Table& t, std::size_t c) {
 }
 
 // What a line of `cells` cannot break inside, measurable alone: the words, and a word's pieces up to each
-// hyphen (TeX may break after an explicit one: "mixture-", "of-", "experts").
+// hyphen (TeX may break after an explicit one: "mixture-", "of-", "experts") or \slash{}.
 std::vector<std::string_view> unbreakable_pieces(const std::vector<std::string_view>& cells) {
   std::vector<std::string_view> out;
   for (auto cell : cells)
@@ -316,7 +318,9 @@ std::vector<std::string_view> unbreakable_pieces(const std::vector<std::string_v
       const auto w = cell.substr(start, end - start);
       for (std::size_t from = 0; from < w.size();) {
         const auto dash = w.find('-', from);
-        const std::size_t to = dash == std::string_view::npos ? w.size() : dash + 1;
+        const auto slash = w.find("\\slash{}", from);  // escape's "/", after which a line may break
+        std::size_t to = dash == std::string_view::npos ? w.size() : dash + 1;
+        if (slash != std::string_view::npos && slash + 8 < to) to = slash + 8;
         if (auto piece = w.substr(from, to - from); measurable_word(piece)) out.push_back(piece);
         from = to;
       }
@@ -328,7 +332,8 @@ std::vector<std::string_view> unbreakable_pieces(const std::vector<std::string_v
 // The widths of the wrapped ("X") columns, computed by TeX where the table is set (its font, its \linewidth):
 // each fixed column ("l", "r", "c") as wide as its widest cell, measured (a "p{W}" column W); the rest of the
 // line, less the space between columns, shared by the wrapped columns in proportion to their longest cell (in
-// bytes, at most 80), each at least as wide as its longest unbreakable piece, so that no word runs into the
+// bytes, at most 80), each at least as wide as its longest unbreakable piece (a column pinned at that width
+// leaves the rest to the others), so that no word runs into the
 // next column. Defines \qualrankwa, \qualrankwb, ... (one per wrapped column, local to the table's group).
 // Measured in the table's font; when those pieces alone make the table wider than the line (\dimen8),
 // measured again in \small, then in \footnotesize with 2pt between columns, which the table is then set in.
@@ -336,7 +341,6 @@ std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
   constexpr std::size_t kMeasured = 3;  // cells (or pieces) measured per column: the longest by bytes
   std::string o = "\\dimen0=0pt\n";
   std::vector<std::size_t> wrapped, desire;
-  std::size_t total = 0;
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     const auto& spec = t.columns[c].spec;
     const auto cells = column_cells(t, c);
@@ -345,7 +349,6 @@ std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
       for (auto cell : cells) d = std::max(d, cell.size());
       wrapped.push_back(c);
       desire.push_back(std::min<std::size_t>(d, 80));
-      total += desire.back();
     } else if (auto p = spec.rfind("p{"); p != std::string::npos && spec.back() == '}') {  // a width given
       o += "\\advance\\dimen0 by " + spec.substr(p + 2, spec.size() - p - 3) + "\n";
     } else {
@@ -355,27 +358,51 @@ std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
   const std::size_t gaps = 2 * (t.columns.size() - 1);
   o += "\\dimen4=\\dimexpr\\linewidth-\\dimen0-" + std::to_string(gaps) + "\\tabcolsep\\relax\n";
   o += "\\dimen8=\\dimexpr\\dimen0+" + std::to_string(gaps) + "\\tabcolsep\\relax\n";
+  // Each wrapped column's least width (its longest unbreakable piece) in \qualrankm<x>; a column whose share of
+  // the rest of the line (\dimen4) is less than that is pinned at it (\qualrankp<x> 1), and the others share
+  // what is left, in proportion to their longest cells; as many rounds as columns settle it.
+  std::vector<std::string> mins, pins, desires;
   for (std::size_t i = 0; i < wrapped.size(); ++i) {
-    std::string name = "\\qualrankw";
-    name += static_cast<char>('a' + static_cast<int>(i % 26));
-    if (i >= 26) name += static_cast<char>('a' + static_cast<int>(i / 26 - 1));
+    std::string x(1, static_cast<char>('a' + static_cast<int>(i % 26)));
+    if (i >= 26) x += static_cast<char>('a' + static_cast<int>(i / 26 - 1));
+    names.push_back("\\qualrankw" + x);
+    mins.push_back("\\qualrankm" + x);
+    pins.push_back("\\qualrankp" + x);
+    desires.push_back(std::to_string(desire[i]));
     o += widest_of(longest(unbreakable_pieces(column_cells(t, wrapped[i])), kMeasured));
-    o += "\\dimen6=\\dimexpr\\dimen4*" + std::to_string(desire[i]) + "/" + std::to_string(total) +
-         "\\relax\\ifdim\\dimen6<\\dimen2 \\dimen6=\\dimen2 \\fi\\edef" + name + "{\\the\\dimen6}\\advance\\dimen8 by \\dimen6\n";
-    names.push_back(name);
+    o += "\\edef" + mins[i] + "{\\the\\dimen2}\\def" + pins[i] + "{0}\n";
   }
+  // \dimen6: the width left for the columns not pinned; \dimen9: their longest cells' sum, in sp.
+  std::string sum = "\\dimen6=\\dimen4 \\dimen9=0pt";
+  for (std::size_t i = 0; i < wrapped.size(); ++i)
+    sum += "\\if1" + pins[i] + " \\advance\\dimen6 by -" + mins[i] + "\\relax\\else\\advance\\dimen9 by " + desires[i] + "sp\\relax\\fi";
+  sum += "\n";
+  auto share = [&](std::size_t i) { return "\\dimexpr\\dimen6*" + desires[i] + "/\\number\\dimen9\\relax"; };
+  for (std::size_t round = 0; round < wrapped.size(); ++round) {
+    o += sum;
+    for (std::size_t i = 0; i < wrapped.size(); ++i)
+      o += "\\if0" + pins[i] + " \\ifdim" + share(i) + "<" + mins[i] + " \\def" + pins[i] + "{1}\\fi\\fi";
+    o += "\n";
+  }
+  o += sum;
+  for (std::size_t i = 0; i < wrapped.size(); ++i)
+    o += "\\if1" + pins[i] + " \\edef" + names[i] + "{" + mins[i] + "}\\else\\edef" + names[i] + "{\\the" + share(i) + "}\\fi\\advance\\dimen8 by " +
+         names[i] + "\\relax\n";
   return "\\def\\qualrankwidths{%\n" + o + "}\\qualrankwidths\n"
          "\\ifdim\\dimen8>\\linewidth \\small\\qualrankwidths\\ifdim\\dimen8>\\linewidth \\footnotesize\\tabcolsep=2pt\\qualrankwidths\\fi\\fi\n";
 }
 
 }  // namespace
 
-std::string render(const Table& t) {
+std::string render(const Table& t) { return detail::render_table(t, false); }
+
+std::string detail::render_table(const Table& t, bool wide) {
   // "X" columns wrap their text, ragged right, at widths TeX computes where the table is set
-  // (wrapped_widths): the fixed columns first, the rest of the line shared.
+  // (wrapped_widths): the fixed columns first, the rest of the line shared. A float without one is measured
+  // too, so that it can fall back on \small and \footnotesize when wider than the line.
   const auto stretched = std::count_if(t.columns.begin(), t.columns.end(), [](const Column& c) { return c.spec == "X"; });
   std::vector<std::string> names;
-  const std::string widths = stretched ? wrapped_widths(t, names) : "";
+  const std::string widths = stretched || !t.long_table ? wrapped_widths(t, names) : "";
   std::string spec;
   std::size_t next = 0;
   for (const auto& c : t.columns) {
@@ -407,11 +434,12 @@ std::string render(const Table& t) {
     if (!t.note.empty()) o += "\\par\\noindent{}" + t.note + "\n";
     return o;
   }
-  o += "\\begin{table}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n";
+  const std::string env = wide ? "table*" : "table";
+  o += "\\begin{" + env + "}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n";
   o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\n";
   o += widths + "\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body + "\\bottomrule\n\\end{tabular}\n";
   if (!t.note.empty()) o += "\\par\\medskip\n\\parbox{\\linewidth}{" + t.note + "}\n";
-  o += "\\end{table}\n";
+  o += "\\end{" + env + "}\n";
   return o;
 }
 

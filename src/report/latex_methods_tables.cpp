@@ -10,8 +10,6 @@ namespace qualrank::latex::detail {
 
 namespace {
 
-const std::string kRagged = ">{\\raggedright\\arraybackslash}";  // a text column, not justified
-
 // "2 managers, 1 in role employee", as methods.md says it: the guideline's plural where given.
 std::string by_role(const Json& counts, const Json& plurals) {
   std::vector<std::string> parts;
@@ -28,30 +26,64 @@ void participants(const Json& report, const Json& m, Stems& stems, std::vector<F
   const Json& p = m["participants"];
   if (!p.is_object() || !p["rows"].is_array()) return;
   const Json& ws = report["workspace"];
-  Table t;
-  t.columns = {{"Participant", "l"}, {"Role", "l"}};
   std::vector<std::string> attributes;
   for (const auto& a : p["attributes"]) attributes.push_back(a.get<std::string>());
-  // An attribute whose values are all short is a column as wide as they are; one with longer values (lists of
-  // tools, say) shares the rest of the line with the others.
+  auto value = [](const Json& r, const std::string& a) {
+    return r["values"].contains(a) ? r["values"][a].get<std::string>() : std::string();
+  };
+  // An attribute whose values are all short is a column as wide as they are, headed by its label; those with
+  // longer values (lists of tools, say) share one column of wrapped text, each value after its label.
+  std::vector<std::string> short_attributes, long_attributes;
   std::size_t chars = 0;
   for (const auto& a : attributes) {
     std::size_t widest = 0;
-    for (const auto& r : p["rows"])
-      if (r["values"].contains(a)) widest = std::max(widest, r["values"][a].get<std::string>().size());
+    for (const auto& r : p["rows"]) widest = std::max(widest, value(r, a).size());
     chars += widest * p["rows"].size();
-    t.columns.push_back({escape(a), widest > 14 ? "X" : "l"});
+    (widest > 14 ? long_attributes : short_attributes).push_back(a);
   }
+  Table brief;  // participant, role and the short attributes
+  brief.columns = {{"Participant", "l"}, {"Role", "l"}};
+  // A column of numbers (years, say) is right-aligned.
+  auto numeric = [&](const std::string& a) {
+    bool any = false;
+    for (const auto& r : p["rows"]) {
+      const std::string v = value(r, a);
+      if (v.empty()) continue;
+      if (v.find_first_not_of("0123456789.") != std::string::npos || v.front() == '.' || v.back() == '.') return false;
+      any = true;
+    }
+    return any;
+  };
+  for (const auto& a : short_attributes) brief.columns.push_back({attribute_label(a), numeric(a) ? "r" : "l"});
+  Table full = brief;
+  if (!long_attributes.empty()) full.columns.push_back({"Other attributes", "X"});
   for (const auto& r : p["rows"]) {
     std::vector<std::string> row{escape(str(r, "participant")), escape(str(r, "role"))};
-    for (const auto& a : attributes) row.push_back(r["values"].contains(a) ? escape(r["values"][a].get<std::string>()) : "");
-    t.rows.push_back(std::move(row));
+    for (const auto& a : short_attributes) row.push_back(escape(value(r, a)));
+    brief.rows.push_back(row);
+    std::vector<std::string> others;
+    for (const auto& a : long_attributes)
+      if (!value(r, a).empty()) others.push_back("\\emph{" + attribute_label(a) + ":} " + escape(value(r, a)));
+    if (!long_attributes.empty()) row.push_back(text::join(others, "; "));
+    full.rows.push_back(std::move(row));
   }
-  t.caption = "Participants (" + std::to_string(t.rows.size()) + "): " +
-              escape(by_role(ws.value("participants_by_role", Json::object()), ws.value("role_plurals", Json::object()))) + ".";
-  // A table too tall for a page breaks across pages: many rows, or much text (about 40 lines of wrapped values).
-  t.long_table = t.rows.size() > kFloatRows || chars > 2400;
-  out.push_back(table_file(stems.take("participants"), "Participants: role and attributes", std::move(t)));
+  full.caption = "Participants (" + std::to_string(full.rows.size()) + "): " +
+                 escape(by_role(ws.value("participants_by_role", Json::object()), ws.value("role_plurals", Json::object()))) + ".";
+  brief.caption = full.caption;
+  const std::string what = "Participants: role and attributes";
+  // A table too tall for a page (many rows, or much text: about 40 lines of wrapped values) is a float of the
+  // participants' roles and short attributes, and whole in the appendix. Wrapped values, or more than two
+  // attributes beside the role, need both columns of a two-column paper.
+  if (full.rows.size() <= kFloatRows && chars <= 2400) {
+    add_table("participants", what, std::move(full), stems, out, !long_attributes.empty() || short_attributes.size() > 2);
+    return;
+  }
+  const std::size_t total = brief.rows.size();
+  if (total > kFloatRows) brief.rows.resize(kFloatRows);
+  brief.note = (total > kFloatRows ? "The first " + std::to_string(kFloatRows) + " of " + std::to_string(total) + " participants; all" : std::string("All")) +
+               (long_attributes.empty() ? std::string(" of them in ") : std::string(" of them, with their other attributes, in ")) + kAppendix +
+               " (appendix).";
+  add_with_appendix("participants", what, std::move(brief), what, std::move(full), stems, out, short_attributes.size() > 2);
 }
 
 void guide_codes(const Json& m, Stems& stems, std::vector<File>& out) {
@@ -71,9 +103,8 @@ void guide_codes(const Json& m, Stems& stems, std::vector<File>& out) {
   }
   t.caption = "Coded segments answering each question of the interview guide, per top-level node (a segment counts once per "
               "node)" + (legend.empty() ? std::string(".") : ": " + text::join(legend, "; ") + ".");
-  t.long_table = t.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take("guide-codes"), "Interview guide x codes: coded segments per question and top-level node",
-                           std::move(t)));
+  const bool wide = t.columns.size() > 6;  // more than four top-level nodes: both columns of a two-column paper
+  add_table("guide-codes", "Interview guide x codes: coded segments per question and top-level node", std::move(t), stems, out, wide);
 }
 
 void codebook(const Json& m, Stems& stems, std::vector<File>& out) {
@@ -81,8 +112,7 @@ void codebook(const Json& m, Stems& stems, std::vector<File>& out) {
   if (!book.is_array() || book.empty()) return;
   Table t;
   t.long_table = true;
-  t.columns = {{"Code", "l"}, {"Name", kRagged + "p{0.19\\linewidth}"}, {"Definition and rules", kRagged + "p{0.26\\linewidth}"},
-               {"Segments", "r"}, {"Exemplar", kRagged + "p{0.20\\linewidth}"}};
+  t.columns = {{"Code", "l"}, {"Name", "X"}, {"Definition and rules", "X"}, {"Segments", "r"}, {"Exemplar", "X"}};
   for (const auto& n : book) {
     std::string def = escape(str(n, "definition"));
     auto add = [&](const char* key, const char* title) {
@@ -96,19 +126,29 @@ void codebook(const Json& m, Stems& stems, std::vector<File>& out) {
     std::string ex;
     if (n["exemplar"].is_object()) {
       const Json& e = n["exemplar"];
-      ex = "``{}" + escape(str(e, "quote")) + "{}'' (" + escape(str(e, "participant")) + ", " + escape(str(e, "source")) + ")";
+      ex = "``{}" + escape(str(e, "quote")) + "{}'' (" + cite(str(e, "participant"), str(e, "source")) + ")";
     }
     t.rows.push_back({escape(str(n, "id")), name, def, integer(n["segments"]), ex});
   }
   t.caption = "Codebook: every code with its definition, rules, the coded segments that carry it and an exemplar quote.";
-  out.push_back(table_file(stems.take("codebook"), "Codebook: definitions, rules, coded segments, an exemplar", std::move(t)));
+  // In the paper's body: the codes, their names and segments (the first kFloatRows); the whole codebook is a
+  // longtable for the appendix.
+  Table brief;
+  brief.columns = {{"Code", "l"}, {"Name", "X"}, {"Segments", "r"}};
+  for (std::size_t i = 0; i < t.rows.size() && i < kFloatRows; ++i) brief.rows.push_back({t.rows[i][0], t.rows[i][1], t.rows[i][3]});
+  brief.caption = "Codebook: the codes and the coded segments that carry each.";
+  brief.note = (t.rows.size() > kFloatRows ? "The first " + std::to_string(kFloatRows) + " of " + std::to_string(t.rows.size()) + " codes. "
+                                           : std::string()) +
+               "Every code with its definition, rules and an exemplar quote: " + kAppendix + " (appendix).";
+  add_with_appendix("codebook", "Codebook: codes and coded segments", std::move(brief), "Codebook: definitions, rules, coded segments, an exemplar",
+                    std::move(t), stems, out);
 }
 
 std::string quotes_cell(const Json& quotes, bool mark_exemplar) {
   std::vector<std::string> lines;
   for (const auto& q : quotes)
-    lines.push_back("``{}" + escape(str(q, "quote")) + "{}'' (" + escape(str(q, "participant")) + ", " + escape(str(q, "role")) + "; " +
-                    escape(str(q, "node")) + "; " + escape(str(q, "source")) +
+    lines.push_back("``{}" + escape(str(q, "quote")) + "{}'' (" + cite(str(q, "participant"), str(q, "source")) + "; " +
+                    escape(str(q, "role")) + "; " + escape(str(q, "node")) +
                     (mark_exemplar && q.value("exemplar", false) ? "; exemplar" : "") + ")");
   return text::join(lines, "\\newline ");
 }
@@ -125,27 +165,37 @@ void evidence(const Json& report, const Json& m, Stems& stems, std::vector<File>
   const Json plurals = ws.value("role_plurals", Json::object());
   Table t;
   t.long_table = true;
-  t.columns = {{"Finding", kRagged + "p{0.20\\linewidth}"}, {"Rests on", kRagged + "p{0.18\\linewidth}"},
-               {"Quotes", kRagged + "p{0.30\\linewidth}"}, {"Counter-evidence", kRagged + "p{0.18\\linewidth}"}};
+  Table brief;  // in the paper's body: the findings, what they rest on and the counter-evidence, without quotes
+  brief.columns = {{"Finding", "X"}, {"Rests on", "X"}, {"Counter-evidence", "X"}};
+  t.columns = {{"Finding", "X"}, {"Rests on", "X"}, {"Quotes", "X"}, {"Counter-evidence", "X"}};
   for (const auto& f : m["findings"]) {
     const Json& s = f["support"];
     const Json& c = f["counter"];
     std::string rests = text::join(ids(s["nodes"]), ", ") + ": " + integer(s["segments"]) + " coded segments from " +
                         escape(by_role(s["participants_by_role"], plurals));
-    std::string counter;
+    std::string counter, counter_brief;
     if (!c["nodes"].is_array() || c["nodes"].empty()) counter = "none named";
     else if (c["segments"].is_number() && c["segments"].get<long long>() == 0)
       counter = "no segment is coded with " + text::join(ids(c["nodes"]), ", ");
     else {
       counter = text::join(ids(c["nodes"]), ", ") + ": " + integer(c["segments"]) + " coded segments from " +
                 escape(by_role(c["participants_by_role"], plurals));
+      counter_brief = counter;
       if (!c["quotes"].empty()) counter += "\\newline " + quotes_cell(c["quotes"], false);
     }
+    if (counter_brief.empty()) counter_brief = counter;
     t.rows.push_back({"\\textbf{" + escape(str(f, "id")) + "}: " + escape(str(f, "claim")), rests, quotes_cell(s["quotes"], true), counter});
+    brief.rows.push_back({t.rows.back()[0], rests, counter_brief});
   }
   t.caption = "Chain of evidence: each finding with the codes it rests on, the participants behind it, its quotes and its "
               "counter-evidence (of " + escape(by_role(ws.value("participants_by_role", Json::object()), plurals)) + ").";
-  out.push_back(table_file(stems.take("evidence"), "Chain of evidence of the findings (findings.yaml)", std::move(t)));
+  brief.caption = "Chain of evidence: each finding with the codes it rests on, the participants behind it and its counter-evidence.";
+  const std::size_t total = brief.rows.size();
+  if (total > kFloatRows) brief.rows.resize(kFloatRows);
+  brief.note = (total > kFloatRows ? "The first " + std::to_string(kFloatRows) + " of " + std::to_string(total) + " findings. " : std::string()) +
+               "Each with its quotes: " + kAppendix + " (appendix).";
+  add_with_appendix("evidence", "Chain of evidence of the findings (findings.yaml), without quotes", std::move(brief),
+                    "Chain of evidence of the findings (findings.yaml)", std::move(t), stems, out);
 }
 
 }  // namespace

@@ -83,9 +83,8 @@ void means(const Json& q, const std::map<std::string, std::string>& names, const
   t.rows.push_back(std::move(w_row));
   t.caption = title + sentence + " Mean rank per group (1 = highest priority) and Kendall's $W$ (" +
               text::join(w_notes, "; ") + ").";
-  t.long_table = t.rows.size() > kFloatRows;
-  const std::string s = stems.take(stem + "-means");
-  out.push_back(table_file(s, "Mean ranks and Kendall's W, " + str(q, "question"), std::move(t)));
+  const bool wide = t.columns.size() > 5;  // more than four groups
+  add_table(stem + "-means", "Mean ranks and Kendall's W, " + str(q, "question"), std::move(t), stems, out, wide);
 }
 
 void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>& names, const std::string& stem,
@@ -118,9 +117,9 @@ void gaps(const Json& q, const Json& c, const std::map<std::string, std::string>
   std::vector<std::string> notes;
   for (const auto& w : c.value("warnings", Json::array())) notes.push_back("Note: " + prose(w.get<std::string>()) + ".");
   t.note = text::join(notes, " ");
-  t.long_table = t.rows.size() > kFloatRows;
-  out.push_back(table_file(stems.take(stem + "-" + slug(a) + "-vs-" + slug(b)),
-                           "Rank gaps between " + a + " and " + b + ", " + str(q, "question"), std::move(t)));
+  // Eight columns of numbers and names: both columns of a two-column paper.
+  add_table(stem + "-" + slug(a) + "-vs-" + slug(b), "Rank gaps between " + a + " and " + b + ", " + str(q, "question"), std::move(t),
+            stems, out, true);
 }
 
 void worths(const Json& q, const Json& m, const std::map<std::string, std::string>& names, const std::string& stem,
@@ -141,9 +140,10 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
            ", df = " + integer(m["lr_test"]["df"]) + ", " + p_sentence(m["lr_test"]["p"]) + ".";
   t.caption = title + sentence + " Plackett--Luce worths (the chance of being chosen first from all items; each column sums "
               "to 1)." + test;
-  t.long_table = t.rows.size() > kFloatRows;
-  const std::string worth_stem = stems.take(stem + "-worths");
-  out.push_back(table_file(worth_stem, "Plackett-Luce worths, " + str(q, "question"), std::move(t)));
+  const std::size_t at = out.size();
+  const bool wide = t.columns.size() > 5;  // more than three groups
+  add_table(stem + "-worths", "Plackett-Luce worths, " + str(q, "question"), std::move(t), stems, out, wide);
+  const std::string worth_stem = out[at].name.substr(0, out[at].name.size() - 4);
   // The item differences of each compared pair of groups, a table each (the first pair's are "item_differences").
   std::vector<std::pair<Json, const Json*>> pairs;  // (groups [a, b], differences)
   if (m["pairs"].is_array() && !m["pairs"].empty()) {
@@ -163,9 +163,8 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
                 "log-worth, the log-worth minus the items' mean, of " + escape(b) + " minus that of " + escape(a) +
                 "; positive when " + escape(b) + " gives the item more weight), with the standard error and the Wald test, "
                 "Holm-adjusted across items (worths in Table~\\ref{tab:" + worth_stem + "}).";
-    d.long_table = d.rows.size() > kFloatRows;
-    out.push_back(table_file(stems.take(stem + "-worths-" + slug(b) + "-vs-" + slug(a)),
-                             "Plackett-Luce item differences, " + b + " vs " + a + ", " + str(q, "question"), std::move(d)));
+    add_table(stem + "-worths-" + slug(b) + "-vs-" + slug(a), "Plackett-Luce item differences, " + b + " vs " + a + ", " + str(q, "question"),
+              std::move(d), stems, out);
   }
 }
 

@@ -25,12 +25,78 @@ std::string item_label(const std::map<std::string, std::string>& names, const st
   return it == names.end() || it->second.empty() || it->second == id ? escape(id) : escape(id) + " " + escape(it->second);
 }
 
-File table_file(const std::string& stem, const std::string& what, Table table) {
+File table_file(const std::string& stem, const std::string& what, Table table, bool wide) {
   table.label = "tab:" + stem;
   std::string line = what;  // one comment line
   for (char& c : line)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
-  return {stem + ".tex", line, render(table)};
+  return {stem + ".tex", line, render_table(table, wide)};
+}
+
+namespace {
+
+// `note`, with kAppendix replaced by the reference to the table `appendix_stem`.
+std::string with_reference(std::string note, const std::string& appendix_stem) {
+  const std::string mark = kAppendix;
+  for (auto at = note.find(mark); at != std::string::npos; at = note.find(mark, at))
+    note.replace(at, mark.size(), "Table~\\ref{tab:" + appendix_stem + "}");
+  return note;
+}
+
+}  // namespace
+
+void add_with_appendix(const std::string& stem, const std::string& what, Table summary, const std::string& what_full, Table full,
+                       Stems& stems, std::vector<File>& out, bool wide) {
+  const std::string s = stems.take(stem);
+  const std::string a = stems.take(s + "-appendix");
+  summary.long_table = false;
+  summary.note = with_reference(summary.note, a);
+  full.long_table = true;
+  out.push_back(table_file(s, what, std::move(summary), wide));
+  out.push_back(table_file(a, what_full + " (whole, a longtable for a one-column appendix)", std::move(full)));
+}
+
+void add_table(const std::string& stem, const std::string& what, Table t, Stems& stems, std::vector<File>& out, bool wide) {
+  t.long_table = false;
+  if (t.rows.size() <= kFloatRows) {
+    out.push_back(table_file(stems.take(stem), what, std::move(t), wide));
+    return;
+  }
+  // The rows after the last rule (a total, Kendall's W) stay under the first kFloatRows.
+  std::size_t tail = t.rules.empty() ? t.rows.size() : t.rules.back();
+  if (tail <= kFloatRows || t.rows.size() - tail > 3) tail = t.rows.size();
+  Table f = t;
+  f.rows.assign(t.rows.begin(), t.rows.begin() + kFloatRows);
+  f.rules.clear();
+  for (auto r : t.rules)
+    if (r < kFloatRows) f.rules.push_back(r);
+  if (tail < t.rows.size()) {
+    f.rules.push_back(f.rows.size());
+    f.rows.insert(f.rows.end(), t.rows.begin() + static_cast<std::ptrdiff_t>(tail), t.rows.end());
+  }
+  const std::string rest = "Rows 1--" + std::to_string(kFloatRows) + " of " + std::to_string(tail) + "; all of them in " +
+                           kAppendix + " (appendix).";
+  f.note = t.note.empty() ? rest : t.note + " " + rest;
+  add_with_appendix(stem, what, std::move(f), what, std::move(t), stems, out, wide);
+}
+
+std::string cite(const std::string& participant, const std::string& source) {
+  std::string where = source;
+  if (const auto colon = source.rfind(':'); colon != std::string::npos && colon + 1 < source.size() &&
+                                             source.find_first_not_of("0123456789", colon + 1) == std::string::npos)
+    where = "line " + source.substr(colon + 1);
+  else
+    where = escape(source);
+  if (participant.empty()) return where;
+  return where.empty() ? escape(participant) : escape(participant) + ", " + where;
+}
+
+std::string attribute_label(const std::string& key) {
+  std::string s = key;
+  for (char& c : s)
+    if (c == '_') c = ' ';
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return escape(s);
 }
 
 namespace {

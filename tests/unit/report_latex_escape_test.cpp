@@ -108,10 +108,15 @@ TEST_CASE("latex::render writes booktabs rules only, and longtables that repeat 
   t.columns = {{"Name", "l"}, {"Value", "r"}};
   t.rows = {{"a", "1.00"}, {"b", "2.00"}, {"Total", "3.00"}};
   t.rules = {2};
-  CHECK(latex::render(t) ==
-        "\\begin{table}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n\\caption{Two rows}\\label{tab:two}\n\\begin{tabular}{@{}lr@{}}\n\\toprule\n"
-        "Name & Value \\\\\n\\midrule\na & 1.00 \\\\\nb & 2.00 \\\\\n\\midrule\nTotal & 3.00 \\\\\n\\bottomrule\n\\end{tabular}\n"
-        "\\end{table}\n");
+  // A float is measured (its fixed columns) so that it can fall back on \small and \footnotesize.
+  const std::string f = latex::render(t);
+  CHECK(f.rfind("\\begin{table}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n\\caption{Two rows}\\label{tab:two}\n"
+                "\\def\\qualrankwidths{%\n", 0) == 0);
+  const std::string tabular = "\\begin{tabular}{@{}lr@{}}\n\\toprule\n"
+                              "Name & Value \\\\\n\\midrule\na & 1.00 \\\\\nb & 2.00 \\\\\n\\midrule\nTotal & 3.00 \\\\\n\\bottomrule\n\\end{tabular}\n"
+                              "\\end{table}\n";
+  REQUIRE(f.size() > tabular.size());
+  CHECK(f.compare(f.size() - tabular.size(), tabular.size(), tabular) == 0);
   t.long_table = true;
   const std::string l = latex::render(t);
   CHECK(l.rfind("\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}lr@{}}\n\\caption{Two rows}\\label{tab:two}\\\\\n\\toprule\nName & Value \\\\\n"
@@ -164,7 +169,7 @@ TEST_CASE("latex::report_tables renders report.json's tables with unique labels"
   CHECK(means.find("\\caption{By role, Q.R: Rank. Mean rank per group") != std::string::npos);
   const std::string content = latex::file_content(files[0], "9.9");
   CHECK(content.rfind("% Participants: role and attributes\n% Written by qualrank 9.9 from report.json", 0) == 0);
-  CHECK(content.find("%   \\usepackage[utf8]{inputenc}\n%   \\usepackage[T1]{fontenc}\n%   \\usepackage{booktabs}\n"
+  CHECK(content.find("%   \\usepackage[utf8]{inputenc}\n%   \\usepackage[T1]{fontenc}\n%   \\usepackage{lmodern}\n%   \\usepackage{booktabs}\n"
                      "%   \\usepackage{longtable}\n%   \\usepackage{array}\n\\begin{table}") != std::string::npos);
   CHECK(latex::report_tables(report).size() == files.size());
   CHECK(latex::concatenated(files).rfind("% Participants: role and attributes\n\\begin{table}", 0) == 0);
@@ -214,4 +219,41 @@ TEST_CASE("latex::saturation_tables renders the curve and each role", "[report][
   CHECK(files[1].body.find("lead & 1 & 0 & --- & --- \\\\\ncrew & 6 & 10 & not reached & 10.0\\% \\\\\nchief & 6 & 8 & 4 & 0.0\\% \\\\\n") !=
         std::string::npos);
   CHECK(files[1].body.find("Table~\\ref{tab:saturation}") != std::string::npos);
+}
+
+TEST_CASE("latex::report_tables keeps long tables out of the paper's body: a float of the first rows, the whole in an appendix file",
+          "[report][latex]") {
+  Json report = Json::parse(R"({
+    "qualrank": "0.0",
+    "workspace": {"participants_by_role": {"lead": 1}},
+    "methods": {
+      "participants": {"attributes": ["model_types"], "rows": [{"participant": "P1", "role": "lead", "values": {"model_types": "x"}}]},
+      "codebook": [{"id": "A", "name": "Alpha", "definition": "Def.", "segments": 3,
+                    "exemplar": {"quote": "So it goes.", "participant": "U04", "source": "transcripts/U04.md:38"}}],
+      "findings": null},
+    "agreement": {"transcripts": {"units": 9, "coders": ["a", "b"], "per_node": {}}}
+  })");
+  for (int i = 1; i <= 32; ++i)
+    report["agreement"]["transcripts"]["per_node"]["N" + std::to_string(100 + i)] =
+        Json{{"units_coded", i}, {"fleiss_kappa", 0.5}, {"krippendorff_alpha", 0.5}, {"percent_agreement", 0.5}};
+  const auto files = latex::report_tables(report);
+  std::vector<std::string> names;
+  for (const auto& f : files) names.push_back(f.name);
+  CHECK(names == std::vector<std::string>{"participants.tex", "codebook.tex", "codebook-appendix.tex", "agreement.tex",
+                                          "agreement-nodes.tex", "agreement-nodes-appendix.tex"});
+  REQUIRE(names.size() == 6);
+  CHECK(files[0].body.find("Participant & Role & Model types \\\\\n") != std::string::npos);  // the attribute's label, not its key
+  // The codebook: a float of codes, names and segments, pointing at the whole codebook; quotes cited by line.
+  CHECK(files[1].body.rfind("\\begin{table}", 0) == 0);
+  CHECK(files[1].body.find("A & Alpha & 3 \\\\\n") != std::string::npos);
+  CHECK(files[1].body.find("Table~\\ref{tab:codebook-appendix} (appendix)") != std::string::npos);
+  CHECK(files[2].body.find("\\begin{longtable}") != std::string::npos);
+  CHECK(files[2].body.find("\\label{tab:codebook-appendix}") != std::string::npos);
+  CHECK(files[2].body.find("``{}So it goes.{}'' (U04, line 38)") != std::string::npos);
+  // 32 codes: the float holds 30 and says where the rest is; no float is a longtable.
+  CHECK(files[4].body.find("N130 & 30 &") != std::string::npos);
+  CHECK(files[4].body.find("N131 &") == std::string::npos);
+  CHECK(files[4].body.find("Rows 1--30 of 32; all of them in Table~\\ref{tab:agreement-nodes-appendix} (appendix).") != std::string::npos);
+  CHECK(files[5].body.find("N132 & 32 &") != std::string::npos);
+  for (const auto* f : {&files[0], &files[1], &files[3], &files[4]}) CHECK(f->body.find("longtable") == std::string::npos);
 }

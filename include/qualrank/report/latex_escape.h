@@ -1,8 +1,8 @@
 // LaTeX text and the booktabs tables of the LaTeX outputs (report/latex_tables.h renders them from
 // report.json). Every character that LaTeX would read as markup is escaped here, once, by latex::escape; the
 // files are UTF-8 for a document with
-//   \usepackage[utf8]{inputenc}  \usepackage[T1]{fontenc}  \usepackage{booktabs}  \usepackage{longtable}
-//   \usepackage{array}
+//   \usepackage[utf8]{inputenc}  \usepackage[T1]{fontenc}  \usepackage{lmodern}  \usepackage{booktabs}
+//   \usepackage{longtable}  \usepackage{array}
 // (kPreambleLines; docs/latex.md).
 #pragma once
 #include <nlohmann/json.hpp>

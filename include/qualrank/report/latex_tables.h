@@ -26,7 +26,9 @@ struct File {
 // findings), rankings (per question: means, one gaps table per comparison, worths; the same for each
 // experience comparison), agreement (pooled, per node, per category, per round: each when present),
 // saturation (the curve, and per role), corpus (when report.json has a corpus table: "corpus" or
-// "agreement"."corpus"). Names and labels are unique. Same report.json, same bytes. A part of report.json that
+// "agreement"."corpus"). Every table is a float (table, or table* when too wide for a column of a two-column
+// paper); one that can be long (the codebook, the chain of evidence, participants with much text, any table of
+// more than 30 rows) is followed by its whole version, the longtable NAME-appendix.tex. Names and labels are unique. Same report.json, same bytes. A part of report.json that
 // is missing or null gives no file; never throws on a report.json that qualrank report wrote.
 std::vector<File> report_tables(const nlohmann::ordered_json& report);
 

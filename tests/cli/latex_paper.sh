@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# LaTeX tables in a paper (docs/latex.md, #39.2): `qualrank report` on the bundled study, on the fieldwork study and
+# on the rank-model study; every reports/latex/*.tex compiles, alone after the preamble its opening comment names
+# (docs/latex.md's), in (a) an IEEEtran two-column conference paper (column 252pt) and (b) a one-column article;
+# the *-appendix.tex files (longtables: a longtable cannot sit in two columns) in the article only. Each with
+# pdflatex -halt-on-error (twice when a longtable: its widths settle on the second run). Fails on any LaTeX error,
+# on any "Overfull \hbox (X pt too wide)" with X > 1, and on any Type 3 (bitmap) font in the PDF (pdffonts).
+set -euo pipefail
+: "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
+if ! command -v pdflatex >/dev/null || ! command -v pdffonts >/dev/null; then
+  echo "SKIP: pdflatex or pdffonts is not installed (make deps-test installs them)"; exit 77
+fi
+if ! kpsewhich IEEEtran.cls >/dev/null; then echo "SKIP: IEEEtran.cls is not installed (texlive-publishers; make deps-test)"; exit 77; fi
+if ! kpsewhich lmodern.sty >/dev/null; then echo "SKIP: lmodern.sty is not installed (lmodern; make deps-test)"; exit 77; fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export HOME="$tmp"  # TeX's caches stay in the temp folder
+
+"$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/bundled" || fail "report on the bundled study"
+cp -r "$FIXTURES/fieldwork" "$tmp/fw"; cp "$FIXTURES/findings/findings.yaml" "$tmp/fw/"
+"$QUALRANK" -C "$tmp/fw" -q report -o "$tmp/fw/reports" || fail "report on fieldwork"
+cp -r "$FIXTURES/rank-model" "$tmp/rm"
+"$QUALRANK" -C "$tmp/rm" -q report -o "$tmp/rm/reports" || fail "report on rank-model"
+
+# The preamble every file names in its opening comment (docs/latex.md names the same lines).
+preamble=$(sed -n 's|^%   \(\\usepackage.*\)$|\1|p' "$tmp/bundled/latex/participants.tex")
+grep -qxF '\usepackage{lmodern}' <<<"$preamble" || fail "the preamble has no scalable font: $preamble"
+
+# compile CLASS FILE NAME: FILE alone in a document of CLASS, in $tmp/pdf/NAME.{tex,log,pdf}; fails on an error, an
+# overfull \hbox over 1pt or a Type 3 font. Prints the widest overfull \hbox (0 when none).
+mkdir -p "$tmp/pdf"
+compile() {
+  local class=$1 f=$2 name=$3 runs=1 i over
+  printf '%s\n%s\n\\begin{document}\n\\input{%s}\n\\end{document}\n' "$class" "$preamble" "$f" >"$tmp/pdf/$name.tex"
+  grep -q '\\begin{longtable}' "$f" && runs=2
+  for ((i = 0; i < runs; i++)); do
+    (cd "$tmp/pdf" && pdflatex -halt-on-error -interaction=nonstopmode "$name.tex" >"$name.out" 2>&1) ||
+      fail "$name: pdflatex: $(grep -A4 '^!' "$tmp/pdf/$name.log" | head -8)"
+  done
+  ! grep -q '^! ' "$tmp/pdf/$name.log" || fail "$name: $(grep -A4 '^!' "$tmp/pdf/$name.log" | head -8)"
+  over=$(sed -n 's/^Overfull \\hbox (\([0-9.]*\)pt too wide).*/\1/p' "$tmp/pdf/$name.log" | sort -rn | head -1)
+  awk -v w="${over:-0}" 'BEGIN { exit !(w > 1) }' && fail "$name: an overfull \\hbox ${over}pt too wide: $(grep -A2 '^Overfull' "$tmp/pdf/$name.log" | head -6)"
+  pdffonts "$tmp/pdf/$name.pdf" >"$tmp/pdf/$name.fonts" || fail "$name: pdffonts"
+  ! grep -q 'Type 3' "$tmp/pdf/$name.fonts" || fail "$name: Type 3 fonts: $(grep 'Type 3' "$tmp/pdf/$name.fonts")"
+  echo "${over:-0}"
+}
+
+ieee='\documentclass[conference]{IEEEtran}'
+article='\documentclass{article}'
+files=0
+for study in bundled fw/reports rm/reports; do
+  dir="$tmp/$study/latex"
+  [[ $(ls "$dir"/*.tex | wc -l) -ge 8 ]] || fail "$study: $(ls "$dir" | tr "\n" " ")"
+  for f in "$dir"/*.tex; do
+    b=$(basename "$f" .tex); tag=${study%%/*}-$b
+    if [[ $b == *-appendix ]]; then
+      grep -q '\\begin{longtable}' "$f" || fail "$study: $b.tex is not a longtable"
+    else
+      # A table in the body of a two-column paper is a float: no longtable (it stops LaTeX in two columns).
+      ! grep -q '\\begin{longtable}' "$f" || fail "$study: $b.tex is a longtable, not a float"
+      grep -q '^\\begin{table\*\?}' "$f" || fail "$study: $b.tex is not a table or table* float"
+      compile "$ieee" "$f" "ieee-$tag" >/dev/null
+    fi
+    compile "$article" "$f" "article-$tag" >/dev/null
+    files=$((files + 1))
+  done
+done
+# The long tables have their appendix version, named so, and their float says where the rest is.
+for b in codebook evidence; do
+  [[ -f "$tmp/fw/reports/latex/$b-appendix.tex" ]] || fail "fieldwork: no $b-appendix.tex"
+  grep -qF "\\ref{tab:$b-appendix}" "$tmp/fw/reports/latex/$b.tex" || fail "$b.tex does not point at its appendix"
+done
+# Quotes are cited by participant and line.
+grep -qE "\(U?[A-Za-z0-9]+, line [0-9]+\)" "$tmp/bundled/latex/codebook-appendix.tex" || fail "codebook-appendix: quotes not cited by line"
+! grep -q 'transcripts\\slash{}' "$tmp/bundled/latex/codebook-appendix.tex" || fail "codebook-appendix: a path in a citation"
+echo "latex_paper: $files tables compiled in IEEEtran and article: ok"
