@@ -338,19 +338,43 @@ std::size_t strip_xml_invalid(std::string& s) {
   return removed;
 }
 
+std::size_t display_columns(std::string_view s) {
+  std::size_t cols = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++cols, ++i;
+      continue;
+    }
+    UChar32 cp = 0;
+    int32_t at = static_cast<int32_t>(i);
+    U8_NEXT(reinterpret_cast<const uint8_t*>(s.data()), at, static_cast<int32_t>(s.size()), cp);
+    i = static_cast<std::size_t>(at);
+    if (cp < 0) {
+      ++cols;  // an invalid byte: one column (it is drawn as a replacement character)
+      continue;
+    }
+    const auto category = u_charType(cp);
+    if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK || category == U_FORMAT_CHAR || cp == 0x200B) continue;
+    const auto eaw = u_getIntPropertyValue(cp, UCHAR_EAST_ASIAN_WIDTH);
+    cols += eaw == U_EA_WIDE || eaw == U_EA_FULLWIDTH ? 2 : 1;
+  }
+  return cols;
+}
+
 std::string columns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right,
                     std::string_view indent) {
   std::vector<std::size_t> width;
   for (const auto& r : rows)
     for (std::size_t i = 0; i < r.size(); ++i) {
       if (width.size() <= i) width.push_back(0);
-      width[i] = std::max(width[i], count_code_points(r[i]));
+      width[i] = std::max(width[i], display_columns(r[i]));
     }
   std::string out;
   for (const auto& r : rows) {
     std::string line(indent);
     for (std::size_t i = 0; i < r.size(); ++i) {
-      const std::string gap(width[i] - count_code_points(r[i]), ' ');
+      const std::string gap(width[i] - display_columns(r[i]), ' ');
       const bool last = i + 1 == r.size();
       if (i < right.size() && right[i]) line += gap + r[i];
       else line += last ? r[i] : r[i] + gap;

@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "qualrank/util/swar.h"
-#include "qualrank/util/text.h"
 
 using namespace qualrank;
 
@@ -57,14 +56,4 @@ TEST_CASE("swar tests agree with the bytes one by one", "[swar]") {
         ++checked;
       }
   CHECK(checked == 6 * 8 * 256);
-}
-
-TEST_CASE("text::is_nfc: below U+0300 without asking ICU, and exactly as ICU above", "[util]") {
-  // U+0300 (CC 80) is the first combining mark: text of code points below it is NFC; after it, ICU decides.
-  CHECK(text::is_nfc(std::string(100, 'a')));
-  CHECK(text::is_nfc(std::string(40, 'a') + "Zo\xC3\xAB \xC3\x85ngstr\xC3\xB6m" + std::string(40, 'b')));  // Zoë Ångström, NFC
-  CHECK_FALSE(text::is_nfc(std::string(40, 'a') + "Zoe\xCC\x88" + std::string(40, 'b')));                    // e + U+0308
-  CHECK(text::is_nfc("\xE5\x8C\x97\xE4\xBA\xAC"));                                                           // CJK, NFC
-  CHECK_FALSE(text::is_nfc(std::string(16, 'a') + "\xC3"));                                                      // not UTF-8
-  CHECK(text::is_nfc(""));
 }

@@ -134,3 +134,26 @@ TEST_CASE("text::terminal_safe draws control characters visibly and never passes
   CHECK(text::terminal_safe("Größe 日本 👩‍💻") == "Größe 日本 👩‍💻");
   CHECK(text::terminal_safe("") == "");
 }
+
+TEST_CASE("text::is_nfc: below U+0300 without asking ICU, and exactly as ICU above", "[util]") {
+  // U+0300 (CC 80) is the first combining mark: text of code points below it is NFC; after it, ICU decides.
+  CHECK(text::is_nfc(std::string(100, 'a')));
+  CHECK(text::is_nfc(std::string(40, 'a') + "Zo\xC3\xAB \xC3\x85ngstr\xC3\xB6m" + std::string(40, 'b')));  // Zoë Ångström, NFC
+  CHECK_FALSE(text::is_nfc(std::string(40, 'a') + "Zoe\xCC\x88" + std::string(40, 'b')));                    // e + U+0308
+  CHECK(text::is_nfc("\xE5\x8C\x97\xE4\xBA\xAC"));                                                           // CJK, NFC
+  CHECK_FALSE(text::is_nfc(std::string(16, 'a') + "\xC3"));                                                      // not UTF-8
+  CHECK(text::is_nfc(""));
+}
+
+TEST_CASE("text::columns aligns by terminal columns: Han and kana take two, combining marks none", "[util]") {
+  CHECK(text::display_columns("abc") == 3);
+  CHECK(text::display_columns("\xE6\x8E\xA8\xE7\x90\x86") == 4);           // 推理: two wide characters
+  CHECK(text::display_columns("Zoe\xCC\x88") == 3);                         // e + U+0308: the mark takes no column
+  CHECK(text::display_columns("\xE3\x82\xAD\xE3\x83\xA3\xE3\x83\x83\xE3\x82\xB7\xE3\x83\xA5") == 10);  // キャッシュ
+  // A keyword column holding Chinese and ASCII terms: the counts line up under each other.
+  const auto table = text::columns({{"term", "hits"}, {"\xE6\x8E\xA8\xE7\x90\x86\xE5\x8A\xA0\xE9\x80\x9F", "4"}, {"cache miss", "12"}},
+                                   {false, true}, "");
+  CHECK(table == "term        hits\n"
+                 "\xE6\x8E\xA8\xE7\x90\x86\xE5\x8A\xA0\xE9\x80\x9F       4\n"
+                 "cache miss    12\n");
+}

@@ -84,6 +84,10 @@ std::string iso_datetime_problem(std::string_view s);
 
 // Number of code points in valid UTF-8 (continuation bytes are not counted).
 std::size_t count_code_points(std::string_view s);
+// Terminal columns of `s`, by code point (Unicode's East Asian Width): wide and fullwidth characters (Han, kana,
+// Hangul, most emoji) take 2, combining marks and other zero-width characters 0, the rest 1. For aligning
+// plain-text tables; the terminal screens measure whole grapheme clusters (tui/text_cells.h).
+std::size_t display_columns(std::string_view s);
 
 // Code-point offsets of byte offsets into one text, in any order, each in O(1) amortised: a count is kept at
 // every 4 KiB so a query counts at most 4 KiB (counting from the start per query made 200,000 spans on one
