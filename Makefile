@@ -19,7 +19,7 @@ DEB_PACKAGE := dpkg-dev file
 # What the test suite uses to check outputs with independent tools.
 DEB_TEST  := catch2 $(DEB_BENCH) libxml2-utils python3-openpyxl python3-yaml chromium libreoffice-calc-nogui poppler-utils unzip tmux jq time \
              bash-completion zsh fish man-db groff-base $(DEB_PACKAGE) \
-             texlive-latex-base texlive-latex-recommended texlive-publishers lmodern cm-super-minimal
+             texlive-latex-base texlive-latex-recommended texlive-publishers texlive-fonts-recommended lmodern cm-super-minimal
 
 # Fuzzing (make fuzz): Debian's clang and its compiler-rt (libFuzzer, ASan, UBSan runtimes).
 DEB_FUZZ  := clang libclang-rt-dev

@@ -12,6 +12,8 @@ if ! command -v pdflatex >/dev/null || ! command -v pdffonts >/dev/null; then
 fi
 if ! kpsewhich IEEEtran.cls >/dev/null; then echo "SKIP: IEEEtran.cls is not installed (texlive-publishers; make deps-test)"; exit 77; fi
 if ! kpsewhich lmodern.sty >/dev/null; then echo "SKIP: lmodern.sty is not installed (lmodern; make deps-test)"; exit 77; fi
+# IEEEtran sets its text in Times (ptm): the fonts of texlive-fonts-recommended, which the Makefile installs.
+if ! kpsewhich ptmr7t.tfm >/dev/null; then echo "FAIL: Times (ptmr7t.tfm, texlive-fonts-recommended) is not installed: IEEEtran cannot set text"; exit 1; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 export HOME="$tmp"  # TeX's caches stay in the temp folder
