@@ -2,6 +2,7 @@
 # qualrank agreement: the bundled label tables (values from statsmodels), grouping, bad input, free
 # categories, the workbook, and multi-coder transcripts (bundled study and the mini fixture).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -137,7 +138,7 @@ cp -r "$SOURCE_DIR/codebooks" "$SOURCE_DIR/guidelines" "$tmp/plain/" 2>/dev/null
 cp "$tmp/plain/reports/agreement.xlsx" "$tmp/first.xlsx"
 "$QUALRANK" -q -C "$tmp/plain" agreement --group-by-level 1 --disagreements 5 -o reports/agreement.xlsx
 cmp -s "$tmp/first.xlsx" "$tmp/plain/reports/agreement.xlsx" || fail "workbook not reproducible"
-ls "$tmp/plain/reports" | grep -qv '^agreement.xlsx$' && fail "temporary files left: $(ls "$tmp/plain/reports")"
+ls "$tmp/plain/reports" | grep_q -v '^agreement.xlsx$' && fail "temporary files left: $(ls "$tmp/plain/reports")"
 
 # --- multi-coder transcripts --------------------------------------------------------------------------------
 # mini fixture: P1 coded by alice and bob; rows (unit, node) over A.1, A.1.i, B.1, B.2 for turns t2 and t3:
@@ -154,9 +155,9 @@ grep -q '"unit": "P1#t3"' "$tmp/mini.json" || fail "mini disputed unit"
 
 # bundled study: bob coded U01, U03, D01, D02 besides alice
 "$QUALRANK" -C "$SOURCE_DIR" agreement --transcripts --format json >"$tmp/tr.json"
-tr -d ' \n' <"$tmp/tr.json" | grep -q '"transcripts":\["transcripts/D01.md","transcripts/D02.md","transcripts/U01.md","transcripts/U03.md"\]' \
+tr -d ' \n' <"$tmp/tr.json" | grep_q '"transcripts":\["transcripts/D01.md","transcripts/D02.md","transcripts/U01.md","transcripts/U03.md"\]' \
   || fail "compared transcripts"
-tr -d ' \n' <"$tmp/tr.json" | grep -q '"coders":\["alice","bob"\]' || fail "coders"
+tr -d ' \n' <"$tmp/tr.json" | grep_q '"coders":\["alice","bob"\]' || fail "coders"
 is "$tmp/tr.json" dropped_units 0
 is "$tmp/tr.json" unit '"turn"'
 units=$(get "$tmp/tr.json" units)

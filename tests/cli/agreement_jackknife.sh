@@ -3,6 +3,7 @@
 # 2% empty cells): from there on the intervals are jackknife normal intervals (docs/agreement.md), and every
 # output says so; one unit fewer (99,999) keeps the bootstrap and the outputs it had before.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -85,7 +86,7 @@ for (lo, hi), (jlo, jhi) in [(c["fleiss_kappa"], (0.512828962579, 0.519533066371
 PY
 "$QUALRANK" -C "$tmp/ws" agreement --labels below.csv "${opts[@]}" >"$tmp/below.txt"
 ! grep -q jackknife "$tmp/below.txt" || fail "99,999 units: the text names the jackknife"
-"$QUALRANK" -C "$tmp/ws" agreement --labels below.csv "${opts[@]}" --format latex | grep -qF "its 95\\% bootstrap confidence interval" ||
+"$QUALRANK" -C "$tmp/ws" agreement --labels below.csv "${opts[@]}" --format latex | grep_q -F "its 95\\% bootstrap confidence interval" ||
   fail "99,999 units: latex caption"
 "$QUALRANK" -C "$tmp/ws" agreement --labels below.csv "${opts[@]}" -o below.xlsx >/dev/null
 $py -c 'import openpyxl, sys; rows = [r[0].value for r in openpyxl.load_workbook(sys.argv[1])["Summary"].iter_rows()]; assert "Interval method" not in rows, rows' \

@@ -2,6 +2,7 @@
 # qualrank annotate: the terminal coder driven in tmux as a person would, on a copy of the bundled study.
 # Each scenario reads the screen, then checks the saved file and what `qualrank code --format json` reports.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -208,5 +209,5 @@ out=$(echo | "$QUALRANK" -C "$ws" annotate transcripts/U01.md 2>&1 >/dev/null); 
 set -e
 [[ $rc == 2 ]] || fail "non-tty exit status $rc"
 [[ $out == "qualrank annotate: error: needs an interactive terminal (stdin and stdout must be a terminal)" ]] || fail "non-tty message: $out"
-"$QUALRANK" annotate --help | grep -qE "^  u +undo " || fail "--help lists the keys"
+"$QUALRANK" annotate --help | grep_q -E "^  u +undo " || fail "--help lists the keys"
 echo "annotate: ok"

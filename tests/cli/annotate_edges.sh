@@ -6,6 +6,7 @@
 # columns, help wraps, a hidden margin is said, NO_COLOR drops colours; ] offers save and go; g goes to a
 # turn; SIGTERM keeps the unsaved work for the next session; a reload names the memo it could not re-apply.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -131,8 +132,8 @@ rm "$ws/transcripts/G01.md"
 start 80x24 "TERM=xterm-256color NO_COLOR=1" transcripts/C01.md
 keys j; wait_for "> t2 C01"
 [[ $(screen) == *"«recording»"* ]] || fail "NO_COLOR: the coded span is not marked"
-tmux -L "$sock" capture-pane -p -e -t qr | grep -qE $'\e\\[([0-9;]*;)?(3[0-7]|38)[;m]' && fail "NO_COLOR: colours drawn"
-tmux -L "$sock" capture-pane -p -e -t qr | grep -q $'\e\\[4m' || fail "NO_COLOR: the coded span is not underlined"
+tmux -L "$sock" capture-pane -p -e -t qr | grep_q -E $'\e\\[([0-9;]*;)?(3[0-7]|38)[;m]' && fail "NO_COLOR: colours drawn"
+tmux -L "$sock" capture-pane -p -e -t qr | grep_q $'\e\\[4m' || fail "NO_COLOR: the coded span is not underlined"
 keys c; wait_for "filter"; keys -l TOOL.1; keys Enter; wait_for "added TOOL.1 to t2"
 printf '\n' >>"$C01"
 keys w; wait_for "(y/n)"

@@ -6,6 +6,7 @@
 # search, first/last turn, next uncoded, the next transcript, the segments pane, the memo list, a new code
 # proposed with its provenance, blind coding, and the coded-span marker (no colours) or colour.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -178,6 +179,6 @@ quit
 start xterm-256color transcripts/E01.md
 keys j; wait_for "> t2 E01"
 [[ $(screen) == *"but I never"* ]] || fail "a colour terminal still shows the marker"
-tmux -L "$sock" capture-pane -p -e -t qr | grep -q $'\e\\[3[0-9]m' || fail "no colour on the coded span"
+tmux -L "$sock" capture-pane -p -e -t qr | grep_q $'\e\\[3[0-9]m' || fail "no colour on the coded span"
 quit
 echo "ok: the terminal coder"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # qualrank code: segments of the mini fixture in every format, and of the bundled study.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -13,17 +14,17 @@ grep -qF 'P1#t2[49:61],P1,user,II.1,A.1.i,"alice,bob",pins,,transcripts/P1.md:21
 grep -qF 'P1#t3,P1,user,II.1,"B.1,B.2","alice,bob",,"A.10,B.1"' "$tmp/mini.csv" || fail "suggestions row"
 [[ $(wc -l <"$tmp/mini.csv") -eq 6 ]] || fail "expected 4 segments + header (+1 continued line) in mini csv"
 
-"$QUALRANK" -C "$FIXTURES/mini" code --format table | tail -1 | grep -qx '4 segments' || fail "table footer"
-"$QUALRANK" -C "$FIXTURES/mini" code --all --format table | tail -1 | grep -qx '7 segments' || fail "--all includes uncoded turns"
+"$QUALRANK" -C "$FIXTURES/mini" code --format table | tail -1 | grep_q -x '4 segments' || fail "table footer"
+"$QUALRANK" -C "$FIXTURES/mini" code --all --format table | tail -1 | grep_q -x '7 segments' || fail "--all includes uncoded turns"
 
 "$QUALRANK" -C "$SOURCE_DIR" code --format json >"$tmp/study.json"
 # every one of the 19 participants has coded segments; every node id exists in the taxonomy
-grep -o '"participant": "[UD][0-9]*"' "$tmp/study.json" | sort -u | wc -l | grep -qx 19 || fail "19 participants"
+grep -o '"participant": "[UD][0-9]*"' "$tmp/study.json" | sort -u | wc -l | grep_q -x 19 || fail "19 participants"
 ids=$(grep -o '"node": "[^"]*"' "$tmp/study.json" | sed 's/.*: "//; s/"$//' | sort -u)
 for id in $ids; do grep -qE "^ *- id: $id\$|^ *id: $id\$" "$SOURCE_DIR"/codebooks/llm-frameworks.yaml || fail "unknown node $id"; done
 # json is stable: two runs, same bytes
 "$QUALRANK" -C "$SOURCE_DIR" code --format json | cmp -s - "$tmp/study.json" || fail "code --format json not reproducible"
 
 "$QUALRANK" code --format xml >/dev/null 2>&1 && fail "bad --format accepted"
-{ "$QUALRANK" cod 2>&1 || true; } | grep -q "did you mean .code." || fail "typo suggestion"
+{ "$QUALRANK" cod 2>&1 || true; } | grep_q "did you mean .code." || fail "typo suggestion"
 echo "code: ok"

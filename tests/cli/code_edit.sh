@@ -2,6 +2,7 @@
 # qualrank code add / code remove: the markup written (inline for the transcript's coder, the .codes file for
 # another), what `code --format json` then reports, byte-for-byte restoration, and refusals that write nothing.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -24,7 +25,7 @@ diff "$tmp/U01.orig" "$ws/transcripts/U01.md" >"$tmp/d1" || true
 [[ "$(grep -c '^>' "$tmp/d1")" == 2 && "$(grep -c '^<' "$tmp/d1")" == 0 ]] || fail "whole-turn add changed more than two lines: $(cat "$tmp/d1")"
 grep -qxF "> @code A.2" "$tmp/d1" && grep -qxF "> @memo setup, not usage" "$tmp/d1" || fail "markup: $(cat "$tmp/d1")"
 line=$(grep -n '^U01: ' "$ws/transcripts/U01.md" | sed -n 3p | cut -d: -f1)
-segment 'U01#t3' | grep -qF "A.2|alice|setup, not usage|transcripts/U01.md:$line|" || fail "json of the whole-turn code: $(segment 'U01#t3')"
+segment 'U01#t3' | grep_q -F "A.2|alice|setup, not usage|transcripts/U01.md:$line|" || fail "json of the whole-turn code: $(segment 'U01#t3')"
 
 # 2. A word span by name ("CUDA" in turn t7): brackets around it, reported with its text and line.
 q code add --transcript transcripts/U01.md --turn 7 --span "CUDA" --node "Unclear Installation Guidance" 2>/dev/null || fail "span add"
@@ -50,7 +51,7 @@ cmp -s "$tmp/U01.orig" "$ws/transcripts/U01.md" || fail "add then remove did not
 # 4. Another coder writes only their .codes file (an existing one: bob; a new one: carol), never the transcript.
 q code add --transcript U03.md --turn 1 --span "classify customer complaints" --node A.2 --coder Bob --memo 'a "quoted" memo' 2>/dev/null || fail "bob add"
 cmp -s "$tmp/U03.orig" "$ws/transcripts/U03.md" || fail "a second coder's add changed the transcript"
-tail -1 "$ws/transcripts/U03.bob.codes" | grep -qxF 't1 "classify customer complaints": A.2 | memo: a "quoted" memo' || fail "bob line: $(tail -1 "$ws/transcripts/U03.bob.codes")"
+tail -1 "$ws/transcripts/U03.bob.codes" | grep_q -xF 't1 "classify customer complaints": A.2 | memo: a "quoted" memo' || fail "bob line: $(tail -1 "$ws/transcripts/U03.bob.codes")"
 tline=$(grep -n 'classify customer complaints' "$ws/transcripts/U03.md" | cut -d: -f1)
 q code --format json | python3 -c '
 import json, sys
@@ -92,7 +93,7 @@ m="$tmp/mini"; cp -r "$FIXTURES/mini" "$m"
 printf '\nP1: A literal \\[bracket\\] and the wheel again.\n@code A.1\n' >>"$m/transcripts/P1.md"
 "$QUALRANK" -C "$m" code add --transcript P1.md --turn 5 --span "wheel" --node A.1.i 2>/dev/null || fail "mini span add"
 grep -qxF 'P1: A literal \[bracket\] and the [wheel]{A.1.i} again.' "$m/transcripts/P1.md" || fail "escaped brackets kept: $(tail -3 "$m/transcripts/P1.md")"
-"$QUALRANK" -C "$m" code --format json | grep -qF '"text": "A literal [bracket] and the wheel again."' || fail "escapes resolved in the text"
+"$QUALRANK" -C "$m" code --format json | grep_q -F '"text": "A literal [bracket] and the wheel again."' || fail "escapes resolved in the text"
 # 7. The fieldwork study (other roles, coders eli and carol, another taxonomy): inline and standoff edits.
 f="$tmp/fieldwork"; cp -r "$FIXTURES/fieldwork" "$f"
 cp "$f/transcripts/C01.md" "$tmp/C01.orig"; cp "$f/transcripts/E01.carol.codes" "$tmp/E01.carol.orig"
@@ -104,7 +105,7 @@ segs = [s for s in json.load(sys.stdin)["segments"] if s["participant"] == "C01"
 assert len(segs) == 1 and segs[0]["role"] == "contractor", segs
 assert [(c["node"], c["coder"]) for c in segs[0]["codes"]] == [("TOOL.2", "eli")], segs' || fail "fieldwork json"
 "$QUALRANK" -C "$f" code add --transcript E01.md --turn 2 --span "Notre équipe est dispersée" --node COM.3 --coder CAROL 2>/dev/null || fail "carol add"
-tail -1 "$f/transcripts/E01.carol.codes" | grep -qxF 't2 "Notre équipe est dispersée": COM.3' || fail "carol line"
+tail -1 "$f/transcripts/E01.carol.codes" | grep_q -xF 't2 "Notre équipe est dispersée": COM.3' || fail "carol line"
 "$QUALRANK" -C "$f" code remove --transcript E01.md --turn 2 --span "Notre équipe est dispersée" --node COM.3 --coder carol 2>/dev/null || fail "carol remove"
 "$QUALRANK" -C "$f" code remove --transcript C01 --turn 3 --span "the tickets" --node TOOL.2 2>/dev/null || fail "fieldwork remove"
 cmp -s "$tmp/C01.orig" "$f/transcripts/C01.md" && cmp -s "$tmp/E01.carol.orig" "$f/transcripts/E01.carol.codes" || fail "fieldwork files not restored"

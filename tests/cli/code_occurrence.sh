@@ -3,6 +3,7 @@
 # that place, `"span"#N` in a second coder's .codes file; without --occurrence the refusal says how to choose.
 # Fieldwork study, E01's t2 ("I post in the stand-up thread, but I never know ...": "I" twice).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -25,12 +26,12 @@ cmp -s "$tmp/E01.orig" "$E01" || fail "inline remove did not restore"
 
 # A second coder: "I"#2 in the .codes file; the segment is the second "I" (code-point offsets 35-36).
 q code add --transcript E01.md --turn 2 --span I --occurrence 2 --node COM.1 --coder carol 2>/dev/null || fail "codes add"
-tail -1 "$ws/transcripts/E01.carol.codes" | grep -qxF 't2 "I"#2: COM.1' || fail "codes line: $(tail -1 "$ws/transcripts/E01.carol.codes")"
+tail -1 "$ws/transcripts/E01.carol.codes" | grep_q -xF 't2 "I"#2: COM.1' || fail "codes line: $(tail -1 "$ws/transcripts/E01.carol.codes")"
 q code --format json | python3 -c '
 import json, sys
 segs = [s for s in json.load(sys.stdin)["segments"] if s["id"].startswith("E01#t2[")]
 assert [(s["id"], s["text"], [c["coder"] for c in s["codes"]]) for s in segs] == [("E01#t2[35:36]", "I", ["carol"])], segs' || fail "segment of the second I"
-q validate 2>&1 | grep -q "span text occurs more than once" && fail "#2 still warns"
+q validate 2>&1 | grep_q "span text occurs more than once" && fail "#2 still warns"
 # Without #N the first is coded, with a warning that names the notation.
 printf 't2 "I": COM.2\n' >>"$ws/transcripts/E01.carol.codes"
 q validate >"$tmp/out" 2>&1 || true

@@ -3,6 +3,7 @@
 # Python), reproducible bytes, unsafe text (formula-like, control characters, over-long), and the CSV import
 # (round trip, unknown node ids).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -43,11 +44,11 @@ grep -qxF "$table:6: error: unknown taxonomy node 'nonsense theme'" "$tmp/unk.er
 echo "old contents" >"$tmp/old.xlsx"
 "$QUALRANK" -C "$tmp/tiny" codebook --import-table "$table" -o "$tmp/old.xlsx" >/dev/null 2>&1 && fail "import should fail"
 [[ "$(cat "$tmp/old.xlsx")" == "old contents" ]] || fail "a failed import overwrote the output"
-ls -a "$tmp" | grep -q '\.tmp$' && fail "temp file left behind"
+ls -a "$tmp" | grep_q '\.tmp$' && fail "temp file left behind"
 
 # The tidy CSV of the tables: header, a matrix row, a co-occurrence row (tiny fixture, hand-counted).
 "$QUALRANK" -C "$tmp/tiny" codebook --format csv >"$tmp/tiny.csv"
-head -1 "$tmp/tiny.csv" | grep -qx 'table,row,column,count,group_size,percent' || fail "csv header"
+head -1 "$tmp/tiny.csv" | grep_q -x 'table,row,column,count,group_size,percent' || fail "csv header"
 grep -qx 'matrix,B.2,experience=advanced,2,2,100.0' "$tmp/tiny.csv" || fail "csv matrix row"
 grep -qx 'matrix,A.1,all,2,3,66.7' "$tmp/tiny.csv" || fail "csv 'all' row"
 grep -qx 'cooccurrence,B.1,A.2,1,,' "$tmp/tiny.csv" || fail "csv co-occurrence row"
@@ -171,7 +172,7 @@ grep -qF "transcripts/U2.md:10: warning: removed 3 characters that XML 1.0 forbi
   || fail "control character warning: $(cat "$tmp/unsafe.err")"
 grep -qF "transcripts/U3.md:9: warning: text in sheet 'Coded segments' cell F8 is longer than Excel's limit of 32,767 characters" "$tmp/unsafe.err" \
   || fail "over-long text warning: $(cat "$tmp/unsafe.err")"
-unzip -p "$un/reports/codebook.xlsx" 'xl/worksheets/*.xml' | grep -q '<f>' && fail "a cell holds a formula"
+unzip -p "$un/reports/codebook.xlsx" 'xl/worksheets/*.xml' | grep_q '<f>' && fail "a cell holds a formula"
 # a literal _x0041_ is stored escaped, or Excel would show "A"
 # (the codebook is streamed: its strings are inline in the sheets, there is no shared-strings part)
 unzip -p "$un/reports/codebook.xlsx" 'xl/worksheets/*.xml' >"$tmp/shared.xml"  # a file: no early-closed pipe

@@ -4,6 +4,7 @@
 # the fieldwork fixture (named with -C, or found upward from a folder inside it). fish runs its script through
 # `complete -C`; zsh's is syntax-checked (zsh -n). The hidden __complete is silent and exits 0 on any problem.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -101,8 +102,8 @@ if [[ -n "${SOURCE_DIR:-}" && -x /usr/bin/time ]]; then
   (( ${cpu%.*} < 100 )) || fail "__complete --node took $cpu ms of CPU"
 fi
 # hidden: never listed, and help does not offer it
-"$QUALRANK" help | grep -q '__complete' && fail "qualrank help lists __complete"
-"$QUALRANK" help | grep -q '^  completion ' || fail "qualrank help does not list completion"
+"$QUALRANK" help | grep_q '__complete' && fail "qualrank help lists __complete"
+"$QUALRANK" help | grep_q '^  completion ' || fail "qualrank help does not list completion"
 expect 'completion' help comp
 
 # the completion command itself

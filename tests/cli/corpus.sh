@@ -8,6 +8,7 @@
 # correction) and its allocation. Then a re-import of a newer export (3 added, 2 updated, screening kept), the
 # located errors, and the example study's filter_keywords ($SHARED_DIR; skipped when absent).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -269,8 +270,8 @@ q corpus import "$tmp/atlas-new.json" --source atlas >"$tmp/reimp"
 [[ "$(cat "$tmp/reimp")" == "corpus/atlas.jsonl: 3 added, 2 updated, 665 unchanged" ]] || fail "re-import: $(cat "$tmp/reimp")"
 diff -r "$tmp/screening.before" "$ws/corpus/screening" >/dev/null || fail "re-import changed screening"
 [[ $(wc -l <"$ws/corpus/atlas.jsonl") == 670 ]] || fail "670 stored"
-tail -1 "$ws/corpus/atlas.jsonl" | grep -q '^{"id":"670",' || fail "sorted by id"
-sed -n 21p "$ws/corpus/atlas.jsonl" | grep -q '"title":"Renamed"' || fail "updated title"
+tail -1 "$ws/corpus/atlas.jsonl" | grep_q '^{"id":"670",' || fail "sorted by id"
+sed -n 21p "$ws/corpus/atlas.jsonl" | grep_q '"title":"Renamed"' || fail "updated title"
 
 # --- located errors, nothing written ----------------------------------------------------------------------
 cp "$ws/corpus/manifest.json" "$tmp/manifest.before"

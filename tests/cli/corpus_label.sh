@@ -7,6 +7,7 @@
 # (`corpus table`, JSON and text, every count recomputed from the corpus files) and in `report` (report.json's
 # corpus, latex/corpus.tex); located errors writing nothing; the terminal labeller driven in tmux.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d)
@@ -98,7 +99,7 @@ expect 2 "qualrank corpus label: error: --coder 'decisions': a coder name has 1 
 expect 2 "qualrank corpus label: error: give --doc SOURCE#ID --node ID or --from-csv FILE (the labeller needs a terminal)" \
   q corpus label --coder alice --sample pilot </dev/null
 # --help lists the labeller's keys from its action table.
-q corpus label --help | grep -qxF "  u             undo             undo the last label change (and go to its document)" || fail "--help keys: $(q corpus label --help)"
+q corpus label --help | grep_q -xF "  u             undo             undo the last label change (and go to its document)" || fail "--help keys: $(q corpus label --help)"
 
 # Agreement before reconciliation: Fleiss' kappa by its formula (Fleiss 1971), over the documents all three
 # labelled, categories = the label's node; the tie and the majorities.
@@ -304,12 +305,12 @@ command -v tmux >/dev/null || { echo "note: no tmux; the terminal labeller is no
 tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
 wait_for "0 of 30 labelled"
 [[ $(screen | head -1) == "corpus label  eve  sample pilot  [1/30]  0 of 30 labelled" ]] || fail "header: $(screen | head -1)"
-screen | grep -qxF "label: (none)" || fail "no label line: $(screen)"
+screen | grep_q -xF "label: (none)" || fail "no label line: $(screen)"
 keys c; wait_for "filter (id, name or alias)"
 keys COM.2; wait_for "COM.2_"
 keys Enter; wait_for "1 of 30 labelled"
 [[ $(screen | tail -1) == "${docs[0]}: COM.2 (Meetings); 1 of 30 labelled" ]] || fail "message: $(screen | tail -1)"
-screen | grep -qF "[2/30]" || fail "not moved on: $(screen | head -1)"
+screen | grep_q -F "[2/30]" || fail "not moved on: $(screen | head -1)"
 keys Enter; wait_for "filter (id, name or alias)"
 keys WELL.1 Enter; wait_for "2 of 30 labelled"
 keys u; wait_for "undone: ${docs[1]} unlabelled again; 1 of 30 labelled"

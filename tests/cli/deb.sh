@@ -3,6 +3,7 @@
 # section science, Depends from the binary's libraries by dpkg-shlibdeps), its contents (binary, manual pages,
 # completions, docs), and the binary extracted from it runs.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -58,6 +59,6 @@ grep -v '^\./usr/' "$tmp/contents" | grep -vx '\./' && fail "files outside /usr"
 # the extracted binary runs (its libraries are the Depends above, installed here to build it)
 dpkg-deb -x "$deb" "$tmp/root"
 [[ "$("$tmp/root/usr/bin/qualrank" --version)" == "qualrank $version" ]] || fail "extracted --version"
-"$tmp/root/usr/bin/qualrank" help | grep -q '^  completion ' || fail "extracted help"
+"$tmp/root/usr/bin/qualrank" help | grep_q '^  completion ' || fail "extracted help"
 "$tmp/root/usr/bin/qualrank" completion bash | cmp -s - "$tmp/root/usr/share/bash-completion/completions/qualrank" || fail "packaged completion"
 echo "ok: deb ($(wc -l <"$tmp/contents") entries)"

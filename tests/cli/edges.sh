@@ -7,6 +7,7 @@
 # roles and levels with "did you mean"; --compare-level within the taxonomy; coder names case-insensitive;
 # history provenance re-anchored by its quote.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -212,13 +213,13 @@ run "$ws" 0 code --format json
 ws=$(fresh prov)
 run "$ws" 0 taxonomy propose redefine --node COM.2 --definition "Live calls." --by E01 --source transcripts/E01.md:25 --rationale "voices"
 grep -qF "quote: \"None, honestly. The calls are the only time I hear my colleagues' voices.\"" "$ws/codebooks/remote-work.history.yaml" ||
-  grep -qF "quote: None, honestly. The calls are the only time I hear my colleagues' voices." "$ws/codebooks/remote-work.history.yaml" ||
+  grep_q -F "quote: None, honestly. The calls are the only time I hear my colleagues' voices." "$ws/codebooks/remote-work.history.yaml" ||
   fail "no quote recorded: $(tail -12 "$ws/codebooks/remote-work.history.yaml")"
 sed -i '11a\
 \
 Notes added later: the call was cut off twice.\
 Second line of notes.' "$ws/transcripts/E01.md"
-grep -n "None, honestly" "$ws/transcripts/E01.md" | grep -q '^28:' || fail "the quoted line did not move to line 28"
+grep -n "None, honestly" "$ws/transcripts/E01.md" | grep_q '^28:' || fail "the quoted line did not move to line 28"
 run "$ws" 0 taxonomy log --format json
 [[ $(jq -r '[.. | objects | select(.participant? == "E01" and (.source? // "" | startswith("transcripts/E01.md:2")))] | map(.source) | join(" ")' "$tmp/out") == "transcripts/E01.md:28" ]] ||
   fail "source not re-anchored: $(jq -c '[.. | objects | select(.participant? == "E01")]' "$tmp/out")"

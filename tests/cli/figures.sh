@@ -10,6 +10,7 @@
 # longer draws is removed (a file of the user's is kept); a figures/ path that cannot be a folder fails the
 # report before report.json is written.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 for tool in xmllint pdfinfo pdffonts pdftotext pdftoppm python3; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (make deps-test installs it)"; exit 77; }
@@ -98,10 +99,10 @@ for stem in taxonomy-1col taxonomy-2col taxonomy-2levels-1col taxonomy-2levels-2
 done
 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/b2" || fail "report again"
 diff -r "$tmp/b1/figures" "$tmp/b2/figures" >/dev/null || fail "figures differ between runs"
-pdfinfo "$tmp/b1/figures/saturation-1col.pdf" | grep -qx 'CreationDate: *Wed Jan  1 00:00:00 2025 UTC' \
+pdfinfo "$tmp/b1/figures/saturation-1col.pdf" | grep_q -x 'CreationDate: *Wed Jan  1 00:00:00 2025 UTC' \
   || fail "default date: $(pdfinfo "$tmp/b1/figures/saturation-1col.pdf" | grep CreationDate)"
 SOURCE_DATE_EPOCH=1700000000 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/b3" || fail "report with SOURCE_DATE_EPOCH"
-pdfinfo "$tmp/b3/figures/saturation-1col.pdf" | grep -qx 'CreationDate: *Tue Nov 14 22:13:20 2023 UTC' \
+pdfinfo "$tmp/b3/figures/saturation-1col.pdf" | grep_q -x 'CreationDate: *Tue Nov 14 22:13:20 2023 UTC' \
   || fail "SOURCE_DATE_EPOCH date: $(pdfinfo "$tmp/b3/figures/saturation-1col.pdf" | grep CreationDate)"
 cmp -s "$tmp/b1/figures/taxonomy-1col.svg" "$tmp/b3/figures/taxonomy-1col.svg" || fail "SOURCE_DATE_EPOCH changed an SVG"
 
@@ -199,7 +200,7 @@ diff -r "$fw/reports/figures" "$fw/reports2/figures" >/dev/null || fail "fieldwo
 # 3. The rank-model study: the ranking figures and the Plackett-Luce forest plot.
 "$QUALRANK" -C "$FIXTURES/rank-model" -q report -o "$tmp/rm" || fail "report on rank-model"
 check_files "$tmp/rm"
-ls "$tmp/rm/figures" | grep -q -- '-worths-2col.pdf$' || fail "rank-model: no forest plot ($(ls "$tmp/rm/figures"))"
+ls "$tmp/rm/figures" | grep_q -- '-worths-2col.pdf$' || fail "rank-model: no forest plot ($(ls "$tmp/rm/figures"))"
 n=$(marks "$tmp/rm") || fail "rank-model: marks (see above)"
 [[ $n -ge 4 ]] || fail "rank-model: only $n marks checked"
 pdftoppm -png -r 100 -singlefile "$tmp/rm/figures/taxonomy-1col.pdf" "$tmp/rm-tax" || fail "pdftoppm"
@@ -225,7 +226,7 @@ if command -v pdflatex >/dev/null; then
     echo '\begin{document}'; sed -n '/^```latex$/,/^```$/p' "$SOURCE_DIR/docs/figures.md" | sed '1d;$d' | sed '1,2d'; echo '\end{document}'; } >"$tmp/paper/paper.tex"
   [[ $(grep -c 'includegraphics\[width=[^]]*\]{reports/figures/' "$tmp/paper/paper.tex") == 2 ]] || fail "the docs snippet includes no figure"
   (cd "$tmp/paper" && HOME="$tmp" pdflatex -halt-on-error -interaction=nonstopmode paper.tex >paper.out 2>&1) || fail "docs snippet: $(grep -A4 '^!' "$tmp/paper/paper.log")"
-  pdffonts "$tmp/paper/paper.pdf" | grep -q 'DejaVuSans' || fail "the paper does not carry the figures' font"
+  pdffonts "$tmp/paper/paper.pdf" | grep_q 'DejaVuSans' || fail "the paper does not carry the figures' font"
   if grep -q 'Overfull' "$tmp/paper/paper.log"; then fail "a figure of the docs snippet is wider than its place"; fi
 fi
 

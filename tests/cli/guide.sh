@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # qualrank guide and new-transcript: the protocol per role, a skeleton that validates, no overwriting.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -10,7 +11,7 @@ grep -qF -- '- **II.R** (ranking) Which two question themes matter most?' "$tmp/
 grep -qF 'rank up to 2 of the 3 items' "$tmp/user.md" || fail "top-k for users"
 grep -qF 'A.10  Größenordnung' "$tmp/user.md" || fail "items with names"
 grep -q 'II.2' "$tmp/user.md" && fail "II.2 is for developers only"
-"$QUALRANK" -C "$FIXTURES/mini" guide --role developer --format text | grep -qF 'rank every one of the 3 items' || fail "developer ranks all"
+"$QUALRANK" -C "$FIXTURES/mini" guide --role developer --format text | grep_q -F 'rank every one of the 3 items' || fail "developer ranks all"
 
 cp -r "$FIXTURES/mini" "$tmp/ws"
 "$QUALRANK" -C "$tmp/ws" new-transcript --participant P3 --role developer --attr years=2 --attr frameworks=JAX 2>/dev/null
@@ -32,7 +33,7 @@ set +e; "$QUALRANK" -C "$tmp/ws" new-transcript --participant P5 --role develope
 grep -qxF "qualrank new-transcript: error: the default output transcripts/P5.md leads outside the workspace (through a symlink); give -o to write there on purpose" "$tmp/err" || fail "symlinked default: $(cat "$tmp/err")"
 [[ -z $(ls -A "$tmp/elsewhere") ]] || fail "wrote through the symlink: $(ls -A "$tmp/elsewhere")"
 rm "$tmp/ws/transcripts"; mv "$tmp/ws/transcripts.real" "$tmp/ws/transcripts"
-"$QUALRANK" --version | grep -q '^qualrank [0-9]' || fail "--version"
-"$QUALRANK" help | grep -q 'new-transcript' || fail "help lists commands"
-"$QUALRANK" new-transcript --help | grep -q -- '--participant' || fail "command --help"
+"$QUALRANK" --version | grep_q '^qualrank [0-9]' || fail "--version"
+"$QUALRANK" help | grep_q 'new-transcript' || fail "help lists commands"
+"$QUALRANK" new-transcript --help | grep_q -- '--participant' || fail "command --help"
 echo "guide: ok"

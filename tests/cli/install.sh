@@ -3,6 +3,7 @@
 # docs land where Debian's tools look for them, and nothing else is installed; the pages and scripts are the
 # ones the binary prints; bash-completion's loader finds the installed script; PREFIX defaults to /usr/local.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -38,7 +39,7 @@ usr=$tmp/stage/usr
 "$QUALRANK" man report | cmp -s - "$usr/share/man/man1/qualrank-report.1" || fail "qualrank-report.1"
 cmp -s "$SOURCE_DIR/README.md" "$usr/share/doc/qualrank/README.md" || fail "README.md"
 # man finds the pages by name in the installed tree
-MANPATH="$usr/share/man" MANWIDTH=100 man qualrank-taxonomy 2>/dev/null | grep -qF 'qualrank taxonomy show [--at VERSION] [--format tree|json]' ||
+MANPATH="$usr/share/man" MANWIDTH=100 man qualrank-taxonomy 2>/dev/null | grep_q -F 'qualrank taxonomy show [--at VERSION] [--format tree|json]' ||
   fail "man qualrank-taxonomy from the installed MANPATH"
 # bash-completion loads the installed script on demand (as for /usr/share on a Debian system)
 if [[ -f /usr/share/bash-completion/bash_completion ]]; then

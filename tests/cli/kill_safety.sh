@@ -8,6 +8,7 @@
 # and removes the killed run's temp files. A project import, killed the same way, leaves (once the next
 # command has run) every file old or every file new.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -83,7 +84,7 @@ for cmd in report propose import code-add; do
       done <"$tmp/now.sums"
       # A file the complete run keeps must not be gone (the old bytes, the new, never nothing).
       while read -r sum name; do
-        grep -q "  $name\$" "$tmp/now.sums" || grep -q "  $name\$" "$tmp/new.sums" || fail "$cmd killed after ${delay_us} us: $name vanished"
+        grep -q "  $name\$" "$tmp/now.sums" || grep_q "  $name\$" "$tmp/new.sums" || fail "$cmd killed after ${delay_us} us: $name vanished"
       done <"$tmp/old.sums"
       Q -q -C "$ws" validate 2>"$tmp/err" || fail "$cmd killed after ${delay_us} us: validate: $(cat "$tmp/err")"
       # Leftovers trip nothing: unless the killed run got to its end, a run to the end now gives the complete new

@@ -9,6 +9,7 @@
 # docs/latex.md compiles; a table a later run no longer writes is removed (a file of the user's is kept); a latex/
 # path that cannot be a folder fails the report before report.json is written.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 if ! command -v pdflatex >/dev/null || ! command -v pdftotext >/dev/null; then
   echo "SKIP: pdflatex or pdftotext is not installed (make deps-test installs them)"; exit 77
@@ -169,8 +170,8 @@ compile_each "$tmp/bundled/latex"
 n=$(check "$tmp/bundled") || fail "bundled study's numbers"
 echo "bundled study: $n numbers and names checked in the PDFs"
 [[ $n -ge 800 ]] || fail "only $n numbers checked on the bundled study"
-grep -L '\\label{tab:' "$tmp/bundled/latex"/*.tex | grep -q . && fail "a table without a label"
-grep -l '\\hline\|\\vline\|{[^}]*|[^}]*}' "$tmp/bundled/latex"/*.tex | grep -q . && fail "a vertical line or \\hline"
+grep -L '\\label{tab:' "$tmp/bundled/latex"/*.tex | grep_q . && fail "a table without a label"
+grep -l '\\hline\|\\vline\|{[^}]*|[^}]*}' "$tmp/bundled/latex"/*.tex | grep_q . && fail "a vertical line or \\hline"
 [[ $(grep -ho '\\label{tab:[^}]*}' "$tmp/bundled/latex"/*.tex | sort | uniq -d) == "" ]] || fail "a label used twice"
 grep -q '^\\begin{longtable}' "$tmp/bundled/latex/codebook-appendix.tex" || fail "the whole codebook is not a longtable"
 grep -q '^\\begin{table}' "$tmp/bundled/latex/codebook.tex" || fail "the codebook of the paper's body is not a float"
@@ -204,7 +205,7 @@ for f in participants guide-codes codebook evidence agreement agreement-nodes ag
          rank-iii-r-manager-vs-employee rank-iii-r-worths; do
   [[ -f "$fw/reports/latex/$f.tex" ]] || fail "fieldwork: no $f.tex ($(ls "$fw/reports/latex"))"
 done
-grep -qF 'COM.1 Zoë\_Ångström \& co. 100\% \{x\}' "$fw/reports/latex/codebook.tex" || grep -qF 'Zoë\_Ångström \& co. 100\% \{x\}' "$fw/reports/latex/codebook.tex" ||
+grep -qF 'COM.1 Zoë\_Ångström \& co. 100\% \{x\}' "$fw/reports/latex/codebook.tex" || grep_q -F 'Zoë\_Ångström \& co. 100\% \{x\}' "$fw/reports/latex/codebook.tex" ||
   fail "the name is not escaped once: $(grep -F 'Zo' "$fw/reports/latex/codebook.tex" | head -3)"
 compile_each "$fw/reports/latex"
 [[ -z $(wider "$fw/reports/latex") ]] || fail "tables wider than the line: $(wider "$fw/reports/latex")"

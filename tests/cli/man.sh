@@ -3,6 +3,7 @@
 # (groff -ww, no warnings) and renders with man -l; every option each command's --help lists is on its page
 # and in qualrank(1); the exit codes are documented; the pages are the same bytes on every run.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -59,9 +60,9 @@ EXIT STATUS
 SEE ALSO
 WANT
 diff "$tmp/exit.want" "$tmp/exit.txt" || fail "exit status section"
-MANWIDTH=100 man -l "$tmp/man1/qualrank-annotate.1" 2>/dev/null | grep -qxF '       qualrank annotate FILE [--coder NAME] [--blind]' || fail "annotate synopsis"
+MANWIDTH=100 man -l "$tmp/man1/qualrank-annotate.1" 2>/dev/null | grep_q -xF '       qualrank annotate FILE [--coder NAME] [--blind]' || fail "annotate synopsis"
 # the global options, from the table qualrank help prints
-MANWIDTH=100 man -l "$tmp/man1/qualrank.1" 2>/dev/null | grep -qxF '       -C, --workspace DIR' || fail "global -C"
+MANWIDTH=100 man -l "$tmp/man1/qualrank.1" 2>/dev/null | grep_q -xF '       -C, --workspace DIR' || fail "global -C"
 
 # one page on stdout is the file -o writes; the same bytes every time; no date in them
 "$QUALRANK" man | cmp -s - "$tmp/man1/qualrank.1" || fail "qualrank man differs from qualrank.1"
@@ -80,7 +81,7 @@ set +e
 set -e
 [[ $rc == 2 && ! -e "$tmp/x" ]] || fail "man report -o: exit $rc"
 # works outside any workspace
-(cd "$tmp" && "$QUALRANK" man validate | grep -qF 'qualrank\-validate \- check the whole workspace') || fail "man outside a workspace"
+(cd "$tmp" && "$QUALRANK" man validate | grep_q -F 'qualrank\-validate \- check the whole workspace') || fail "man outside a workspace"
 # README's command list names every command qualrank help lists, the two of this suite as help words them
 if [[ -n "${SOURCE_DIR:-}" ]]; then
   block=$(sed -n '/^## Commands$/,/^`-C DIR`/p' "$SOURCE_DIR/README.md")

@@ -5,6 +5,7 @@
 # before), and the labeller's search ('/Zoë' finds a body written "Zoe" + U+0308 and marks it, an NFD query
 # finds NFC text, case-insensitively beyond ASCII), driven in tmux (80x24).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 command -v tmux >/dev/null || { echo "skip: no tmux"; exit 77; }
@@ -62,7 +63,7 @@ q -q corpus sample pilot --size 3 --seed 1
 tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
 wait_for "0 of 3 labelled"
 marked() {  # the screen with its attributes: exactly $1 drawn in bold reverse video, then $2 drawn plain
-  tmux -L "$sock" capture-pane -p -e -t qr | grep -qE $'\e\\[([0-9;]*;)?1;7m'"$1"$'\e\\[0m(\e\\[[0-9;]*m)*'"$2"
+  tmux -L "$sock" capture-pane -p -e -t qr | grep_q -E $'\e\\[([0-9;]*;)?1;7m'"$1"$'\e\\[0m(\e\\[[0-9;]*m)*'"$2"
 }
 zoe_nfd=$'Zoe\xcc\x88'
 keys /; wait_for "search: _"

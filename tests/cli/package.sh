@@ -6,6 +6,7 @@
 # `sha256sum -c` passes, the zip is byte-identical across runs, verify passes on a fresh package and fails,
 # located, on a tampered one; refusals write nothing.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -144,7 +145,7 @@ grep -qF "one-to-ones with Person-1 (Email-2)." "$pkg/transcripts/M01.md" || fai
 grep -qF "Die Übergabe zwischen Place-1 und Austin" "$pkg/transcripts/M01.md" || fail "place"
 jq -e '[.coded[]?] | tostring | contains("Manager-A")' "$pkg/reports/report.json" >/dev/null || fail "report.json quotes lack the pseudonym"
 jq -e '.agreement.transcripts.coders | index("Person-2") != null' "$pkg/reports/report.json" >/dev/null || fail "agreement coders: $(jq -c .agreement.transcripts.coders "$pkg/reports/report.json")"
-unzip -p "$pkg/exports/project.qdpx" project.qde | grep -qF 'name="Person-3"' || fail "qdpx users"
+unzip -p "$pkg/exports/project.qdpx" project.qde | grep_q -F 'name="Person-3"' || fail "qdpx users"
 # The outputs are what the ordinary commands make from the package's (pseudonymised) inputs.
 "$QUALRANK" -C "$pkg" -q validate || fail "the package is not a valid workspace"
 "$QUALRANK" -C "$pkg" -q report -o "$tmp/rerun"
@@ -157,7 +158,7 @@ diff -rq "$tmp/rerun" "$pkg/reports" >"$tmp/rerun.diff" || fail "reports/ (latex
 # The history's chain was recomputed: it validates (above), and only author lines and hashes changed.
 diff "$fw/codebooks/remote-work.history.yaml" "$pkg/codebooks/remote-work.history.yaml" | grep '^[<>]' \
   | grep -vE '^[<>] +(author|decided_by): |^[<>] +hash: [0-9a-f]{64}$' && fail "history lines changed beyond names and hashes"
-grep -c '^    author: Person-3$' "$pkg/codebooks/remote-work.history.yaml" | grep -qx 4 || fail "history authors"
+grep -c '^    author: Person-3$' "$pkg/codebooks/remote-work.history.yaml" | grep_q -x 4 || fail "history authors"
 # README: every file listed once, and what a transcript is.
 for f in $(cd "$pkg" && find . -type f | sed 's|^\./||'); do
   [[ $(grep -c "^   - \`$f\`: " "$pkg/README.md") == 1 ]] || fail "README does not list $f once"

@@ -5,6 +5,7 @@
 # manifest, retrieval, screening, samples, labels, decisions) pseudonymised, its Table I equals the
 # workspace's, every recorded hash still matches (status in the package: nothing stale), and verify re-makes it.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -26,7 +27,7 @@ grep -q "stale" "$tmp/err" && fail "package warns of stale decisions: $(cat "$tm
 # One decision stale in the workspace (frank changed t3 since): exactly that one in the package.
 sed -i 's/^t3: COM.2$/t3: COM.2, WELL.1/' "$ws/transcripts/E01.frank.codes"
 q report -o "$tmp/rep2" >/dev/null 2>&1
-stale_line "$tmp/rep2/methods.md" | grep -qF "1 decision(s) stale (made before the coders changed their codings: E01\\#t3)" || fail "workspace: $(stale_line "$tmp/rep2/methods.md")"
+stale_line "$tmp/rep2/methods.md" | grep_q -F "1 decision(s) stale (made before the coders changed their codings: E01\\#t3)" || fail "workspace: $(stale_line "$tmp/rep2/methods.md")"
 q package --names ../names.csv -o "$tmp/pkg2" >/dev/null 2>"$tmp/err" || fail "package 2: $(cat "$tmp/err")"
 [[ $(stale_line "$tmp/pkg2/reports/methods.md") == "$(stale_line "$tmp/rep2/methods.md")" ]] || fail "package methods 2: $(stale_line "$tmp/pkg2/reports/methods.md")"
 [[ $("$QUALRANK" -C "$tmp/pkg2" validate 2>&1 | grep -c 'is stale') == 1 ]] || fail "package validate 2: $("$QUALRANK" -C "$tmp/pkg2" validate 2>&1)"
@@ -82,7 +83,7 @@ PY
 # status in the package: every step as in the workspace (nothing made stale by the pseudonymisation).
 states() { { "$QUALRANK" -C "$1" status --format json 2>/dev/null || true; } | python3 -c 'import json,sys; [print(s["step"], "=", s["state"]) for s in json.load(sys.stdin)["steps"] if s["step"] != "report"]'; }
 [[ $(states "$tmp/cpkg") == "$(states "$cs")" ]] || fail "status in the package: $(diff <(states "$cs") <(states "$tmp/cpkg"))"
-states "$tmp/cpkg" | grep -q stale && fail "stale in the package: $(states "$tmp/cpkg")"
+states "$tmp/cpkg" | grep_q stale && fail "stale in the package: $(states "$tmp/cpkg")"
 [[ $(states "$tmp/cpkg" | grep -c "up to date") -ge 5 ]] || fail "too few steps up to date: $(states "$tmp/cpkg")"
 (cd "$tmp/cpkg" && "$QUALRANK" package verify . >/dev/null 2>"$tmp/err") || fail "verify corpus package: $(cat "$tmp/err")"
 

@@ -2,6 +2,7 @@
 # qualrank participants import: a classification sheet (CSV and .xlsx) merged into the front matter of a copy of
 # the fieldwork study (roles manager/employee/contractor, levels junior/mid/senior from tenure, bins [2, 5]).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -75,7 +76,7 @@ sed 's/people\.csv:[0-9]*:[0-9]*/CELL/; s/people\.xlsx:People:[0-9]*:[0-9]*/CELL
 sed 's/people\.csv:[0-9]*:[0-9]*/CELL/; s/people\.xlsx:People:[0-9]*:[0-9]*/CELL/' "$tmp/xdry" | tail -n +2 >"$tmp/b"
 diff "$tmp/a" "$tmp/b" || fail "xlsx and csv plans differ"
 grep -qE 'transcripts/E02.md: tenure: 6 -> 7  \(replaced; from .*people\.xlsx:People:5:3\)$' "$tmp/xdry" || fail "xlsx cell location"
-head -1 "$tmp/xdry" | grep -qF 'people.xlsx:People: 6 participant rows' || fail "xlsx summary names the sheet"
+head -1 "$tmp/xdry" | grep_q -F 'people.xlsx:People: 6 participant rows' || fail "xlsx summary names the sheet"
 "$QUALRANK" -C "$tmp/ws" participants import "$sheets/people.xlsx" --id-column Participant "${maps[@]}" >/dev/null 2>&1 || fail "xlsx import"
 grep -qx '  tenure: 7' "$tmp/ws/transcripts/E02.md" || fail "xlsx import wrote E02"
 

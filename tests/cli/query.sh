@@ -3,6 +3,7 @@
 # and exit codes), the JSON equal to `code --format json`, CSV formula neutralisation, no ANSI escapes in a
 # pipe (and highlighting on a terminal), reproducible bytes. Hand counts: tests/unit/analysis_query_test.cpp.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -41,22 +42,22 @@ grep -qxF '  memo: Efficiency and isolation come together for contractors.' "$tm
 grep -qxF '  │ =cmd|'"'"' /C calc'"'"'!A0 is what a client once pasted into our shared sheet; since' "$tmp/list.txt" ||
   fail "listing wrap: $(cat "$tmp/list.txt")"
 grep -qxF '  │ then I send updates as plain text.' "$tmp/list.txt" || fail "listing continuation line"
-tail -1 "$tmp/list.txt" | grep -qx '3 segments from 2 participants' || fail "listing footer"
+tail -1 "$tmp/list.txt" | grep_q -x '3 segments from 2 participants' || fail "listing footer"
 python3 -c "
 import sys; long = [l for l in open(sys.argv[1], encoding='utf-8').read().splitlines() if len(l) > 80]
 assert not long, long" "$tmp/list.txt" || fail "a line longer than 80 characters in a pipe"
 # exemplar picks are marked
-q --code WELL.1 --participant C01 | grep -qF 'WELL.1 Isolation (exemplar)' || fail "exemplar mark"
+q --code WELL.1 --participant C01 | grep_q -F 'WELL.1 Isolation (exemplar)' || fail "exemplar mark"
 # --uncoded: what is left to code, with the keyword suggestions
 q --uncoded --where role=contractor >"$tmp/uncoded.txt"
 grep -qxF '  suggested: COM.3 Time zones, WELL.2 Boundaries' "$tmp/uncoded.txt" || fail "uncoded suggestions: $(cat "$tmp/uncoded.txt")"
-tail -1 "$tmp/uncoded.txt" | grep -qx '5 uncoded turns from 2 participants' || fail "uncoded footer"
+tail -1 "$tmp/uncoded.txt" | grep_q -x '5 uncoded turns from 2 participants' || fail "uncoded footer"
 
 # ---- no ANSI escapes in a pipe or a file; highlighting on a terminal ----
 q --text 'time zones?' >"$tmp/plain.txt"
 q --text 'time zones?' | cat >"$tmp/piped.txt"
 ! grep -q $'\x1b' "$tmp/plain.txt" "$tmp/piped.txt" || fail "ANSI escape in a file or pipe"
-q --text 'time zones?' --format md | grep -q $'\x1b' && fail "ANSI escape in markdown"
+q --text 'time zones?' --format md | grep_q $'\x1b' && fail "ANSI escape in markdown"
 if command -v script >/dev/null; then
   script -qec "'$QUALRANK' -C '$fw' query --text 'time zones?' --participant M02" /dev/null >"$tmp/tty.txt" </dev/null || true
   grep -qF $'three \x1b[1;7mtime zones\x1b[0m burn' "$tmp/tty.txt" || fail "no highlight on a terminal: $(cat -v "$tmp/tty.txt")"
@@ -100,8 +101,8 @@ grep -qx 'TOOL.1,Chat,experience=junior,1,2' "$tmp/by.csv" || fail "--by csv cel
 grep -qx 'TOOL.1,Chat,all,3,4' "$tmp/by.csv" || fail "--by csv row total"
 grep -qx 'all,every segment found,experience=senior,2,5' "$tmp/by.csv" || fail "--by csv total row"
 grep -qx 'all,every segment found,all,5,9' "$tmp/by.csv" || fail "--by csv grand total"
-q --code TOOL --by experience --format md | grep -qxF '| TOOL.1 Chat | 1/2 | 0/0 | 2/2 | 3/4 |' || fail "--by md row"
-q --code TOOL --by experience | grep -qE '^TOOL\.1 Chat +1/2 +0/0 +2/2 +3/4$' || fail "--by table row"
+q --code TOOL --by experience --format md | grep_q -xF '| TOOL.1 Chat | 1/2 | 0/0 | 2/2 | 3/4 |' || fail "--by md row"
+q --code TOOL --by experience | grep_q -E '^TOOL\.1 Chat +1/2 +0/0 +2/2 +3/4$' || fail "--by table row"
 q --code COM --by role --format json | python3 -c "
 import json, sys
 d = json.load(sys.stdin)

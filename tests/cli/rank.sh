@@ -3,6 +3,7 @@
 # values; JSON is byte-identical for a seed; the workbook has native charts and opens in LibreOffice;
 # bad tables give located errors.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -30,7 +31,7 @@ done
 "$QUALRANK" -C "$SOURCE_DIR" rank --by experience --compare beginner,advanced --where role=user --format json --resamples 500 >"$tmp/exp.json"
 [[ "$(consensus "$tmp/exp.json" III.R beginner)" == C.1\>C.6\>C.10* ]] || fail "beginners' bug themes: $(consensus III.R beginner)"
 [[ "$(consensus "$tmp/exp.json" III.R advanced)" == C.2\>* ]] || fail "advanced users' bug themes: $(consensus III.R advanced)"
-grep -q '"groups": \[' "$tmp/exp.json" && grep -A2 '"groups": \[' "$tmp/exp.json" | grep -q '"beginner"' || fail "compare groups"
+grep -q '"groups": \[' "$tmp/exp.json" && grep -A2 '"groups": \[' "$tmp/exp.json" | grep_q '"beginner"' || fail "compare groups"
 
 # same seed -> same bytes; another seed -> a different CI
 "$QUALRANK" -C "$SOURCE_DIR" rank --format json --resamples 2000 | cmp -s - "$tmp/roles.json" || fail "not reproducible"
@@ -44,7 +45,7 @@ grep -q '"p_holm": 0.087255224139653' "$tmp/table.json" || fail "table holm"
 
 # outputs: xlsx with native charts, md summary
 "$QUALRANK" -C "$SOURCE_DIR" rank --resamples 500 -o "$tmp/rankings.xlsx" -o "$tmp/rankings.md" 2>/dev/null
-unzip -l "$tmp/rankings.xlsx" | grep -c 'xl/charts/chart[0-9]*.xml' | grep -qx 6 || fail "expected 6 charts (bar + scatter per question)"
+unzip -l "$tmp/rankings.xlsx" | grep -c 'xl/charts/chart[0-9]*.xml' | grep_q -x 6 || fail "expected 6 charts (bar + scatter per question)"
 grep -q 'Misaligned items' "$tmp/rankings.md" || fail "markdown lists misaligned items"
 grep -q "Spearman's rho" "$tmp/rankings.md" || fail "markdown correlation"
 "$QUALRANK" -C "$SOURCE_DIR" rank --resamples 500 -o "$tmp/again.xlsx" 2>/dev/null

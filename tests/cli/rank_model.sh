@@ -4,6 +4,7 @@
 # the worths diverge without pseudo-rankings; and in `report`, the forest plot draws exactly report.json's
 # numbers (each point's data attributes against the JSON, the markers' x positions in the order of the values).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -29,9 +30,9 @@ jq -e '.questions[0].model.item_differences | (map(select(.item == "A.1"))[0].di
 # without --model: no model key (the mean-rank JSON is unchanged)
 "$QUALRANK" -C "$ws" rank --format json --resamples 0 | jq -e '.questions[0] | has("model") | not' >/dev/null || fail "model without --model"
 # the Markdown states the test in a sentence; the table output too
-"$QUALRANK" -C "$ws" rank --model plackett-luce --format md --resamples 0 | grep -Eq '(do not share one set of priorities|No evidence that the groups \(nurse, carer\) weigh the items differently) \(likelihood-ratio chi-square = [0-9.]+, df = 2, p' \
+"$QUALRANK" -C "$ws" rank --model plackett-luce --format md --resamples 0 | grep_q -E '(do not share one set of priorities|No evidence that the groups \(nurse, carer\) weigh the items differently) \(likelihood-ratio chi-square = [0-9.]+, df = 2, p' \
   || fail "markdown sentence"
-"$QUALRANK" -C "$ws" rank --model plackett-luce --resamples 0 | grep -q 'PL worth nurse:' || fail "table output"
+"$QUALRANK" -C "$ws" rank --model plackett-luce --resamples 0 | grep_q 'PL worth nurse:' || fail "table output"
 
 # --table with nurses who never name B.1 (top-k: it loses every choice): finite with pseudo-rankings, an error without
 "$QUALRANK" -C "$FIXTURES/mini" rank --table "$ws/table.csv" --model plackett-luce --format json --resamples 0 >"$tmp/table.json"

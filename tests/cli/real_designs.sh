@@ -4,6 +4,7 @@
 # --lenient-dates); participants named like the statistics qualrank reports (Holm, Cohen, Chen, ...) are
 # pseudonymised and the package is written, while a real leak of such a name is still caught.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -122,7 +123,7 @@ w query --code COM >/dev/null 2>"$tmp/err" || fail "query with routine warnings"
 [[ $(grep -c ': warning: empty participant turn$' "$tmp/err") == 5 ]] || fail "routine warnings shown: $(cat "$tmp/err")"
 grep -qxF "qualrank: note: 1 more warning about the workspace not shown: 'qualrank validate' lists them all" "$tmp/err" || fail "summary: $(cat "$tmp/err")"
 w -q query --code COM >/dev/null 2>"$tmp/err"; [[ ! -s $tmp/err ]] || fail "--quiet: $(cat "$tmp/err")"
-w validate 2>&1 | grep -c ': warning: empty participant turn$' | grep -qx 6 || fail "validate lists every warning"
+w validate 2>&1 | grep -c ': warning: empty participant turn$' | grep_q -x 6 || fail "validate lists every warning"
 # An important one stands out, with --quiet too: an open unit of a consensus.
 cp "$FIXTURES"/team/transcripts/E01.frank.codes "$wn/transcripts/"
 printf 's\ns\ns\ns\n' | w reconcile E01.md --date 2026-11-20 >/dev/null 2>&1 || true

@@ -3,6 +3,7 @@
 # $SHARED_DIR, never copied into the repo), are reproducible, and round-trip; a QualCoder-style project
 # imports; broken projects give located errors; a .qdc into a workspace with a taxonomy becomes proposals.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}" "${SHARED_DIR:?}"
 XSD="$SHARED_DIR/reference/refi-qda"
 if [[ ! -f $XSD/Codebook.xsd || ! -f $XSD/Project.xsd ]]; then
@@ -40,7 +41,7 @@ Q -q -C "$study" export --qdpx -o "$tmp/study.qdpx" || fail "export --qdpx"
 valid_qdpx "$tmp/study.qdpx"
 TZ=America/Los_Angeles Q -q -C "$study" export --qdpx -o "$tmp/again.qdpx"
 cmp -s "$tmp/study.qdpx" "$tmp/again.qdpx" || fail "export --qdpx is not reproducible"
-unzip -l "$tmp/study.qdpx" >"$tmp/listing"  # (no `| grep -q`: its early exit would fail the pipeline)
+unzip -l "$tmp/study.qdpx" >"$tmp/listing"  # (no `| grep_q`: its early exit would fail the pipeline)
 grep -q ' 2025-01-01 00:00 *project.qde' "$tmp/listing" || fail "zip timestamps: $(head -5 "$tmp/listing")"
 [[ $(grep -c ' sources/[0-9a-f-]*\.txt$' "$tmp/listing") -eq 19 ]] || fail "19 sources"
 grep -q ' qualrank/guidelines/llm-frameworks-interview.yaml$' "$tmp/listing" || fail "the guideline is carried"

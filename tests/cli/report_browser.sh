@@ -4,6 +4,7 @@
 # charts' legend swatches match their bars, and the screenshot is not blank. With QUALRANK_UPDATE_SCREENSHOT=1
 # the screenshot is saved as docs/report-screenshot.png (the one README shows).
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -82,7 +83,7 @@ printf '<!DOCTYPE html><html><body></body></html>' >"$tmp/blank.html"
 timeout 120 "$browser" "${flags[@]}" --user-data-dir="$tmp/profile3" --window-size=1280,2400 \
   --screenshot="$tmp/blank.png" "file://$tmp/blank.html" >/dev/null 2>&1 || fail "chromium --screenshot (blank) failed"
 size=$(stat -c %s "$tmp/report.png"); blank=$(stat -c %s "$tmp/blank.png")
-head -c 8 "$tmp/report.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "screenshot is not a PNG"
+head -c 8 "$tmp/report.png" | od -An -tx1 | grep_q '89 50 4e 47' || fail "screenshot is not a PNG"
 # A blank 1280x2400 page compresses to a few kB; the rendered charts and tables to hundreds.
 [[ $size -gt $((blank * 10)) && $size -gt 100000 ]] || fail "screenshot looks blank ($size bytes; blank page $blank bytes)"
 if [[ "${QUALRANK_UPDATE_SCREENSHOT:-}" == 1 ]]; then cp "$tmp/report.png" "$SOURCE_DIR/docs/report-screenshot.png"; fi

@@ -5,6 +5,7 @@
 # (text and JSON, exit code) and the readers (corpus table, corpus sample) are checked for the exact message,
 # and the numbers against an independent recomputation in Python from the workspace's files.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -57,7 +58,7 @@ expect_fail 1 "$stale" q corpus screen --status
 [[ $(state retrieval) == stale ]] || fail "retrieval after re-import: $(state retrieval)"
 [[ $(why retrieval) == "corpus/atlas.jsonl changed (re-imported 2025-12-01) since the retrieval" ]] || fail "why: $(why retrieval)"
 out=$(q status) || true
-sed 's/^ *//' <<<"$out" | grep -qx 'next: qualrank corpus retrieve   (keeps the window 2023-01 to 2025-04)' || fail "next command: $out"
+sed 's/^ *//' <<<"$out" | grep_q -x 'next: qualrank corpus retrieve   (keeps the window 2023-01 to 2025-04)' || fail "next command: $out"
 
 # 3. A plain re-run keeps the window the options gave, and says so; nothing outside it is retrieved.
 err=$(q corpus retrieve 2>&1 >/dev/null)
@@ -118,7 +119,7 @@ printf 'doc,nodes,note\n' >"$ws/corpus/labels/pilot/eve.csv"   # the labeller op
 [[ $(why "decisions pilot") == $'1 disagreement not decided\n1 document labelled by some coders only, no decision: open in Table I' ]] || fail "decisions why: $(why "decisions pilot")"
 err=$(q corpus labels export --sample pilot 2>&1 >/dev/null)
 [[ $err == "corpus/labels/pilot/eve.csv: warning: holds no label: not counted as a coder of sample pilot (label with 'qualrank corpus label --coder eve --sample pilot', or remove the file)" ]] || fail "empty coder: $err"
-head -1 "$ws/codebooks/labels/pilot.csv" | grep -qx 'unit,Label_ann,Label_bob,Final_Label' || fail "eve counted as a coder: $(head -1 "$ws/codebooks/labels/pilot.csv")"
+head -1 "$ws/codebooks/labels/pilot.csv" | grep_q -x 'unit,Label_ann,Label_bob,Final_Label' || fail "eve counted as a coder: $(head -1 "$ws/codebooks/labels/pilot.csv")"
 
 # Table I as recomputed here: retrieved, screened out (unanimous) and kept per source.
 q corpus table --format json >"$tmp/t1.json"
@@ -193,7 +194,7 @@ n=$(sed -n 1p "$tmp/gone"); list=$(sed -n 2p "$tmp/gone")
 expect_fail 1 "corpus/retrieved.jsonl: error: $n labelled unit(s) are not retrieved documents ($list): the retrieval changed since their sample was drawn; retrieve again as it was, or draw the sample again" \
   q corpus table
 [[ $(state "sample pilot") == stale ]] || fail "sample after a narrower retrieval: $(state "sample pilot")"
-why "sample pilot" | grep -q '^the population changed since the draw (N [0-9]* then, [0-9]* now: the retrieval or the screening changed)$' || fail "sample why: $(why "sample pilot")"
+why "sample pilot" | grep_q '^the population changed since the draw (N [0-9]* then, [0-9]* now: the retrieval or the screening changed)$' || fail "sample why: $(why "sample pilot")"
 # validate reads corpus/ too: the stale sample is a warning located at its list.
 out=$(q validate 2>&1) || fail "validate: $out"
 grep -q '^corpus/samples/pilot.txt: warning: stale: the population changed since the draw (N [0-9]* then, [0-9]* now: the retrieval or the screening changed); run '"'"'qualrank corpus sample pilot --force --seed 2 --rule unanimous --size 8'"'"'$' <<<"$out" ||
@@ -202,7 +203,7 @@ grep -q '^corpus/samples/pilot.txt: warning: stale: the population changed since
 # 9. A stored source edited by hand: no longer the file the manifest records; status and validate say so.
 sed -i '1s/"title":"/"title":"EDITED /' "$ws/corpus/cirrus.jsonl"
 [[ $(state "corpus sources") == stale ]] || fail "an edited source: $(state "corpus sources")"
-why "corpus sources" | grep -q '^corpus/cirrus.jsonl is not the file corpus/manifest.json records (SHA-256 [0-9a-f]\{12\}\.\.\., recorded [0-9a-f]\{12\}\.\.\.): edited by hand or corrupted since its import$' ||
+why "corpus sources" | grep_q '^corpus/cirrus.jsonl is not the file corpus/manifest.json records (SHA-256 [0-9a-f]\{12\}\.\.\., recorded [0-9a-f]\{12\}\.\.\.): edited by hand or corrupted since its import$' ||
   fail "why: $(why "corpus sources")"
 q validate >"$tmp/v" 2>&1 || true  # (to a file: grep -q would close the pipe early under pipefail)
 grep -q "^corpus/manifest.json: warning: stale: corpus/cirrus.jsonl is not the file" "$tmp/v" || fail "validate on an edited source: $(cat "$tmp/v")"
@@ -231,7 +232,7 @@ open(sys.argv[1] + "/../outside", "w").write("\n".join(f"{f}:{k}:{d}" for f, k, 
 PY
 [[ $(state "labels pilot") == stale ]] || fail "labels after the redraw: $(state "labels pilot")"
 n_out=$(wc -l <"$tmp/outside"); n_out=$((n_out + 1))
-why "labels pilot" | grep -q "^$n_out labels\? or decisions\? of documents not in sample pilot (drawn again since they were made?), not counted: " || fail "labels why: $(why "labels pilot")"
+why "labels pilot" | grep_q "^$n_out labels\? or decisions\? of documents not in sample pilot (drawn again since they were made?), not counted: " || fail "labels why: $(why "labels pilot")"
 q validate >"$tmp/v" 2>&1 || true
 IFS=: read -r f line doc < <(head -1 "$tmp/outside")
 grep -qxF "$f:$line:1: warning: stale: $doc is not in sample pilot (drawn again since?): this line is not counted; label the sample's documents, or remove it with 'qualrank corpus label --coder NAME --sample pilot --doc SOURCE#ID --remove'" "$tmp/v" ||

@@ -2,6 +2,7 @@
 # qualrank suggest: code suggestions for uncoded turns and their cross-validation, on the suggest fixture
 # (nurse and carer roles), the mini fixture and the bundled study.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -112,7 +113,7 @@ grep -q "warning: no code has 4 or more coded segments yet" "$tmp/err" || fail "
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suggestions"]; assert len(s) == 5 and all(x["codes"] == [] for x in s) and any(x["keyword"] for x in s), s' "$tmp/out" || fail "keyword suggestions only"
 expect 0 q suggest --help
 grep -q -- "--min-support" "$tmp/out" && grep -q "never suggested" "$tmp/out" || fail "--help"
-q help | grep -qE '^  suggest +propose codes' || fail "help lists suggest"
+q help | grep_q -E '^  suggest +propose codes' || fail "help lists suggest"
 
 # nothing coded yet: no evaluation (exit 1), every open turn listed with its keyword suggestions
 cp -r "$fx" "$tmp/uncoded" && sed -i '/^@code/d' "$tmp/uncoded"/transcripts/*.md

@@ -3,6 +3,7 @@
 # (tests/fixtures/history/workspace: A.1 renamed to A.5, B.2 merged into B.1), a split needing re-coding, a
 # tampered history, 20 concurrent proposals, and the bundled history rebuilt byte for byte by its script.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -10,7 +11,7 @@ Q=$QUALRANK
 export QUALRANK_AUTHOR=tester SOURCE_DATE_EPOCH=1746000000   # 2025-04-30
 
 # --- The bundled study -------------------------------------------------------------------------------------
-"$Q" -C "$SOURCE_DIR" taxonomy show --at 1 | sed -n 1p | grep -qx 'llm-frameworks version 1: Issue type 3, Theme 18, Sub-theme 69' \
+"$Q" -C "$SOURCE_DIR" taxonomy show --at 1 | sed -n 1p | grep_q -x 'llm-frameworks version 1: Issue type 3, Theme 18, Sub-theme 69' \
   || fail "show --at 1: $("$Q" -C "$SOURCE_DIR" taxonomy show --at 1 | sed -n 1p)"
 "$Q" -C "$SOURCE_DIR" taxonomy show --at 1 --format json >"$tmp/v1.json"
 [[ $(grep -c '"level": 1,' "$tmp/v1.json") -eq 3 && $(grep -c '"level": 2,' "$tmp/v1.json") -eq 18 &&
@@ -21,9 +22,9 @@ for id in A.2.iii B.5 B.5.i B.5.ii B.5.iii B.5.iv B.5.v B.5.vi B.1.iv B.3.v B.2.
   grep -q "\"id\": \"$id\"" "$tmp/v2.json" || fail "$id missing in version 2"
 done
 grep -q '"id": "A.5"' "$tmp/v2.json" && fail "the rejected A.5 is in version 2"
-grep -A3 '"id": "C.11"' "$tmp/v2.json" | grep -q '"level": 2' || fail "C.11 is a theme"
+grep -A3 '"id": "C.11"' "$tmp/v2.json" | grep_q '"level": 2' || fail "C.11 is a theme"
 "$Q" -C "$SOURCE_DIR" taxonomy show --at "after interviews" | sed -n 1p |
-  grep -qx 'llm-frameworks version 2 (after interviews): Issue type 3, Theme 20, Sub-theme 83' || fail "show by version name"
+  grep_q -x 'llm-frameworks version 2 (after interviews): Issue type 3, Theme 20, Sub-theme 83' || fail "show by version name"
 "$Q" -C "$SOURCE_DIR" taxonomy show | cmp -s - <("$Q" -C "$SOURCE_DIR" taxonomy show --at 2) || fail "latest is version 2"
 "$Q" -C "$SOURCE_DIR" validate 2>/dev/null || fail "bundled study at version 2 does not validate"
 "$Q" -C "$SOURCE_DIR" validate --at 1 2>/dev/null || fail "bundled study at version 1 does not validate"
@@ -45,13 +46,13 @@ grep -q 'E0017 (alice, 2025-04-22) | add A.5 .Slow Jupyter Notebooks. under A | 
 grep -o 'source: transcripts/[A-Z0-9]*\.md:[0-9]*' "$SOURCE_DIR/codebooks/llm-frameworks.history.yaml" | sed 's/source: //' | sort -u >"$tmp/sources"
 [[ $(wc -l <"$tmp/sources") -ge 19 ]] || fail "expected at least 19 provenance sources"
 while IFS=: read -r file line; do
-  sed -n "${line}p" "$SOURCE_DIR/$file" | grep -q "^$(basename "$file" .md): " || fail "$file:$line is not a turn of $(basename "$file" .md)"
+  sed -n "${line}p" "$SOURCE_DIR/$file" | grep_q "^$(basename "$file" .md): " || fail "$file:$line is not a turn of $(basename "$file" .md)"
 done <"$tmp/sources"
 
-"$Q" -C "$SOURCE_DIR" taxonomy log | tail -1 | grep -qx '17 edits (16 accepted, 1 rejected, 0 proposed); latest version 2 (after interviews)' \
+"$Q" -C "$SOURCE_DIR" taxonomy log | tail -1 | grep_q -x '17 edits (16 accepted, 1 rejected, 0 proposed); latest version 2 (after interviews)' \
   || fail "log summary: $("$Q" -C "$SOURCE_DIR" taxonomy log | tail -1)"
-"$Q" -C "$SOURCE_DIR" taxonomy log --node C.11 | grep -c '^E00' | grep -qx 4 || fail "log --node C.11: 4 edits"
-"$Q" -C "$SOURCE_DIR" taxonomy log --node C.11 | grep -q 'from D01 (transcripts/D01.md:68), U10 (transcripts/U10.md:59)' || fail "log provenance"
+"$Q" -C "$SOURCE_DIR" taxonomy log --node C.11 | grep -c '^E00' | grep_q -x 4 || fail "log --node C.11: 4 edits"
+"$Q" -C "$SOURCE_DIR" taxonomy log --node C.11 | grep_q 'from D01 (transcripts/D01.md:68), U10 (transcripts/U10.md:59)' || fail "log provenance"
 
 # export: a plain taxonomy file of version 2 that a workspace without history loads with the same nodes
 mkdir -p "$tmp/exported"; cp -r "$SOURCE_DIR/guidelines" "$SOURCE_DIR/transcripts" "$tmp/exported/"
@@ -86,10 +87,10 @@ grep -q '^P1#t2,P1,user,II.1,"A.1,A.1.i",' "$tmp/mig1.csv" || fail "--at 1 keeps
 grep -q '^P1#t3,P1,user,II.1,"B.1,B.2",' "$tmp/mig1.csv" || fail "--at 1 keeps B.2"
 "$Q" -C "$ws" code --at migrated --format csv | cmp -s - "$tmp/mig.csv" || fail "--at by name"
 "$Q" -C "$ws" taxonomy diff 1 2 --format json >"$tmp/mig.json"
-grep -A4 '"kind": "renamed"' "$tmp/mig.json" | grep -q '"node_after": "A.5"' || fail "diff: renamed A.1 -> A.5"
-grep -A14 '"kind": "renamed"' "$tmp/mig.json" | grep -q '"segments": 1' || fail "diff: the rename touches 1 segment"
-grep -A14 '"kind": "merged"' "$tmp/mig.json" | grep -q '"segments": 1' || fail "diff: the merge touches 1 segment"
-"$Q" -C "$ws" taxonomy diff 1 2 | grep -q '| B.2 | merged B.2 .Numerics. into B.1 | E0002 (merge, alice, 2025-05-02) | P1 (transcripts/P1.md:26) |' \
+grep -A4 '"kind": "renamed"' "$tmp/mig.json" | grep_q '"node_after": "A.5"' || fail "diff: renamed A.1 -> A.5"
+grep -A14 '"kind": "renamed"' "$tmp/mig.json" | grep_q '"segments": 1' || fail "diff: the rename touches 1 segment"
+grep -A14 '"kind": "merged"' "$tmp/mig.json" | grep_q '"segments": 1' || fail "diff: the merge touches 1 segment"
+"$Q" -C "$ws" taxonomy diff 1 2 | grep_q '| B.2 | merged B.2 .Numerics. into B.1 | E0002 (merge, alice, 2025-05-02) | P1 (transcripts/P1.md:26) |' \
   || fail "diff md: merge row"
 
 # a split whose codings need re-coding: validate reports each code located, --at 2 still works
@@ -102,7 +103,7 @@ set +e; "$Q" -C "$ws" validate 2>"$tmp/err"; rc=$?; set -e
 grep -qF "transcripts/P2.md:14:7: error: 'A.2' needs re-coding: node 'A.2' was split into A.2.a, A.2.b by E0005 (version 3)" "$tmp/err" \
   || fail "needs re-coding message: $(cat "$tmp/err")"
 "$Q" -C "$ws" validate --at 2 2>/dev/null || fail "--at 2 after the split"
-"$Q" -C "$ws" taxonomy show --at 3 | grep -q '^  A.2.b  Limits, and boundaries$' || fail "split successor with a comma in its name"
+"$Q" -C "$ws" taxonomy show --at 3 | grep_q '^  A.2.b  Limits, and boundaries$' || fail "split successor with a comma in its name"
 
 # --- A tampered history: the first broken entry, located -------------------------------------------------------
 ws="$tmp/tampered"; cp -r "$FIXTURES/history/workspace" "$ws"; cp -r "$FIXTURES/history/tampered/." "$ws/"; rm "$ws/expect"
@@ -130,7 +131,7 @@ expect_error "unknown taxonomy version '9' (versions: 1, 2 (migrated))" taxonomy
 "$Q" -C "$ws" taxonomy propose merge --from B.1 --rationale r >/dev/null 2>&1 && fail "merge without --into accepted"
 "$Q" -C "$ws" taxonomy propose rename --node A.5 --parent A --name X --rationale r >/dev/null 2>&1 && fail "--parent accepted for rename"
 cmp -s "$ws/codebooks/mini.history.yaml" "$FIXTURES/history/workspace/codebooks/mini.history.yaml" || fail "a failed command changed the history"
-"$Q" -C "$ws" taxonomy propose add --parent A --id A.6 --name Other --rationale r | grep -qx E0005 || fail "propose E0005"
+"$Q" -C "$ws" taxonomy propose add --parent A --id A.6 --name Other --rationale r | grep_q -x E0005 || fail "propose E0005"
 expect_error "cannot accept into version 1: the latest version is 2; accept into 2 or 3" taxonomy accept E0005 --into-version 1
 expect_error "version name 'migrated' already names version 2" taxonomy accept E0005 --version-name migrated
 
@@ -147,13 +148,13 @@ for p in "${pids[@]}"; do wait "$p" || fail "a concurrent propose failed: $(cat 
 [[ $(grep -c '^  - propose: ' "$ws/codebooks/mini.history.yaml") -eq 24 ]] || fail "24 proposals expected in the file"
 for i in $(seq 1 20); do grep -q "rationale: script $i\$" "$ws/codebooks/mini.history.yaml" || fail "proposal $i lost"; done
 "$Q" -C "$ws" validate 2>/dev/null || fail "history after concurrent proposals does not validate"
-"$Q" -C "$ws" taxonomy log | tail -1 | grep -q '^24 edits (3 accepted, 1 rejected, 20 proposed)' || fail "log after concurrent proposals"
+"$Q" -C "$ws" taxonomy log | tail -1 | grep_q '^24 edits (3 accepted, 1 rejected, 20 proposed)' || fail "log after concurrent proposals"
 
 # Without $QUALRANK_AUTHOR, $USER and $LOGNAME the author is the account's name (as reconcile's decider), never
 # "unknown".
 env -u USER -u LOGNAME -u QUALRANK_AUTHOR "$Q" -C "$ws" taxonomy propose deprecate --node B.1 --rationale "no author given" \
   >"$ws/id" || fail "propose without USER"
-grep -A8 "^  - propose: $(cat "$ws/id")\$" "$ws/codebooks/mini.history.yaml" | grep -qx "    author: $(id -un)" ||
+grep -A8 "^  - propose: $(cat "$ws/id")\$" "$ws/codebooks/mini.history.yaml" | grep_q -x "    author: $(id -un)" ||
   fail "author without USER: $(grep -A8 "^  - propose: $(cat "$ws/id")" "$ws/codebooks/mini.history.yaml")"
 
 # A subcommand mistyped: exit 2, "did you mean", the usage (taxonomy and corpus share one dispatcher).

@@ -6,6 +6,7 @@
 # walked with the answers on stdin: no ESC or CR byte of the input reaches the output, the visible forms do, and
 # the prefix stands whole; in tmux, the screen the decider sees keeps what was printed before the title.
 set -euo pipefail
+grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
 : "${QUALRANK:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d)
@@ -55,7 +56,7 @@ if command -v tmux >/dev/null; then
   keys s Enter
   wait_for "[2/2]"
   [[ $(screen) == *"sample s: 2 documents, 2 coders (alice, bob)"* ]] || fail "the screen was cleared"
-  screen | grep -qE "^\[[12]/2\] x#2  \^\[\[2Jcleared\^Mgotcha    end <U\+009B>2J$" || fail "x#2's line on the screen"
+  screen | grep_q -E "^\[[12]/2\] x#2  \^\[\[2Jcleared\^Mgotcha    end <U\+009B>2J$" || fail "x#2's line on the screen"
   keys q Enter
 fi
 # The --status listing and the ties of --majority list the open documents, none of it passed either.
