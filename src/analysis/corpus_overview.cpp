@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -33,6 +34,7 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
   if (diags.has_errors() || sources.empty()) return std::nullopt;
   // Retrieval and screening.
   std::vector<RetrievedRef> retrieved;
+  std::optional<RetrievalProvenance> provenance;  // its window counts the documents "in window"
   const std::string rr = "corpus/retrieved.jsonl";
   if (files::exists(workspace / rr)) {
     std::string why;
@@ -41,6 +43,7 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
     else {
       check_retrieval_current(workspace, *text, diags, true);  // Table I from a stale retrieval would count other documents
       retrieved = read_retrieved(*text, rr, diags);
+      provenance = read_retrieval_provenance(std::string_view(*text).substr(0, text->find('\n')), rr, 1, diags);
     }
   }
   auto screeners = read_all_screening(workspace, diags);
@@ -113,7 +116,6 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
   std::vector<std::unordered_map<std::string, bool>> wanted(table.sources.size());
   for (std::int64_t u = 0; u < table.units(); ++u)
     wanted[static_cast<std::size_t>(table.unit_source[static_cast<std::size_t>(u)])].emplace(std::string(table.unit_id(u)), true);
-  const auto provenance = stored_retrieval_provenance(workspace, diags);
   const std::string from = provenance ? provenance->from : std::string(), to = provenance ? provenance->to : std::string();
   std::map<std::string, std::pair<std::int64_t, std::int64_t>> stored_in_window;  // source -> (stored, in window)
   std::vector<PeriodList> periods;
