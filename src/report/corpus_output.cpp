@@ -17,6 +17,7 @@ std::string group_title(const Taxonomy& taxonomy, const std::string& id) {
 struct Columns {
   std::vector<std::string> titles;
   bool no_period = false, open = false, ungrouped = false;
+  int fp_rate = -1;  // the FP rate's column (screening only)
 };
 
 Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
@@ -25,7 +26,10 @@ Columns columns_of(const CorpusTable& t, const Taxonomy& taxonomy) {
   c.open = t.total.open > 0;
   c.ungrouped = t.total.ungrouped > 0;
   c.titles = {"source"};
-  if (t.screening) c.titles.insert(c.titles.end(), {"stored", "in window", "retrieved", "screened", "screened out", "kept", "FP rate"});
+  if (t.screening) {
+    c.titles.insert(c.titles.end(), {"stored", "in window", "retrieved", "screened", "screened out", "kept", "FP rate"});
+    c.fp_rate = static_cast<int>(c.titles.size()) - 1;
+  }
   c.titles.push_back("units");
   for (const auto& p : t.periods) c.titles.push_back(p);
   if (c.no_period) c.titles.push_back("(no period)");
@@ -139,7 +143,7 @@ void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxono
   std::vector<xlsx::Column> cols;
   for (std::size_t i = 0; i < c.titles.size(); ++i)
     cols.push_back({c.titles[i],
-                    i == 0 ? xlsx::CellStyle::text : t.screening && i == 7 ? xlsx::CellStyle::three_decimals : xlsx::CellStyle::integer,
+                    i == 0 ? xlsx::CellStyle::text : static_cast<int>(i) == c.fp_rate ? xlsx::CellStyle::three_decimals : xlsx::CellStyle::integer,
                     i == 0 ? 30.0 : 24.0});
   sheet.header(cols, 1);
   int row = 0;
@@ -158,13 +162,12 @@ void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxono
   write(t.total);
   if (t.screening) {
     // Both averages of the false-positive rate, each named, under the FP rate column.
-    const int fp = 7;
     for (const auto& [name, value] : {std::pair<std::string, double>{"FP rate, pooled (total row)", fp_rate(t.total)},
                                       std::pair<std::string, double>{"FP rate, mean of the sources' rates", t.mean_fp_rate()}}) {
       ++row;
       sheet.write_text(row, 0, name);
-      if (std::isnan(value)) sheet.write_text(row, fp, "n/a");
-      else sheet.write_number(row, fp, value);
+      if (std::isnan(value)) sheet.write_text(row, c.fp_rate, "n/a");
+      else sheet.write_number(row, c.fp_rate, value);
     }
   }
 }
