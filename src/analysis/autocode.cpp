@@ -295,7 +295,7 @@ std::size_t KeywordMatcher::scan_nfc(std::string_view s, void (*cb)(void*, int32
       if ((flags & 2) && !spelled_exactly(s, start, cp_end, exact_[static_cast<std::size_t>(rule)], collapse_)) continue;
       if (origin) {  // whole characters of the original text only (not "cafe" before its U+0301), in its bytes
         const auto& at = *origin;
-        if ((start > 0 && at[start - 1] == at[start]) || (cp_end < n && at[cp_end] == at[cp_end - 1])) continue;
+        if (!text::whole_characters(at, start, cp_end)) continue;
         ++matches;
         cb(ctx, rule, at[start], at[cp_end]);
         continue;

@@ -59,7 +59,7 @@ void find_in(const text::NfcText& hay, const std::string& needle, std::vector<st
   const auto& o = hay.origin;
   for (std::size_t at = hay.text.find(needle); at != std::string::npos; at = hay.text.find(needle, at + 1)) {
     const std::size_t end = at + needle.size();
-    if ((at > 0 && o[at - 1] == o[at]) || (end < hay.text.size() && o[end] == o[end - 1])) continue;
+    if (!text::whole_characters(o, at, end)) continue;
     out.emplace_back(o[at], o[end]);
     if (first_only) return;
   }

@@ -459,9 +459,7 @@ std::optional<std::pair<std::size_t, std::size_t>> find_canonical(std::string_vi
   for (std::size_t at = h.text.find(want); at != std::string::npos; at = h.text.find(want, at + 1)) {
     const std::size_t end = at + want.size();
     // Whole characters of `hay`: the match starts and ends at segment edges.
-    if (h.origin[at] < from) continue;
-    if (at > 0 && h.origin[at - 1] == h.origin[at]) continue;
-    if (end < h.text.size() && h.origin[end] == h.origin[end - 1]) continue;
+    if (h.origin[at] < from || !whole_characters(h.origin, at, end)) continue;
     return std::make_pair(h.origin[at], h.origin[end]);
   }
   return std::nullopt;

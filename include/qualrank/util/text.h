@@ -29,6 +29,12 @@ struct NfcText {
   std::string text;
   std::vector<std::size_t> origin;  // text.size() + 1 entries
 };
+// Whether the bytes [at, end) of a normalised text start and end on whole characters of the text it was made
+// from: neither edge falls inside a normalisation segment (`origin` as NfcText's; "cafe" is not whole in
+// "cafe" + U+0301). The one check every NFC match makes before mapping back (origin[at], origin[end]).
+inline bool whole_characters(const std::vector<std::size_t>& origin, std::size_t at, std::size_t end) {
+  return !(at > 0 && origin[at - 1] == origin[at]) && !(end + 1 < origin.size() && origin[end] == origin[end - 1]);
+}
 NfcText nfc_with_origin(std::string_view s);
 // Whether `s` is valid UTF-8 already in NFC (nfc_with_origin(s).text == s, each byte its own offset); all-ASCII
 // text is, checked without ICU.
