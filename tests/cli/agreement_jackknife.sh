@@ -3,7 +3,7 @@
 # 2% empty cells): from there on the intervals are jackknife normal intervals (docs/agreement.md), and every
 # output says so; one unit fewer (99,999) keeps the bootstrap and the outputs it had before.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

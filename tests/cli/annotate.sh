@@ -2,7 +2,7 @@
 # qualrank annotate: the terminal coder driven in tmux as a person would, on a copy of the bundled study.
 # Each scenario reads the screen, then checks the saved file and what `qualrank code --format json` reports.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8

@@ -6,7 +6,7 @@
 # columns, help wraps, a hidden margin is said, NO_COLOR drops colours; ] offers save and go; g goes to a
 # turn; SIGTERM keeps the unsaved work for the next session; a reload names the memo it could not re-apply.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8

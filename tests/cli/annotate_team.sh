@@ -6,7 +6,7 @@
 # search, first/last turn, next uncoded, the next transcript, the segments pane, the memo list, a new code
 # proposed with its provenance, blind coding, and the coded-span marker (no colours) or colour.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 export LANG=C.UTF-8 LC_ALL=C.UTF-8

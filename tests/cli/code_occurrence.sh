@@ -3,7 +3,7 @@
 # that place, `"span"#N` in a second coder's .codes file; without --occurrence the refusal says how to choose.
 # Fieldwork study, E01's t2 ("I post in the stand-up thread, but I never know ...": "I" twice).
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -4,7 +4,7 @@
 # the fieldwork fixture (named with -C, or found upward from a folder inside it). fish runs its script through
 # `complete -C`; zsh's is syntax-checked (zsh -n). The hidden __complete is silent and exits 0 on any problem.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -8,7 +8,7 @@
 # correction) and its allocation. Then a re-import of a newer export (3 added, 2 updated, screening kept), the
 # located errors, and the example study's filter_keywords ($SHARED_DIR; skipped when absent).
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

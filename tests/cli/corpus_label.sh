@@ -7,7 +7,7 @@
 # (`corpus table`, JSON and text, every count recomputed from the corpus files) and in `report` (report.json's
 # corpus, latex/corpus.tex); located errors writing nothing; the terminal labeller driven in tmux.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d)

@@ -10,7 +10,7 @@
 # longer draws is removed (a file of the user's is kept); a figures/ path that cannot be a folder fails the
 # report before report.json is written.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 for tool in xmllint pdfinfo pdffonts pdftotext pdftoppm python3; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (make deps-test installs it)"; exit 77; }

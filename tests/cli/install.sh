@@ -3,7 +3,7 @@
 # docs land where Debian's tools look for them, and nothing else is installed; the pages and scripts are the
 # ones the binary prints; bash-completion's loader finds the installed script; PREFIX defaults to /usr/local.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

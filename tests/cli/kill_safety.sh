@@ -8,7 +8,7 @@
 # and removes the killed run's temp files. A project import, killed the same way, leaves (once the next
 # command has run) every file old or every file new.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

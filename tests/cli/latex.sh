@@ -9,7 +9,7 @@
 # docs/latex.md compiles; a table a later run no longer writes is removed (a file of the user's is kept); a latex/
 # path that cannot be a folder fails the report before report.json is written.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 if ! command -v pdflatex >/dev/null || ! command -v pdftotext >/dev/null; then
   echo "SKIP: pdflatex or pdftotext is not installed (make deps-test installs them)"; exit 77

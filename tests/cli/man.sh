@@ -3,7 +3,7 @@
 # (groff -ww, no warnings) and renders with man -l; every option each command's --help lists is on its page
 # and in qualrank(1); the exit codes are documented; the pages are the same bytes on every run.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -5,7 +5,7 @@
 # before), and the labeller's search ('/Zoë' finds a body written "Zoe" + U+0308 and marks it, an NFD query
 # finds NFC text, case-insensitively beyond ASCII), driven in tmux (80x24).
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 command -v tmux >/dev/null || { echo "skip: no tmux"; exit 77; }

@@ -2,7 +2,7 @@
 # qualrank participants import: a classification sheet (CSV and .xlsx) merged into the front matter of a copy of
 # the fieldwork study (roles manager/employee/contractor, levels junior/mid/senior from tenure, bins [2, 5]).
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

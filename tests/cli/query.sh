@@ -3,7 +3,7 @@
 # and exit codes), the JSON equal to `code --format json`, CSV formula neutralisation, no ANSI escapes in a
 # pipe (and highlighting on a terminal), reproducible bytes. Hand counts: tests/unit/analysis_query_test.cpp.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

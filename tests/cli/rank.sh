@@ -3,7 +3,7 @@
 # values; JSON is byte-identical for a seed; the workbook has native charts and opens in LibreOffice;
 # bad tables give located errors.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

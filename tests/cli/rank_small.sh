@@ -5,7 +5,7 @@
 # pair; the "why the tests differ" sentence; paste-ready plurals; no "-0.00", no "p = < 0.001"; a numeric
 # --by refused with a pointer to the experience levels.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -4,7 +4,7 @@
 # --lenient-dates); participants named like the statistics qualrank reports (Holm, Cohen, Chen, ...) are
 # pseudonymised and the package is written, while a real leak of such a name is still caught.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -3,7 +3,7 @@
 # $SHARED_DIR, never copied into the repo), are reproducible, and round-trip; a QualCoder-style project
 # imports; broken projects give located errors; a .qdc into a workspace with a taxonomy becomes proposals.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}" "${SHARED_DIR:?}"
 XSD="$SHARED_DIR/reference/refi-qda"
 if [[ ! -f $XSD/Codebook.xsd || ! -f $XSD/Project.xsd ]]; then

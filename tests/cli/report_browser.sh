@@ -4,7 +4,7 @@
 # charts' legend swatches match their bars, and the screenshot is not blank. With QUALRANK_UPDATE_SCREENSHOT=1
 # the screenshot is saved as docs/report-screenshot.png (the one README shows).
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -6,47 +6,35 @@ set -euo pipefail
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-"$QUALRANK" init "$tmp/ws" --stage-one >/dev/null 2>&1 || "$QUALRANK" init "$tmp/ws" >/dev/null 2>&1 || fail "init"
+source "$(dirname "$0")/lib/expect.sh"  # expect_fail
+# qualrank run from the subfolder incoming/ of the workspace, as a researcher in that folder would
+from_incoming() { (cd "$ws/incoming" && "$QUALRANK" "$@"); }
+"$QUALRANK" init "$tmp/ws" --stage-one >/dev/null 2>&1 || fail "init --stage-one"
 ws=$tmp/ws
 /usr/bin/python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 20 >/dev/null
 mkdir -p "$ws/incoming"
 cp "$tmp/gen/atlas.json" "$ws/incoming/atlas.json"
 # corpus import from a subfolder, the file named as the shell completes it there
-(cd "$ws/incoming" && "$QUALRANK" -q corpus import atlas.json --source atlas) || fail "corpus import from a subfolder"
+from_incoming -q corpus import atlas.json --source atlas || fail "corpus import from a subfolder"
 printf 'sources:\n  atlas: [cache miss, deadlock]\n' >"$ws/corpus/keywords.yaml"
 "$QUALRANK" -C "$ws" -q corpus retrieve || fail "retrieve"
 first=$(sed -n 2p "$ws/corpus/retrieved.jsonl" | jq -r .doc)
 # --from-csv from the subfolder: found there; its errors in line order, all of them, nothing recorded
 printf 'doc,decision,reason,note\natlas#999,relevant,,\n%s,false-positive,dupliate,\n%s,maybe,,\n' "$first" "$first" >"$ws/incoming/ann.csv"
-set +e
-(cd "$ws/incoming" && "$QUALRANK" corpus screen --screener sam --from-csv ann.csv) >"$tmp/out" 2>"$tmp/err"; rc=$?
-set -e
-[[ $rc -eq 1 ]] || fail "bad CSV: exit $rc"
-diff <(cat <<EXP
-ann.csv:2:1: error: 'atlas#999' is not a retrieved document (corpus/retrieved.jsonl)
+expect_fail 1 "ann.csv:2:1: error: 'atlas#999' is not a retrieved document (corpus/retrieved.jsonl)
 ann.csv:3:1: error: unknown reason 'dupliate'; did you mean 'duplicate'? (reasons: not-about-topic, keyword-in-code-only, duplicate)
-ann.csv:4:1: error: decision is 'relevant' or 'false-positive', not 'maybe'
-EXP
-) "$tmp/err" || fail "errors not as expected (above)"
+ann.csv:4:1: error: decision is 'relevant' or 'false-positive', not 'maybe'" from_incoming corpus screen --screener sam --from-csv ann.csv
 [[ ! -e "$ws/corpus/screening/sam.csv" ]] || fail "a refused CSV recorded decisions"
 printf 'doc,decision,reason,note\n%s,false-positive,duplicate,\n' "$first" >"$ws/incoming/ann.csv"
-(cd "$ws/incoming" && "$QUALRANK" -q corpus screen --screener sam --from-csv ann.csv) || fail "good CSV from the subfolder"
+from_incoming -q corpus screen --screener sam --from-csv ann.csv || fail "good CSV from the subfolder"
 grep -qF "$first,false-positive,duplicate," "$ws/corpus/screening/sam.csv" || fail "decision not recorded"
 # a missing file: where it was looked for
-set +e
-(cd "$ws/incoming" && "$QUALRANK" corpus screen --screener sam --from-csv nothere.csv) 2>"$tmp/err"; rc=$?
-set -e
-[[ $rc -eq 1 ]] || fail "missing file: exit $rc"
-grep -qxF "nothere.csv: error: cannot read the file: no such file: looked in the workspace ($ws/nothere.csv) and in the current folder ($ws/incoming/nothere.csv)" "$tmp/err" \
-  || fail "missing file message: $(cat "$tmp/err")"
+expect_fail 1 "nothere.csv: error: cannot read the file: no such file: looked in the workspace ($ws/nothere.csv) and in the current folder ($ws/incoming/nothere.csv)" \
+  from_incoming corpus screen --screener sam --from-csv nothere.csv
 # the same name in both folders, different files: refused, naming both
 printf 'doc,decision,reason,note\n' >"$ws/ann.csv"
-set +e
-(cd "$ws/incoming" && "$QUALRANK" corpus screen --screener sam --from-csv ann.csv) 2>"$tmp/err"; rc=$?
-set -e
-[[ $rc -eq 1 ]] || fail "ambiguous file: exit $rc"
-grep -qxF "ann.csv: error: cannot read the file: both $ws/ann.csv (from the workspace) and $ws/incoming/ann.csv (from the current folder) exist; give the one meant with its full path" "$tmp/err" \
-  || fail "ambiguous message: $(cat "$tmp/err")"
+expect_fail 1 "ann.csv: error: cannot read the file: both $ws/ann.csv (from the workspace) and $ws/incoming/ann.csv (from the current folder) exist; give the one meant with its full path" \
+  from_incoming corpus screen --screener sam --from-csv ann.csv
 # from the workspace itself, the workspace's file (one file, no question)
 (cd "$ws" && "$QUALRANK" -q corpus screen --screener tom --from-csv ann.csv) || fail "the workspace's own file"
 echo "ok: stage-one frictions"

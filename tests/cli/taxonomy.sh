@@ -3,7 +3,7 @@
 # (tests/fixtures/history/workspace: A.1 renamed to A.5, B.2 merged into B.1), a split needing re-coding, a
 # tampered history, 20 concurrent proposals, and the bundled history rebuilt byte for byte by its script.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

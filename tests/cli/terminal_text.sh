@@ -6,7 +6,7 @@
 # walked with the answers on stdin: no ESC or CR byte of the input reaches the output, the visible forms do, and
 # the prefix stands whole; in tmux, the screen the decider sees keeps what was printed before the title.
 set -euo pipefail
-grep_q() { grep "$@" >/dev/null; }  # grep -q reading all its input: a writer it left early would die of SIGPIPE, a failure under pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d)
