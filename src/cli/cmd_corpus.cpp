@@ -55,7 +55,7 @@ int corpus_import(Context& ctx, const std::vector<std::string>& args) {
   // The one read policy (a regular file, its size checked before reading) at the export's own limit.
   static constexpr files::InputLimit kExport{corpus::kMaxImportBytes, "an issue export"};
   std::string why, where;
-  auto path = input_path(ctx, file, &where);  // (from the current folder, or the workspace: cli.h)
+  auto path = input_path(ctx, file, &where);  // (from the workspace, or the current folder: cli.h)
   auto text = path ? files::read_input(*path, kExport, &why) : std::nullopt;
   if (!text) {
     diags.error({file, 0, 0}, where.empty() ? why : where);
