@@ -3,7 +3,9 @@
 // Which units enter which statistic:
 //  * Fleiss' kappa (overall, per category, per group): the units rated by every coder; the others are
 //    counted in dropped_units. This is statsmodels' fleiss_kappa on the unit x category count table.
-//  * Krippendorff's alpha and percent agreement: every unit with at least two ratings (missing allowed).
+//  * Krippendorff's alpha and percent agreement (the mean share of agreeing coder pairs per unit): every unit
+//    with at least two ratings (missing allowed). all_agree (the share of units on which every coder gave the
+//    same label): the units rated by every coder, as Fleiss' kappa.
 //  * Cohen's kappa of a coder pair: the units both rated. Coder vs consensus: the units the coder rated
 //    that have a consensus label.
 //  * Groups (--group-by-level N): a unit belongs to the level-N ancestor of its consensus label; a group's
@@ -141,6 +143,8 @@ AgreementFigures agreement_figures(const stats::RatingTable& table) {
   f.fleiss_kappa = fleiss.kappa;
   f.krippendorff_alpha = stats::krippendorff_alpha_nominal(table);
   f.percent_agreement = stats::percent_agreement(table);
+  f.pairable_units = stats::pairable_units(table);
+  f.all_agree = stats::all_agree(table);
   return f;
 }
 

@@ -10,6 +10,11 @@
 //    "Computing Krippendorff's Alpha-Reliability" (Annenberg School), sections A-C; for the
 //    nominal metric the coincidence matrix collapses to per-unit category counts, so a single pass
 //    over the codes suffices.
+//  * Specific (positive) agreement: Fleiss (1975), "Measuring agreement between two judges on the presence
+//    or absence of a trait", Biometrics 31(3); Cicchetti & Feinstein (1990), "High agreement but low kappa:
+//    II. Resolving the paradoxes", J Clin Epidemiol 43(6); de Vet, Mokkink, Terwee, Hoekstra & Knol (2013),
+//    "Clinicians are right not to like Cohen's kappa", BMJ 346:f2125. For more than two coders the pairs of
+//    every unit are pooled (Uebersax's specific agreement for many raters).
 //  * Cohen's kappa: Cohen (1960), as statsmodels cohens_kappa(table) / sklearn
 //    cohen_kappa_score (unweighted), computed from the confusion matrix's diagonal and marginals.
 //  * Bootstrap: percentile interval of unit-resampled replicates (Efron & Tibshirani 1993,
@@ -248,6 +253,57 @@ double percent_agreement(const RatingTable& table) {
     ++used;
   }
   return used == 0 ? kNaN : total / static_cast<double>(used);
+}
+
+std::int64_t pairable_units(const RatingTable& table) {
+  validate(table);
+  const auto coders = static_cast<std::size_t>(table.coders);
+  std::int64_t used = 0;
+  for (std::size_t u = 0; u < static_cast<std::size_t>(table.units); ++u) {
+    const int* row = table.codes.data() + u * coders;
+    used += std::count_if(row, row + coders, [](int v) { return v >= 0; }) >= 2;
+  }
+  return used;
+}
+
+AllAgree all_agree(const RatingTable& table) {
+  validate(table);
+  AllAgree out;
+  const auto coders = static_cast<std::size_t>(table.coders);
+  for (std::size_t u = 0; u < static_cast<std::size_t>(table.units); ++u) {
+    const int* row = table.codes.data() + u * coders;
+    if (std::any_of(row, row + coders, [](int v) { return v < 0; })) continue;
+    ++out.units;
+    out.agreeing += std::all_of(row, row + coders, [&](int v) { return v == row[0]; });
+  }
+  out.share = out.units == 0 || table.coders < 2 ? kNaN : static_cast<double>(out.agreeing) / static_cast<double>(out.units);
+  return out;
+}
+
+std::vector<double> specific_agreement(const RatingTable& table) {
+  validate(table);
+  const auto coders = static_cast<std::size_t>(table.coders);
+  const auto k = static_cast<std::size_t>(table.categories);
+  std::vector<std::int64_t> cnt(k, 0), agree(k, 0), any(k, 0);  // sum n_uj (n_uj - 1), sum n_uj (m_u - 1)
+  for (std::size_t u = 0; u < static_cast<std::size_t>(table.units); ++u) {
+    const int* row = table.codes.data() + u * coders;
+    std::int64_t sumsq = 0;
+    const std::int64_t m = count_unit(row, coders, cnt, sumsq);
+    if (m >= 2)
+      for (std::size_t c = 0; c < coders; ++c) {
+        if (row[c] < 0) continue;
+        const auto j = static_cast<std::size_t>(row[c]);
+        if (cnt[j] == 0) continue;  // category already added for this unit
+        agree[j] += cnt[j] * (cnt[j] - 1);
+        any[j] += cnt[j] * (m - 1);
+        cnt[j] = 0;
+      }
+    reset_counts(row, coders, cnt);
+  }
+  std::vector<double> out(k, kNaN);
+  for (std::size_t j = 0; j < k; ++j)
+    if (any[j] > 0) out[j] = static_cast<double>(agree[j]) / static_cast<double>(any[j]);
+  return out;
 }
 
 std::pair<double, double> bootstrap_ci(const RatingTable& table,

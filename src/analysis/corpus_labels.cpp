@@ -153,15 +153,22 @@ LabelAgreement sample_agreement(const SampleLabels& s) {
       ++a.disagreements;
       if (s.decisions[d]) ++a.decided;
     }
-    if (std::any_of(s.categories[d].begin(), s.categories[d].end(), [](const std::string& c) { return c.empty(); })) continue;
-    ++a.labelled_by_all;
-    if (state == DocState::agreed) ++a.agreeing;
+    // Every document some coder labelled is a unit (-1: a coder who has not labelled it), as in the label table
+    // `qualrank agreement --labels` reads: Fleiss' kappa drops those not labelled by all, percent agreement keeps
+    // those labelled by two or more.
+    if (std::all_of(s.categories[d].begin(), s.categories[d].end(), [](const std::string& c) { return c.empty(); })) continue;
+    const bool all = std::none_of(s.categories[d].begin(), s.categories[d].end(), [](const std::string& c) { return c.empty(); });
+    if (all) ++a.labelled_by_all;
+    if (all && state == DocState::agreed) ++a.agreeing;
     ++table.units;
-    for (const auto& c : s.categories[d]) table.codes.push_back(category_index[c]);
+    for (const auto& c : s.categories[d]) table.codes.push_back(c.empty() ? -1 : category_index[c]);
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  a.percent_agreement = table.units > 0 && table.coders >= 2 ? stats::percent_agreement(table) : nan;
-  a.fleiss_kappa = table.units > 0 && table.coders >= 2 ? stats::fleiss_kappa(table).kappa : nan;
+  const bool rated = table.units > 0 && table.coders >= 2;
+  a.all_agree = a.labelled_by_all > 0 && table.coders >= 2 ? static_cast<double>(a.agreeing) / static_cast<double>(a.labelled_by_all) : nan;
+  a.labelled_by_two = rated ? static_cast<std::size_t>(stats::pairable_units(table)) : 0;
+  a.percent_agreement = rated ? stats::percent_agreement(table) : nan;
+  a.fleiss_kappa = rated ? stats::fleiss_kappa(table).kappa : nan;
   a.cohen_kappa = nan;
   if (table.coders == 2 && table.units > 0) {
     std::vector<int> x, y;

@@ -3,7 +3,9 @@
 // marked it a false positive (the study's "all volunteers must agree to exclude a report"), under the majority
 // rule when more than half of them did. Agreement is Cohen's (1960) kappa for two screeners and Fleiss' (1971)
 // kappa for any number, over the documents every screener decided on (relevant = 0, false positive = 1),
-// computed by analysis/agreement_stats.h. The false-positive rate of a source is excluded / retrieved.
+// computed by analysis/agreement_stats.h; beside them the share of those documents all screeners decided alike
+// (all_agree) and the percent agreement of `qualrank agreement` (the mean share of agreeing screener pairs per
+// document, over the documents two or more screeners decided on). The false-positive rate of a source is excluded / retrieved.
 #include "qualrank/analysis/corpus_screening.h"
 
 #include <algorithm>
@@ -67,7 +69,8 @@ ScreeningStatus screening_status(const std::vector<RetrievedRef>& retrieved,
   }
   for (auto& src : s.sources) src.fp_rate = src.retrieved ? static_cast<double>(src.excluded) / static_cast<double>(src.retrieved) : nan;
   std::sort(s.excluded_docs.begin(), s.excluded_docs.end(), [](const auto& x, const auto& y) { return doc_less(x, y); });
-  s.percent_agreement = s.screened_by_all ? static_cast<double>(s.agreeing) / static_cast<double>(s.screened_by_all) : nan;
+  s.all_agree = s.screened_by_all ? static_cast<double>(s.agreeing) / static_cast<double>(s.screened_by_all) : nan;
+  s.percent_agreement = nan;
   s.cohen_kappa = nan;
   s.fleiss_kappa = nan;
   if (m >= 2) {
@@ -77,6 +80,8 @@ ScreeningStatus screening_status(const std::vector<RetrievedRef>& retrieved,
     t.categories = 2;
     t.codes = codes;
     s.fleiss_kappa = stats::fleiss_kappa(t).kappa;
+    s.screened_by_two = static_cast<std::size_t>(stats::pairable_units(t));
+    s.percent_agreement = stats::percent_agreement(t);
     if (m == 2) {
       for (std::size_t k = 0; k < retrieved.size(); ++k) {
         a.push_back(codes[k * 2]);

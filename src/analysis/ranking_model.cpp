@@ -98,6 +98,7 @@ std::optional<QuestionModel> model_rankings(const std::string& question, const s
     double sum = 0;
     for (const auto& g : qm.groups) {
       lr.groups.push_back(g.level);
+      lr.group_log_likelihoods.push_back(g.fit.penalised_log_likelihood);
       sum += g.fit.penalised_log_likelihood;
     }
     pl::Options null_options = po;
@@ -107,6 +108,9 @@ std::optional<QuestionModel> model_rankings(const std::string& question, const s
       diags.error({}, "question " + question + ", all groups: " + common.error);
       return std::nullopt;
     }
+    lr.separate_log_likelihood = sum;
+    lr.pooled_log_likelihood = common.penalised_log_likelihood;
+    lr.pooled_pseudo_rankings = options.pseudo_rankings > 0 ? null_options.pseudo_rankings : 0.0;
     lr.statistic = std::max(0.0, 2.0 * (sum - common.penalised_log_likelihood));  // >= 0 but for rounding
     lr.df = static_cast<int>(qm.groups.size() - 1) * (m - 1);
     lr.p = boost::math::cdf(boost::math::complement(boost::math::chi_squared(lr.df), lr.statistic));
@@ -137,6 +141,8 @@ std::vector<ItemDifference> item_differences(const QuestionModel& qm, const std:
   for (std::size_t i = 0; i < items.size(); ++i) {
     ItemDifference d;
     d.item = items[i];
+    d.centred_a = va[i];
+    d.centred_b = vb[i];
     d.difference = vb[i] - va[i];
     d.se = std::sqrt(vara[i] + varb[i]);
     d.p = d.se > 0 ? std::erfc(std::fabs(d.difference / d.se) / std::sqrt(2.0)) : std::nan("");

@@ -7,7 +7,9 @@
 //    value on a unit is the set of nodes it applied there (optionally each mapped to its level-N ancestor).
 // 3. For node n, coder c gives unit u the code 1 if n is in c's set and 0 if not; -1 (missing) when c did
 //    not code u's transcript. One such binary units x coders table per node gives the per-node figures
-//    (Fleiss, alpha, percent agreement, as for label tables). Stacking them (unit-major: unit u's rows for
+//    (Fleiss, alpha, percent agreement, as for label tables: over every unit, so agreement that the node is
+//    absent counts too), and, beside them, the units any coder applied the node to and the positive (specific)
+//    agreement on its presence (stats::specific_agreement). Stacking them (unit-major: unit u's rows for
 //    every node together) gives the pooled figures; its bootstrap resamples units, each with all its node
 //    rows (a cluster bootstrap), since a unit's node rows are not independent.
 #include "qualrank/analysis/transcript_agreement.h"
@@ -140,19 +142,21 @@ TranscriptAgreement transcript_agreement(const std::vector<CodedSegment>& segmen
     identical += dispute.differing_nodes == 0;
     if (dispute.differing_nodes > 0 && options.disagreements > 0) out.disagreements.push_back(std::move(dispute));
   }
+  out.identical_units = identical;
   out.exact_agreement = units.empty() ? nan : static_cast<double>(identical) / static_cast<double>(units.size());
   out.pooled = agreement_figures(pooled);
 
   for (std::size_t n = 0; n < nodes; ++n) {
     stats::RatingTable table{static_cast<int>(units.size()), static_cast<int>(coders), 2, {}};
     table.codes.reserve(units.size() * coders);
-    NodeAgreement node{out.nodes[n], 0, {}};
+    NodeAgreement node{out.nodes[n], 0, nan, {}};
     for (std::size_t u = 0; u < units.size(); ++u) {
       const int* row = pooled.codes.data() + (u * nodes + n) * coders;
       table.codes.insert(table.codes.end(), row, row + coders);
       node.units_coded += std::any_of(row, row + coders, [](int v) { return v == 1; });
     }
     node.figures = agreement_figures(table);
+    node.positive_agreement = stats::specific_agreement(table)[1];
     out.per_node.push_back(std::move(node));
   }
 

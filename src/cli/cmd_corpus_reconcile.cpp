@@ -230,6 +230,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     auto num = [](double x) { return std::isnan(x) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(x); };
     nlohmann::ordered_json j = {{"sample", sample}, {"documents", s->docs.size()}, {"coders", s->coders},
                                 {"labelled_by_all", agreement.labelled_by_all}, {"agreeing", agreement.agreeing},
+                                {"all_agree", num(agreement.all_agree)}, {"labelled_by_two", agreement.labelled_by_two},
                                 {"percent_agreement", num(agreement.percent_agreement)},
                                 {"fleiss_kappa", num(agreement.fleiss_kappa)}, {"cohen_kappa", num(agreement.cohen_kappa)},
                                 {"disagreements", agreement.disagreements}, {"decided", agreement.decided},
@@ -249,9 +250,11 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     *ctx.out << "sample " << sample << ": " << grouped(s->docs.size()) << " documents, " << s->coders.size() << " coders ("
              << text::terminal_safe(text::join(s->coders, ", ")) << ")\n"
              << "agreement before reconciliation, over the " << agreement.labelled_by_all << " documents every coder labelled: "
-             << agreement.agreeing << " alike, percent agreement " << fmt(agreement.percent_agreement) << ", Fleiss' kappa "
+             << agreement.agreeing << " alike (all agree: " << fmt(agreement.all_agree) << "), Fleiss' kappa "
              << fmt(agreement.fleiss_kappa);
     if (s->coders.size() == 2) *ctx.out << ", Cohen's kappa " << fmt(agreement.cohen_kappa);
+    *ctx.out << "\npercent agreement (mean share of agreeing coder pairs, over the " << agreement.labelled_by_two
+             << " documents two or more coders labelled): " << fmt(agreement.percent_agreement);
     *ctx.out << "\ndisagreements: " << agreement.disagreements << ", decided " << agreement.decided << ", open " << open.size();
     if (partial > 0) *ctx.out << " (" << partial << " of them labelled by some coders only)";
     *ctx.out << '\n';

@@ -71,6 +71,8 @@ int screen_status(Context& ctx, const po::variables_map& vm) {
     j["screened"] = s.screened;
     j["screened_by_all"] = s.screened_by_all;
     j["agreeing"] = s.agreeing;
+    j["all_agree"] = num(s.all_agree);
+    j["screened_by_two"] = s.screened_by_two;
     j["percent_agreement"] = num(s.percent_agreement);
     j["cohen_kappa"] = num(s.cohen_kappa);
     j["fleiss_kappa"] = num(s.fleiss_kappa);
@@ -93,7 +95,10 @@ int screen_status(Context& ctx, const po::variables_map& vm) {
   for (std::size_t c = 0; c < s.screeners.size(); ++c) rows.push_back({s.screeners[c], std::to_string(s.screened_per_screener[c])});
   *ctx.out << text::columns(rows, {false, true}, "  ");
   *ctx.out << "screened by at least one: " << s.screened << "; by all: " << s.screened_by_all << ", of which "
-           << s.agreeing << " decided alike (" << fmt(s.percent_agreement * 100, 1) << "%)\n";
+           << s.agreeing << " decided alike by every screener (all agree: " << fmt(s.all_agree * 100, 1) << "%)\n";
+  if (s.screeners.size() >= 2)
+    *ctx.out << "percent agreement (mean share of agreeing screener pairs, over the " << s.screened_by_two
+             << " documents screened by two or more): " << fmt(s.percent_agreement, 4) << "\n";
   if (s.screeners.size() == 2) *ctx.out << "Cohen's kappa: " << fmt(s.cohen_kappa, 4) << "\n";
   if (s.screeners.size() >= 2) *ctx.out << "Fleiss' kappa: " << fmt(s.fleiss_kappa, 4) << "\n";
   *ctx.out << "excluded as false positives: " << s.excluded << "\n\n";

@@ -54,12 +54,17 @@ std::string interval(const std::pair<double, double>& ci, stats::IntervalMethod 
 // Left-aligned columns separated by two spaces, indented by two.
 std::string columns(const std::vector<std::vector<std::string>>& rows) { return text::columns(rows, {}, "  "); }
 
+// Kappa, alpha and percent agreement, then `last`: the rows that say how many units agreed whole (all coders
+// agree, identical code sets). `basis` ends the percent agreement's row: what its share is over.
 std::string figures_block(const AgreementFigures& f, const std::pair<double, double>& fleiss_ci,
                           const std::pair<double, double>& alpha_ci, stats::IntervalMethod method, double level,
-                          int resamples) {
-  return columns({{"Fleiss' kappa", num(f.fleiss_kappa) + interval(fleiss_ci, method, level, resamples)},
-                  {"Krippendorff's alpha", num(f.krippendorff_alpha) + interval(alpha_ci, method, level, resamples)},
-                  {"Percent agreement", num(f.percent_agreement)}});
+                          int resamples, const std::string& basis, std::vector<std::vector<std::string>> last) {
+  std::vector<std::vector<std::string>> rows{
+      {"Fleiss' kappa", num(f.fleiss_kappa) + interval(fleiss_ci, method, level, resamples)},
+      {"Krippendorff's alpha", num(f.krippendorff_alpha) + interval(alpha_ci, method, level, resamples)},
+      {"Percent agreement", num(f.percent_agreement) + "  (mean share of agreeing coder pairs " + basis + ")"}};
+  for (auto& r : last) rows.push_back(std::move(r));
+  return columns(rows);
 }
 
 }  // namespace
@@ -73,6 +78,9 @@ nlohmann::ordered_json label_agreement_json(const LabelAgreement& a) {
   out["fleiss_kappa"] = number(a.overall.fleiss_kappa);
   out["krippendorff_alpha"] = number(a.overall.krippendorff_alpha);
   out["percent_agreement"] = number(a.overall.percent_agreement);
+  out["pairable_units"] = a.overall.pairable_units;
+  out["all_agree"] = number(a.overall.all_agree.share);
+  out["units_all_agree"] = a.overall.all_agree.agreeing;
   out["cohen_kappa_pairs"] = pairs_json(a.pairs);
   json per_category = json::object();
   for (const auto& c : a.per_category) per_category[c.category] = {{"fleiss_kappa", number(c.fleiss_kappa)}};
@@ -131,10 +139,12 @@ nlohmann::ordered_json transcript_agreement_json(const TranscriptAgreement& a) {
   out["krippendorff_alpha"] = number(a.pooled.krippendorff_alpha);
   out["percent_agreement"] = number(a.pooled.percent_agreement);
   out["exact_agreement"] = number(a.exact_agreement);
+  out["units_identical"] = a.identical_units;
   out["cohen_kappa_pairs"] = pairs_json(a.pairs);
   json per_node = json::object();
   for (const auto& n : a.per_node)
     per_node[n.node] = {{"units_coded", n.units_coded},
+                        {"positive_agreement", number(n.positive_agreement)},
                         {"fleiss_kappa", number(n.figures.fleiss_kappa)},
                         {"krippendorff_alpha", number(n.figures.krippendorff_alpha)},
                         {"percent_agreement", number(n.figures.percent_agreement)}};
@@ -165,7 +175,11 @@ std::string label_agreement_table(const LabelAgreement& a) {
   std::ostringstream out;
   out << "Agreement on label tables: " << a.overall.units << " units, " << a.coders.size() << " coders, "
       << a.categories.size() << (a.categories.size() == 1 ? " category, " : " categories, ") << a.sources.size() << (a.sources.size() == 1 ? " source\n" : " sources\n");
-  out << figures_block(a.overall, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples);
+  const auto complete = a.overall.units - a.overall.dropped_units;
+  out << figures_block(a.overall, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples,
+                       "per unit, over the " + std::to_string(a.overall.pairable_units) + " units with two or more ratings",
+                       {{"All coders agree", num(a.overall.all_agree.share) + "  (" + std::to_string(a.overall.all_agree.agreeing) +
+                                                 " of the " + std::to_string(complete) + " units rated by every coder)"}});
   if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
   out << "  (Fleiss' kappa over the " << a.overall.units - a.overall.dropped_units << " units rated by every coder; "
       << a.overall.dropped_units << " left out)\n";
@@ -189,7 +203,7 @@ std::string label_agreement_table(const LabelAgreement& a) {
   }
   if (a.group_level > 0) {
     out << "\nBy level-" << a.group_level << " group of the consensus label (" << a.ungrouped_units << " units ungrouped)\n";
-    rows = {{"group", "units", "fleiss", "alpha", "agreement"}};
+    rows = {{"group", "units", "fleiss", "alpha", "percent agreement"}};
     for (const auto& g : a.groups)
       rows.push_back({g.name.empty() || g.name == g.group ? g.group : g.group + " " + g.name, std::to_string(g.figures.units), num(g.figures.fleiss_kappa),
                       num(g.figures.krippendorff_alpha), num(g.figures.percent_agreement)});
@@ -226,20 +240,25 @@ std::string transcript_agreement_table(const TranscriptAgreement& a) {
   if (a.compare_level > 0) out << " (compared at level " << a.compare_level << ")";
   out << "\n";
   if (a.transcripts.empty()) return out.str() + "  no transcript has codes from two coders\n";
+  const std::string units = a.unit == TranscriptUnit::turn ? "turns" : "segments";
   out << "Pooled over every (unit, node), present/absent:\n";
-  out << figures_block(a.pooled, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples);
+  out << figures_block(a.pooled, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples,
+                       "per (unit, node), over the " + std::to_string(a.pooled.pairable_units) + " (unit, node) pairs with two or more ratings",
+                       {{"Identical code sets", num(a.exact_agreement) + "  (" + std::to_string(a.identical_units) + " of the " +
+                                                    std::to_string(a.units) + " " + units + ": the coders applied the same nodes)"}});
   if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
-  out << columns({{"Identical code sets", num(a.exact_agreement) + " of units"}});
 
   out << "\nCohen's kappa per coder pair (pooled)\n";
   std::vector<std::vector<std::string>> rows{{"coder a", "coder b", "kappa", "units"}};
   for (const auto& p : a.pairs) rows.push_back({p.a, p.b, num(p.kappa), std::to_string(p.units)});
   out << columns(rows);
 
-  out << "\nPer node\n";
-  rows = {{"node", "coded on", "fleiss", "alpha", "agreement"}};
+  out << "\nPer node: coded on = the " << units << " any coder applied the node to; positive = positive agreement on its\n"
+         "presence, 2a / (2a + b + c) pooled over coder pairs; fleiss, alpha and percent agreement over all " << a.units << " " << units
+      << ",\npresent/absent (agreeing that a node is absent counts)\n";
+  rows = {{"node", "coded on", "positive", "fleiss", "alpha", "percent agreement"}};
   for (const auto& n : a.per_node)
-    rows.push_back({n.node, std::to_string(n.units_coded), num(n.figures.fleiss_kappa),
+    rows.push_back({n.node, std::to_string(n.units_coded), num(n.positive_agreement), num(n.figures.fleiss_kappa),
                     num(n.figures.krippendorff_alpha), num(n.figures.percent_agreement)});
   out << columns(rows);
   if (!a.disagreements.empty()) {

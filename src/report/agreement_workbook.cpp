@@ -30,7 +30,7 @@ void summary_rows(xlsx::Sheet& sheet, int& row, const AgreementFigures& f, const
   const double nan = std::nan("");
   stat("Fleiss' kappa", f.fleiss_kappa, fleiss_ci.first, fleiss_ci.second);
   stat("Krippendorff's alpha", f.krippendorff_alpha, alpha_ci.first, alpha_ci.second);
-  stat("Percent agreement", f.percent_agreement, nan, nan);
+  stat("Percent agreement (mean share of agreeing coder pairs)", f.percent_agreement, nan, nan);
 }
 
 // The intervals' small-sample warning, when there is one, below them; and, for jackknife intervals (from
@@ -76,10 +76,16 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
   int row = 0;
   summary_rows(summary, row, a.overall, a.fleiss_ci, a.alpha_ci);
   warning_row(summary, row, a.ci_warning, a.ci_method, a.resamples);
+  ++row;
+  summary.write_text(row, 0, "All coders agree (share of the units rated by every coder)");
+  summary.write_number(row, 1, a.overall.all_agree.share);
   auto* integer = book.format(CellStyle::integer);
   count_row(summary, row, "Units", static_cast<double>(a.overall.units), integer);
   count_row(summary, row, "Units left out of Fleiss' kappa (not rated by every coder)",
             static_cast<double>(a.overall.dropped_units), integer);
+  count_row(summary, row, "Units of percent agreement and alpha (two or more ratings)",
+            static_cast<double>(a.overall.pairable_units), integer);
+  count_row(summary, row, "Units on which all coders agree", static_cast<double>(a.overall.all_agree.agreeing), integer);
   count_row(summary, row, "Coders", static_cast<double>(a.coders.size()), integer);
   count_row(summary, row, "Categories", static_cast<double>(a.categories.size()), integer);
   count_row(summary, row, "Bootstrap resamples", a.resamples, integer);
@@ -167,7 +173,7 @@ void label_sheets(xlsx::Book& book, const LabelAgreement& a, const Taxonomy* tax
 
 void transcript_sheets(xlsx::Book& book, const TranscriptAgreement& a, const Taxonomy* taxonomy) {
   auto& summary = book.add_sheet("Transcripts");
-  summary.header({{"Statistic (pooled over unit x node)", CellStyle::text, 40}, {"Value", CellStyle::three_decimals, 12},
+  summary.header({{"Statistic (pooled over unit x node)", CellStyle::text, 50}, {"Value", CellStyle::three_decimals, 12},
                   {"CI low", CellStyle::three_decimals, 12}, {"CI high", CellStyle::three_decimals, 12}}, 1);
   int row = 0;
   summary_rows(summary, row, a.pooled, a.fleiss_ci, a.alpha_ci);
@@ -176,6 +182,7 @@ void transcript_sheets(xlsx::Book& book, const TranscriptAgreement& a, const Tax
   summary.write_text(row, 0, "Identical code sets (share of units)");
   summary.write_number(row, 1, a.exact_agreement);
   auto* integer = book.format(CellStyle::integer);
+  count_row(summary, row, "Units with identical code sets", static_cast<double>(a.identical_units), integer);
   count_row(summary, row, a.unit == TranscriptUnit::turn ? "Units (turns)" : "Units (segments)", static_cast<double>(a.units), integer);
   count_row(summary, row, "Transcripts compared", static_cast<double>(a.transcripts.size()), integer);
   count_row(summary, row, "Transcripts with one coder (left out)", static_cast<double>(a.single_coder_transcripts), integer);
@@ -191,19 +198,27 @@ void transcript_sheets(xlsx::Book& book, const TranscriptAgreement& a, const Tax
   }
 
   auto& nodes = book.add_sheet("Transcript nodes");
-  nodes.header({{"Node", CellStyle::text, 12}, {"Name", CellStyle::text, 40}, {"Units coded", CellStyle::integer, 12},
-                {"Fleiss' kappa", CellStyle::three_decimals, 14}, {"Krippendorff's alpha", CellStyle::three_decimals, 20},
-                {"Percent agreement", CellStyle::percent, 18}}, 1);
+  // Units coded and positive agreement: on the node's presence; kappa, alpha and percent agreement: over every
+  // unit, present/absent (the note under the table says so).
+  nodes.header({{"Node", CellStyle::text, 12}, {"Name", CellStyle::text, 40}, {"Units coded (by any coder)", CellStyle::integer, 14},
+                {"Positive agreement", CellStyle::three_decimals, 14}, {"Fleiss' kappa", CellStyle::three_decimals, 14},
+                {"Krippendorff's alpha", CellStyle::three_decimals, 20}, {"Percent agreement", CellStyle::percent, 18}}, 1);
   row = 0;
   for (const auto& n : a.per_node) {
     ++row;
     nodes.write_text(row, 0, n.node);
     nodes.write_text(row, 1, node_name(taxonomy, n.node));
     nodes.write_number(row, 2, static_cast<double>(n.units_coded));
-    nodes.write_number(row, 3, n.figures.fleiss_kappa);
-    nodes.write_number(row, 4, n.figures.krippendorff_alpha);
-    nodes.write_number(row, 5, n.figures.percent_agreement);
+    nodes.write_number(row, 3, n.positive_agreement);
+    nodes.write_number(row, 4, n.figures.fleiss_kappa);
+    nodes.write_number(row, 5, n.figures.krippendorff_alpha);
+    nodes.write_number(row, 6, n.figures.percent_agreement);
   }
+  row += 2;
+  nodes.write_text(row, 0, "Kappa, alpha and percent agreement are over all " + std::to_string(a.units) +
+                               (a.unit == TranscriptUnit::turn ? " turns" : " segments") +
+                               ", each node present or absent per coder (agreeing that a node is absent counts). Positive "
+                               "agreement: 2a / (2a + b + c) pooled over coder pairs, a = both applied the node, b + c = one did.");
 
   pairs_sheet(book, "Transcript pairs", a.pairs);
 

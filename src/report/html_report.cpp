@@ -103,6 +103,17 @@ void model_block(std::ostringstream& h, const Json& report, const Json& q) {
                  : "No evidence that the groups (" + escape(groups) + ") weigh the items differently")
       << ": likelihood-ratio χ² = " << fmt(t["statistic"]) << ", df = " << t["df"].dump() << ", p " << (fmt_p(t["p"]) == "&lt; 0.001" ? "" : "= ")
       << fmt_p(t["p"]) << ".";
+    if (t["log_likelihood_separate"].is_number() && t["log_likelihood_pooled"].is_number()) {
+      std::string per;
+      if (t["log_likelihoods"].is_object())
+        for (auto it = t["log_likelihoods"].begin(); it != t["log_likelihoods"].end(); ++it)
+          per += (per.empty() ? "" : ", ") + escape(it.key()) + " " + fmt(it.value(), 3);
+      const bool penalised = t.value("pseudo_rankings_pooled", 0.0) > 0;
+      h << " χ² = 2 (" << fmt(t["log_likelihood_separate"], 3) << " − (" << fmt(t["log_likelihood_pooled"], 3) << ")), the "
+        << (penalised ? "penalised log-likelihoods (rankings plus pseudo-rankings)" : "log-likelihoods") << " of one worth vector per group ("
+        << per << ") and of one for all" << (penalised ? " (with every group's pseudo-rankings, " + fmt(t["pseudo_rankings_pooled"], 1) + " per item)" : "")
+        << ".";
+    }
   } else {
     h << "One group: no test of shared priorities.";
   }
@@ -138,16 +149,24 @@ void model_block(std::ostringstream& h, const Json& report, const Json& q) {
        "Firth &amp; de Menezes 2004). Items ordered by the worth estimated from all groups together.</p>\n";
   if (m["item_differences"].is_array() && !m["item_differences"].empty()) {
     std::string a = m["comparison_groups"][0], b = m["comparison_groups"][1];
-    h << "<table><tr><th>Item</th><th>Difference in centred log-worth (" << escape(b) << " − " << escape(a)
-      << ")</th><th>SE</th><th>p</th><th>Holm p</th></tr>";
+    const bool centred = m["item_differences"][0].contains("centred_log_worth");
+    h << "<table><tr><th>Item</th>";
+    if (centred) h << "<th>Centred log-worth " << escape(a) << "</th><th>Centred log-worth " << escape(b) << "</th>";
+    h << "<th>Difference in centred log-worth (" << escape(b) << " − " << escape(a) << ")</th><th>SE</th><th>p</th><th>Holm p</th></tr>";
     for (const auto& d : m["item_differences"]) {
       std::string id = str(d, "item");
       bool flag = d["p_holm"].is_number() && d["p_holm"].get<double>() < 0.05;
-      h << "<tr" << (flag ? " class=\"flag\"" : "") << "><td>" << escape(id) << " " << escape(item_name(report, id)) << "</td><td class=\"num\">"
-        << fmt(d["difference"]) << "</td><td class=\"num\">" << fmt(d["se"]) << "</td><td class=\"num\">" << fmt_p(d["p"])
+      h << "<tr" << (flag ? " class=\"flag\"" : "") << "><td>" << escape(id) << " " << escape(item_name(report, id)) << "</td>";
+      if (centred)
+        h << "<td class=\"num\">" << fmt(d["centred_log_worth"].value(a, Json())) << "</td><td class=\"num\">"
+          << fmt(d["centred_log_worth"].value(b, Json())) << "</td>";
+      h << "<td class=\"num\">" << fmt(d["difference"]) << "</td><td class=\"num\">" << fmt(d["se"]) << "</td><td class=\"num\">" << fmt_p(d["p"])
         << "</td><td class=\"num\">" << fmt_p(d["p_holm"]) << "</td></tr>";
     }
-    h << "</table>\n";
+    h << "</table>\n<p class=\"muted\">Centred log-worth: the log-worth minus its mean over the items (the log of the worth over "
+         "the geometric mean of the group's worths). The difference is positive when the item stands higher among "
+      << escape(b) << "'s items than among " << escape(a) << "'s; it is not the difference of the worths (which sum to 1 in each "
+         "group) and can have the other sign.</p>\n";
   }
 }
 
@@ -438,18 +457,33 @@ void tree_section(std::ostringstream& h, const Json& report) {
 
 void agreement_table(std::ostringstream& h, const Json& a, const std::string& title) {
   h << "<h3>" << escape(title) << "</h3>";
-  h << "<table><tr><th>Units</th><th>Coders</th><th>Left out of Fleiss</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th><th>95% CI κ</th><th>95% CI α</th></tr><tr>";
+  // The share of units agreed whole: all coders gave the same label (label tables), or identical code sets
+  // (transcripts); absent from a report.json written before it.
+  const bool transcripts = a.contains("exact_agreement");
+  const char* whole_key = transcripts ? "exact_agreement" : "all_agree";
+  const bool whole = a.contains(whole_key);
+  h << "<table><tr><th>Units</th><th>Coders</th><th>Left out of Fleiss</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th>"
+    << (whole ? std::string("<th>") + (transcripts ? "Identical code sets" : "All coders agree") + "</th>" : "")
+    << "<th>95% CI κ</th><th>95% CI α</th></tr><tr>";
   h << "<td class=\"num\">" << (a.contains("units") ? a["units"].dump() : "") << "</td><td class=\"num\">"
     << (a.contains("coders") ? (a["coders"].is_array() ? std::to_string(a["coders"].size()) : a["coders"].dump()) : "") << "</td><td class=\"num\">"
     << (a.contains("dropped_units") ? a["dropped_units"].dump() : "") << "</td><td class=\"num\">" << fmt(a.value("fleiss_kappa", Json()), 3)
     << "</td><td class=\"num\">" << fmt(a.value("krippendorff_alpha", Json()), 3) << "</td><td class=\"num\">"
     << fmt(a.value("percent_agreement", Json()), 3) << "</td>";
+  if (whole) h << "<td class=\"num\">" << fmt(a.value(whole_key, Json()), 3) << "</td>";
   auto ci = [&](const char* key) {
     if (a.contains("confidence") && a["confidence"].contains(key) && a["confidence"][key].is_array())
       return "[" + fmt(a["confidence"][key][0], 3) + ", " + fmt(a["confidence"][key][1], 3) + "]";
     return std::string("n/a");
   };
   h << "<td>" << ci("fleiss_kappa") << "</td><td>" << ci("krippendorff_alpha") << "</td></tr></table>";
+  h << "<p class=\"muted\">Percent agreement: the mean share of agreeing coder pairs "
+    << (transcripts ? "per unit and code, each code present or absent (agreeing that a code is absent counts)"
+                    : "per unit, over the units with two or more ratings")
+    << (!whole ? std::string(".")
+               : transcripts ? "; identical code sets: the share of units on which the coders applied the same codes."
+                             : "; all coders agree: the share of the units rated by every coder on which all gave the same label.")
+    << "</p>";
   if (a.contains("confidence") && a["confidence"].contains("warning") && a["confidence"]["warning"].is_string())
     h << "<p class=\"note\">⚠ " << escape(a["confidence"]["warning"].get<std::string>()) << ".</p>";
   if (a.contains("confidence") && a["confidence"].value("method", Json()) == "jackknife")
@@ -463,13 +497,17 @@ void agreement_table(std::ostringstream& h, const Json& a, const std::string& ti
     h << "</table>";
   }
   if (a.contains("per_node") && a["per_node"].is_object() && !a["per_node"].empty()) {
-    h << "<table><tr><th>Code</th><th>Units coded</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th></tr>";
+    h << "<table><tr><th>Code</th><th>Units coded</th><th>Positive agreement</th><th>Fleiss' κ</th><th>Krippendorff's α</th><th>Percent agreement</th></tr>";
     for (auto it = a["per_node"].begin(); it != a["per_node"].end(); ++it)
       h << "<tr><td>" << escape(it.key()) << "</td><td class=\"num\">" << it.value().value("units_coded", Json()).dump()
-        << "</td><td class=\"num\">" << fmt(it.value().value("fleiss_kappa", Json()), 3) << "</td><td class=\"num\">"
+        << "</td><td class=\"num\">" << fmt(it.value().value("positive_agreement", Json()), 3) << "</td><td class=\"num\">"
+        << fmt(it.value().value("fleiss_kappa", Json()), 3) << "</td><td class=\"num\">"
         << fmt(it.value().value("krippendorff_alpha", Json()), 3) << "</td><td class=\"num\">"
         << fmt(it.value().value("percent_agreement", Json()), 3) << "</td></tr>";
-    h << "</table>";
+    h << "</table><p class=\"muted\">Per code, over all " << a.value("units", Json(0)).dump()
+      << " units compared, each code present or absent per coder: units coded, the units at least one coder applied the code to; "
+         "positive agreement on its presence, 2a / (2a + b + c) pooled over coder pairs (a: both applied it, b + c: one did); "
+         "κ, α and percent agreement count agreeing that the code is absent too.</p>";
   }
   if (a.contains("disagreements") && a["disagreements"].is_array() && !a["disagreements"].empty()) {
     h << "<details><summary>Disagreements (" << a["disagreements"].size()

@@ -30,6 +30,8 @@ std::string with_interval(const Json& a, const char* key) {
 
 const std::string kKappa = stacked({"Fleiss'", "$\\kappa$"}, 'r', true);
 const std::string kAlpha = stacked({"Krippendorff's", "$\\alpha$"}, 'r', true);
+// The per cent agreement's header says what it is a share of: coder pairs (beside "All agree": units).
+const std::string kPairs = stacked({"Pairs", "agree"}, 'r', true);
 
 // The CI level of the first of `parts` that has one ("95"), or "".
 std::string ci_level(const std::vector<const Json*>& parts) {
@@ -68,15 +70,37 @@ void pooled(const Json& ag, Stems& stems, std::vector<File>& out) {
   std::vector<const Json*> all;
   for (const auto& p : parts) all.push_back(p.second);
   const std::string level = ci_level(all);
+  const bool labels = ag.contains("labels") && ag["labels"].is_object();
+  const bool transcripts = ag.contains("transcripts") && ag["transcripts"].is_object();
   Table t;
-  t.columns = {{"Coded", "X"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"}, {kAlpha, "r"}, {"Agreement", "r"}};
+  // Seven columns in a 252pt column: the long headers over three lines.
+  t.columns = {{"Coded", "X"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"}, {stacked({"Krippen-", "dorff's", "$\\alpha$"}, 'r', true), "r"},
+               {kPairs, "r"}, {stacked({"All", "agree"}, 'r', true), "r"}};
   for (const auto& [name, a] : parts)
     t.rows.push_back({name, count(*a, "units"), coders(*a), with_interval(*a, "fleiss_kappa"), with_interval(*a, "krippendorff_alpha"),
-                      number(a->value("percent_agreement", Json()), 3)});
+                      number(a->value("percent_agreement", Json()), 3),
+                      number(a->value(name == "Label tables" ? "all_agree" : "exact_agreement", Json()), 3)});
   const auto [method, each] = ci_method(parts);
+  // What each of the two agreement shares is a share of: the per cent agreement's pairs per unit (per unit and
+  // code for the transcripts, where the codes' absence is agreed too: hence its height beside kappa), and the
+  // units on which the coders agreed whole.
+  std::string pairs_of, whole;
+  if (labels && transcripts) {
+    pairs_of = "label tables: per unit, over the units with two or more ratings; transcript codings: per unit and code, each code "
+               "present or absent, so agreeing that a code is absent counts";
+    whole = "all coders agreed whole (label tables: the same label, of the units rated by every coder; transcript codings: "
+            "identical sets of codes)";
+  } else if (labels) {
+    pairs_of = "per unit, over the units with two or more ratings";
+    whole = "every coder gave the same label, of the units rated by every coder";
+  } else {
+    pairs_of = "per unit and code, each code present or absent, so agreeing that a code is absent counts";
+    whole = "the coders applied identical sets of codes";
+  }
   t.caption = "Inter-coder agreement, pooled over codes: Fleiss' $\\kappa$, Krippendorff's $\\alpha$ (under each, its " +
               (level.empty() ? std::string() : level + "\\% ") + method + "confidence interval" + each +
-              ", when computed) and the proportion of agreeing pairs.";
+              ", when computed); pairs agree, the per cent agreement: the mean share of agreeing coder pairs (" + pairs_of +
+              "); all agree, the share of units on which " + whole + ".";
   out.push_back(table_file(stems.take("agreement"), "Inter-coder agreement, pooled", std::move(t)));
 }
 
@@ -84,15 +108,23 @@ void per_node(const Json& ag, const std::map<std::string, std::string>& names, S
   if (!ag.contains("transcripts") || !ag["transcripts"].is_object()) return;
   const Json& per = ag["transcripts"].value("per_node", Json());
   if (!per.is_object() || per.empty()) return;
+  const Json& tr = ag["transcripts"];
+  const std::string units = str(tr, "unit") == "segment" ? "segments" : "turns";
   Table t;
-  t.columns = {{"Code", "X"}, {stacked({"Units", "coded"}, 'r', true), "r"}, {kKappa, "r"}, {kAlpha, "r"},
-               {"Agreement", "r"}};
+  // Six columns in a 252pt column: the long headers over three lines (as the rounds' table).
+  t.columns = {{"Code", "X"}, {stacked({"Units", "coded"}, 'r', true), "r"}, {stacked({"Positive", "agree-", "ment"}, 'r', true), "r"},
+               {kKappa, "r"}, {stacked({"Krippen-", "dorff's", "$\\alpha$"}, 'r', true), "r"},
+               {kPairs, "r"}};
   for (auto it = per.begin(); it != per.end(); ++it)
-    t.rows.push_back({item_label(names, it.key()), count(it.value(), "units_coded"), number(it.value().value("fleiss_kappa", Json()), 3),
-                      number(it.value().value("krippendorff_alpha", Json()), 3),
+    t.rows.push_back({item_label(names, it.key()), count(it.value(), "units_coded"), number(it.value().value("positive_agreement", Json()), 3),
+                      number(it.value().value("fleiss_kappa", Json()), 3), number(it.value().value("krippendorff_alpha", Json()), 3),
                       number(it.value().value("percent_agreement", Json()), 3)});
-  t.caption = "Inter-coder agreement per code, on the units coded with the code by at least one coder (every measure shown, "
-              "not only the best).";
+  t.caption = "Inter-coder agreement per code, over all " + count(tr, "units") + " " + units +
+              " compared, each code present or absent per coder: the " + units + " at least one coder applied the code to "
+              "(units coded); the positive agreement on its presence, $2a/(2a+b+c)$ pooled over coder pairs ($a$: both applied "
+              "it, $b + c$: one did; Fleiss 1975; de Vet et al.\\ 2013); Fleiss' $\\kappa$, Krippendorff's $\\alpha$ and pairs agree "
+              "(the per cent agreement: the mean share of agreeing coder pairs), which count agreeing that the code is absent too "
+              "(every measure shown, not only the best).";
   add_table("agreement-nodes", "Inter-coder agreement per code", std::move(t), stems, out);
 }
 
@@ -101,12 +133,13 @@ void label_groups(const Json& ag, const std::map<std::string, std::string>& name
   const Json& l = ag["labels"];
   if (const Json& groups = l.value("groups", Json()); groups.is_object() && !groups.empty()) {
     Table t;
-    t.columns = {{"Group", "X"}, {"Units", "r"}, {kKappa, "r"}, {kAlpha, "r"}, {"Agreement", "r"}};
+    t.columns = {{"Group", "X"}, {"Units", "r"}, {kKappa, "r"}, {kAlpha, "r"}, {kPairs, "r"}};
     for (auto it = groups.begin(); it != groups.end(); ++it)
       t.rows.push_back({item_label(names, it.key()), count(it.value(), "units"), number(it.value().value("fleiss_kappa", Json()), 3),
                         number(it.value().value("krippendorff_alpha", Json()), 3),
                         number(it.value().value("percent_agreement", Json()), 3)});
-    t.caption = "Agreement of the label tables per group of labels.";
+    t.caption = "Agreement of the label tables per group of labels (pairs agree, the per cent agreement: the mean share of "
+                "agreeing coder pairs per unit, over the group's units with two or more ratings).";
     add_table("agreement-groups", "Label-table agreement per group", std::move(t), stems, out);
   }
   if (const Json& cats = l.value("per_category", Json()); cats.is_object() && !cats.empty()) {
@@ -123,13 +156,14 @@ void rounds(const Json& ag, Stems& stems, std::vector<File>& out) {
   if (!ag.contains("rounds") || !ag["rounds"].is_array() || ag["rounds"].empty()) return;
   Table t;
   t.columns = {{"Round", "X"}, {stacked({"Tran-", "scripts"}, 'r', true), "r"}, {"Units", "r"}, {"Coders", "r"}, {kKappa, "r"},
-               {stacked({"Krippen-", "dorff's", "$\\alpha$"}, 'r', true), "r"}, {stacked({"Agree-", "ment"}, 'r', true), "r"}};
+               {stacked({"Krippen-", "dorff's", "$\\alpha$"}, 'r', true), "r"}, {kPairs, "r"}};
   for (const auto& r : ag["rounds"])
     t.rows.push_back({escape(str(r, "round")), std::to_string(r.value("transcripts", Json::array()).size()), count(r, "units"),
                       coders(r), number(r.value("fleiss_kappa", Json()), 3), number(r.value("krippendorff_alpha", Json()), 3),
                       number(r.value("percent_agreement", Json()), 3)});
   t.caption = "Inter-coder agreement per coding round, before reconciliation (a round: the transcripts reconciled on one day), "
-              "pooled over codes.";
+              "pooled over codes (pairs agree, the per cent agreement: the mean share of agreeing coder pairs per unit and code, each code present "
+              "or absent).";
   add_table("agreement-rounds", "Inter-coder agreement per coding round", std::move(t), stems, out);
 }
 

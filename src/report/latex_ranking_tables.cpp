@@ -135,9 +135,28 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
     t.rows.push_back(std::move(row));
   }
   std::string test;
-  if (m["lr_test"].is_object())
-    test = " Likelihood-ratio test of one shared set of priorities: $\\chi^2$ = " + number(m["lr_test"]["statistic"], 2) +
-           ", df = " + integer(m["lr_test"]["df"]) + ", " + p_sentence(m["lr_test"]["p"]) + ".";
+  if (const Json& lr = m["lr_test"]; lr.is_object()) {
+    // With the log-likelihoods the statistic is made from, so that 2 (separate - pooled) rebuilds it (a report.json
+    // written before them has none). With pseudo-rankings they are penalised ones, and the pooled fit keeps every
+    // group's pseudo-rankings: not the rankings-only log-likelihoods of the groups and of "all".
+    const bool parts = lr["log_likelihood_separate"].is_number() && lr["log_likelihood_pooled"].is_number();
+    test = " Likelihood-ratio test of one shared set of priorities: $\\chi^2$ = " +
+           (parts ? "2\\,(" + number(lr["log_likelihood_separate"], 3) + " $-$ (" + number(lr["log_likelihood_pooled"], 3) + ")) = "
+                  : std::string()) +
+           number(lr["statistic"], 2) + ", df = " + integer(lr["df"]) + ", " + p_sentence(lr["p"]);
+    if (parts) {
+      std::vector<std::string> per;
+      if (lr["log_likelihoods"].is_object())
+        for (auto it = lr["log_likelihoods"].begin(); it != lr["log_likelihoods"].end(); ++it)
+          per.push_back(escape(it.key()) + " " + number(it.value(), 3));
+      const bool penalised = lr.value("pseudo_rankings_pooled", 0.0) > 0;
+      test += "; from the " + (penalised ? std::string("penalised log-likelihoods (rankings plus pseudo-rankings)") : "log-likelihoods") +
+              " of one worth vector per group (" + text::join(per, "; ") + "; sum " + number(lr["log_likelihood_separate"], 3) +
+              ") and of one for all groups" +
+              (penalised ? " (fitted with every group's pseudo-rankings, " + number(lr["pseudo_rankings_pooled"], 1) + " per item)" : "");
+    }
+    test += ".";
+  }
   t.caption = title + sentence + " Plackett--Luce worths (the chance of being chosen first from all items; each column sums "
               "to 1)." + test;
   const std::size_t at = out.size();
@@ -154,15 +173,33 @@ void worths(const Json& q, const Json& m, const std::map<std::string, std::strin
   for (const auto& [groups, diffs] : pairs) {
     if (!diffs->is_array() || diffs->empty() || !groups.is_array() || groups.size() != 2) continue;
     const std::string a = groups[0].get<std::string>(), b = groups[1].get<std::string>();
+    // The two centred log-worths beside their difference (report.json files written before them have none).
+    const bool centred = (*diffs)[0].contains("centred_log_worth");
     Table d;
-    d.columns = {{"Item", "X"}, {"Difference", "r"}, {"SE", "r"}, {"$p$", "r"}, {stacked({"Holm", "$p$"}, 'r', true), "r"}};
-    for (const auto& x : *diffs)
-      d.rows.push_back({item_label(names, str(x, "item")), number(x["difference"], 2), number(x["se"], 2), p_value(x["p"]), p_value(x["p_holm"])});
+    d.columns = {{"Item", "X"}};
+    if (centred)
+      d.columns.insert(d.columns.end(), {{stacked({escape(a), "$c$"}, 'r', true), "r"}, {stacked({escape(b), "$c$"}, 'r', true), "r"}});
+    // (seven columns with the centred log-worths: "Differ-ence" over two lines keeps them in a 252pt column)
+    d.columns.insert(d.columns.end(), {{centred ? stacked({"Differ-", "ence"}, 'r', true) : "Difference", "r"}, {"SE", "r"}, {"$p$", "r"},
+                                       {stacked({"Holm", "$p$"}, 'r', true), "r"}});
+    for (const auto& x : *diffs) {
+      std::vector<std::string> row{item_label(names, str(x, "item"))};
+      if (centred) {
+        const Json& c = x["centred_log_worth"];
+        row.push_back(number(c.value(a, Json()), 2));
+        row.push_back(number(c.value(b, Json()), 2));
+      }
+      row.insert(row.end(), {number(x["difference"], 2), number(x["se"], 2), p_value(x["p"]), p_value(x["p_holm"])});
+      d.rows.push_back(std::move(row));
+    }
     const std::string vs = versus(title, b, a);
-    d.caption = title + (vs.empty() ? "" : vs + ", ") + sentence + " Plackett--Luce item differences (centred "
-                "log-worth, the log-worth minus the items' mean, of " + escape(b) + " minus that of " + escape(a) +
-                "; positive when " + escape(b) + " gives the item more weight), with the standard error and the Wald test, "
-                "Holm-adjusted across items (worths in Table~\\ref{tab:" + worth_stem + "}).";
+    d.caption = title + (vs.empty() ? "" : vs + ", ") + sentence + " Plackett--Luce item differences on the centred log-worth " +
+                (centred ? std::string("$c$") : std::string()) +
+                " (the log-worth minus its mean over the items: the log of the worth over the geometric mean of the group's "
+                "worths), that of " + escape(b) + " minus that of " + escape(a) + ": positive when the item stands higher among " +
+                escape(b) + "'s items than among " + escape(a) + "'s. It is not the difference of the worths in Table~\\ref{tab:" +
+                worth_stem + "}, which sum to 1 in each group, and can have the other sign where the groups spread their worths "
+                "differently. With the standard error and the Wald test, Holm-adjusted across items.";
     add_table(stem + "-worths-" + slug(b) + "-vs-" + slug(a), "Plackett-Luce item differences, " + b + " vs " + a + ", " + str(q, "question"),
               std::move(d), stems, out);
   }

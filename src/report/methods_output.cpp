@@ -283,12 +283,19 @@ std::string methods_markdown(const Json& report) {
     if (agr.contains("transcripts") && agr["transcripts"].is_object()) {
       const auto& t = agr["transcripts"];
       o += "Coders of the double-coded transcripts: Krippendorff's alpha " + num(t.value("krippendorff_alpha", Json()), 3) + ", Fleiss' kappa " +
-           num(t.value("fleiss_kappa", Json()), 3) + " over " + t.value("units", Json(0)).dump() + " units.\n";
+           num(t.value("fleiss_kappa", Json()), 3) + " over " + t.value("units", Json(0)).dump() + " units (each code present or absent)";
+      if (t.contains("units_identical"))
+        o += "; the coders applied identical sets of codes to " + t["units_identical"].dump() + " of the " + t.value("units", Json(0)).dump() + " units";
+      o += ".\n";
     }
     if (agr.contains("labels") && agr["labels"].is_object()) {
       const auto& l = agr["labels"];
       o += "Label tables: Fleiss' kappa " + num(l.value("fleiss_kappa", Json()), 3) + ", Krippendorff's alpha " +
-           num(l.value("krippendorff_alpha", Json()), 3) + " over " + l.value("units", Json(0)).dump() + " units.\n";
+           num(l.value("krippendorff_alpha", Json()), 3) + " over " + l.value("units", Json(0)).dump() + " units";
+      if (l.contains("units_all_agree"))
+        o += "; all coders gave the same label to " + l["units_all_agree"].dump() + " of the " +
+             std::to_string(l.value("units", 0) - l.value("dropped_units", 0)) + " units every coder rated";
+      o += ".\n";
     }
     if (agr.contains("rounds") && !agr["rounds"].empty()) {
       o += "\n| Round | Transcripts | Units | Fleiss' kappa | Krippendorff's alpha |\n|---|---:|---:|---:|---:|\n";
@@ -303,12 +310,19 @@ std::string methods_markdown(const Json& report) {
     }
     if (agr.contains("transcripts") && agr["transcripts"].is_object() && agr["transcripts"].contains("per_node") &&
         !agr["transcripts"]["per_node"].empty()) {
-      o += "\nPer node (each measure on the units coded with the node by at least one coder; all measures shown, not "
-           "only the best):\n\n| Node | Units coded | Fleiss' kappa | Krippendorff's alpha | Per cent agreement |\n|---|---:|---:|---:|---:|\n";
-      const auto& per = agr["transcripts"]["per_node"];
+      const auto& t = agr["transcripts"];
+      const std::string units = str(t, "unit") == "segment" ? "segments" : "turns";
+      o += "\nPer node, over all " + t.value("units", Json(0)).dump() + " " + units + " compared, each node present or absent per coder "
+           "(all measures shown, not only the best): units coded, the " + units + " at least one coder applied the node to; positive "
+           "agreement on its presence, 2a / (2a + b + c) pooled over coder pairs (a: both coders applied it, b + c: one did); Fleiss' "
+           "kappa, Krippendorff's alpha and per cent agreement (the mean share of agreeing coder pairs), which count agreeing that "
+           "the node is absent too.\n\n| Node | Units coded | Positive agreement | Fleiss' kappa | Krippendorff's alpha | Per cent agreement |\n"
+           "|---|---:|---:|---:|---:|---:|\n";
+      const auto& per = t["per_node"];
       for (auto it = per.begin(); it != per.end(); ++it)
-        o += "| " + md(it.key()) + " | " + it.value().value("units_coded", Json(0)).dump() + " | " + num(it.value().value("fleiss_kappa", Json()), 3) +
-             " | " + num(it.value().value("krippendorff_alpha", Json()), 3) + " | " + num(it.value().value("percent_agreement", Json()), 3) + " |\n";
+        o += "| " + md(it.key()) + " | " + it.value().value("units_coded", Json(0)).dump() + " | " + num(it.value().value("positive_agreement", Json()), 3) +
+             " | " + num(it.value().value("fleiss_kappa", Json()), 3) + " | " + num(it.value().value("krippendorff_alpha", Json()), 3) + " | " +
+             num(it.value().value("percent_agreement", Json()), 3) + " |\n";
     }
     if (agr.contains("labels") && agr["labels"].is_object() && agr["labels"].contains("per_category") &&
         !agr["labels"]["per_category"].empty()) {

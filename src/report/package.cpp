@@ -44,7 +44,7 @@ bool within(const fs::path& inner, const fs::path& outer) {
 // outputs say "Holm p" and "Guest, Namey & Chen"). Anywhere else, and anywhere in an input, it is a leak.
 // Each phrase is also tried as HTML, XML and LaTeX write its '&' and '\''.
 constexpr std::string_view kToolPhrases[] = {
-    "Holm p", "Holm's", "Holm-adjusted", "Holm across", "Holm)", "Cohen's", "Fleiss'", "out of Fleiss",
+    "Holm p", "Holm's", "Holm-adjusted", "Holm across", "Holm)", "Cohen's", "Fleiss'", "out of Fleiss", "Fleiss 1975",
     "Krippendorff's", "Spearman's", "Spearman p", "Kendall's", "Kendall p", "Mann-Whitney", "Mann--Whitney",
     "Mann–Whitney", "Wald test", "Cliff's", "Plackett-Luce", "Plackett--Luce", "Plackett–Luce", "Cochran 1977",
     "Guest, Namey & Chen", "Efron's", "Holm\\\\",

@@ -62,20 +62,34 @@ nlohmann::ordered_json model_json(const QuestionModel& m, const std::vector<std:
   j["groups"] = nlohmann::ordered_json::object();
   for (const auto& g : m.groups) j["groups"][g.level] = estimates_json(g, items);
   j["overall"] = estimates_json(m.overall, items);
-  if (m.lr_test)
-    j["lr_test"] = {{"groups", m.lr_test->groups}, {"statistic", num(m.lr_test->statistic)}, {"df", m.lr_test->df}, {"p", num(m.lr_test->p)}};
-  else
+  if (m.lr_test) {
+    const auto& t = *m.lr_test;
+    nlohmann::ordered_json per = nlohmann::ordered_json::object();
+    for (std::size_t g = 0; g < t.groups.size(); ++g) per[t.groups[g]] = num(t.group_log_likelihoods[g]);
+    // statistic = 2 (log_likelihood_separate - log_likelihood_pooled): penalised log-likelihoods, not the
+    // groups' and overall's "log_likelihood" (rankings only; the overall fit with npseudo once).
+    j["lr_test"] = {{"groups", t.groups},
+                    {"log_likelihoods", per},
+                    {"log_likelihood_separate", num(t.separate_log_likelihood)},
+                    {"log_likelihood_pooled", num(t.pooled_log_likelihood)},
+                    {"pseudo_rankings_pooled", t.pooled_pseudo_rankings},
+                    {"statistic", num(t.statistic)},
+                    {"df", t.df},
+                    {"p", num(t.p)}};
+  } else {
     j["lr_test"] = nullptr;
+  }
   j["comparison_groups"] = m.a.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json{m.a, m.b};
-  auto diffs = [](const std::vector<ItemDifference>& ds) {
+  auto diffs = [](const std::vector<ItemDifference>& ds, const std::string& a, const std::string& b) {
     auto out = nlohmann::ordered_json::array();
     for (const auto& d : ds)
-      out.push_back({{"item", d.item}, {"difference", num(d.difference)}, {"se", num(d.se)}, {"p", num(d.p)}, {"p_holm", num(d.p_holm)}});
+      out.push_back({{"item", d.item}, {"centred_log_worth", {{a, num(d.centred_a)}, {b, num(d.centred_b)}}},
+                     {"difference", num(d.difference)}, {"se", num(d.se)}, {"p", num(d.p)}, {"p_holm", num(d.p_holm)}});
     return out;
   };
-  j["item_differences"] = diffs(m.item_differences);
+  j["item_differences"] = diffs(m.item_differences, m.a, m.b);
   j["pairs"] = nlohmann::ordered_json::array();
-  for (const auto& p : m.pairs) j["pairs"].push_back({{"groups", {p.a, p.b}}, {"item_differences", diffs(p.items)}});
+  for (const auto& p : m.pairs) j["pairs"].push_back({{"groups", {p.a, p.b}}, {"item_differences", diffs(p.items, p.a, p.b)}});
   return j;
 }
 
@@ -87,6 +101,22 @@ std::string lr_sentence(const QuestionModel& m) {
   std::string stats = "likelihood-ratio chi-square = " + fmt(t.statistic) + ", df = " + std::to_string(t.df) + ", " + p_text(t.p);
   if (t.p < 0.05) return "The groups (" + groups + ") do not share one set of priorities (" + stats + ").";
   return "No evidence that the groups (" + groups + ") weigh the items differently (" + stats + ").";
+}
+
+// Where the statistic comes from, so that it can be rebuilt from the printed numbers: "Chi-square = 2 (-57.432
+// - (-65.469)), the penalised log-likelihoods (rankings plus pseudo-rankings) of one worth vector per group
+// (user -30.100, developer -27.332) and of one for all (with 1.0 pseudo-rankings per item, every group's)."
+std::string lr_basis_sentence(const QuestionModel& m) {
+  if (!m.lr_test) return "";
+  const auto& t = *m.lr_test;
+  auto ll = [](double x) { return fmt(x, 3); };
+  std::vector<std::string> per;
+  for (std::size_t g = 0; g < t.groups.size(); ++g) per.push_back(t.groups[g] + " " + ll(t.group_log_likelihoods[g]));
+  const bool penalised = t.pooled_pseudo_rankings > 0;
+  return "Chi-square = 2 (" + ll(t.separate_log_likelihood) + " - (" + ll(t.pooled_log_likelihood) + ")), the " +
+         (penalised ? "penalised log-likelihoods (rankings plus pseudo-rankings)" : "log-likelihoods") +
+         " of one worth vector per group (" + text::join(per, ", ") + ") and of one for all" +
+         (penalised ? " (with " + fmt(t.pooled_pseudo_rankings, 1) + " pseudo-rankings per item, every group's)" : std::string()) + ".";
 }
 
 // "Not compared: contractor (n = 2); the comparisons are manager vs employee."
@@ -257,33 +287,42 @@ namespace {
 
 void model_markdown(std::ostringstream& md, const QuestionModel& m, const std::vector<std::string>& items, const Taxonomy& t) {
   md << "**Plackett-Luce model** (" << (m.partial == pl::PartialRankings::top_k ? "unranked items lose every choice" : "partial answers rank only the items they name")
-     << "; ties by Efron's method; " << fmt(m.pseudo_rankings, 1) << " pseudo-rankings per item): " << lr_sentence(m) << "\n\n";
+     << "; ties by Efron's method; " << fmt(m.pseudo_rankings, 1) << " pseudo-rankings per item): " << lr_sentence(m);
+  if (m.lr_test) md << ' ' << lr_basis_sentence(m);
+  md << "\n\n";
   md << "| Item | all (n = " << m.overall.n << ") |";
   for (const auto& g : m.groups) md << ' ' << g.level << " (n = " << g.n << ") |";
-  if (!m.item_differences.empty()) md << " Difference (" << m.b << " - " << m.a << ") | SE | Holm p |";
+  if (!m.item_differences.empty())
+    md << " Centred log-worth " << m.a << " | Centred log-worth " << m.b << " | Difference (" << m.b << " - " << m.a << ") | SE | Holm p |";
   md << "\n|---|---|";
   for (std::size_t i = 0; i < m.groups.size(); ++i) md << "---|";
-  if (!m.item_differences.empty()) md << "---|---|---|";
+  if (!m.item_differences.empty()) md << "---|---|---|---|---|";
   md << '\n';
   for (std::size_t i = 0; i < items.size(); ++i) {
     md << "| " << item_label(t, items[i]) << " | " << fmt(m.overall.fit.worth[i], 3) << " |";
     for (const auto& g : m.groups) md << ' ' << fmt(g.fit.worth[i], 3) << " |";
     if (!m.item_differences.empty()) {
       const auto& d = m.item_differences[i];
-      md << ' ' << fmt(d.difference) << " | " << fmt(d.se) << " | " << fmt_p(d.p_holm) << " |";
+      md << ' ' << fmt(d.centred_a) << " | " << fmt(d.centred_b) << " | " << fmt(d.difference) << " | " << fmt(d.se) << " | " << fmt_p(d.p_holm) << " |";
     }
     md << '\n';
   }
   for (std::size_t p = 1; p < m.pairs.size(); ++p) {
     const auto& pair = m.pairs[p];
     if (pair.items.empty()) continue;
-    md << "\n| Item | Difference (" << pair.b << " - " << pair.a << ") | SE | Holm p |\n|---|---|---|---|\n";
+    md << "\n| Item | Centred log-worth " << pair.a << " | Centred log-worth " << pair.b << " | Difference (" << pair.b << " - " << pair.a
+       << ") | SE | Holm p |\n|---|---|---|---|---|---|\n";
     for (const auto& d : pair.items)
-      md << "| " << item_label(t, d.item) << " | " << fmt(d.difference) << " | " << fmt(d.se) << " | " << fmt_p(d.p_holm) << " |\n";
+      md << "| " << item_label(t, d.item) << " | " << fmt(d.centred_a) << " | " << fmt(d.centred_b) << " | " << fmt(d.difference) << " | "
+         << fmt(d.se) << " | " << fmt_p(d.p_holm) << " |\n";
   }
-  md << "\nWorths sum to 1 within each column (the chance of being chosen first from all items). Difference: centred "
-        "log-worth (log-worth minus the items' mean), positive when "
-     << (m.item_differences.empty() ? std::string("the second group") : m.b) << " gives the item more weight.\n\n";
+  md << "\nWorths sum to 1 within each column (the chance of being chosen first from all items). Centred log-worth: the "
+        "log-worth minus its mean over the items (the log of the worth over the geometric mean of the group's worths). "
+        "Difference: the centred log-worth of "
+     << (m.item_differences.empty() ? std::string("the second group") : m.b) << " minus that of "
+     << (m.item_differences.empty() ? std::string("the first") : m.a)
+     << ", positive when the item stands higher among that group's items; it is not the difference of the worths, "
+        "and can have the other sign when the groups spread their worths differently.\n\n";
 }
 
 std::string flag_rule(const RankingOptions& o) {
@@ -467,6 +506,7 @@ std::string rankings_table(const RankingAnalysis& a, const Taxonomy& t) {
         out << '\n';
       }
       out << "  " << lr_sentence(m) << '\n';
+      if (m.lr_test) out << "  " << lr_basis_sentence(m) << '\n';
     }
     out << '\n';
   }

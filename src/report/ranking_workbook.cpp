@@ -291,12 +291,31 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
   sheet.write_number(row, 1, m.pseudo_rankings, book.format(xlsx::CellStyle::decimal));
   for (const auto* f : fits) {
     ++row;
-    sheet.write_text(row, 0, "log-likelihood " + (f->level.empty() ? std::string("all") : f->level));
+    sheet.write_text(row, 0, "log-likelihood " + (f->level.empty() ? std::string("all") : f->level) + " (rankings only)");
     sheet.write_number(row, 1, f->fit.log_likelihood, four);
   }
   if (m.lr_test) {
+    // The numbers the statistic is made from: chi-square = 2 (separate - pooled), penalised with pseudo-rankings.
+    const auto& lr = *m.lr_test;
+    const std::string kind = lr.pooled_pseudo_rankings > 0 ? " (penalised: rankings plus pseudo-rankings)" : "";
+    for (std::size_t g = 0; g < lr.groups.size(); ++g) {
+      ++row;
+      sheet.write_text(row, 0, "LR test log-likelihood " + lr.groups[g] + kind);
+      sheet.write_number(row, 1, lr.group_log_likelihoods[g], four);
+    }
     ++row;
-    sheet.write_text(row, 0, "LR test chi-square");
+    sheet.write_text(row, 0, "LR test log-likelihood, one worth vector per group (their sum)" + kind);
+    sheet.write_number(row, 1, lr.separate_log_likelihood, four);
+    ++row;
+    sheet.write_text(row, 0, "LR test log-likelihood, one worth vector for all" + kind);
+    sheet.write_number(row, 1, lr.pooled_log_likelihood, four);
+    if (lr.pooled_pseudo_rankings > 0) {
+      ++row;
+      sheet.write_text(row, 0, "LR test pseudo-rankings per item of the one for all (every group's)");
+      sheet.write_number(row, 1, lr.pooled_pseudo_rankings, book.format(xlsx::CellStyle::decimal));
+    }
+    ++row;
+    sheet.write_text(row, 0, "LR test chi-square = 2 (per group - for all)");
     sheet.write_number(row, 1, m.lr_test->statistic, four);
     ++row;
     sheet.write_text(row, 0, "LR test df");
@@ -307,16 +326,19 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
   }
   if (!m.item_differences.empty()) {
     row += 2;
-    std::vector<std::string> heads{"Item", "Name", "Difference (" + m.b + " - " + m.a + ", centred log-worth)", "SE", "p", "Holm p"};
+    std::vector<std::string> heads{"Item", "Name", "Centred log-worth " + m.a, "Centred log-worth " + m.b,
+                                   "Difference (" + m.b + " - " + m.a + ", centred log-worth)", "SE", "p", "Holm p"};
     heading_row(book, sheet, row, heads);
     for (const auto& d : m.item_differences) {
       ++row;
       sheet.write_text(row, 0, d.item);
       sheet.write_text(row, 1, t.find(d.item) ? t.find(d.item)->name : "");
-      sheet.write_number(row, 2, d.difference, four);
-      sheet.write_number(row, 3, d.se, four);
-      sheet.write_p(row, 4, d.p);
-      sheet.write_p(row, 5, d.p_holm);
+      sheet.write_number(row, 2, d.centred_a, four);
+      sheet.write_number(row, 3, d.centred_b, four);
+      sheet.write_number(row, 4, d.difference, four);
+      sheet.write_number(row, 5, d.se, four);
+      sheet.write_p(row, 6, d.p);
+      sheet.write_p(row, 7, d.p_holm);
     }
   }
 }

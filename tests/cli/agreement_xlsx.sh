@@ -43,8 +43,15 @@ disputed = list(wb["Disputed units"].iter_rows(min_row=2, values_only=True))
 assert [d[0] for d in disputed] == [d["unit"] for d in labels["disagreements"]], disputed
 # unit ids like 'mindspore#853' and every text cell are strings, never formulas
 assert all(c.data_type == "s" for r in wb["Disputed units"].iter_rows(min_row=2, max_col=2) for c in r)
-nodes = {r[0]: r for r in wb["Transcript nodes"].iter_rows(min_row=2, values_only=True)}
+rows = list(wb["Transcript nodes"].iter_rows(min_row=1, values_only=True))
+assert rows[0][:4] == ("Node", "Name", "Units coded (by any coder)", "Positive agreement"), rows[0]
+nodes = {r[0]: r for r in rows[1:1 + len(transcripts["per_node"])]}
 assert set(nodes) == set(transcripts["per_node"]), nodes
+for n, v in transcripts["per_node"].items():
+    assert nodes[n][2] == v["units_coded"] and (nodes[n][3] is None if v["positive_agreement"] is None else abs(nodes[n][3] - v["positive_agreement"]) < 1e-12), (n, nodes[n], v)
+# under the table, a blank row and the note saying over which units kappa, alpha and percent agreement are
+assert rows[1 + len(nodes)] == (None,) * len(rows[0]) or not any(rows[1 + len(nodes)]), rows[1 + len(nodes)]
+assert rows[2 + len(nodes)][0].startswith("Kappa, alpha and percent agreement are over all %d turns" % transcripts["units"]), rows[2 + len(nodes)]
 t = wb["Transcripts"]
 assert abs(t["B2"].value - transcripts["fleiss_kappa"]) < 1e-12
 EOF

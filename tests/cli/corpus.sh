@@ -200,6 +200,8 @@ for path, rule in ((f"{tmp}/status.json", "unanimous"), (f"{tmp}/status_maj.json
     assert g["rule"] == rule and g["retrieved"] == len(ids)
     assert g["screeners"] == [{"screener": "alice", "screened": len(A)}, {"screener": "bob", "screened": len(B)}]
     assert g["screened_by_all"] == n and g["agreeing"] == sum(A[d] == B[d] for d in both)
+    # Two screeners: all agree (a share of documents) and percent agreement (of screener pairs) are both p_o.
+    assert abs(g["all_agree"] - po) < 1e-15 and g["screened_by_two"] == n and abs(g["percent_agreement"] - po) < 1e-12, g
     assert abs(g["cohen_kappa"] - cohen) < 1e-12, (g["cohen_kappa"], cohen)
     assert abs(g["fleiss_kappa"] - fleiss) < 1e-12, (g["fleiss_kappa"], fleiss)
     ex = excluded(rule)
@@ -211,6 +213,8 @@ for path, rule in ((f"{tmp}/status.json", "unanimous"), (f"{tmp}/status_maj.json
         assert abs(src["fp_rate"] - len(e) / len(r)) < 1e-15, (src, len(e) / len(r))
 txt = open(f"{tmp}/status.txt").read()
 assert "Cohen's kappa: %.4f\n" % cohen in txt, txt
+assert "decided alike by every screener (all agree: %.1f%%)\n" % (100 * po) in txt, txt
+assert "percent agreement (mean share of agreeing screener pairs, over the %d documents screened by two or more): %.4f\n" % (n, po) in txt, txt
 assert "Fleiss' kappa: %.4f\n" % fleiss in txt, txt
 json.dump(sorted(excluded("unanimous")), open(f"{tmp}/excluded.json", "w"))
 PY

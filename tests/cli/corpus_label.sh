@@ -118,6 +118,11 @@ p = [sum(row[j] for row in n) / (N * m) for j in range(len(cats))]
 Pe = sum(x * x for x in p)
 kappa = (P - Pe) / (1 - Pe)
 agreeing = sum(1 for row in n if max(row) == m)
+# Percent agreement (docs/agreement.md): the mean share of agreeing coder pairs over the documents two or more
+# coders labelled (the last one too, which carol left: as `agreement --labels` counts it on the exported table).
+two = [[lab[c][d] for c in coders if d in lab[c]] for d in docs]
+two = [g for g in two if len(g) >= 2]
+pairs = sum(sum(g[i] == g[j] for i in range(len(g)) for j in range(i + 1, len(g))) / (len(g) * (len(g) - 1) / 2) for g in two) / len(two)
 open_ = []; majority = {}; ties = []; partial = 0
 for d in docs:
     given = {c: lab[c][d] for c in coders if d in lab[c]}
@@ -129,25 +134,29 @@ for d in docs:
     best = [k for k, v in votes.items() if 2 * v > len(given)]
     if best: majority[d] = best[0]
     else: ties.append(d)
-json.dump({"kappa": kappa, "P": P, "N": N, "agreeing": agreeing, "open": open_, "majority": majority, "ties": ties,
+json.dump({"kappa": kappa, "P": P, "pairs": pairs, "two": len(two), "N": N, "agreeing": agreeing, "open": open_, "majority": majority, "ties": ties,
            "partial": partial, "labels": lab}, open(out, "w"))
 
 PY
-read -r kappa pbar units agreeing open ties partial < <(/usr/bin/python3 -c "
+read -r kappa pbar two share units agreeing open ties partial < <(/usr/bin/python3 -c "
 import json; e = json.load(open('$tmp/expected.json'))
-print('%.4f %.4f %d %d %d %d %d' % (e['kappa'], e['P'], e['N'], e['agreeing'], len(e['open']), len(e['ties']), e['partial']))")
+print('%.4f %.4f %d %.4f %d %d %d %d %d' % (e['kappa'], e['pairs'], e['two'], e['agreeing'] / e['N'], e['N'], e['agreeing'], len(e['open']), len(e['ties']), e['partial']))")
 [[ $partial == 1 ]] || fail "the generated labels should leave one document to some coders only, not $partial"
 [[ $ties == 1 ]] || fail "the generated labels should have one tie, not $ties"
 out=$(q corpus reconcile --sample pilot --status)
-line2="agreement before reconciliation, over the $units documents every coder labelled: $agreeing alike, percent agreement $pbar, Fleiss' kappa $kappa"
+line2="agreement before reconciliation, over the $units documents every coder labelled: $agreeing alike (all agree: $share), Fleiss' kappa $kappa"
 [[ $(sed -n 2p <<<"$out") == "$line2" ]] || fail "status: $out (expected: $line2)"
-[[ $(sed -n 3p <<<"$out") == "disagreements: $((open - partial)), decided 0, open $open (1 of them labelled by some coders only)" ]] || fail "status line 3: $out"
+line3="percent agreement (mean share of agreeing coder pairs, over the $two documents two or more coders labelled): $pbar"
+[[ $(sed -n 3p <<<"$out") == "$line3" ]] || fail "status line 3: $out (expected: $line3)"
+[[ $(sed -n 4p <<<"$out") == "disagreements: $((open - partial)), decided 0, open $open (1 of them labelled by some coders only)" ]] || fail "status line 4: $out"
 q corpus reconcile --sample pilot --status --format json >"$tmp/status.json"
 /usr/bin/python3 - "$tmp/status.json" "$tmp/expected.json" <<'PY' || fail "status json"
 import json, sys
 got, e = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 assert abs(got["fleiss_kappa"] - e["kappa"]) < 1e-12, (got["fleiss_kappa"], e["kappa"])
 assert got["labelled_by_all"] == e["N"] and got["coders"] == ["alice", "bob", "carol"], got
+assert got["labelled_by_two"] == e["two"] and abs(got["percent_agreement"] - e["pairs"]) < 1e-12, got
+assert got["agreeing"] == e["agreeing"] and abs(got["all_agree"] - e["agreeing"] / e["N"]) < 1e-15, got
 assert [o["doc"] for o in got["open"]] == e["open"], (got["open"], e["open"])
 assert got["partial"] == e["partial"], got["partial"]
 PY
@@ -211,7 +220,10 @@ PY
 q -q agreement --labels codebooks/labels/pilot.csv --resamples 0 --format json >"$tmp/agreement.json"
 /usr/bin/python3 -c "
 import json; a = json.load(open('$tmp/agreement.json')); e = json.load(open('$tmp/expected.json'))
-assert abs(a['fleiss_kappa'] - e['kappa']) < 1e-12, (a['fleiss_kappa'], e['kappa'])" || fail "agreement --labels kappa"
+assert abs(a['fleiss_kappa'] - e['kappa']) < 1e-12, (a['fleiss_kappa'], e['kappa'])
+# one percent agreement: the same number and units as reconcile --status
+assert abs(a['percent_agreement'] - e['pairs']) < 1e-12 and a['pairable_units'] == e['two'], (a['percent_agreement'], e['pairs'])
+assert abs(a['all_agree'] - e['agreeing'] / e['N']) < 1e-15 and a['units_all_agree'] == e['agreeing'], a['all_agree']" || fail "agreement --labels kappa and percent agreement"
 
 # Table I whole: per source stored, in the retrieval's window, retrieved, screened, screened out (both screeners,
 # unanimous), kept, FP rate; the units per year of creation and top-level node of Final_Label; and both averages

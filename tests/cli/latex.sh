@@ -111,7 +111,8 @@ def rankings(j, prefix):
                 a, b = pair["groups"]
                 for d in pair["item_differences"]:
                     row(stem + "-worths-" + slug(b) + "-vs-" + slug(a), d["item"] + " ",
-                        [fixed(d["difference"], 2), fixed(d["se"], 2), pval(d["p"]), pval(d["p_holm"])], "difference")
+                        [fixed(d["centred_log_worth"][a], 2), fixed(d["centred_log_worth"][b], 2), fixed(d["difference"], 2),
+                         fixed(d["se"], 2), pval(d["p"]), pval(d["p_holm"])], "difference")
 rankings(report["rankings"], "rank")
 for e in report["experience_comparisons"]:
     rankings(e, "rank-" + slug(e["role"]) + "-" + slug(e["by"]))
@@ -140,11 +141,11 @@ if ag:
         a = ag.get(key)
         if a:
             row("agreement", name, [str(a["units"]), str(len(a["coders"])), fixed(a["fleiss_kappa"], 3), fixed(a["krippendorff_alpha"], 3),
-                fixed(a["percent_agreement"], 3)], "pooled")
+                fixed(a["percent_agreement"], 3), fixed(a["all_agree" if key == "labels" else "exact_agreement"], 3)], "pooled")
     if ag.get("transcripts") and ag["transcripts"].get("per_node"):
         for node, v in ag["transcripts"]["per_node"].items():
-            row("agreement-nodes", node + " ", [str(v["units_coded"]), fixed(v["fleiss_kappa"], 3), fixed(v["krippendorff_alpha"], 3),
-                fixed(v["percent_agreement"], 3)], "per node")
+            row("agreement-nodes", node + " ", [str(v["units_coded"]), fixed(v["positive_agreement"], 3), fixed(v["fleiss_kappa"], 3),
+                fixed(v["krippendorff_alpha"], 3), fixed(v["percent_agreement"], 3)], "per node")
     for r in ag.get("rounds") or []:
         row("agreement-rounds", r["round"].split()[0], [str(len(r["transcripts"])), str(r["units"]), str(len(r["coders"])), fixed(r["fleiss_kappa"], 3),
             fixed(r["krippendorff_alpha"], 3), fixed(r["percent_agreement"], 3)], "round")

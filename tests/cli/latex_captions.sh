@@ -55,7 +55,7 @@ want="By role, user vs developer (\$n\$ = 11 and 8), II.R: Which three of these 
 want="user: beginner vs advanced (\$n\$ = 5 and 2), II.R: Which three of these question themes matter most to you? Put them in order. Spearman's"
 [[ "$(caption "$tmp/bundled/latex/rank-user-experience-ii-r-beginner-vs-advanced.tex")" == "$want"* ]] ||
   fail "experience gaps: $(caption "$tmp/bundled/latex/rank-user-experience-ii-r-beginner-vs-advanced.tex")"
-want="user: beginner vs advanced, II.R: Which three of these question themes matter most to you? Put them in order. Plackett--Luce item differences (centred log-worth, the log-worth minus the items' mean, of advanced minus that of beginner;"
+want="user: beginner vs advanced, II.R: Which three of these question themes matter most to you? Put them in order. Plackett--Luce item differences on the centred log-worth \$c\$ (the log-worth minus its mean over the items: the log of the worth over the geometric mean of the group's worths), that of advanced minus that of beginner: positive when"
 [[ "$(caption "$tmp/bundled/latex/rank-user-experience-ii-r-worths-advanced-vs-beginner.tex")" == "$want"* ]] ||
   fail "experience differences: $(caption "$tmp/bundled/latex/rank-user-experience-ii-r-worths-advanced-vs-beginner.tex")"
 # The saturation statement: its "<=" and its range of interviews as in print.

@@ -85,12 +85,13 @@ assert "### F1: Meetings \\<b\\>drain\\</b\\> remote teams" in md, "claim headin
 assert f"Rests on COM.2: {f1['support']['segments']} coded segments from" in md
 assert "Code COM.2 only when a meeting is named \\| not for chat." in md, "decision rules"
 assert "| A chain of evidence from quotations to findings | essential | yes | 2 findings with their quotes and participants (Chain of evidence) |" in md
-# Agreement per node: every node of report.json, with all three measures.
+# Agreement per node: every node of report.json, with all its measures, over all the units (as the text says).
 per = report["agreement"]["transcripts"]["per_node"]
 assert per, "the fixture has double-coded transcripts"
 f3 = lambda v: "n/a" if v is None else "%.3f" % v
+assert "Per node, over all %d turns compared, each node present or absent per coder" % report["agreement"]["transcripts"]["units"] in md
 for node, v in per.items():
-    row = f"| {node} | {v['units_coded']} | {f3(v['fleiss_kappa'])} | {f3(v['krippendorff_alpha'])} | {f3(v['percent_agreement'])} |"
+    row = f"| {node} | {v['units_coded']} | {f3(v['positive_agreement'])} | {f3(v['fleiss_kappa'])} | {f3(v['krippendorff_alpha'])} | {f3(v['percent_agreement'])} |"
     assert row in md, row
 # index.html's Methods evidence: the same findings and checklist, escaped (the claim's <b> is text).
 page = open(sys.argv[5]).read()

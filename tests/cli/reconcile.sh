@@ -94,9 +94,9 @@ import json, re, sys
 r = json.load(open(sys.argv[1])); html = open(sys.argv[2]).read()
 t = r["agreement"]["transcripts"]
 for node, f in t["per_node"].items():
-    k = f["fleiss_kappa"]
-    cell = "n/a" if k is None else "%.3f" % k
-    assert re.search(r"<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%s</td>" % (re.escape(node), f["units_coded"], re.escape(cell)), html), (node, cell)
+    cells = ["n/a" if f[k] is None else "%.3f" % f[k] for k in ("positive_agreement", "fleiss_kappa")]
+    assert re.search(r"<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td class=\"num\">%s</td>" %
+                     (re.escape(node), f["units_coded"], *map(re.escape, cells)), html), (node, cells)
 for d in t["disagreements"]:
     assert "<tr><td>%s</td><td>%s:%d</td>" % (d["unit"], d["file"], d["line"]) in html, d["unit"]
 PY

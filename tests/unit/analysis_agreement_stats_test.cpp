@@ -172,6 +172,48 @@ TEST_CASE("stats::percent_agreement is the mean within-unit pair agreement", "[a
   CHECK(std::isnan(qs::percent_agreement(make_table({{0, -1}}, 2))));
 }
 
+// The specific agreements below were counted pair by pair (every coder pair of every unit, not the closed form
+// the code uses), in exact fractions:
+// /usr/bin/python3 -c "from itertools import combinations as C; from fractions import Fraction as F; U=[[0,0,0,0],[0,1,0,0],[1,1,1,2],[2,2,2,2],[0,-1,0,1],[1,1,2,2],[2,2,-1,-1],[0,0,1,1],[1,-1,-1,-1]]; P=[(x,y) for u in U for x,y in C([v for v in u if v>=0],2)]; print([F(2*sum(x==j and y==j for x,y in P), sum((x==j)+(y==j) for x,y in P)) for j in range(3)])"
+// -> [Fraction(22, 31), Fraction(5, 13), Fraction(16, 23)]
+TEST_CASE("stats::specific_agreement is 2a / (2a + b + c), pooled over coder pairs", "[agreement]") {
+  const auto ps = qs::specific_agreement(make_table(kMixed, 3));
+  REQUIRE(ps.size() == 3);
+  CHECK(ps[0] == near(22.0 / 31));
+  CHECK(ps[1] == near(5.0 / 13));
+  CHECK(ps[2] == near(16.0 / 23));
+  // Two coders, a present/absent code: a = 3 units both applied it, b + c = 2 one did, d = 2 neither:
+  // positive agreement 2a / (2a + b + c) = 6/8, negative 2d / (2d + b + c) = 4/6 (de Vet et al. 2013, table 1's layout).
+  const auto two = qs::specific_agreement(make_table({{1, 1}, {1, 0}, {0, 1}, {1, 1}, {0, 0}, {1, 1}, {0, 0}}, 2));
+  CHECK(two[1] == near(0.75));
+  CHECK(two[0] == near(2.0 / 3));
+  // A code one coder applied to 1 of 30 units: percent agreement 29/30, positive agreement 0.
+  std::vector<std::vector<int>> rare(30, {0, 0});
+  rare[0] = {1, 0};
+  CHECK(qs::percent_agreement(make_table(rare, 2)) == near(29.0 / 30));
+  CHECK(qs::specific_agreement(make_table(rare, 2))[1] == 0.0);
+  CHECK(qs::specific_agreement(make_table(rare, 2))[0] == near(58.0 / 59));
+  // No pairable unit with the category: 0/0.
+  CHECK(std::isnan(qs::specific_agreement(make_table({{0, 0}, {1, -1}}, 2))[1]));
+  CHECK(std::isnan(qs::specific_agreement(make_table(kMixed, 4))[3]));
+}
+
+TEST_CASE("stats::all_agree and pairable_units give the bases of the shares", "[agreement]") {
+  // kMixed: complete units 0, 1, 2, 3, 5, 7; all four coders agree on 0 and 3. Units with two or more codes: all
+  // but unit 8.
+  const auto all = qs::all_agree(make_table(kMixed, 3));
+  CHECK(all.units == 6);
+  CHECK(all.agreeing == 2);
+  CHECK(all.share == near(2.0 / 6));
+  CHECK(qs::pairable_units(make_table(kMixed, 3)) == 8);
+  // Three coders: percent agreement counts 2 of 3 agreeing as 1/3 of the pairs; all_agree as 0.
+  const auto three = make_table({{0, 0, 1}, {1, 1, 1}}, 2);
+  CHECK(qs::percent_agreement(three) == near((1.0 / 3 + 1.0) / 2));
+  CHECK(qs::all_agree(three).share == near(0.5));
+  CHECK(std::isnan(qs::all_agree(make_table({{0, -1}}, 2)).share));
+  CHECK(std::isnan(qs::all_agree(make_table({{0}, {1}}, 2)).share));  // one coder
+}
+
 TEST_CASE("stats::bootstrap_ci resamples units reproducibly", "[agreement]") {
   const auto table = make_table(kKrippendorff, 5);
   const auto alpha = [](const qs::RatingTable& t) { return qs::krippendorff_alpha_nominal(t); };

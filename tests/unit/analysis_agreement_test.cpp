@@ -86,6 +86,11 @@ TEST_CASE("analysis::label_agreement matches statsmodels on a table with a missi
   CHECK(a.overall.krippendorff_alpha == near(0.6));
   // /usr/bin/python3 -c "import numpy as np; U=[[0,0,1],[4,4,4],[5,-1,5],[6,6,7],[2,3,2],[2,2,2]]; r=[(np.bincount(v)*(np.bincount(v)-1)).sum()/(len(v)*(len(v)-1)) for u in U for v in [[x for x in u if x>=0]] if len(v)>1]; print(repr(np.mean(r)))"
   CHECK(a.overall.percent_agreement == near(0.6666666666666666));
+  CHECK(a.overall.pairable_units == 6);  // percent agreement's units: the unit with a missing rating too
+  // All coders agree on [4,4,4] and [2,2,2]: 2 of the 5 units rated by every coder.
+  CHECK(a.overall.all_agree.units == 5);
+  CHECK(a.overall.all_agree.agreeing == 2);
+  CHECK(a.overall.all_agree.share == near(0.4));
   // /usr/bin/python3 -c "import numpy as np; from statsmodels.stats.inter_rater import cohens_kappa; U=np.array([[0,0,1],[4,4,4],[5,-1,5],[6,6,7],[2,3,2],[2,2,2]]); print([repr(cohens_kappa(np.array([[sum(1 for u in U if u[a]==x and u[b]==y) for y in range(8)] for x in range(8)])).kappa) for a,b in [(0,1),(0,2),(1,2)]])"
   REQUIRE(a.pairs.size() == 3);
   CHECK(a.pairs[0].a == "Label_1");
@@ -212,7 +217,8 @@ TEST_CASE("report::label_agreement_json has the documented keys", "[agreement]")
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
   CHECK(keys == std::vector<std::string>{"units", "coders", "categories", "dropped_units", "fleiss_kappa",
-                                         "krippendorff_alpha", "percent_agreement", "cohen_kappa_pairs", "per_category",
+                                         "krippendorff_alpha", "percent_agreement", "pairable_units", "all_agree",
+                                         "units_all_agree", "cohen_kappa_pairs", "per_category",
                                          "coder_vs_final", "confidence", "groups", "sources", "group_level",
                                          "ungrouped_units", "disagreements"});
   CHECK(j["cohen_kappa_pairs"][0]["a"] == "Label_1");

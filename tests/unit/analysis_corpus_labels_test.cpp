@@ -41,7 +41,10 @@ TEST_CASE("corpus::sample_agreement: Fleiss' kappa before reconciliation, by han
   // Units x coders (categories COM.1, TOOL.1, WELL.1): counts per unit (3,0,0) (2,1,0) (0,3,0) (0,1,2) (1,1,1)
   // (0,0,3): P_i = 1, 1/3, 1, 1/3, 0, 1 so P = 11/18; p_j = 1/3 each so Pe = 1/3; kappa = (11/18 - 1/3) / (2/3)
   // = 5/12. (The same table in statsmodels: fleiss_kappa(aggregate_raters([[0,0,0],[0,0,1],[1,1,1],[2,1,2],
-  // [0,1,2],[2,2,2]])[0]) = 0.41666666666666663.) The last document, labelled by two, is left out.
+  // [0,1,2],[2,2,2]])[0]) = 0.41666666666666663.) The last document, labelled by two, is left out of kappa and of
+  // all_agree (3 of the 6 labelled by all are alike), not of percent agreement: its two coders agree, so the mean
+  // share of agreeing pairs is (11/3 + 1) / 7 = 2/3 over 7 documents, as `qualrank agreement --labels` computes it on
+  // the exported label table (11/18 over the 6 alone was the sample's number before).
   Diagnostics d;
   auto s = sample({{"a#1", "COM.1", "COM COM.1", "COM.1"},
                    {"a#2", "COM.1", "COM.1", "TOOL.1"},
@@ -56,7 +59,9 @@ TEST_CASE("corpus::sample_agreement: Fleiss' kappa before reconciliation, by han
   CHECK(a.labelled_by_all == 6);
   CHECK(a.agreeing == 3);
   CHECK(a.fleiss_kappa == Approx(5.0 / 12).epsilon(1e-12));
-  CHECK(a.percent_agreement == Approx(11.0 / 18).epsilon(1e-12));
+  CHECK(a.all_agree == Approx(0.5).epsilon(1e-12));
+  CHECK(a.labelled_by_two == 7);
+  CHECK(a.percent_agreement == Approx(2.0 / 3).epsilon(1e-12));
   CHECK(std::isnan(a.cohen_kappa));
   CHECK(a.disagreements == 3);
   CHECK(doc_state(s, 6) == DocState::partial);

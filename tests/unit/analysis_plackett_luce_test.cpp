@@ -295,12 +295,30 @@ TEST_CASE("analysis::model_rankings tests shared priorities as SciPy does", "[an
                            (-2.3313790160754815 - (0 - 0.313752790239999 - 1.079949732909803 - 2.3313790160754815) / 4),
                        1e-6));
   CHECK(m->item_differences[3].p_holm >= m->item_differences[3].p);
+  // The two centred log-worths the difference is made from, as printed beside it.
+  CHECK_THAT(m->item_differences[3].centred_b - m->item_differences[3].centred_a, WithinAbs(m->item_differences[3].difference, 1e-12));
+  CHECK_THAT(m->item_differences[3].centred_a, WithinAbs(-2.3313790160754815 - (0 - 0.313752790239999 - 1.079949732909803 - 2.3313790160754815) / 4, 1e-6));
+  // The log-likelihoods the statistic is made from: without pseudo-rankings the groups' own and the overall fit's.
+  CHECK(m->lr_test->pooled_pseudo_rankings == 0.0);
+  REQUIRE(m->lr_test->group_log_likelihoods.size() == 2);
+  CHECK_THAT(m->lr_test->group_log_likelihoods[0], WithinAbs(m->groups[0].fit.log_likelihood, 1e-12));
+  CHECK_THAT(m->lr_test->separate_log_likelihood, WithinAbs(m->groups[0].fit.log_likelihood + m->groups[1].fit.log_likelihood, 1e-12));
+  CHECK_THAT(m->lr_test->pooled_log_likelihood, WithinAbs(m->overall.fit.log_likelihood, 1e-12));
+  CHECK_THAT(2 * (m->lr_test->separate_log_likelihood - m->lr_test->pooled_log_likelihood), WithinAbs(m->lr_test->statistic, 1e-12));
   // With pseudo-rankings: penalised, nested (the common model keeps both groups' pseudo-rankings).
   // python: lr_pseudo 4.908696053221412
   o.pseudo_rankings = 0.5;
   m = model_rankings("Q", items, groups, std::nullopt, o, d);
   REQUIRE(m);
   CHECK_THAT(m->lr_test->statistic, WithinAbs(4.908696053221412, 1e-7));
+  // Rebuilt from the numbers reported beside it, which are not the rankings-only log-likelihoods (nor the overall
+  // fit's, with npseudo once): the pooled fit has 2 x 0.5 pseudo-rankings per item.
+  CHECK(m->lr_test->pooled_pseudo_rankings == 1.0);
+  CHECK_THAT(2 * (m->lr_test->separate_log_likelihood - m->lr_test->pooled_log_likelihood), WithinAbs(m->lr_test->statistic, 1e-12));
+  CHECK_THAT(m->lr_test->separate_log_likelihood,
+             WithinAbs(m->groups[0].fit.penalised_log_likelihood + m->groups[1].fit.penalised_log_likelihood, 1e-12));
+  CHECK(std::fabs(2 * (m->groups[0].fit.log_likelihood + m->groups[1].fit.log_likelihood - m->overall.fit.log_likelihood) -
+                  m->lr_test->statistic) > 1e-3);
   CHECK(m->item_differences.empty());
   CHECK_FALSE(d.has_errors());
 }

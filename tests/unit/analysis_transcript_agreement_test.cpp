@@ -82,6 +82,20 @@ TEST_CASE("analysis::transcript_agreement compares coders per node and pooled, p
   CHECK(a.per_node[2].figures.percent_agreement == near(0.4));
   CHECK(a.pooled.percent_agreement == near(0.8));
   CHECK(a.exact_agreement == near(0.4));  // P1#t1 and P3#t1
+  CHECK(a.identical_units == 2);
+  // Positive agreement per node, counted pair by pair over the coders of each turn:
+  // /usr/bin/python3 -c "from itertools import combinations as C; from fractions import Fraction as F; N={'A.1':[[1,1,-1],[0,0,-1],[0,0,-1],[1,-1,1],[0,-1,0]],'A.1.i':[[1,1,-1],[0,0,-1],[0,0,-1],[0,-1,0],[0,-1,0]],'B.1':[[0,0,-1],[1,0,-1],[0,1,-1],[0,-1,0],[0,-1,1]],'C.1':[[0,0,-1],[0,1,-1],[0,0,-1],[0,-1,0],[1,-1,1]]}; P=lambda U: [(x,y) for u in U for x,y in C([v for v in u if v>=0],2)]; print({k: F(2*sum(x+y==2 for x,y in P(U)), sum(x+y for x,y in P(U))) for k,U in N.items()})"
+  // -> {'A.1': 1, 'A.1.i': 1, 'B.1': 0, 'C.1': 2/3}; the units any coder applied the node to: 2, 1, 3, 2.
+  CHECK(a.per_node[0].positive_agreement == near(1.0));
+  CHECK(a.per_node[1].positive_agreement == near(1.0));
+  CHECK(a.per_node[2].positive_agreement == 0.0);
+  CHECK(a.per_node[3].positive_agreement == near(2.0 / 3));
+  CHECK(a.per_node[0].units_coded == 2);
+  CHECK(a.per_node[1].units_coded == 1);
+  CHECK(a.per_node[3].units_coded == 2);
+  // Every per-node figure is over all 5 turns, not only those coded with the node: B.1's percent agreement 0.4 is
+  // (1 + 0 + 0 + 1 + 0) / 5.
+  CHECK(a.per_node[2].figures.pairable_units == 5);
   // /usr/bin/python3 -c "import numpy as np; from statsmodels.stats.inter_rater import cohens_kappa; N={'A.1':[[1,1,-1],[0,0,-1],[0,0,-1],[1,-1,1],[0,-1,0]],'A.1.i':[[1,1,-1],[0,0,-1],[0,0,-1],[0,-1,0],[0,-1,0]],'B.1':[[0,0,-1],[1,0,-1],[0,1,-1],[0,-1,0],[0,-1,1]],'C.1':[[0,0,-1],[0,1,-1],[0,0,-1],[0,-1,0],[1,-1,1]]}; R=[N[k][u] for u in range(5) for k in N]; print([repr(cohens_kappa(np.array([[sum(1 for r in R if r[a]==x and r[b]==y) for y in range(2)] for x in range(2)])).kappa) for a,b in [(0,1),(0,2)]])"
   REQUIRE(a.pairs.size() == 3);
   CHECK(a.pairs[0].kappa == near(0.39999999999999997));

@@ -178,7 +178,7 @@ TEST_CASE("latex::report_tables renders report.json's tables with unique labels"
 TEST_CASE("latex::agreement_tables renders pooled agreement with its interval, rounds and the corpus table", "[report][latex]") {
   const Json ag = Json::parse(R"({
     "labels": {"units": 85, "coders": ["a", "b"], "fleiss_kappa": 0.75812, "krippendorff_alpha": 0.7596, "percent_agreement": 0.9,
-               "confidence": {"fleiss_kappa": [0.6331, 0.857], "krippendorff_alpha": [null, null], "level": 0.95},
+               "all_agree": 0.8, "confidence": {"fleiss_kappa": [0.6331, 0.857], "krippendorff_alpha": [null, null], "level": 0.95},
                "per_category": {"A": {"fleiss_kappa": null}}},
     "transcripts": null,
     "rounds": [{"round": "2025-01-02", "transcripts": ["a.md", "b.md"], "units": 30, "coders": ["x", "y"], "fleiss_kappa": -0.0512,
@@ -190,9 +190,13 @@ TEST_CASE("latex::agreement_tables renders pooled agreement with its interval, r
   const auto files = latex::agreement_tables(ag, {{"A", "Alpha & co"}}, "Area");
   REQUIRE(files.size() == 4);
   CHECK(files[0].name == "agreement.tex");
-  CHECK(files[0].body.find("Label tables & 85 & 2 & \\begin{tabular}[t]{@{}r@{}}0.758\\\\ {[}0.633, 0.857{]}\\end{tabular} & 0.760 & 0.900 \\\\\n") !=
+  CHECK(files[0].body.find("Label tables & 85 & 2 & \\begin{tabular}[t]{@{}r@{}}0.758\\\\ {[}0.633, 0.857{]}\\end{tabular} & 0.760 & 0.900 & 0.800 \\\\\n") !=
         std::string::npos);
   CHECK(files[0].body.find("its 95\\% bootstrap confidence interval") != std::string::npos);
+  // The two shares named in the caption, with what each is a share of (label tables only here).
+  CHECK(files[0].body.find("pairs agree, the per cent agreement: the mean share of agreeing coder pairs (per unit, over the units with two or more "
+                           "ratings); all agree, the share of units on which every coder gave the same label, of the units rated by "
+                           "every coder.}") != std::string::npos);
   CHECK(files[1].name == "agreement-labels.tex");
   CHECK(files[1].body.find("A Alpha \\& co & --- \\\\\n") != std::string::npos);
   CHECK(files[2].name == "agreement-rounds.tex");

@@ -43,13 +43,15 @@ struct CategoryKappa {
   double fleiss_kappa;  // Fleiss' per-category kappa over the complete units (NaN when undefined)
 };
 
-// The core statistics of one set of units.
+// The core statistics of one set of units (definitions: docs/agreement.md, Statistics).
 struct AgreementFigures {
   std::int64_t units = 0;
-  std::int64_t dropped_units = 0;  // units not rated by every coder (left out of Fleiss' kappa)
+  std::int64_t dropped_units = 0;   // units not rated by every coder (left out of Fleiss' kappa)
+  std::int64_t pairable_units = 0;  // units with two or more ratings (those of alpha and percent agreement)
   double fleiss_kappa;
   double krippendorff_alpha;
-  double percent_agreement;
+  double percent_agreement;         // mean share of agreeing coder pairs per unit, over the pairable units
+  stats::AllAgree all_agree;        // units rated by every coder on which all gave the same label
 };
 
 struct GroupAgreement {
@@ -94,7 +96,8 @@ struct LabelAgreement {
   std::vector<DisputedUnit> disagreements;     // at most options.disagreements, most disputed first
 };
 
-// Overall figures of a rating table (Fleiss over complete units, alpha and percent agreement over all).
+// Overall figures of a rating table (Fleiss and all_agree over the units rated by every coder, alpha and
+// percent agreement over the units with two or more ratings).
 AgreementFigures agreement_figures(const stats::RatingTable& table);
 
 // Computes the report. `taxonomy` is needed for --group-by-level (grouping by the consensus label's

@@ -78,6 +78,34 @@ double cohen_kappa(const std::vector<int>& a, const std::vector<int>& b, int cat
 // No unit with >= 2 codes -> NaN.
 double percent_agreement(const RatingTable& table);
 
+// The units percent_agreement and krippendorff_alpha_nominal are computed over: those with >= 2 codes.
+std::int64_t pairable_units(const RatingTable& table);
+
+// The units coded by every coder (those of Fleiss' kappa) on which every coder gave the same code.
+struct AllAgree {
+  std::int64_t units = 0;     // units coded by every coder
+  std::int64_t agreeing = 0;  // of those, the units with one code only
+  double share;               // agreeing / units; NaN when units == 0 or fewer than 2 coders
+};
+// "All coders agree on X% of units": a share of units, not of coder pairs (percent_agreement), and over the
+// units coded by every coder only. With 2 coders and no missing code it equals percent_agreement; with more
+// coders it is lower (a unit with 2 of 3 coders agreeing counts 0 here and 1/3 there).
+AllAgree all_agree(const RatingTable& table);
+
+// Specific agreement per category j: of the coder pairs (within a unit) in which at least one coder gave
+// code j, the share in which both did, counting each such pair once per coder giving j (Fleiss 1975;
+// Cicchetti & Feinstein 1990, positive and negative agreement; de Vet et al. 2013, specific agreement).
+// Over the units with m_u >= 2 codes, n_uj the codes j of unit u:
+//   ps_j = sum_u n_uj (n_uj - 1) / sum_u n_uj (m_u - 1)
+//        = 2 sum_pairs a_j / sum_pairs (2 a_j + b_j + c_j),
+// pooled over every coder pair of every unit (a_j: both coders gave j; b_j + c_j: exactly one did). For two
+// coders and a present/absent code (category 1 = present) this is the positive agreement
+// PA = 2a / (2a + b + c), and for category 0 the negative agreement NA = 2d / (2d + b + c). Unlike percent
+// agreement it ignores the pairs that agree a code is absent, so a code one coder applied to 1 of 30 units
+// and the other to none has PA 0 (and percent agreement 29/30). One value per category; NaN for a category
+// no pairable unit has (0/0).
+std::vector<double> specific_agreement(const RatingTable& table);
+
 // Percentile bootstrap interval of `statistic` over units resampled with replacement.
 // Replicate r draws `units` unit indices with Rng(seed).uniform_index(units) (one Rng for the
 // whole run), builds the resampled table (same coders/categories) and evaluates `statistic`.

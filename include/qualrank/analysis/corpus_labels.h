@@ -58,16 +58,21 @@ std::string final_category(const SampleLabels& s, std::size_t d);
 
 struct LabelAgreement {
   std::size_t coders = 0;
-  std::size_t labelled_by_all = 0;  // the units of the statistics
+  std::size_t labelled_by_all = 0;  // the units of the kappas and of all_agree
   std::size_t agreeing = 0;         // of those, labelled alike by all
-  double percent_agreement = 0;     // mean share of agreeing coder pairs (agreement_stats.h); NaN when none
+  double all_agree = 0;             // agreeing / labelled_by_all; NaN when none
+  std::size_t labelled_by_two = 0;  // documents two or more coders labelled: the units of percent_agreement
+  double percent_agreement = 0;     // mean share of agreeing coder pairs per document, over labelled_by_two
+                                    // (stats::percent_agreement, as `qualrank agreement --labels`); NaN when none
   double fleiss_kappa = 0;          // NaN when undefined (fewer than two coders, one category only ...)
   double cohen_kappa = 0;           // two coders only, else NaN
   std::size_t disagreements = 0;    // docs in state disagreed
   std::size_t decided = 0;          // of those, with a decision
 };
-// Agreement over the documents every coder labelled, categories = the deepest node; computed from the coders'
-// labels only (before reconciliation: decisions do not count).
+// Agreement on the sample's labels, categories = the deepest node, computed from the coders' labels only (before
+// reconciliation: decisions do not count): the kappas and all_agree over the documents every coder labelled,
+// percent agreement over those two or more coders labelled (the units `qualrank agreement --labels` counts it
+// over, on the exported label table).
 LabelAgreement sample_agreement(const SampleLabels& s);
 
 // The label table: header "unit,Label_<coder>...,Final_Label"; one row per document of the sample, sorted by

@@ -24,9 +24,12 @@ struct ScreeningStatus {
   std::vector<std::size_t> screened_per_screener;  // retrieved documents each one decided on
   std::size_t retrieved = 0;
   std::size_t screened = 0;            // by at least one screener
-  std::size_t screened_by_all = 0;     // the units of the agreement statistics
+  std::size_t screened_by_all = 0;     // the units of the kappas and of all_agree
   std::size_t agreeing = 0;            // of those, the ones all screeners decided alike
-  double percent_agreement = 0;        // agreeing / screened_by_all (NaN when none)
+  double all_agree = 0;                // agreeing / screened_by_all: "all screeners agree on X% of documents" (NaN when none)
+  std::size_t screened_by_two = 0;     // documents two or more screeners decided on: the units of percent_agreement
+  double percent_agreement = 0;        // the mean share of agreeing screener pairs per document, over screened_by_two
+                                       // (stats::percent_agreement, as `qualrank agreement`; NaN when none)
   double cohen_kappa = 0;              // two screeners only (NaN otherwise or when undefined)
   double fleiss_kappa = 0;             // two or more screeners (NaN when undefined)
   std::size_t excluded = 0;

@@ -25,18 +25,30 @@ struct ModelEstimates {
   pl::Fit fit;
 };
 
+// statistic = 2 (separate_log_likelihood - pooled_log_likelihood), from exactly these numbers (clamped at 0
+// against rounding). With pseudo-rankings both are penalised log-likelihoods (rankings plus pseudo-rankings),
+// and the pooled model keeps every group's pseudo-rankings (pooled_pseudo_rankings = groups x npseudo per item),
+// so they are NOT the rankings-only log-likelihoods of ModelEstimates (pl::Fit::log_likelihood), nor the
+// overall fit's (which uses npseudo once): 2 (sum of those - overall's) is another number.
 struct LikelihoodRatioTest {
   std::vector<std::string> groups;  // the groups tested (every group with answers)
-  double statistic = 0;             // 2 (sum of the groups' log-likelihoods - that of one worth vector for all);
-                                    // with pseudo-rankings penalised ones, each group keeping its own (see .cpp)
-  int df = 0;                       // (groups - 1) (items - 1)
-  double p = 0;                     // chi-square survival function
+  std::vector<double> group_log_likelihoods;  // per group (parallel to groups): its penalised log-likelihood
+  double separate_log_likelihood = 0;  // their sum: one worth vector per group
+  double pooled_log_likelihood = 0;    // one worth vector for all groups (penalised, pooled_pseudo_rankings)
+  double pooled_pseudo_rankings = 0;   // pseudo-rankings per item of the pooled fit (groups x npseudo)
+  double statistic = 0;                // 2 (separate_log_likelihood - pooled_log_likelihood)
+  int df = 0;                          // (groups - 1) (items - 1)
+  double p = 0;                        // chi-square survival function
 };
 
 struct ItemDifference {
   std::string item;
-  // Centred log-worth (log-worth minus its mean over the question's items) in group b minus group a:
-  // positive when group b gives the item more weight. Independent groups: se^2 = var_a + var_b.
+  // Centred log-worth, c_i = log w_i - mean_j log w_j (the log of the worth over the geometric mean of the
+  // group's worths), of group b minus that of group a: positive when b weighs the item more, relative to b's
+  // other items, than a does relative to a's. Not the difference of the worths (which sum to 1 in each group):
+  // the two can differ in sign, as when b's worths are spread more unevenly. Independent groups:
+  // se^2 = var_a + var_b.
+  double centred_a = 0, centred_b = 0;  // the two centred log-worths (difference = centred_b - centred_a)
   double difference = 0, se = 0;
   double p = 0, p_holm = 0;  // two-sided Wald test; Holm across the question's items
 };

@@ -27,10 +27,16 @@ struct TranscriptAgreementOptions {
   int disagreements = 0;
 };
 
+// One node's agreement. Every figure is over ALL the compared units (present (1) or absent (0) per coder), not
+// only the units coded with the node: Fleiss' kappa, alpha and percent agreement count the coders' agreement
+// that the node is absent too, so a node one coder applied to 1 of 30 units has percent agreement 29/30.
+// units_coded and positive_agreement say how often the node was applied and how far the coders agree on it.
 struct NodeAgreement {
   std::string node;
-  std::int64_t units_coded = 0;  // units where at least one coder applied the node
-  AgreementFigures figures;      // over every unit, present (1) / absent (0) per coder
+  std::int64_t units_coded = 0;     // units where at least one coder applied the node
+  double positive_agreement;        // stats::specific_agreement of "present": 2a / (2a + b + c), pooled over
+                                    // coder pairs; NaN when no coder applied the node on a unit with 2+ coders
+  AgreementFigures figures;         // over every unit, present (1) / absent (0) per coder
 };
 
 struct TranscriptDisputedUnit {
@@ -51,6 +57,7 @@ struct TranscriptAgreement {
   std::int64_t units = 0;                   // units compared
   AgreementFigures pooled;                  // over (unit, node) pairs; pooled.units = units x nodes
   double exact_agreement;                   // share of units on which the coders applied identical sets
+  std::int64_t identical_units = 0;         // those units
   std::vector<CoderPairKappa> pairs;        // pooled over (unit, node) pairs both coders coded
   std::vector<NodeAgreement> per_node;      // parallel to nodes
   int resamples = 0;

@@ -16,7 +16,8 @@ namespace qualrank {
 struct CorpusTable;
 
 // {"units","coders":[..],"categories":[..],"dropped_units","fleiss_kappa","krippendorff_alpha",
-//  "percent_agreement","cohen_kappa_pairs":[{"a","b","kappa","units"}],"per_category":{cat:{"fleiss_kappa"}},
+//  "percent_agreement","pairable_units","all_agree","units_all_agree",
+//  "cohen_kappa_pairs":[{"a","b","kappa","units"}],"per_category":{cat:{"fleiss_kappa"}},
 //  "coder_vs_final":{coder:{"agreement","cohen_kappa","units"}},
 //  "confidence":{"fleiss_kappa":[lo,hi],"krippendorff_alpha":[lo,hi],"level","resamples","seed"},
 //  "groups":{g:{"units","fleiss_kappa","krippendorff_alpha","percent_agreement","dropped_units"}},
@@ -27,8 +28,8 @@ nlohmann::ordered_json label_agreement_json(const LabelAgreement& a);
 
 // {"unit":"turn"|"segment","compare_level","transcripts":[..],"single_coder_transcripts","units",
 //  "coders":[..],"categories":[nodes],"dropped_units","fleiss_kappa","krippendorff_alpha","percent_agreement",
-//  "exact_agreement","cohen_kappa_pairs":[{"a","b","kappa","units"}],
-//  "per_node":{node:{"units_coded","fleiss_kappa","krippendorff_alpha","percent_agreement"}},
+//  "exact_agreement","units_identical","cohen_kappa_pairs":[{"a","b","kappa","units"}],
+//  "per_node":{node:{"units_coded","positive_agreement","fleiss_kappa","krippendorff_alpha","percent_agreement"}},
 //  "confidence":{...as above},"disagreements":[{"unit","file","line","nodes":{coder:[..]|null},"differing_nodes"}]}.
 nlohmann::ordered_json transcript_agreement_json(const TranscriptAgreement& a);
 
