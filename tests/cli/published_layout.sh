@@ -95,9 +95,18 @@ diff -r "$ws/codebooks/published" "$tmp/pub2" || fail "not reproducible"
 q -q agreement --labels codebooks/labels/pilot.csv --resamples 0 --group-by-level 1 --format json >"$tmp/own.json"
 q -q agreement --labels codebooks/published --resamples 0 --group-by-level 1 --format json >"$tmp/pub.json"
 (cd "$ws" && "$QUALRANK" -q agreement --labels codebooks/published/*/*.csv --resamples 0 --group-by-level 1 --format json >"$tmp/pub_files.json")
-/usr/bin/python3 - "$tmp/own.json" "$tmp/pub.json" "$tmp/pub_files.json" <<'PY' || fail "agreement read back"
-import json, sys
+/usr/bin/python3 - "$tmp/own.json" "$tmp/pub.json" "$tmp/pub_files.json" "$ws/codebooks/published" <<'PY' || fail "agreement read back"
+import csv, glob, json, sys
+from collections import Counter
+import numpy as np
+from statsmodels.stats.inter_rater import fleiss_kappa
 own, pub, files = (json.load(open(p)) for p in sys.argv[1:4])
+# Fleiss' kappa of the published tables as published studies compute it (statsmodels, units every coder labelled).
+rows = [r for t in sorted(glob.glob(sys.argv[4] + "/*/*.csv")) for r in list(csv.reader(open(t, newline="")))[1:]]
+full = [r[1:4] for r in rows if all(r[1:4])]
+cats = sorted({c for r in full for c in r})
+k = fleiss_kappa(np.array([[Counter(r)[c] for c in cats] for r in full]))
+assert abs(pub["fleiss_kappa"] - k) < 1e-12, (pub["fleiss_kappa"], k)
 assert pub == files, "a folder reads as its files"
 def norm(x):
     s = json.dumps(x)
