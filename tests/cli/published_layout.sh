@@ -173,7 +173,7 @@ PY
   args=(); for f in "$data"/*/*.csv; do args+=(--labels "$f"); done
   "$QUALRANK" -C "$SOURCE_DIR" -q agreement "${args[@]}" --group-by-level 1 --resamples 0 --periods "$data"/*/*_20*.txt \
     --format json >"$tmp/shared_files.json" 2>/dev/null || fail "shared, file by file"
-  "$QUALRANK" -C "$SOURCE_DIR" -q agreement --labels "$data" --group-by-level 1 --resamples 0 --periods "$data" \
+  "$QUALRANK" -C "$SOURCE_DIR" -q agreement --labels "$data"/*/ --group-by-level 1 --resamples 0 --periods "$data" \
     --format json >"$tmp/shared_dir.json" 2>/dev/null || fail "shared, as folders"
   /usr/bin/python3 - "$tmp/shared_files.json" "$tmp/shared_dir.json" <<'PY' || fail "shared folders differ"
 import json, sys
