@@ -137,9 +137,9 @@ std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
          text::columns(rows, right, "  ");
 }
 
-void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy) {
+void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy, const std::string& sheet_name) {
   const Columns c = columns_of(t, taxonomy);
-  auto& sheet = book.add_sheet("Corpus");
+  auto& sheet = book.add_sheet(sheet_name);
   std::vector<xlsx::Column> cols;
   for (std::size_t i = 0; i < c.titles.size(); ++i)
     cols.push_back({c.titles[i],

@@ -25,7 +25,7 @@ std::string fp_rate_sentence(const CorpusTable& t);
 
 std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy);
 
-// The same as a sheet named "Corpus" (integers, the FP rate with 3 decimals, the header row frozen).
-void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy);
+// The same as a sheet named `sheet_name` (integers, the FP rate with 3 decimals, the header row frozen).
+void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy, const std::string& sheet_name = "Corpus");
 
 }  // namespace qualrank
