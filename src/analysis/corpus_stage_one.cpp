@@ -52,6 +52,7 @@ std::optional<StageOne> stage_one(const std::filesystem::path& workspace, const 
   out.window = window_text(out.from, out.to);
   // The keyword lists: the files the retrieval recorded (unchanged since: check_retrieval_current), read again.
   std::map<std::string, std::vector<std::string>> listed;  // source -> terms
+  bool lists_read = true;  // every keyword file read again (else a source without a list here may have one)
   if (provenance)
     for (const auto& [file, sha] : provenance->keyword_files) {
       std::size_t terms = 0;
@@ -67,6 +68,7 @@ std::optional<StageOne> stage_one(const std::filesystem::path& workspace, const 
               if (std::find(v.begin(), v.end(), t.term) == v.end()) v.push_back(t.term), ++terms;
             }
       }
+      else lists_read = false;
       out.keyword_files.emplace_back(file, terms);
     }
   // Per source: retrieved documents, and per keyword the documents it matched.
@@ -80,7 +82,7 @@ std::optional<StageOne> stage_one(const std::filesystem::path& workspace, const 
     const std::string_view line(text->data() + from, end - from);
     from = end + 1;
     if (++line_no == 1 || line.empty()) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("source") || !j["source"].is_string()) {
       diags.error({rr, static_cast<int>(line_no), 1}, "not a retrieved document's line");
       continue;
@@ -105,7 +107,7 @@ std::optional<StageOne> stage_one(const std::filesystem::path& workspace, const 
     const auto& terms = it != listed.end() ? it->second : seen[s];
     for (const auto& t : terms) src.keywords.emplace_back(t, matched[s].count(t) ? matched[s][t] : 0);
     if (it != listed.end()) src.whole = false;
-    else if (terms.empty()) src.whole = true;
+    else if (lists_read) src.whole = true;
     out.keywords += src.keywords.size();
     out.sources.push_back(std::move(src));
   }

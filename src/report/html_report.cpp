@@ -712,10 +712,10 @@ std::string render_html_report(const Json& report) {
     << "<title>" << escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
-  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
-       "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#saturation\">Saturation</a><a href=\"#agreement\">Agreement</a><a href=\"#methods\">Methods evidence</a>";
+  h << "<nav>";
   if (report.contains("corpus") && report["corpus"].is_object()) h << "<a href=\"#stage-one\">Stage one</a>";
-  h << "</nav>\n";
+  h << "<a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
+       "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#saturation\">Saturation</a><a href=\"#agreement\">Agreement</a><a href=\"#methods\">Methods evidence</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
   card("transcripts", ws.value("transcripts", Json(0)));
