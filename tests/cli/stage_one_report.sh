@@ -15,6 +15,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
+python3() { if [[ -x /usr/bin/python3 ]]; then /usr/bin/python3 "$@"; else command python3 "$@"; fi; }  # the one with scipy and statsmodels
 export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
 
 python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 120 --seed 11 >/dev/null
@@ -26,7 +27,9 @@ sources:
   atlas: [cache miss, deadlock, "<script>alert(1)</script>"]
   borealis: [cache miss, {term: shard, match: substring}, GPU]
 YAML
-q -q corpus retrieve
+q -q corpus retrieve 2>"$tmp/retrieve.err"
+[[ $(cat "$tmp/retrieve.err") == "corpus/keywords.yaml:4:33: warning: '<script>alert(1)</script>' (source atlas) matches no document" ]] ||
+  fail "retrieve: $(cat "$tmp/retrieve.err")"
 
 # Two screeners, generated: sam screens the first 40 retrieved documents, tom the first 36 (and agrees with sam
 # four times in five).
