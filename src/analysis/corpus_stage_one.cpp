@@ -187,6 +187,21 @@ std::optional<StageOne> stage_one(const std::filesystem::path& workspace, const 
     out.samples.push_back(std::move(s));
   }
   if (diags.has_errors()) return std::nullopt;
+  // A sample after the samples it was drawn apart from (the pilot before the main sample), else by name.
+  std::vector<StageOneSample> ordered;
+  std::set<std::string> placed;
+  while (!out.samples.empty()) {
+    auto next = std::find_if(out.samples.begin(), out.samples.end(), [&](const StageOneSample& x) {
+      return std::all_of(x.drawn_apart_from.begin(), x.drawn_apart_from.end(), [&](const std::string& a) {
+        return placed.count(a) || std::none_of(out.samples.begin(), out.samples.end(), [&](const StageOneSample& y) { return y.name == a; });
+      });
+    });
+    if (next == out.samples.end()) next = out.samples.begin();  // (a cycle cannot be drawn; by name then)
+    placed.insert(next->name);
+    ordered.push_back(std::move(*next));
+    out.samples.erase(next);
+  }
+  out.samples = std::move(ordered);
   return out;
 }
 

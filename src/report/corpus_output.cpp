@@ -196,7 +196,7 @@ nlohmann::ordered_json stage_one_json(const corpus::StageOne& s) {
                      {"per_category", per}};
       J deciders = J::object();
       for (const auto& [d, n] : sm.by_decider) deciders[d] = n;
-      j["reconciliation"] = {{"disagreements", a.disagreements}, {"decisions", sm.decisions}, {"by_majority", sm.by_majority},
+      j["reconciliation"] = {{"disagreements", a.disagreements}, {"disagreements_decided", a.decided}, {"decisions", sm.decisions}, {"by_majority", sm.by_majority},
                              {"by_keeping_a_coder", sm.by_keeping_coder}, {"by_other", sm.by_other}, {"by_decider", deciders},
                              {"open", sm.open}};
     }

@@ -686,7 +686,7 @@ void stage_one_section(std::ostringstream& h, const Json& report) {
     h << "</table>";
   }
   if (any_labels) {
-    h << "<h3>Reconciliation</h3><table class=\"reconciliation\"><tr><th>Sample</th><th>Disagreements</th><th>Decisions</th><th>By majority</th>"
+    h << "<h3>Reconciliation</h3><table class=\"reconciliation\"><tr><th>Sample</th><th>Disagreements</th><th>Of those decided</th><th>Decisions</th><th>By majority</th>"
          "<th>Kept one coder's label</th><th>Other label</th><th>Deciders</th><th>Open</th></tr>";
     for (const auto& sm : s["samples"]) {
       if (!sm["reconciliation"].is_object()) continue;
@@ -694,7 +694,7 @@ void stage_one_section(std::ostringstream& h, const Json& report) {
       std::string deciders;
       for (auto it = r["by_decider"].begin(); it != r["by_decider"].end(); ++it) deciders += (deciders.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
       h << "<tr><td>" << escape(str(sm, "name")) << "</td>";
-      for (const char* k : {"disagreements", "decisions", "by_majority", "by_keeping_a_coder", "by_other"}) h << "<td class=\"num\">" << r[k].dump() << "</td>";
+      for (const char* k : {"disagreements", "disagreements_decided", "decisions", "by_majority", "by_keeping_a_coder", "by_other"}) h << "<td class=\"num\">" << r[k].dump() << "</td>";
       h << "<td>" << escape(deciders.empty() ? std::string("—") : deciders) << "</td><td class=\"num\">" << r["open"].dump() << "</td></tr>";
     }
     h << "</table><p class=\"muted\">Decisions count every document the reconciliation decided, disagreements and documents some coders "

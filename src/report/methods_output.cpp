@@ -149,8 +149,11 @@ std::string stage_one_markdown(const Json& report) {
     const auto& r = sm["reconciliation"];
     std::vector<std::string> deciders;
     for (auto it = r["by_decider"].begin(); it != r["by_decider"].end(); ++it) deciders.push_back(md(it.key()) + " " + it.value().dump());
-    o += " The reconciliation decided " + stage_one_plural(r["decisions"], "document", "documents") + " (" + r["disagreements"].dump() +
-         " with differing labels): " + r["by_majority"].dump() + " by the majority label, " + r["by_keeping_a_coder"].dump() +
+    const int others = r["decisions"].get<int>() - r["disagreements_decided"].get<int>();
+    o += " The coders labelled " + stage_one_plural(r["disagreements"], "document", "documents") + " differently; the reconciliation decided " +
+         r["decisions"].dump() + " (" + r["disagreements_decided"].dump() + " of those" +
+         (others > 0 ? ", " + std::to_string(others) + " labelled by some coders only or otherwise decided" : std::string()) + "): " +
+         r["by_majority"].dump() + " by the majority label, " + r["by_keeping_a_coder"].dump() +
          " by keeping one coder's label, " + r["by_other"].dump() + " by another label" +
          (deciders.empty() ? std::string() : "; decided by " + text::join(deciders, ", ")) + "; " + r["open"].dump() +
          (r["open"].get<int>() == 1 ? " labelled document is" : " labelled documents are") + " still open.\n\n";

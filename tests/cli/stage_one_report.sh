@@ -200,8 +200,8 @@ assert (sc["screened"], sc["screened_by_all"], sc["agreeing"], sc["excluded"]) =
 assert abs(sc["percent_all_agree"] - agree / len(both)) < 1e-12 and abs(sc["cohen_kappa"] - s_cohen) < 1e-12 and abs(sc["fleiss_kappa"] - s_fleiss) < 1e-12, (sc, s_cohen, s_fleiss)
 assert sc["excluded_by_reason"] == dict(sorted(excluded_by_reason.items())), (sc["excluded_by_reason"], excluded_by_reason)
 assert sc["false_positive_decisions_by_reason"] == dict(sorted(fp_decisions.items())), sc
-sp, sm_ = S["samples"]  # by name: main, pilot
-assert (sp["name"], sm_["name"]) == ("main", "pilot")
+sm_, sp = S["samples"]  # the pilot first: main was drawn apart from it
+assert (sm_["name"], sp["name"]) == ("pilot", "main"), [x["name"] for x in S["samples"]]
 assert sp["n"] == n_main and sp["population"] == N_main and sp["seed"] == "4" and sp["size"] == "cochran" and sp["drawn_apart_from"] == ["pilot"], sp
 c = sp["cochran"]
 assert abs(c["z"] - z) < 1e-12 and abs(c["n0"] - n0) < 1e-9 and c["N"] == N_main and c["n"] == n_main and (c["p"], c["e"], c["confidence"]) == (0.5, 0.05, 0.95), c
@@ -213,7 +213,7 @@ assert L["coders"] == ["alice", "bob"] and L["labelled"] == 12 and L["labelled_b
 assert abs(L["fleiss_kappa"] - l_fleiss) < 1e-12 and abs(L["cohen_kappa"] - l_cohen) < 1e-12, (L, l_fleiss, l_cohen)
 assert list(L["per_category"]) == cats and all(abs(L["per_category"][k] - per_cat[k]) < 1e-12 for k in cats), (L["per_category"], per_cat)
 Rc = sm_["reconciliation"]
-assert Rc == {"disagreements": disagreements, "decisions": 3, "by_majority": 1, "by_keeping_a_coder": 1, "by_other": 1,
+assert Rc == {"disagreements": disagreements, "disagreements_decided": 2, "decisions": 3, "by_majority": 1, "by_keeping_a_coder": 1, "by_other": 1,
               "by_decider": dict(sorted(deciders.items())), "open": open_}, (Rc, disagreements, open_)
 for r in T["rows"]:
     s = r["source"]
@@ -258,15 +258,15 @@ assert kw[1:] == [[s, t, str(n)] for s in ["atlas", "borealis"] for t, n in per_
 assert ("all agree on %d (%.2f %%); Cohen's κ %.3f, Fleiss' κ %.3f. Excluded: %d of %d retrieved." % (agree, 100 * agree / len(both), s_cohen, s_fleiss, len(excluded), len(docs))) in page.paras["screening"], page.paras["screening"]
 assert "2 screeners: sam (40 screened), tom (36 screened)." in page.paras["screening"]
 samples = page.tables["samples"]
-assert samples[1] == ["main", str(n_main), str(N_main), "Cochran: z = %.4f, p = 0.50, e = 0.05, N = %d, n0 = %.2f, n = %d" % (z, N_main, n0, n_main),
-                      ", ".join(f"{k} {v}" for k, v in sorted(collections.Counter(d.split("#")[0] for d in main).items())), "4", "pilot"], samples[1]
-assert samples[2][:4] == ["pilot", "12", str(N_pilot), "given: 12"], samples[2]
+assert samples[2] == ["main", str(n_main), str(N_main), "Cochran: z = %.4f, p = 0.50, e = 0.05, N = %d, n0 = %.2f, n = %d" % (z, N_main, n0, n_main),
+                      ", ".join(f"{k} {v}" for k, v in sorted(collections.Counter(d.split("#")[0] for d in main).items())), "4", "pilot"], samples[2]
+assert samples[1] == ["pilot", "12", str(N_pilot), "given: 12", ", ".join(f"{k} {v}" for k, v in sorted(collections.Counter(d.split("#")[0] for d in pilot).items())), "3", "—"], samples[1]
 labels = page.tables["labels"]
 assert labels[1] == ["pilot", "alice, bob", "12", "11", str(l_agree), "%.3f" % (l_agree / 11), "%.3f" % l_fleiss, "%.3f" % l_cohen], labels[1]
 pc = page.tables["per-category:pilot"]
 assert [r[1] for r in pc[1:]] == ["%.3f" % per_cat[k] for k in cats] and [r[0].split()[0] for r in pc[1:]] == cats, pc
 rc = page.tables["reconciliation"]
-assert rc[1] == ["pilot", str(disagreements), "3", "1", "1", "1", ", ".join(f"{k} {v}" for k, v in sorted(deciders.items())), str(open_)], rc[1]
+assert rc[1] == ["pilot", str(disagreements), "2", "3", "1", "1", "1", ", ".join(f"{k} {v}" for k, v in sorted(deciders.items())), str(open_)], rc[1]
 reasons = page.tables["reasons"]
 assert {r[0]: (int(r[1]), int(r[2])) for r in reasons[1:]} == {k: (excluded_by_reason[k], fp_decisions[k]) for k in set(excluded_by_reason) | set(fp_decisions)}, reasons
 
@@ -284,11 +284,12 @@ want = [
     "Sample pilot: 12 documents drawn at random (seed 3) from the N = %d kept documents; its size given (12); the pilot of sample main, drawn apart from it" % N_pilot,
     "2 coders (alice and bob) labelled it independently (12 documents labelled); before reconciliation, over the 11 documents every coder labelled, they gave the same label to %d (percent agreement %.3f), Fleiss' kappa %.3f, Cohen's kappa %.3f; Fleiss' kappa per category: %s." % (
         l_agree, l_agree / 11, l_fleiss, l_cohen, ", ".join("%s %.3f" % (k, per_cat[k]) for k in cats)),
-    "The reconciliation decided 3 documents (%d with differing labels): 1 by the majority label, 1 by keeping one coder's label, 1 by another label; decided by %s; %d labelled document%s still open." % (
+    "The coders labelled %d documents differently; the reconciliation decided 3 (2 of those, 1 labelled by some coders only or otherwise decided): 1 by the majority label, 1 by keeping one coder's label, 1 by another label; decided by %s; %d labelled document%s still open." % (
         disagreements, ", ".join(f"{k} {v}" for k, v in sorted(deciders.items())), open_, " is" if open_ == 1 else "s are"),
 ]
 for w in want:
     assert w in para, (w, para)
+assert para.index("Sample pilot:") < para.index("Sample main:"), para
 assert "<script>" not in md, "markup in methods.md"
 print("ok: stage one numbers (z %.6f, n0 %.4f, N %d, n %d; screening kappa %.4f; labels kappa %.4f; FP pooled %.4f, mean %.4f)" % (z, n0, N_main, n_main, s_cohen, l_fleiss, pooled, mean))
 PY

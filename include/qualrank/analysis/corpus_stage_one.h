@@ -61,7 +61,7 @@ struct StageOne {
                                                                          // else "reasons differ")
   std::vector<std::pair<std::string, std::size_t>> decisions_by_reason;  // screeners' false-positive decisions
                                                                          // on retrieved documents per reason
-  std::vector<StageOneSample> samples;  // corpus/samples/*.txt by name
+  std::vector<StageOneSample> samples;  // corpus/samples/*.txt, each after those it was drawn apart from, else by name
 };
 
 // Stage one of the workspace's corpus under the screening `rule` (nullopt: no corpus, no retrieval yet, or

@@ -36,7 +36,7 @@ std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy);
 //              "cochran":{"confidence","z","p","e","N","n0","n"}|null,"allocation":{SOURCE:n},
 //              "labels":{"coders":[..],"labelled","labelled_by_all","agreeing","percent_agreement","fleiss_kappa",
 //                        "cohen_kappa","per_category":{CATEGORY:kappa}}|null,
-//              "reconciliation":{"disagreements","decisions","by_majority","by_keeping_a_coder","by_other",
+//              "reconciliation":{"disagreements","disagreements_decided","decisions","by_majority","by_keeping_a_coder","by_other",
 //                                "by_decider":{NAME:n},"open"}|null}]}
 nlohmann::ordered_json stage_one_json(const corpus::StageOne& s);
 
