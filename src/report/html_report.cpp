@@ -8,6 +8,7 @@
 #include "qualrank/report/html_report.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -64,8 +65,25 @@ ul.tree { list-style: none; padding-left: 1.2rem; margin: .2rem 0; } ul.tree li 
 .badge { display: inline-block; font-size: .78rem; padding: 0 6px; border-radius: 10px; border: 1.5px solid var(--verm); color: var(--verm); margin-left: .4rem; font-weight: 600; }
 .prov { font-size: .85rem; color: var(--muted); margin-left: 1.6rem; }
 ul.quotes { margin: .2rem 0 .3rem; padding-left: 1.2rem; font-size: .9rem; } ul.tree ul.quotes { margin-left: 1.6rem; list-style: disc; }
+.chart-box { overflow-x: auto; max-width: 100%; }
+body { overflow-wrap: break-word; }
+@media (max-width: 720px) {
+  body { padding: 16px 12px 48px; }
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  .chart-box > svg.chart { width: var(--narrow-width, 720px); max-width: none; }
+}
 @media print { body { max-width: none; padding: 0; font-size: 11pt; } nav { display: none; } h2 { break-before: page; } svg.chart { max-width: 100%; } }
 )CSS";
+
+// A chart in a box of its own that scrolls sideways on a narrow screen (a phone), so the page never does and
+// the chart keeps a legible size: there it is drawn at 0.8 of its viewBox width (720 px for the 900-wide
+// charts), so its 13 px type is about 10 px.
+std::string chart_box(const std::string& svg) {
+  int width = 900;
+  if (auto at = svg.find("viewBox=\"0 0 "); at != std::string::npos && at < 400)
+    width = std::max(1, std::atoi(svg.c_str() + at + 13));
+  return "<div class=\"chart-box\" style=\"--narrow-width:" + std::to_string(width * 4 / 5) + "px\">" + svg + "</div>";
+}
 
 // The study's name of a taxonomy level (report.json taxonomy.levels: the file's `levels:`, else "Level N").
 std::string level_name(const Json& report, int level) {
@@ -133,7 +151,7 @@ void model_block(std::ostringstream& h, const Json& report, const Json& q) {
     }
     f.series.push_back(std::move(series));
   }
-  h << svg::forest_plot(f) << "\n";
+  h << chart_box(svg::forest_plot(f)) << "\n";
   h << "<p class=\"muted\">Two items' intervals that do not overlap differ at about the 5% level within a group (quasi-standard errors, "
        "Firth &amp; de Menezes 2004). Items ordered by the worth estimated from all groups together.</p>\n";
   if (m["item_differences"].is_array() && !m["item_differences"].empty()) {
@@ -219,7 +237,7 @@ void comparison_block(std::ostringstream& h, const Json& report, const Json& q, 
   }
   h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--blue)\"></i>aligned</span>"
        "<span><i class=\"sw\" style=\"background:var(--verm);height:5px\"></i>misaligned ⚑ (Holm p &lt; 0.05 or |Cliff's δ| ≥ 0.474), dashed and bold</span></p>";
-  h << svg::slope_chart(qid + ": consensus position, " + a + " vs " + b, a, b, slope) << "\n";
+  h << chart_box(svg::slope_chart(qid + ": consensus position, " + a + " vs " + b, a, b, slope)) << "\n";
   std::vector<svg::Bar> bars;
   for (const auto& g : gaps) {
     svg::Bar bar;
@@ -232,8 +250,8 @@ void comparison_block(std::ostringstream& h, const Json& report, const Json& q, 
   h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--orange);height:10px\"></i>" << escape(b)
     << " gives higher priority</span><span><i class=\"sw\" style=\"background:var(--blue);height:10px\"></i>" << escape(a)
     << " gives higher priority</span><span>black outline and ⚑: misaligned</span></p>";
-  h << svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")", b + " gives higher priority",
-                                a + " gives higher priority", bars)
+  h << chart_box(svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")",
+                                         b + " gives higher priority", a + " gives higher priority", bars))
     << "\n";
   h << "<table><tr><th>Item</th><th>" << escape(a) << " mean rank</th><th>" << escape(b)
     << " mean rank</th><th>Gap</th><th>U</th><th>p</th><th>Holm p</th><th>Cliff's δ</th><th>Flag basis</th></tr>";
@@ -363,7 +381,7 @@ void heatmap_section(std::ostringstream& h, const Json& report) {
   h << "<h2 id=\"matrix\">" << escape(level) << " by group</h2><p>How many participants of each group mentioned each node at level 2 ("
     << escape(level) << "); a code on a node below it counts for it. Each cell: participants (per cent of the group); "
        "darker = a larger share of the group, as the scale under the chart shows.</p>"
-    << svg::heatmap(hm) << "\n";
+    << chart_box(svg::heatmap(hm)) << "\n";
 }
 
 // Exemplar quotes as a list: "quote" — participant. Escaped: input text never becomes markup.
@@ -520,7 +538,7 @@ void saturation_section(std::ostringstream& h, const Json& report) {
   chart.base = p["base"].get<int>();
   if (all["saturated_at"].is_number()) chart.saturated_at = all["saturated_at"].get<int>();
   for (const auto& i : all["interviews"]) chart.points.push_back({str(i, "participant"), i["new_codes"].get<int>(), i["cumulative"].get<int>()});
-  h << svg::saturation_chart(chart) << "\n";
+  h << chart_box(svg::saturation_chart(chart)) << "\n";
   if (sat.contains("roles") && !sat["roles"].empty()) {
     h << "<ul class=\"sat-roles\">";
     for (auto it = sat["roles"].begin(); it != sat["roles"].end(); ++it)
