@@ -162,6 +162,13 @@ LabelAgreement sample_agreement(const SampleLabels& s) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   a.percent_agreement = table.units > 0 && table.coders >= 2 ? stats::percent_agreement(table) : nan;
   a.fleiss_kappa = table.units > 0 && table.coders >= 2 ? stats::fleiss_kappa(table).kappa : nan;
+  if (table.units > 0 && table.coders >= 2) {
+    std::vector<bool> occurs(static_cast<std::size_t>(table.categories), false);
+    for (int c : table.codes) occurs[static_cast<std::size_t>(c)] = true;
+    const auto per = stats::fleiss_kappa_per_category(table);
+    for (const auto& [c, i] : category_index)
+      if (occurs[static_cast<std::size_t>(i)]) a.per_category.emplace_back(c, per[static_cast<std::size_t>(i)]);
+  }
   a.cohen_kappa = nan;
   if (table.coders == 2 && table.units > 0) {
     std::vector<int> x, y;

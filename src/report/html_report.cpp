@@ -52,7 +52,7 @@ h3 { font-size: 1.15rem; margin-top: 1.8rem; } .muted { color: var(--muted); }
 nav a { margin-right: 1rem; color: var(--blue); }
 table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .93rem; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #f3f6f9; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f3f6f9; } tr.total td { font-weight: 600; border-top: 2px solid var(--ink); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.flag td { background: #fff1e6; font-weight: 600; }
 p.note { border-left: 4px solid var(--orange); padding: 2px 10px; background: #fffaf0; }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 1rem 0; }
@@ -580,6 +580,146 @@ void agreement_section(std::ostringstream& h, const Json& report) {
   }
 }
 
+// Stage one (report.json's "corpus", Table I, and "stage_one"): the table per source with both averages of the
+// false-positive rate, each named; what each keyword retrieved; the screeners, their rule and agreement; the
+// samples; the coders' agreement before reconciliation; how the reconciliation resolved the disagreements.
+void stage_one_section(std::ostringstream& h, const Json& report) {
+  if (!report.contains("corpus") || !report["corpus"].is_object()) return;
+  const Json& t = report["corpus"];
+  const Json& s = report.contains("stage_one") && report["stage_one"].is_object() ? report["stage_one"] : Json(nullptr);
+  auto n = [](const Json& v) { return v.is_number() ? v.dump() : std::string("n/a"); };
+  auto percent = [](const Json& v) { return v.is_number() ? text::fixed(100.0 * v.get<double>(), 2) + " %" : std::string("n/a"); };
+  h << "<h2 id=\"stage-one\">Stage one</h2>";
+  if (t.contains("rule")) {
+    h << "<h3>Table I: retrieval and screening per source</h3><p>Documents stored, created in the retrieval's window ("
+      << escape(str(t, "window")) << "), retrieved by keywords, screened, screened out as false positives (rule: " << escape(str(t, "rule"))
+      << "), kept, and the false-positive rate (screened out / retrieved).</p>";
+    h << "<table class=\"table-one\"><tr><th>Source</th><th>Stored</th><th>In window</th><th>Retrieved</th><th>Screened</th>"
+         "<th>Screened out</th><th>Kept</th><th>FP rate</th></tr>";
+    auto row = [&](const Json& r, bool total) {
+      h << "<tr" << (total ? " class=\"total\"" : "") << "><td>" << (total ? "<b>total</b>" : escape(str(r, "source"))) << "</td>";
+      for (const char* k : {"stored", "in_window", "retrieved", "screened", "screened_out", "kept"}) h << "<td class=\"num\">" << n(r.value(k, Json())) << "</td>";
+      h << "<td class=\"num\">" << fmt(r.value("fp_rate", Json()), 4) << "</td></tr>";
+    };
+    for (const auto& r : t["rows"]) row(r, false);
+    row(t["total"], true);
+    int sources = 0;
+    for (const auto& r : t["rows"]) sources += r.value("retrieved", Json(0)).get<std::int64_t>() > 0;
+    h << "</table><p class=\"fp-averages\">False-positive rate of the total row: <span class=\"fp-pooled\">pooled (all sources' screened out / "
+         "retrieved) "
+      << percent(t.value("fp_rate_pooled", Json())) << "</span>; <span class=\"fp-mean\">mean of the " << sources << " sources' rates "
+      << percent(t.value("fp_rate_mean_of_sources", Json())) << "</span>.</p>";
+  }
+  if (!s.is_object()) return;
+  const Json& kw = s["keywords"];
+  h << "<h3>Retrieval per keyword</h3><p>" << kw["terms"].dump() << " keywords";
+  std::string files;
+  for (const auto& f : kw["files"]) files += (files.empty() ? "" : ", ") + str(f, "file") + " (" + f["terms"].dump() + " terms)";
+  if (!files.empty()) h << " from " << escape(files);
+  h << "; window " << escape(str(kw["window"], "text")) << ". Each keyword: the retrieved documents it matched (title, body or a comment; a "
+       "document matched by several keywords counts for each).</p>";
+  h << "<table class=\"keywords\"><tr><th>Source</th><th>Keyword</th><th>Documents</th></tr>";
+  for (const auto& src : s["retrieval"]) {
+    if (src["whole"].get<bool>()) {
+      h << "<tr><td>" << escape(str(src, "source")) << "</td><td class=\"muted\">(no keyword list: taken whole)</td><td class=\"num\">"
+        << src["retrieved"].dump() << "</td></tr>";
+      continue;
+    }
+    for (const auto& k : src["keywords"])
+      h << "<tr><td>" << escape(str(src, "source")) << "</td><td>" << escape(str(k, "term")) << "</td><td class=\"num\">" << k["documents"].dump()
+        << "</td></tr>";
+  }
+  h << "</table>";
+  const Json& sc = s["screening"];
+  h << "<h3>Screening</h3><p class=\"screening\">";
+  std::string names;
+  for (const auto& x : sc["screeners"]) names += (names.empty() ? "" : ", ") + str(x, "name") + " (" + x["screened"].dump() + " screened)";
+  h << sc["screeners"].size() << " screeners: " << escape(names.empty() ? std::string("none") : names) << ". Rule: "
+    << (str(sc, "rule") == "majority" ? "a document is excluded when more than half of those who screened it said false positive"
+                                      : "a document is excluded when every screener who screened it said false positive")
+    << " (" << escape(str(sc, "rule")) << "). Over the " << sc["screened_by_all"].dump() << " documents every screener decided on, all agree on "
+    << sc["agreeing"].dump() << " (" << percent(sc["percent_all_agree"]) << "); Cohen's κ " << fmt(sc["cohen_kappa"], 3) << ", Fleiss' κ "
+    << fmt(sc["fleiss_kappa"], 3) << ". Excluded: " << sc["excluded"].dump() << " of " << sc["retrieved"].dump() << " retrieved.</p>";
+  if (!sc["excluded_by_reason"].empty() || !sc["false_positive_decisions_by_reason"].empty()) {
+    h << "<table class=\"reasons\"><tr><th>Reason</th><th>Documents excluded</th><th>Screeners' false-positive decisions</th></tr>";
+    std::vector<std::string> reasons;
+    for (const char* k : {"excluded_by_reason", "false_positive_decisions_by_reason"})
+      for (auto it = sc[k].begin(); it != sc[k].end(); ++it)
+        if (std::find(reasons.begin(), reasons.end(), it.key()) == reasons.end()) reasons.push_back(it.key());
+    std::sort(reasons.begin(), reasons.end());
+    for (const auto& r : reasons)
+      h << "<tr><td>" << escape(r) << "</td><td class=\"num\">" << sc["excluded_by_reason"].value(r, Json(0)).dump() << "</td><td class=\"num\">"
+        << sc["false_positive_decisions_by_reason"].value(r, Json(0)).dump() << "</td></tr>";
+    h << "</table>";
+  }
+  h << "<h3>Samples</h3>";
+  if (s["samples"].empty()) {
+    h << "<p class=\"muted\">No sample drawn yet.</p>";
+    return;
+  }
+  h << "<table class=\"samples\"><tr><th>Sample</th><th>n</th><th>Population N</th><th>Size</th><th>Allocation</th><th>Seed</th><th>Drawn apart from</th></tr>";
+  for (const auto& sm : s["samples"]) {
+    std::string size;
+    if (sm["cochran"].is_object()) {
+      const auto& c = sm["cochran"];
+      size = "Cochran: z = " + fmt(c["z"], 4) + ", p = " + fmt(c["p"], 2) + ", e = " + fmt(c["e"], 2) + ", N = " + c["N"].dump() + ", n0 = " +
+             fmt(c["n0"], 2) + ", n = " + c["n"].dump();
+    } else {
+      size = sm["size"].is_string() ? "given: " + sm["size"].get<std::string>() : std::string("not recorded");
+    }
+    std::string alloc, apart;
+    for (auto it = sm["allocation"].begin(); it != sm["allocation"].end(); ++it) alloc += (alloc.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
+    for (const auto& a : sm["drawn_apart_from"]) apart += (apart.empty() ? "" : ", ") + a.get<std::string>();
+    h << "<tr><td>" << escape(str(sm, "name")) << "</td><td class=\"num\">" << sm["n"].dump() << "</td><td class=\"num\">" << n(sm["population"])
+      << "</td><td>" << escape(size) << "</td><td>" << escape(alloc) << "</td><td>" << escape(sm["seed"].is_string() ? sm["seed"].get<std::string>() : "n/a")
+      << "</td><td>" << escape(apart.empty() ? std::string("—") : apart) << "</td></tr>";
+  }
+  h << "</table>";
+  h << "<h3>Labels: agreement before reconciliation</h3>";
+  h << "<table class=\"labels\"><tr><th>Sample</th><th>Coders</th><th>Labelled</th><th>Labelled by all</th><th>All agree</th><th>Percent agreement</th>"
+       "<th>Fleiss' κ</th><th>Cohen's κ</th></tr>";
+  bool any_labels = false;
+  for (const auto& sm : s["samples"]) {
+    if (!sm["labels"].is_object()) continue;
+    any_labels = true;
+    const auto& l = sm["labels"];
+    std::string coders;
+    for (const auto& c : l["coders"]) coders += (coders.empty() ? "" : ", ") + c.get<std::string>();
+    h << "<tr><td>" << escape(str(sm, "name")) << "</td><td>" << escape(coders) << "</td><td class=\"num\">" << l["labelled"].dump()
+      << "</td><td class=\"num\">" << l["labelled_by_all"].dump() << "</td><td class=\"num\">" << l["agreeing"].dump() << "</td><td class=\"num\">"
+      << fmt(l["percent_agreement"], 3) << "</td><td class=\"num\">" << fmt(l["fleiss_kappa"], 3) << "</td><td class=\"num\">" << fmt(l["cohen_kappa"], 3)
+      << "</td></tr>";
+  }
+  h << "</table>";
+  if (!any_labels) h << "<p class=\"muted\">No sample labelled yet.</p>";
+  for (const auto& sm : s["samples"]) {
+    if (!sm["labels"].is_object() || sm["labels"]["per_category"].empty()) continue;
+    h << "<table class=\"per-category\" data-sample=\"" << escape(str(sm, "name")) << "\"><tr><th>Sample " << escape(str(sm, "name"))
+      << ": category</th><th>Fleiss' κ</th></tr>";
+    const auto& per = sm["labels"]["per_category"];
+    for (auto it = per.begin(); it != per.end(); ++it) {
+      const std::string name = item_name(report, it.key());
+      h << "<tr><td>" << escape(it.key()) << (name.empty() ? "" : " " + escape(name)) << "</td><td class=\"num\">" << fmt(it.value(), 3) << "</td></tr>";
+    }
+    h << "</table>";
+  }
+  if (any_labels) {
+    h << "<h3>Reconciliation</h3><table class=\"reconciliation\"><tr><th>Sample</th><th>Disagreements</th><th>Of those decided</th><th>Decisions</th><th>By majority</th>"
+         "<th>Kept one coder's label</th><th>Other label</th><th>Deciders</th><th>Open</th></tr>";
+    for (const auto& sm : s["samples"]) {
+      if (!sm["reconciliation"].is_object()) continue;
+      const auto& r = sm["reconciliation"];
+      std::string deciders;
+      for (auto it = r["by_decider"].begin(); it != r["by_decider"].end(); ++it) deciders += (deciders.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
+      h << "<tr><td>" << escape(str(sm, "name")) << "</td>";
+      for (const char* k : {"disagreements", "disagreements_decided", "decisions", "by_majority", "by_keeping_a_coder", "by_other"}) h << "<td class=\"num\">" << r[k].dump() << "</td>";
+      h << "<td>" << escape(deciders.empty() ? std::string("—") : deciders) << "</td><td class=\"num\">" << r["open"].dump() << "</td></tr>";
+    }
+    h << "</table><p class=\"muted\">Decisions count every document the reconciliation decided, disagreements and documents some coders "
+         "left out alike; open: labelled documents without a final label yet.</p>";
+  }
+}
+
 }  // namespace
 
 std::string render_html_report(const Json& report) {
@@ -590,7 +730,9 @@ std::string render_html_report(const Json& report) {
     << "<title>" << escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
-  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
+  h << "<nav>";
+  if (report.contains("corpus") && report["corpus"].is_object()) h << "<a href=\"#stage-one\">Stage one</a>";
+  h << "<a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
        "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#saturation\">Saturation</a><a href=\"#agreement\">Agreement</a><a href=\"#methods\">Methods evidence</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
@@ -604,6 +746,7 @@ std::string render_html_report(const Json& report) {
   card("coded segments", ws.value("coded_segments", Json(0)));
   card("taxonomy nodes", ws.value("taxonomy_nodes", Json(0)));
   h << "</div>\n";
+  stage_one_section(h, report);
   h << "<h2 id=\"rankings\">Priority rankings by " << escape(str(report["rankings"], "by")) << "</h2>";
   ranking_section(h, report, report["rankings"], "rank");
   experience_section(h, report);

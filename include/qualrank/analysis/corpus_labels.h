@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qualrank/model/corpus_labels.h"
@@ -66,6 +67,9 @@ struct LabelAgreement {
   double cohen_kappa = 0;           // two coders only, else NaN
   std::size_t disagreements = 0;    // docs in state disagreed
   std::size_t decided = 0;          // of those, with a decision
+  // Fleiss' (1971) per-category kappa over the same units (agreement_stats.h), per category that occurs there,
+  // by id; NaN when undefined.
+  std::vector<std::pair<std::string, double>> per_category;
 };
 // Agreement over the documents every coder labelled, categories = the deepest node; computed from the coders'
 // labels only (before reconciliation: decisions do not count).
