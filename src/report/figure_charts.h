@@ -14,14 +14,17 @@ namespace qualrank::figure {
 
 using Json = nlohmann::ordered_json;
 
-// Type sizes of every figure: labels, and the smaller ticks and legends (near a two-column paper's footnotes).
-inline constexpr double kLabelSize = 7.5;
-inline constexpr double kSmallSize = 6.5;
+// Type sizes of every figure: labels, ticks and legends; 8 pt, the smallest type IEEE's guidelines allow in
+// a figure printed at its own size.
+inline constexpr double kLabelSize = 8;
+inline constexpr double kSmallSize = 8;
 inline constexpr double kMargin = 4;
 
 // The slope chart of comparison `c` of question `q`: each item's consensus position in the comparison's first
 // group (left) and second group (right), a line between; misaligned items dashed, thicker, vermillion, square
-// markers and a bold label with "⚑".
+// markers and a bold label with "⚑". Items tied in a group (one tier of "consensus_tiers": equal mean rank)
+// share one vertical position, labelled with the places they share ("7–9"), their labels stacked beside it and
+// joined by a bracket. Labels wrap onto as many lines as they need; the rows grow to hold them.
 Drawing slope_figure(const std::map<std::string, std::string>& names, const Json& q, const Json& c, double width);
 
 // The gap chart of comparison `c`: each item's gap in mean rank (second group minus first) as a bar from 0,

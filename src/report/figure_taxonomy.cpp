@@ -29,8 +29,9 @@ struct Box {
 
 // The lines of one entry at the box's inner width (the counts' columns and the id aside).
 struct Laid {
-  std::vector<std::string> name_lines;
+  std::vector<std::string> id_lines, name_lines;
   double id_w = 0;
+  std::size_t lines() const { return std::max(id_lines.size(), name_lines.size()); }
 };
 
 }  // namespace
@@ -111,6 +112,7 @@ Drawing taxonomy_figure(const Json& report, double width, int levels) {
   auto lay = [&](const Entry& e) {
     Laid l;
     l.id_w = std::min(id_w[e.depth], room_of(e.depth) * 0.5);
+    l.id_lines = wrap(e.id, kLabelSize, l.id_w - 4, e.depth == 0);
     l.name_lines = wrap(e.name, kLabelSize, std::max(room_of(e.depth) - l.id_w, 20.0), e.depth == 0);
     return l;
   };
@@ -120,7 +122,7 @@ Drawing taxonomy_figure(const Json& report, double width, int levels) {
     double h = 2 * kPad;
     for (const auto& e : boxes[i].entries) {
       laid[i].push_back(lay(e));
-      h += laid[i].back().name_lines.size() * kLine;
+      h += laid[i].back().lines() * kLine;
     }
     heights[i] = h + 2;  // the rule under the top-level node
   }
@@ -150,7 +152,7 @@ Drawing taxonomy_figure(const Json& report, double width, int levels) {
         const bool bold = e.depth == 0;
         const double indent = x + kPad + e.depth * kIndent;
         const double base = line_y + kLabelSize;
-        d.text({indent, base}, fit(e.id, kLabelSize, l.id_w - 4, bold), kLabelSize, Anchor::start, bold);
+        for (std::size_t n = 0; n < l.id_lines.size(); ++n) d.text({indent, base + n * kLine}, l.id_lines[n], kLabelSize, Anchor::start, bold);
         const double name_x = indent + l.id_w;
         for (std::size_t n = 0; n < l.name_lines.size(); ++n)
           d.text({name_x, base + n * kLine}, l.name_lines[n], kLabelSize, Anchor::start, bold);
@@ -159,7 +161,7 @@ Drawing taxonomy_figure(const Json& report, double width, int levels) {
           d.text({right, base}, e.counts[c], kLabelSize, Anchor::end, bold);
           right -= count_w[c] + 5;
         }
-        line_y += l.name_lines.size() * kLine;
+        line_y += l.lines() * kLine;
         if (k == 0) {
           d.line({x, line_y + 1}, {x + box_w, line_y + 1}, palette::light_grey, 0.5);
           line_y += 2;
