@@ -42,8 +42,13 @@ Drawing saturation_figure(const Json& saturation, double width);
 // The taxonomy: a box per top-level node listing its descendants, indented by level, each with its id, name and
 // counts (coded segments and participants from the codebook matrix; for a study of label tables only, the
 // units labelled under each top-level node).
-// `levels` > 0 lists the nodes of the first `levels` levels only.
-Drawing taxonomy_figure(const Json& report, double width, int levels = 0);
+// `levels` > 0 lists the nodes of the first `levels` levels only; `root` (an id) draws that node's subtree alone
+// in one box (its `levels` counted from it). The boxes flow into columns so that the figure fits kMaxHeight
+// when it can.
+Drawing taxonomy_figure(const Json& report, double width, int levels = 0, const std::string& root = "");
+
+// The ids of the children of node `parent` (of the top-level nodes for ""), in report.json's order.
+std::vector<std::string> taxonomy_children(const Json& report, const std::string& parent);
 
 // --- shared pieces (figure_common.cpp) ---
 

@@ -85,6 +85,8 @@ struct Drawing {
 // (7.16 in), as IEEE's templates set them (ACM's sigconf: 241 pt and 506 pt, a scale of 96 and 98 %).
 inline constexpr double kOneColumn = 252;
 inline constexpr double kTwoColumns = 516;
+// The height of IEEE's text block: no figure may be taller (a float with its caption must fit a page).
+inline constexpr double kMaxHeight = 686;
 
 // The one font of the figures: DejaVu Sans (Debian's fonts-dejavu-core), regular and bold, named to fontconfig
 // through cairo; figure_pdf.cpp embeds its subset, figure_svg.cpp names it first in font-family.

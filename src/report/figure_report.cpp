@@ -3,6 +3,7 @@
 #include "qualrank/report/figures.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "figure_charts.h"
@@ -73,12 +74,32 @@ std::vector<File> report_figures(const Json& report, const std::string& qualrank
   Stems stems;
   std::vector<Planned> planned;
   if (has_taxonomy) {
-    planned.push_back({stems.take("taxonomy"), [&report](double w) { return figure::taxonomy_figure(report, w); }});
-    // A taxonomy deeper than two levels also gets a figure of its first two (a deep tree fills pages).
+    // The whole taxonomy when it fits a page at both widths; else an overview (its first two levels, or its
+    // first when two do not fit) and a figure per top-level node's subtree, a subtree too large for a page
+    // split the same way (its node with its children, then a figure per child that has children).
+    const auto fits = [&report](int levels, const std::string& root) {
+      return figure::taxonomy_figure(report, figure::kOneColumn, levels, root).height <= figure::kMaxHeight &&
+             figure::taxonomy_figure(report, figure::kTwoColumns, levels, root).height <= figure::kMaxHeight;
+    };
+    const auto add = [&](const std::string& stem, int levels, const std::string& root) {
+      planned.push_back({stems.take(stem), [&report, levels, root](double w) { return figure::taxonomy_figure(report, w, levels, root); }});
+    };
     int depth = 0;
     for (const auto& n : report["taxonomy"]["nodes"]) depth = std::max(depth, n.value("level", 0));
-    if (depth > 2)
-      planned.push_back({stems.take("taxonomy-2levels"), [&report](double w) { return figure::taxonomy_figure(report, w, 2); }});
+    if (fits(0, "")) {
+      add("taxonomy", 0, "");
+      // A taxonomy deeper than two levels also gets a figure of its first two (a deep tree fills pages).
+      if (depth > 2) add("taxonomy-2levels", 2, "");
+    } else {
+      add("taxonomy", depth > 2 && fits(2, "") ? 2 : 1, "");
+      std::function<void(const std::string&)> split = [&](const std::string& id) {
+        if (fits(0, id)) return add("taxonomy-" + latex::slug(id), 0, id);
+        add("taxonomy-" + latex::slug(id), 2, id);
+        for (const auto& child : figure::taxonomy_children(report, id))
+          if (!figure::taxonomy_children(report, child).empty()) split(child);
+      };
+      for (const auto& root : figure::taxonomy_children(report, "")) split(root);
+    }
   }
   if (report.contains("saturation") && report["saturation"].is_object() && report["saturation"].contains("all") &&
       report["saturation"]["all"].is_object() && report["saturation"]["all"].contains("interviews") &&

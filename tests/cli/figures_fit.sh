@@ -62,7 +62,7 @@ for f in sorted(glob.glob(os.path.join(out, "figures", "*.svg"))):
         if p.get("stroke") not in ("#0072B2", "#D55E00"):
             continue
         pts = re.findall(r"[ML]([-\d.]+) ([-\d.]+)", p.get("d"))
-        if len(pts) == 2:
+        if len(pts) == 2 and float(pts[1][0]) - float(pts[0][0]) > 30:  # not a legend's 16 pt sample
             lines.append(tuple(map(float, pts[0] + pts[1])))
     axis_l = min(l[0] for l in lines); axis_r = max(l[2] for l in lines)
     assert all(l[0] == axis_l and l[2] == axis_r for l in lines), name
