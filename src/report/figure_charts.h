@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,10 +43,16 @@ Drawing saturation_figure(const Json& saturation, double width);
 // The taxonomy: a box per top-level node listing its descendants, indented by level, each with its id, name and
 // counts (coded segments and participants from the codebook matrix; for a study of label tables only, the
 // units labelled under each top-level node).
-// `levels` > 0 lists the nodes of the first `levels` levels only; `root` (an id) draws that node's subtree alone
-// in one box (its `levels` counted from it). The boxes flow into columns so that the figure fits kMaxHeight
-// when it can.
-Drawing taxonomy_figure(const Json& report, double width, int levels = 0, const std::string& root = "");
+// A part of the taxonomy to draw: all of it (a box per top-level node), or one node's box.
+struct TaxonomyPart {
+  std::string node;                    // "": all top-level nodes
+  std::vector<std::string> children;   // the node's children drawn, with their sub-nodes (all when empty)
+  std::set<std::string> collapsed;     // drawn on their line only: their sub-nodes are in figures of their own
+};
+
+// `levels` > 0 lists the nodes of the first `levels` levels only (counted from the part's node). The boxes
+// flow into columns so that the figure fits kMaxHeight when it can.
+Drawing taxonomy_figure(const Json& report, double width, int levels = 0, const TaxonomyPart& part = {});
 
 // The ids of the children of node `parent` (of the top-level nodes for ""), in report.json's order.
 std::vector<std::string> taxonomy_children(const Json& report, const std::string& parent);

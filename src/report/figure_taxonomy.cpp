@@ -5,8 +5,8 @@
 // codes but which has label tables, the units labelled under each top-level node (agreement.labels.groups);
 // none otherwise. Nodes the taxonomy's history added after version 1 are marked "+". The boxes flow into the
 // fewest columns (one for a narrow figure, two or three for a wide one) that keep the figure within a page
-// (kMaxHeight), a box going on in the next column where it must. With a `root`, the box of that node's subtree
-// alone (figure_report splits a taxonomy too large for a page into such figures).
+// (kMaxHeight), a box going on in the next column where it must. A TaxonomyPart draws one node's box alone,
+// or with some of its children only (figure_report splits a taxonomy too large for a page into such parts).
 #include <algorithm>
 #include <cmath>
 
@@ -97,12 +97,13 @@ std::vector<std::string> taxonomy_children(const Json& report, const std::string
   return out;
 }
 
-Drawing taxonomy_figure(const Json& report, double width, int levels, const std::string& root) {
+Drawing taxonomy_figure(const Json& report, double width, int levels, const TaxonomyPart& part) {
   Drawing d;
   d.width = width;
   const Json& tax = report["taxonomy"];
   d.title = "Taxonomy " + str(tax, "taxonomy") + ", version " + (tax.contains("version") ? tax["version"].dump() : std::string("1"));
-  if (!root.empty()) d.title += ", node " + root;
+  if (!part.node.empty()) d.title += ", node " + part.node;
+  if (!part.children.empty()) d.title += " with " + part.children.front() + (part.children.size() > 1 ? " to " + part.children.back() : "");
   if (levels > 0) d.title += ", first " + std::to_string(levels) + (levels == 1 ? " level" : " levels");
   const Counts counts = counts_of(report);
   // The boxes: top-level nodes in report.json's order (or `root` alone), each with its descendants depth first.
@@ -112,7 +113,7 @@ Drawing taxonomy_figure(const Json& report, double width, int levels, const std:
     for (const auto& n : tax["nodes"]) {
       const bool top = !(n.contains("parent") && n["parent"].is_string());
       if (!top) children[n["parent"].get<std::string>()].push_back(&n);
-      if (root.empty() ? top : str(n, "id") == root) roots.push_back(&n);
+      if (part.node.empty() ? top : str(n, "id") == part.node) roots.push_back(&n);
     }
   bool any_added = false;
   std::vector<Box> boxes;
@@ -136,8 +137,12 @@ Drawing taxonomy_figure(const Json& report, double width, int levels, const std:
       if (auto c = counts.of.find(str(*n, "id")); c != counts.of.end()) e.counts = c->second;
       box.entries.push_back(std::move(e));
       if (levels > 0 && depth + 1 >= levels) continue;
+      if (part.collapsed.count(str(*n, "id"))) continue;  // its sub-nodes are in a figure of their own
       const auto& kids = children[str(*n, "id")];
-      for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.emplace_back(*k, depth + 1);
+      for (auto k = kids.rbegin(); k != kids.rend(); ++k)
+        if (depth > 0 || part.children.empty() ||
+            std::find(part.children.begin(), part.children.end(), str(**k, "id")) != part.children.end())
+          stack.emplace_back(*k, depth + 1);
     }
     boxes.push_back(std::move(box));
   }
@@ -224,8 +229,7 @@ Drawing taxonomy_figure(const Json& report, double width, int levels, const std:
   }
   if (!fits) {
     // Taller than a page at the most columns: drawn as tall as it must be (figure_report splits such a
-    // taxonomy into figures of subtrees that fit; only a leaf's parent with more leaves than a page holds
-    // comes here).
+    // taxonomy into parts that fit; only a name longer than a page comes here).
     lay_out(columns);
     double lo = room, hi = 1e6;
     while (!flow(columns, hi)) hi *= 2;

@@ -84,13 +84,17 @@ print(ties)
 PY
 }
 
-# check_taxonomy OUT: the counts drawn (the taxonomy-2col SVG's lines: id ... segments participants) equal a
-# recount from segments.csv under the footnote's rule.
+# check_taxonomy OUT STUDY: the counts drawn on each node's line in the taxonomy figures equal a recount from
+# `qualrank query --format json` (every segment with its codes) under the rule the footnote states: a node counts
+# the segments coded with it or a node under it, each segment once, and the participants with such a segment.
+# Every node is drawn with its counts in some figure; the rule matters (some node counts fewer segments than its
+# sub-nodes together), and nodes added after version 1 end with "+".
 check_taxonomy() {
-  python3 - "$1" <<'PY'
-import csv, glob, json, os, re, sys
+  (cd "$2" && "$QUALRANK" query --format json) >"$tmp/segments.json" || fail "query on $2"
+  python3 - "$1" "$tmp/segments.json" <<'PY'
+import glob, json, os, re, sys
 import xml.etree.ElementTree as ET
-out = sys.argv[1]
+out, segs = sys.argv[1:3]
 NS = "{http://www.w3.org/2000/svg}"
 report = json.load(open(os.path.join(out, "report.json")))
 nodes = {n["id"]: n for n in report["taxonomy"]["nodes"]}
@@ -103,15 +107,76 @@ def under(i):
     for k in kids.get(i, []):
         s |= under(k)
     return s
-seg_file = glob.glob(os.path.join(out, "segments.csv"))
-assert seg_file, "no segments.csv"
-rows = list(csv.DictReader(open(seg_file[0], encoding="utf-8-sig")))
-print(sorted(rows[0].keys()))
+segments = [s for s in json.load(open(segs))["segments"] if s["codes"]]
+recount = {}
+for i in nodes:
+    u = under(i)
+    hit = [s for s in segments if any(c["node"] in u for c in s["codes"])]
+    recount[i] = [str(len(hit)), str(len({s["participant"] for s in hit}))]
+if os.environ.get("RULE_MATTERS"):
+    assert any(int(recount[i][0]) < sum(int(recount[k][0]) for k in kids.get(i, [])) for i in nodes), "no node where the rule matters"
+seen = set()
+for f in sorted(glob.glob(os.path.join(out, "figures", "taxonomy*-2col.svg"))):
+    texts = [("".join(t.itertext()), float(t.get("x")), float(t.get("y")), t.get("text-anchor")) for t in ET.parse(f).getroot().iter(NS + "text")]
+    foot = " ".join(s for s, x, y, a in texts if x == 4 and y > max(vy for v, vx, vy, va in texts if v in nodes))
+    assert foot.startswith("Numbers: segments coded with the node or a node under it (a segment with several such codes counts once), "
+                           "and the participants with such a segment."), (f, foot)
+    assert ("+: added to the taxonomy after its first version" in foot) == any("added_in" in nodes[v] for v, *_ in texts if v in nodes), (f, foot)
+    for s, x, y, a in texts:
+        if s in nodes and a is None:
+            # the counts: the numbers ending on the id's line right of it, in its own box (the nearest ones)
+            drawn = [v for v, vx, vy, va in sorted(texts, key=lambda t: t[1]) if va == "end" and vx > x and abs(vy - y) < 0.01 and re.fullmatch(r"\d+", v)]
+            drawn = drawn[:len(recount[s])]
+            assert drawn == recount[s], (os.path.basename(f), s, drawn, recount[s])
+            seen.add(s)
+            # the name's lines: from the first text right of the id on its line, down in steps of one line
+            name_x = min(vx for v, vx, vy, va in texts if abs(vy - y) < 0.01 and vx > x and va is None)
+            lines, ly = [], y
+            while True:
+                at = [v for v, vx, vy, va in texts if abs(vx - name_x) < 0.01 and abs(vy - ly) < 0.01]
+                if not at or (ly > y and any(v in nodes and abs(vy - ly) < 0.01 and vx < name_x for v, vx, vy, va in texts)):
+                    break  # below the name: the next node's line
+                lines.append(at[0])
+                ly += 10.5
+            assert lines[-1].endswith(" +") == ("added_in" in nodes[s]), (s, lines)
+assert seen == set(nodes), ("nodes without counts in any figure", set(nodes) - seen)
+print(len(seen))
 PY
 }
 
 report bundled "$SOURCE_DIR"
 check "$tmp/bundled-out" >/dev/null || fail "bundled study's figures (see above)"
+n=$(RULE_MATTERS=1 check_taxonomy "$tmp/bundled-out" "$tmp/bundled") || fail "bundled study's taxonomy counts (see above)"
+[[ $n -ge 100 ]] || fail "bundled study: $n nodes checked"
+# The bundled taxonomy does not fit a page: an overview of its first two levels and parts that each fit.
+ls "$tmp/bundled-out/figures" | sed -n 's/^\(taxonomy.*\)-2col\.svg$/\1/p' | tr '\n' ' ' >"$tmp/stems.txt"
+[[ $(cat "$tmp/stems.txt") == "taxonomy taxonomy-a taxonomy-b taxonomy-c-part1 taxonomy-c-part2 " ]] || fail "taxonomy stems: $(cat "$tmp/stems.txt")"
+grep_q '<title>Taxonomy [^<]*, first 2 levels</title>' "$tmp/bundled-out/figures/taxonomy-1col.svg" || fail "taxonomy-1col.svg is not the overview"
+# fieldwork: a node added by the history (TOOL.4, marked "+"), its counts recounted.
+report fieldwork "$FIXTURES/fieldwork"
+check "$tmp/fieldwork-out" >/dev/null || fail "fieldwork's figures (see above)"
+n=$(check_taxonomy "$tmp/fieldwork-out" "$tmp/fieldwork") || fail "fieldwork's taxonomy counts (see above)"
+[[ $n == 14 ]] || fail "fieldwork: $n nodes checked"
+grep_q '>TOOL.4</text>' "$tmp/fieldwork-out/figures/taxonomy-2col.svg" || fail "fieldwork: TOOL.4 not drawn"
+# fieldwork with a top-level node of 3 x 24 sub-nodes with long names (uncoded): too large for a page, so an
+# overview and parts that each fit.
+cp -r "$FIXTURES/fieldwork" "$tmp/big"
+python3 - "$tmp/big/codebooks/remote-work.yaml" <<'PY'
+import sys
+with open(sys.argv[1], "a") as f:
+    f.write("  - id: BIG\n    name: A top-level node with many sub-nodes\n    definition: Generated.\n    children:\n")
+    for i in range(1, 4):
+        f.write(f"      - id: BIG.{i}\n        name: Practice number {i} of a long list\n        definition: Generated.\n        children:\n")
+        for j in range(1, 25):
+            f.write(f"          - id: BIG.{i}.{j}\n            name: Habit {j} of practice {i}, named at length so that it wraps onto two lines in one column\n            definition: Generated.\n")
+PY
+report big "$tmp/big"
+check "$tmp/big-out" >/dev/null || fail "the large taxonomy's figures (see above)"
+n=$(check_taxonomy "$tmp/big-out" "$tmp/big") || fail "the large taxonomy's counts (see above)"
+[[ $n == 90 ]] || fail "large taxonomy: $n nodes checked"
+ls "$tmp/big-out/figures" | tee "$tmp/big-files.txt" | sed -n 's/^\(taxonomy.*\)-2col\.svg$/\1/p' | tr '\n' ' ' >"$tmp/stems.txt"
+[[ $(cat "$tmp/stems.txt") == "taxonomy taxonomy-big taxonomy-big-1-part1 taxonomy-big-1-part2 taxonomy-big-2-part1 taxonomy-big-2-part2 taxonomy-big-3-part1 taxonomy-big-3-part2 taxonomy-com taxonomy-tool taxonomy-well " ]] ||
+  fail "large taxonomy's stems: $(cat "$tmp/stems.txt")"
 report model "$FIXTURES/rank-model"
 check "$tmp/model-out" >/dev/null || fail "rank-model's figures (see above)"
 report mixed "$FIXTURES/mixed-rank"
