@@ -134,7 +134,7 @@ for f in sorted(glob.glob(os.path.join(out, "figures", "taxonomy*-2col.svg"))):
             lines, ly = [], y
             while True:
                 at = [v for v, vx, vy, va in texts if abs(vx - name_x) < 0.01 and abs(vy - ly) < 0.01]
-                if not at or (ly > y and any(v in nodes and abs(vy - ly) < 0.01 and vx < name_x for v, vx, vy, va in texts)):
+                if not at or (ly > y and any(v in nodes and abs(vy - ly) < 0.01 and x - 40 < vx < name_x for v, vx, vy, va in texts)):
                     break  # below the name: the next node's line
                 lines.append(at[0])
                 ly += 10.5
@@ -149,7 +149,7 @@ check "$tmp/bundled-out" >/dev/null || fail "bundled study's figures (see above)
 n=$(RULE_MATTERS=1 check_taxonomy "$tmp/bundled-out" "$tmp/bundled") || fail "bundled study's taxonomy counts (see above)"
 [[ $n -ge 100 ]] || fail "bundled study: $n nodes checked"
 # The bundled taxonomy does not fit a page: an overview of its first two levels and parts that each fit.
-ls "$tmp/bundled-out/figures" | sed -n 's/^\(taxonomy.*\)-2col\.svg$/\1/p' | tr '\n' ' ' >"$tmp/stems.txt"
+ls "$tmp/bundled-out/figures" | sed -n 's/^\(taxonomy.*\)-2col\.svg$/\1/p' | LC_ALL=C sort | tr '\n' ' ' >"$tmp/stems.txt"
 [[ $(cat "$tmp/stems.txt") == "taxonomy taxonomy-a taxonomy-b taxonomy-c-part1 taxonomy-c-part2 " ]] || fail "taxonomy stems: $(cat "$tmp/stems.txt")"
 grep_q '<title>Taxonomy [^<]*, first 2 levels</title>' "$tmp/bundled-out/figures/taxonomy-1col.svg" || fail "taxonomy-1col.svg is not the overview"
 # fieldwork: a node added by the history (TOOL.4, marked "+"), its counts recounted.
@@ -160,8 +160,8 @@ n=$(check_taxonomy "$tmp/fieldwork-out" "$tmp/fieldwork") || fail "fieldwork's t
 grep_q '>TOOL.4</text>' "$tmp/fieldwork-out/figures/taxonomy-2col.svg" || fail "fieldwork: TOOL.4 not drawn"
 # fieldwork with a top-level node of 3 x 24 sub-nodes with long names (uncoded): too large for a page, so an
 # overview and parts that each fit.
-cp -r "$FIXTURES/fieldwork" "$tmp/big"
-python3 - "$tmp/big/codebooks/remote-work.yaml" <<'PY'
+cp -r "$FIXTURES/fieldwork" "$tmp/big-src"
+python3 - "$tmp/big-src/codebooks/remote-work.yaml" <<'PY'
 import sys
 with open(sys.argv[1], "a") as f:
     f.write("  - id: BIG\n    name: A top-level node with many sub-nodes\n    definition: Generated.\n    children:\n")
@@ -170,11 +170,11 @@ with open(sys.argv[1], "a") as f:
         for j in range(1, 25):
             f.write(f"          - id: BIG.{i}.{j}\n            name: Habit {j} of practice {i}, named at length so that it wraps onto two lines in one column\n            definition: Generated.\n")
 PY
-report big "$tmp/big"
+report big "$tmp/big-src"
 check "$tmp/big-out" >/dev/null || fail "the large taxonomy's figures (see above)"
 n=$(check_taxonomy "$tmp/big-out" "$tmp/big") || fail "the large taxonomy's counts (see above)"
 [[ $n == 90 ]] || fail "large taxonomy: $n nodes checked"
-ls "$tmp/big-out/figures" | tee "$tmp/big-files.txt" | sed -n 's/^\(taxonomy.*\)-2col\.svg$/\1/p' | tr '\n' ' ' >"$tmp/stems.txt"
+ls "$tmp/big-out/figures" | sed -n 's/^\(taxonomy.*\)-2col\.svg$/\1/p' | LC_ALL=C sort | tr '\n' ' ' >"$tmp/stems.txt"
 [[ $(cat "$tmp/stems.txt") == "taxonomy taxonomy-big taxonomy-big-1-part1 taxonomy-big-1-part2 taxonomy-big-2-part1 taxonomy-big-2-part2 taxonomy-big-3-part1 taxonomy-big-3-part2 taxonomy-com taxonomy-tool taxonomy-well " ]] ||
   fail "large taxonomy's stems: $(cat "$tmp/stems.txt")"
 report model "$FIXTURES/rank-model"
