@@ -127,7 +127,7 @@ Drawing slope_figure(const std::map<std::string, std::string>& names, const Json
   for (const auto* ps : {&pa, &pb})
     for (const auto& [id, p] : *ps) pos_w = std::max(pos_w, text_width(place_text(p), kSmallSize));
   pos_w += 4;
-  const double bracket = 5;  // room for a tier's bracket between the labels and the places
+  const double bracket = 7;  // room for a tier's bracket between the labels and the places
   const double flag_w = text_width(kFlag + " ", kLabelSize);
   // A narrow figure names the items on the left only (ids on the right), a wide one on both sides.
   const bool narrow = width < 400;
@@ -177,7 +177,7 @@ Drawing slope_figure(const std::map<std::string, std::string>& names, const Json
     if (left) d.text({axis_l - 4, y + kSmallSize * 0.35}, place_text(p), kSmallSize, Anchor::end, false, palette::grey);
     else d.text({axis_r + 4, y + kSmallSize * 0.35}, place_text(p), kSmallSize, Anchor::start, false, palette::grey);
     if (p.size < 2) return;
-    const double x = left ? axis_l - pos_w - bracket + 1 : axis_r + pos_w + bracket - 1;
+    const double x = left ? axis_l - pos_w - 2 : axis_r + pos_w + 2;
     const double tick = left ? -2.5 : 2.5;
     const double y1 = row_mid(p.first) - 2, y2 = row_mid(p.first + p.size - 1) + 2;
     Paint grey;
@@ -200,11 +200,11 @@ Drawing slope_figure(const std::map<std::string, std::string>& names, const Json
       marker(d, flag ? Marker::square : Marker::circle, {axis_r, yb}, 3.6, colour);
       tier_marks(p_a, true);
       tier_marks(p_b, false);
-      const double left_end = axis_l - pos_w - bracket - 2;
+      const double left_end = axis_l - pos_w - bracket;
       const auto& ll = left_lines[id];
       const double first_a = draw_label(d, ll, left_end, row_mid(p_a.first + p_a.index), flag);
       if (flag) d.text({left_end - text_width(ll[0], kLabelSize, true) - 2, first_a}, kFlag, kLabelSize, Anchor::end, false, palette::vermillion);
-      const double right_start = axis_r + pos_w + bracket + 2;
+      const double right_start = axis_r + pos_w + bracket;
       const auto& rl = right_lines[id];
       const double mid_b = row_mid(p_b.first + p_b.index);
       const double first_b = mid_b - (rl.size() - 1) * kLabelLine / 2 + kLabelSize * 0.35;
