@@ -135,27 +135,45 @@ std::string escape(const std::string& s) {
 
 std::string slope_chart(const std::string& title, const std::string& label_a, const std::string& label_b,
                         const std::vector<SlopeItem>& items) {
-  const double row = 26, line_h = 16, top = 48, left_x = 350, right_x = 550, width = 900;
-  // A row per position, as high as the longest label at it (names wrap at 28 code points, never cut).
-  std::size_t rows = 0;
-  for (const auto& it : items) rows = std::max<std::size_t>(rows, std::max(it.position_a, it.position_b));
-  std::vector<std::size_t> lines_at(rows + 1, 1);
+  const double line_h = 16, top = 48, left_x = 350, right_x = 550, width = 900;
+  // A row per position, as high as the labels at it on either side (stacked when tied; names wrap at 34 code
+  // points, never cut).
+  int rows = 0;
+  for (const auto& it : items) rows = std::max({rows, it.position_a + it.tied_a - 1, it.position_b + it.tied_b - 1});
+  auto places = [](int pos, int tied) {
+    return tied > 1 ? std::to_string(pos) + "\u2013" + std::to_string(pos + tied - 1) : std::to_string(pos);
+  };
   std::vector<std::vector<std::string>> labels_a, labels_b;
+  std::vector<double> lines_a(rows + 1, 0), lines_b(rows + 1, 0);  // label lines at each position
   for (const auto& it : items) {
     const std::string mark = it.highlighted ? " ⚑" : "";
-    labels_a.push_back(wrap_words(std::to_string(it.position_a) + ". " + it.id + ' ' + it.name + mark, 34));
-    labels_b.push_back(wrap_words(std::to_string(it.position_b) + ". " + it.id + ' ' + it.name + mark, 34));
-    if (it.position_a > 0) lines_at[it.position_a] = std::max(lines_at[it.position_a], labels_a.back().size());
-    if (it.position_b > 0) lines_at[it.position_b] = std::max(lines_at[it.position_b], labels_b.back().size());
+    labels_a.push_back(wrap_words(places(it.position_a, it.tied_a) + ". " + it.id + ' ' + it.name + mark, 34));
+    labels_b.push_back(wrap_words(places(it.position_b, it.tied_b) + ". " + it.id + ' ' + it.name + mark, 34));
+    if (it.position_a > 0) lines_a[it.position_a] += static_cast<double>(labels_a.back().size());
+    if (it.position_b > 0) lines_b[it.position_b] += static_cast<double>(labels_b.back().size());
   }
+  // A position's height: its labels (a tier's rows are one position's, the tier's other places are empty).
   std::vector<double> tops = {top};
-  for (std::size_t p = 1; p <= rows; ++p) tops.push_back(tops.back() + std::max(row, line_h * static_cast<double>(lines_at[p]) + 10));
+  for (int p = 1; p <= rows; ++p) tops.push_back(tops.back() + std::max(lines_a[p] || lines_b[p] ? 26.0 : 0.0, line_h * std::max(lines_a[p], lines_b[p]) + 10));
   const double height = tops.back() + 16;
   std::ostringstream s;
   s << open_svg(width, height, title);
   s << "<text x=\"" << num(left_x) << "\" y=\"24\" text-anchor=\"middle\" class=\"axis\">" << escape(label_a) << "</text>";
   s << "<text x=\"" << num(right_x) << "\" y=\"24\" text-anchor=\"middle\" class=\"axis\">" << escape(label_b) << "</text>";
-  auto y = [&](int pos) { return pos >= 1 && static_cast<std::size_t>(pos) <= rows ? (tops[pos - 1] + tops[pos]) / 2 : top; };
+  auto y = [&](int pos) { return pos >= 1 && pos <= rows ? (tops[pos - 1] + tops[pos]) / 2 : top; };
+  // Where each item's label goes: tied items' labels stacked around their shared y, in the items' order.
+  std::vector<double> label_y_a(items.size()), label_y_b(items.size());
+  for (int side = 0; side < 2; ++side) {
+    std::vector<double> used(rows + 1, 0);
+    const auto& lines = side == 0 ? lines_a : lines_b;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const int pos = side == 0 ? items[i].position_a : items[i].position_b;
+      const double n = static_cast<double>((side == 0 ? labels_a : labels_b)[i].size());
+      const double mid = pos >= 1 && pos <= rows ? y(pos) - line_h * lines[pos] / 2 + line_h * (used[pos] + n / 2) : top;
+      if (pos >= 1 && pos <= rows) used[pos] += n;
+      (side == 0 ? label_y_a : label_y_b)[i] = mid;
+    }
+  }
   // Plain lines first, highlighted ones on top.
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -169,8 +187,8 @@ std::string slope_chart(const std::string& title, const std::string& label_a, co
       s << "<circle cx=\"" << num(left_x) << "\" cy=\"" << num(ya) << "\" r=\"5\" fill=\"" << colour << "\"/>";
       s << "<circle cx=\"" << num(right_x) << "\" cy=\"" << num(yb) << "\" r=\"5\" fill=\"" << colour << "\"/>";
       const std::string bold = it.highlighted ? " font-weight=\"bold\"" : "";
-      s << text_lines(left_x - 12, ya, line_h, labels_a[i], " text-anchor=\"end\"" + bold);
-      s << text_lines(right_x + 12, yb, line_h, labels_b[i], bold) << "</g>";
+      s << text_lines(left_x - 12, label_y_a[i], line_h, labels_a[i], " text-anchor=\"end\"" + bold);
+      s << text_lines(right_x + 12, label_y_b[i], line_h, labels_b[i], bold) << "</g>";
     }
   }
   s << "</svg>";

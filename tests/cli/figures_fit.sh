@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Figures that fit a two-column IEEE paper and show the data (docs/figures.md): `qualrank report` on the
-# bundled study, on rank-model (two roles ranking, long item names) and on mixed-rank (ties in a group's
-# consensus). Every figure's SVG and PDF fits IEEEtran's text block (516 x 686 pt; a -1col file 252 pt wide);
+# bundled study, on fieldwork (a node added by the taxonomy's history), on fieldwork with a generated top-level
+# node of 75 sub-nodes (too large for a page), on rank-model (two roles ranking, long item names) and on
+# mixed-rank (ties in a group's consensus). Every figure's SVG and PDF fits IEEEtran's text block (516 x 686 pt; a -1col file 252 pt wide);
 # no text is smaller than 8 pt; no text of a figure or of the HTML report's charts ends in "…" (names wrap,
 # never cut); in a slope chart, items tied in a group's consensus (report.json "consensus_tiers") meet its axis
 # at one y, and that tier's places are written once ("7–9"); the taxonomy figures' counts are the coded
-# segments and participants recounted from segments.csv under the rule the figure's footnote states.
+# segments and participants recounted from `qualrank query` under the rule the figure's footnote states; the
+# HTML report's slope charts draw ties as ties too.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
@@ -182,6 +184,33 @@ check "$tmp/model-out" >/dev/null || fail "rank-model's figures (see above)"
 report mixed "$FIXTURES/mixed-rank"
 ties=$(check "$tmp/mixed-out") || fail "mixed-rank's figures (see above)"
 [[ $ties -ge 1 ]] || fail "mixed-rank: no tied tier in any slope chart ($ties): the test would not see ties"
+# The HTML report's slope charts draw ties as ties too: tied items' markers at one y, each label "5–6. ID ...".
+python3 - "$tmp/mixed-out" <<'PY' || fail "mixed-rank: ties in index.html's slope charts (see above)"
+import json, re, sys
+out = sys.argv[1]
+report = json.load(open(out + "/report.json"))
+html = open(out + "/index.html", encoding="utf-8").read()
+checked = 0
+for q in report["rankings"]["questions"]:
+    for c in q["comparisons"]:
+        a, b = c["groups"]
+        svg = re.search(r'aria-label="' + re.escape(q["question"] + ": consensus position, " + a + " vs " + b) + r'".*?</svg>', html, re.S).group(0)
+        ys = {}  # item -> (left cy, right cy, left label, right label)
+        for g in re.findall(r'<g class="slope[^"]*">(.*?)</g>', svg, re.S):
+            cy = re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)"', g)
+            texts = ["".join(re.findall(r">([^<>]+)<", t)) for t in re.findall(r"<text.*?</text>", g, re.S)]
+            item = texts[0].split(" ")[1]
+            ys[item] = (cy[0], cy[1], texts[0].split(" ")[0], texts[1].split(" ")[0])
+        for side, group in ((0, a), (1, b)):
+            first = 1
+            for tier in q["groups"][group]["consensus_tiers"]:
+                want = (str(first) if len(tier) == 1 else f"{first}\u2013{first + len(tier) - 1}") + "."
+                assert len({ys[i][side] for i in tier}) == 1, (q["question"], group, tier, [ys[i] for i in tier])
+                assert all(ys[i][side + 2] == want for i in tier), (q["question"], group, tier, want, [ys[i] for i in tier])
+                checked += len(tier) > 1
+                first += len(tier)
+assert checked >= 1, "no tie checked"
+PY
 # The HTML report's charts: no name cut either.
 for out in "$tmp"/*-out; do
   if grep -o '[^>]*…</t[a-z]*>' "$out/index.html" | head -3 | grep_q .; then fail "$out/index.html: a chart's text ends in …"; fi
