@@ -226,12 +226,22 @@ void comparison_block(std::ostringstream& h, const Json& report, const Json& q, 
     svg::SlopeItem s;
     s.id = id;
     s.name = item_name(report, id);
-    const auto& ca = groups[a]["consensus"];
-    const auto& cb = groups[b]["consensus"];
-    for (std::size_t p = 0; p < ca.size(); ++p)
-      if (ca[p] == id) s.position_a = static_cast<int>(p) + 1;
-    for (std::size_t p = 0; p < cb.size(); ++p)
-      if (cb[p] == id) s.position_b = static_cast<int>(p) + 1;
+    // The first place of the item's tier (items of equal mean rank share it) and the tier's size.
+    const auto place = [&id](const Json& g, int& position, int& tied) {
+      if (!g.contains("consensus_tiers")) {
+        for (std::size_t p = 0; p < g["consensus"].size(); ++p)
+          if (g["consensus"][p] == id) position = static_cast<int>(p) + 1;
+        return;
+      }
+      int first = 1;
+      for (const auto& tier : g["consensus_tiers"]) {
+        for (const auto& t : tier)
+          if (t == id) position = first, tied = static_cast<int>(tier.size());
+        first += static_cast<int>(tier.size());
+      }
+    };
+    place(groups[a], s.position_a, s.tied_a);
+    place(groups[b], s.position_b, s.tied_b);
     s.highlighted = flagged[id];
     slope.push_back(s);
   }
