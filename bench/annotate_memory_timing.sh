@@ -3,6 +3,10 @@
 # holds a 5 MB one (13,500 sections, every third participant turn coded), run in tmux until the study has
 # loaded (the `S` pane waits for it), then quit. Prints the peak resident memory (GNU time). The requirement:
 # the memory of the transcript shown, not of the study: well under the 5 MB transcript's parse.
+# Measured (2-core development machine): 38 MB with nothing coded in the large transcript (CODE_EVERY=0);
+# every third turn coded (9,000 segments): 76 MB when the suggester trained on all of them, 58 MB since it
+# trains on at most 4,000 (suggest's --max-training); every turn (27,000): 162 MB before, 95 MB after. What
+# still grows with the study is the study's segments themselves (the `S` pane lists them).
 # Usage: bench/annotate_memory_timing.sh [BUILD_DIR]   (QUALRANK=path overrides BUILD_DIR/qualrank; CODE_EVERY=N
 # codes every N-th participant turn of the large transcript, 0 none)
 set -euo pipefail

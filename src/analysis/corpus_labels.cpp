@@ -169,6 +169,20 @@ LabelAgreement sample_agreement(const SampleLabels& s) {
   a.labelled_by_two = rated ? static_cast<std::size_t>(stats::pairable_units(table)) : 0;
   a.percent_agreement = rated ? stats::percent_agreement(table) : nan;
   a.fleiss_kappa = rated ? stats::fleiss_kappa(table).kappa : nan;
+  if (rated) {
+    // Per category, Fleiss' kappa over the documents every coder labelled (as the overall kappa): a category that
+    // occurs only where a coder is missing is left out.
+    std::vector<bool> occurs(static_cast<std::size_t>(table.categories), false);
+    const auto m = static_cast<std::size_t>(table.coders);
+    for (std::size_t u = 0; u < static_cast<std::size_t>(table.units); ++u) {
+      const int* row = table.codes.data() + u * m;
+      if (std::any_of(row, row + m, [](int c) { return c < 0; })) continue;
+      for (std::size_t c = 0; c < m; ++c) occurs[static_cast<std::size_t>(row[c])] = true;
+    }
+    const auto per = stats::fleiss_kappa_per_category(table);
+    for (const auto& [c, i] : category_index)
+      if (occurs[static_cast<std::size_t>(i)]) a.per_category.emplace_back(c, per[static_cast<std::size_t>(i)]);
+  }
   a.cohen_kappa = nan;
   if (table.coders == 2 && table.units > 0) {
     std::vector<int> x, y;

@@ -27,6 +27,15 @@ bool four_digits(std::string_view s) {
 
 }  // namespace
 
+std::vector<std::string> exported_samples(const std::filesystem::path& workspace) {
+  std::vector<std::string> out;
+  for (const auto& p : files::list_files(workspace / "corpus/samples", ".txt")) {
+    auto table = workspace / "codebooks/labels" / (p.stem().string() + ".csv");
+    if (files::exists(table) && files::resolved_inside(workspace, table)) out.push_back(p.stem().string());
+  }
+  return out;
+}
+
 std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspace, const Taxonomy& taxonomy,
                                            const NodeResolver& resolve, int level, ExclusionRule rule,
                                            const std::vector<std::string>& samples, Diagnostics& diags) {
@@ -50,10 +59,7 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
   // The label tables.
   std::vector<std::filesystem::path> tables;
   if (samples.empty()) {
-    for (const auto& p : files::list_files(workspace / "corpus/samples", ".txt")) {
-      auto table = workspace / "codebooks/labels" / (p.stem().string() + ".csv");
-      if (files::exists(table) && files::resolved_inside(workspace, table)) tables.push_back(table);
-    }
+    for (const auto& s : exported_samples(workspace)) tables.push_back(workspace / "codebooks/labels" / (s + ".csv"));
   } else {
     for (const auto& s : samples) {
       const std::string rel = "codebooks/labels/" + s + ".csv";

@@ -24,7 +24,28 @@ namespace qualrank {
 
 namespace {
 
-using namespace qualrank::corpus;
+// The corpus names this file uses, one by one: a using-directive here would reach the files after this one in a
+// unity batch (qualrank::LabelAgreement and corpus::LabelAgreement would then be ambiguous there).
+using corpus::DocState;
+using corpus::ExclusionRule;
+using corpus::RetrievalProvenance;
+using corpus::RetrievedRef;
+using corpus::SampleProvenance;
+using corpus::doc_state;
+using corpus::grouped;
+using corpus::label_table_text;
+using corpus::load_sample_labels;
+using corpus::manifest_mismatches;
+using corpus::read_all_screening;
+using corpus::read_manifest;
+using corpus::read_retrieval_provenance;
+using corpus::read_retrieved;
+using corpus::read_sample_provenance;
+using corpus::read_sample;
+using corpus::retrieval_changes;
+using corpus::sample_path;
+using corpus::sample_population;
+using corpus::window_text;
 
 std::string count(std::size_t n, const char* one, const char* many) { return grouped(n) + " " + (n == 1 ? one : many); }
 

@@ -18,6 +18,7 @@
 // margin and one more applies every label's update. With several threads the labels are split into groups,
 // one weight matrix per group, copied into the model at the end; the result is the same.
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -274,8 +275,82 @@ std::vector<CodeConfidence> CodeSuggester::suggest(std::string_view text, std::s
   return out;
 }
 
-CodeSuggester train_suggester(const std::vector<TrainingSegment>& segments, const SuggestOptions& options) {
+std::vector<std::size_t> training_sample(const std::vector<TrainingSegment>& segments, std::size_t max,
+                                         std::uint64_t seed, std::size_t min_per_code) {
+  std::vector<std::size_t> coded;
+  for (std::size_t i = 0; i < segments.size(); ++i)
+    if (!segments[i].codes.empty()) coded.push_back(i);
+  if (max == 0 || coded.size() <= max) return coded;
+  auto place = [&](std::size_t i) {  // FNV-1a of group, NUL, text; then mixed with the seed (splitmix64)
+    std::uint64_t h = 14695981039346656037ull;
+    auto add = [&](std::string_view b) {
+      for (unsigned char c : b) h = (h ^ c) * 1099511628211ull;
+    };
+    add(segments[i].group);
+    h = (h ^ 0u) * 1099511628211ull;
+    add(segments[i].text);
+    std::uint64_t z = h + seed + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  std::vector<std::pair<std::uint64_t, std::size_t>> order;
+  order.reserve(coded.size());
+  for (auto i : coded) order.emplace_back(place(i), i);
+  std::sort(order.begin(), order.end());
+  // Each code's segments, in hash order.
+  std::map<std::string, std::vector<std::size_t>, bool (*)(std::string_view, std::string_view)> by_code(
+      [](std::string_view a, std::string_view b) { return text::natural_less(a, b); });
+  for (const auto& [h, i] : order)
+    for (const auto& c : segments[i].codes) {
+      auto& list = by_code[c];
+      if (list.empty() || list.back() != i) list.push_back(i);
+    }
+  std::vector<const std::pair<const std::string, std::vector<std::size_t>>*> codes;
+  for (const auto& entry : by_code) codes.push_back(&entry);
+  std::stable_sort(codes.begin(), codes.end(), [](const auto* a, const auto* b) { return a->second.size() < b->second.size(); });
+  std::vector<char> taken(segments.size(), 0);
+  std::vector<std::size_t> have;  // per code of `codes`: segments of it taken so far
+  std::size_t count = 0;
+  const std::size_t quota = std::max<std::size_t>({1, max / (2 * codes.size()), min_per_code});
+  for (const auto* code : codes) {
+    std::size_t mine = 0;
+    for (auto i : code->second) mine += taken[i];
+    for (auto i : code->second) {
+      if (mine >= quota || count >= max) break;
+      if (taken[i]) continue;
+      taken[i] = 1;
+      ++mine;
+      ++count;
+    }
+  }
+  for (const auto& [h, i] : order) {
+    if (count >= max) break;
+    if (!taken[i]) {
+      taken[i] = 1;
+      ++count;
+    }
+  }
+  std::vector<std::size_t> out;
+  out.reserve(count);
+  for (auto i : coded)
+    if (taken[i]) out.push_back(i);
+  return out;
+}
+
+CodeSuggester train_suggester(const std::vector<TrainingSegment>& all_segments, const SuggestOptions& options) {
+  std::vector<TrainingSegment> sampled;
+  std::size_t coded = 0;
+  for (const auto& seg : all_segments) coded += !seg.codes.empty();
+  if (options.max_segments) {
+    if (coded > options.max_segments)
+      for (auto i : training_sample(all_segments, options.max_segments, options.training.seed,
+                                    static_cast<std::size_t>(std::max(options.min_support, 1))))
+        sampled.push_back(all_segments[i]);
+  }
+  const auto& segments = sampled.empty() ? all_segments : sampled;
   CodeSuggester s;
+  s.coded_segments_ = coded;
   s.vocabulary_ = Vocabulary(options.features);
   std::vector<std::pair<std::string, std::size_t>> support;
   for (const auto& seg : segments)

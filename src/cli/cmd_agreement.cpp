@@ -1,5 +1,6 @@
 // `qualrank agreement`: inter-coder agreement on label tables (--labels, or the workspace's
 // codebooks/labels/*.csv) and on multi-coder transcripts (--transcripts). See docs/agreement.md.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -23,8 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kUsage =
-    "[--labels FILE.csv ...] [--unit-col NAME] [--coder-cols A,B,...] [--final-col NAME] [--group-by-level N]\n"
-    "       [--periods SOURCE_PERIOD.txt ...]\n"
+    "[--labels FILE.csv|DIR ...] [--unit-col NAME] [--coder-cols A,B,...] [--final-col NAME] [--group-by-level N]\n"
+    "       [--periods SOURCE_PERIOD.txt|DIR ...]\n"
     "       [--duplicates keep|first|error]\n"
     "       [--transcripts [--unit turn|segment] [--compare-level N]]\n"
     "       [--at VERSION] [--resamples N] [--seed S] [--disagreements N] [--format json|table|latex] [-o FILE.xlsx]";
@@ -37,6 +38,26 @@ bool has_taxonomy(const fs::path& root) {
       if (name.find(".history.") == std::string::npos) return true;
     }
   return false;
+}
+
+// The files a folder given for --labels or --periods holds: those ending in `suffix` directly in it and in its
+// subfolders one level down (the published layout: DIR/SOURCE/SOURCE.csv, DIR/SOURCE/SOURCE_YEAR.txt), sorted.
+std::vector<fs::path> files_of_folder(const fs::path& dir, std::string_view suffix) {
+  std::vector<fs::path> out = files::list_files(dir, suffix), subs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::error_code type;
+    if (entry.is_directory(type) && entry.path().filename().string()[0] != '.') subs.push_back(entry.path());
+  }
+  std::sort(subs.begin(), subs.end());
+  for (const auto& sub : subs)
+    for (auto& f : files::list_files(sub, suffix)) out.push_back(std::move(f));
+  return out;
+}
+
+bool is_folder(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec);
 }
 
 struct Timer {
@@ -57,10 +78,10 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
   po::options_description desc("agreement options");
   desc.add_options()
       ("labels", po::value<std::vector<std::string>>()->multitoken(),
-       "label tables (CSV; relative to the workspace); default: codebooks/labels/*.csv")
+       "label tables (CSV; relative to the workspace), or folders of them (and of SOURCE/ subfolders); default: codebooks/labels/*.csv")
       ("transcripts", "compare the coders of multi-coder transcripts (with --labels too: both)")
       ("periods", po::value<std::vector<std::string>>()->multitoken(),
-       "per-period unit id lists SOURCE_PERIOD.txt (one id per line): add the corpus table, units per source x period x "
+       "per-period unit id lists SOURCE_PERIOD.txt (one id per line), or folders of them (and of SOURCE/ subfolders): add the corpus table, units per source x period x "
        "top-level node of the consensus label (the level of --group-by-level, default 1)")
       ("unit-col", po::value<std::string>(), "the unit id column (default: the first column)")
       ("coder-cols", po::value<std::string>(), "the coder columns, comma-separated (default: headers starting with Label or coder)")
@@ -146,7 +167,11 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
         std::string where;
         auto found = input_path(ctx, p, &where);
         if (!found) names.error({p, 0, 0}, where);
-        else paths.push_back(*found);
+        else if (is_folder(*found)) {
+          auto in = files_of_folder(*found, ".csv");
+          if (in.empty()) names.error({p, 0, 0}, "a folder without label tables (FILE.csv, or SOURCE/SOURCE.csv)");
+          for (auto& f : in) paths.push_back(std::move(f));
+        } else paths.push_back(*found);
       }
       if (names.has_errors()) return report_diagnostics(ctx, names);
     } else {
@@ -178,12 +203,22 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       if (!version) return usage_error("--periods counts units per top-level node: it needs a workspace with a taxonomy");
       if (!table.has_consensus) return usage_error("--periods counts units by their consensus label: the label tables have no consensus column (--final-col)");
       std::vector<PeriodList> lists;
+      std::vector<std::pair<std::string, fs::path>> period_files;  // as shown, where read
       for (const auto& p : vm["periods"].as<std::vector<std::string>>()) {
         const fs::path path = given_path(ctx, p);
         if (text::find_invalid_utf8(p)) {
           diags.error({text::escape_invalid_utf8(p), 0, 0}, files::kNotUtf8Name);
           continue;
         }
+        if (!is_folder(path)) {
+          period_files.emplace_back(p, path);
+          continue;
+        }
+        auto in = files_of_folder(path, ".txt");
+        if (in.empty()) diags.error({p, 0, 0}, "a folder without period lists (SOURCE_PERIOD.txt, or SOURCE/SOURCE_PERIOD.txt)");
+        for (auto& f : in) period_files.emplace_back((fs::path(p) / f.lexically_relative(path)).generic_string(), f);
+      }
+      for (const auto& [p, path] : period_files) {
         std::string why;
         auto text = files::read_input(path, files::kListInput, &why);
         if (!text) {

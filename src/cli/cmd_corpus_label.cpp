@@ -211,6 +211,81 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
   return 0;
 }
 
+// `corpus labels export --layout published`: every file staged, then all renamed together.
+static int corpus_labels_export_published(Context& ctx, const po::variables_map& vm) {
+  const char* cmd = "corpus labels export";
+  std::vector<std::string> samples;
+  if (vm.count("sample")) {
+    samples.push_back(vm["sample"].as<std::string>());
+    if (!screener_name_problem(samples.front()).empty()) {
+      *ctx.err << "qualrank " << cmd << ": error: '" << samples.front() << "' is not a sample name\n";
+      return 2;
+    }
+  }
+  std::optional<std::filesystem::path> dir;
+  if (vm.count("output")) dir = given_path(ctx, vm["output"].as<std::string>());
+  else dir = default_output(ctx, cmd, "codebooks/published");
+  if (!dir) return 1;
+  Diagnostics diags;
+  auto ws = load_workspace_design(ctx.workspace, diags);
+  if (!ws) return report_diagnostics(ctx, diags);
+  auto version = taxonomy_at(*ws, std::nullopt, diags);
+  if (!version) return report_diagnostics(ctx, diags);
+  files::WorkspaceLock lock(ctx.workspace);
+  if (!lock_held(ctx, cmd, lock)) return 1;
+  const bool every = samples.empty();
+  if (every)
+    for (const auto& p : files::list_files(ctx.workspace / "corpus/samples", ".txt"))
+      if (screener_name_problem(p.stem().string()).empty()) samples.push_back(p.stem().string());
+  std::vector<SampleLabels> loaded;
+  for (const auto& sample : samples) {
+    auto s = load_sample_labels(ctx.workspace, sample, version->taxonomy, version->resolve, diags);
+    if (!s) continue;
+    for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n);
+    if (s->coders.empty() && every) continue;  // a sample nobody labelled yet is not part of the study's labels
+    if (s->coders.size() < 2) {
+      diags.error({labels_dir(sample), 0, 0}, s->coders.empty() ? "nobody has labelled sample " + sample + " yet"
+                                                                : "only " + s->coders.front() + " has labelled sample " + sample +
+                                                                      ": a label table compares coders, so it needs two");
+      continue;
+    }
+    loaded.push_back(std::move(*s));
+  }
+  if (diags.has_errors()) return report_diagnostics(ctx, diags);
+  if (loaded.empty()) {
+    report_diagnostics(ctx, diags);
+    *ctx.err << "qualrank " << cmd << ": error: no sample has labels yet (corpus/labels/SAMPLE/CODER.csv); nothing written\n";
+    return 1;
+  }
+  std::vector<const SampleLabels*> pointers;
+  for (const auto& s : loaded) pointers.push_back(&s);
+  auto layout = load_published_layout(ctx.workspace, pointers, diags);
+  if (!layout) return report_diagnostics(ctx, diags);
+  if (layout->undated > 0)
+    diags.warning({"corpus", 0, 0}, std::to_string(layout->undated) + " document(s) have no created date: in the tables, in no year list");
+  report_diagnostics(ctx, diags);
+  files::StagedFiles staged;
+  std::string err;
+  for (const auto& f : layout->files)
+    if (!staged.stage(*dir / f.path, f.text, &err)) {
+      *ctx.err << "qualrank " << cmd << ": error: cannot write " << (*dir / f.path).string() << ": " << err << '\n';
+      return 1;
+    }
+  if (!staged.commit(&err)) {
+    *ctx.err << "qualrank " << cmd << ": error: " << err << '\n';
+    return 1;
+  }
+  if (!ctx.quiet) {
+    const auto shown = dir->lexically_relative(ctx.workspace);
+    const std::string where = (shown.empty() || shown.begin()->string() == "..") ? dir->string() : shown.generic_string();
+    *ctx.out << where << ": " << layout->sources.size() << " source" << (layout->sources.size() == 1 ? "" : "s") << " ("
+             << text::join(layout->sources, ", ") << "), " << layout->units << " units, " << layout->files.size() << " files\n";
+    for (std::size_t c = 0; c < layout->coders.size(); ++c)
+      *ctx.out << "  Label" << c + 1 << ": " << layout->coders[c] << '\n';
+  }
+  return 0;
+}
+
 int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
   if (ctx.describe && (args.empty() || args[0] != "export")) {  // the catalog (manual, completion): its one subcommand
     std::vector<std::string> with{"export"};
@@ -219,26 +294,51 @@ int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
   }
   if (args.empty() || args[0] != "export") {
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-      *ctx.out << "usage: qualrank corpus labels export --sample NAME\n\n"
+      *ctx.out << "usage: qualrank corpus labels export --sample NAME\n"
+                  "       qualrank corpus labels export --layout published [--sample NAME] [-o DIR]\n\n"
                   "Writes codebooks/labels/NAME.csv: unit (SOURCE#ID), Label_<coder> per coder (the deepest node of\n"
-                  "the coder's label), Final_Label (the reconciled label, or the coders' when they all agree).\n";
+                  "the coder's label), Final_Label (the reconciled label, or the coders' when they all agree).\n"
+                  "--layout published: per source DIR/SOURCE/SOURCE.csv (Issue_URL,Label1..,Final_Label) and\n"
+                  "DIR/SOURCE/SOURCE_YEAR.txt (the urls of its rows per year).\n";
       return 0;
     }
     *ctx.err << "qualrank corpus labels: error: the subcommand is 'export' (qualrank corpus labels export --sample NAME)\n";
     return 2;
   }
   po::options_description desc("corpus labels export options");
-  desc.add_options()("sample", po::value<std::string>()->required(), "the sample (corpus/samples/NAME.txt)");
+  desc.add_options()
+      ("sample", po::value<std::string>(), "the sample (corpus/samples/NAME.txt); --layout published: default every labelled sample")
+      ("layout", po::value<std::string>()->default_value("workspace"),
+       "workspace (codebooks/labels/NAME.csv) or published (a table per source keyed by url, and the urls per year)")
+      ("output,o", po::value<std::string>(), "--layout published: the folder (default codebooks/published; relative to the workspace)");
   po::variables_map vm;
   int rc = 0;
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (!parse_options(ctx, "corpus labels export",
-                     "--sample NAME\n\n"
+                     "--sample NAME\n"
+                     "       qualrank corpus labels export --layout published [--sample NAME] [-o DIR]\n\n"
                      "Writes codebooks/labels/NAME.csv, the label table 'qualrank agreement --labels' and the corpus table\n"
                      "read: unit (SOURCE#ID), Label_<coder> per coder (the deepest node of the coder's label) and\n"
-                     "Final_Label (the reconciliation's decision, else the coders' label when every coder gave it).",
+                     "Final_Label (the reconciliation's decision, else the coders' label when every coder gave it).\n"
+                     "--layout published writes the layout studies publish, per source: DIR/SOURCE/SOURCE.csv\n"
+                     "(Issue_URL, Label1..LabelN = the coders by name, Final_Label) and DIR/SOURCE/SOURCE_YEAR.txt (the\n"
+                     "urls of the table's rows created that year). docs/corpus.md, 'The published layout'.",
                      desc, rest, vm, rc))
     return rc;
+  const std::string layout = vm["layout"].as<std::string>();
+  if (layout != "workspace" && layout != "published") {
+    *ctx.err << "qualrank corpus labels export: error: --layout is workspace or published, not '" << layout << "'\n";
+    return 2;
+  }
+  if (layout == "published") return corpus_labels_export_published(ctx, vm);
+  if (vm.count("output")) {
+    *ctx.err << "qualrank corpus labels export: error: -o goes with --layout published (the workspace layout is codebooks/labels/NAME.csv)\n";
+    return 2;
+  }
+  if (!vm.count("sample")) {
+    *ctx.err << "qualrank corpus labels export: error: give --sample NAME\n";
+    return 2;
+  }
   const std::string sample = vm["sample"].as<std::string>();
   if (!screener_name_problem(sample).empty()) {
     *ctx.err << "qualrank corpus labels export: error: '" << sample << "' is not a sample name\n";

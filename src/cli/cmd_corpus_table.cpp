@@ -21,15 +21,19 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
        "count the units of this sample's label table (repeatable; default: every sample with codebooks/labels/SAMPLE.csv)")
       ("rule", po::value<std::string>(), "screening's exclusion rule: unanimous or majority (default: the one the samples were drawn under, else unanimous)")
       ("level", po::value<int>()->default_value(1), "group the units by the level-N ancestor of their Final_Label")
+      ("by-sample", "then each sample's labelled units apart (e.g. the pilot and the main sample)")
       ("format", po::value<std::string>()->default_value("text"), "text or json")
       ("output,o", po::value<std::string>(), "also write the table to this workbook (.xlsx, sheet Corpus)");
   po::variables_map vm;
   int rc = 0;
   if (!parse_options(ctx, "corpus table",
-                     "[--sample NAME ...] [--rule unanimous|majority] [--level N] [--format text|json] [-o FILE.xlsx]\n\n"
+                     "[--sample NAME ...] [--rule unanimous|majority] [--level N] [--by-sample] [--format text|json]\n"
+                     "       [-o FILE.xlsx]\n\n"
                      "Per source of the corpus: retrieved (corpus/retrieved.jsonl), screened out as false positives (by\n"
                      "--rule), kept, the false-positive rate (screened out / retrieved); then the labelled units of the\n"
-                     "samples' label tables (qualrank corpus labels export) per year of creation and top-level node.",
+                     "samples' label tables (qualrank corpus labels export) per year of creation and top-level node.\n"
+                     "--by-sample adds, after the whole table, each sample's units apart (its own label table's\n"
+                     "units per source, year and node), in text and JSON (\"by_sample\") and as one sheet per sample.",
                      desc, args, vm, rc))
     return rc;
   const std::string rule = vm.count("rule") ? vm["rule"].as<std::string>() : corpus::samples_rule(ctx.workspace);
@@ -58,6 +62,18 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
                                                                                   : corpus::ExclusionRule::unanimous,
                                        samples, diags);
   if (!table || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
+  // Each sample apart: its own units; the screening columns are the corpus's, shown once in the whole table.
+  std::vector<std::pair<std::string, CorpusTable>> apart;
+  if (vm.count("by-sample")) {
+    for (const auto& name : samples.empty() ? corpus::exported_samples(ctx.workspace) : samples) {
+      auto one = corpus::corpus_overview(ctx.workspace, version->taxonomy, version->resolve, level,
+                                         rule == "majority" ? corpus::ExclusionRule::majority : corpus::ExclusionRule::unanimous,
+                                         {name}, diags);
+      if (!one || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
+      one->screening = false;
+      apart.emplace_back(name, std::move(*one));
+    }
+  }
   report_diagnostics(ctx, diags);
   if (vm.count("output")) {
     const auto out = given_path(ctx, vm["output"].as<std::string>());
@@ -68,14 +84,27 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
     Diagnostics book_diags;
     xlsx::Book book(out, {"Corpus", "qualrank corpus table", "qualrank", ""}, book_diags);
     if (book.ok()) corpus_sheet(book, *table, version->taxonomy);
+    for (const auto& [name, one] : apart)
+      if (book.ok()) corpus_sheet(book, one, version->taxonomy, "Sample " + name);
     report_diagnostics(ctx, book_diags);
     if (!book.ok() || !book.commit()) {
       *ctx.err << "qualrank corpus table: error: cannot write " << out.string() << ": " << book.error() << '\n';
       return 1;
     }
   }
-  if (vm["format"].as<std::string>() == "json") *ctx.out << corpus_table_json(*table, version->taxonomy).dump(2) << '\n';
-  else *ctx.out << corpus_table_text(*table, version->taxonomy);
+  if (vm["format"].as<std::string>() == "json") {
+    auto j = corpus_table_json(*table, version->taxonomy);
+    if (vm.count("by-sample")) {
+      j["by_sample"] = nlohmann::ordered_json::object();
+      for (const auto& [name, one] : apart) j["by_sample"][name] = corpus_table_json(one, version->taxonomy);
+    }
+    *ctx.out << j.dump(2) << '\n';
+  } else {
+    *ctx.out << corpus_table_text(*table, version->taxonomy);
+    for (const auto& [name, one] : apart)
+      *ctx.out << "\nSample " << name << " (codebooks/labels/" << name << ".csv), its units apart:\n"
+               << corpus_table_text(one, version->taxonomy);
+  }
   return 0;
 }
 

@@ -14,14 +14,18 @@ namespace qualrank::cli {
 namespace {
 
 const char* kUsage =
-    "[--transcript FILE] [--top K] [--all] [--min-support N] [--at VERSION] [--format table|json]\n"
-    "       qualrank suggest --evaluate [--folds K] [--seed S] [--min-support N] [--at VERSION] [--format table|json]\n\n"
+    "[--transcript FILE] [--top K] [--all] [--min-support N] [--max-training N] [--at VERSION]\n"
+    "       [--format table|json]\n"
+    "       qualrank suggest --evaluate [--folds K] [--seed S] [--min-support N] [--max-training N] [--at VERSION]\n"
+    "       [--format table|json]\n\n"
     "Learns from the segments you coded (whole turns and spans; their codes at the taxonomy version in use)\n"
     "a classifier (one-vs-rest logistic regression over word and character n-gram TF-IDF features), then\n"
     "proposes codes for every participant turn that has no code yet, with a confidence: the model's estimated\n"
     "probability that you would apply the code. Keyword-rule suggestions are shown beside them. Nothing is\n"
     "applied. Codes with fewer than --min-support coded segments are never suggested. Turns answering\n"
-    "background and ranking questions are left out unless --all.\n"
+    "background and ranking questions are left out unless --all. A study with more than --max-training coded\n"
+    "segments (default 4000; 0: no bound) trains on a sample of that many, rare codes first, so memory and\n"
+    "time stay bounded (annotate trains the same way).\n"
     "--evaluate reports k-fold cross-validated precision, recall and F1 per code, with folds that keep each\n"
     "participant's segments together; with fewer participants than folds it stops with an error (exit 1).\n"
     "See docs/suggest.md.";
@@ -45,6 +49,8 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
       ("folds", po::value<int>()->default_value(5), "with --evaluate: number of folds (at least 2, at most the participants)")
       ("seed", po::value<std::uint64_t>()->default_value(20250101), "with --evaluate: seed of the participants' fold assignment")
       ("min-support", po::value<int>()->default_value(2), "codes with fewer coded segments are never suggested")
+      ("max-training", po::value<std::size_t>()->default_value(suggest::SuggestOptions{}.max_segments),
+       "train on at most N coded segments (a sample, rare codes first); 0: all")
       ("at", po::value<std::string>(), "resolve codes at this taxonomy version (default: the latest)")
       ("format", po::value<std::string>()->default_value("table"), "table or json");
   po::variables_map vm;
@@ -80,6 +86,7 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
   const auto training = suggest::training_segments(study->segments, study->taxonomy());
   suggest::SuggestOptions options;
   options.min_support = min_support;
+  options.max_segments = vm["max-training"].as<std::size_t>();
 
   if (evaluate) {
     std::vector<std::string> participants;
@@ -124,7 +131,7 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
     *ctx.err << "qualrank suggest: warning: no code has " << min_support
              << " or more coded segments yet; only keyword suggestions are shown\n";
   const auto suggestions = suggest::suggest_turns(turns, suggester, static_cast<std::size_t>(top));
-  if (format == "json") *ctx.out << suggestions_json(suggestions).dump(2) << '\n';
+  if (format == "json") *ctx.out << suggestions_json(suggestions, suggester).dump(2) << '\n';
   else *ctx.out << suggestions_table(suggestions, suggester, study->taxonomy(), min_support);
   return 0;
 }

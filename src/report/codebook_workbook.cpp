@@ -95,6 +95,33 @@ void codebook_sheet(xlsx::Book& book, const CodebookData& data, const CodebookTa
   }
 }
 
+// The sheet to print first: every node with its name indented by level, its segments and participants (with
+// its sub-nodes) and the participants per group; no long text, so it prints one page wide on a few pages.
+void summary_sheet(xlsx::Book& book, const CodebookData& data, const NodeCrosstab& usage) {
+  const Taxonomy& tax = *data.taxonomy;
+  auto& sheet = book.add_sheet("Summary");
+  sheet.print_title("Codebook " + tax.title + ": summary");
+  std::vector<Column> columns = {{"Node", CellStyle::text, 10},
+                                 {"Name", CellStyle::wrapped_text, 56},
+                                 {"Segments (with sub-nodes)", CellStyle::integer, 11},
+                                 {"Participants (with sub-nodes, n=" + std::to_string(usage.participants) + ")",
+                                  CellStyle::integer, 14}};
+  for (const auto& g : usage.groups)
+    columns.push_back({group_label(g, data.experience_attribute) + " (n=" + std::to_string(g.size) + ")", CellStyle::integer, 12});
+  sheet.header(columns, 1);
+  int row = 1;
+  for (const auto& count : usage.nodes) {
+    const TaxonomyNode* n = tax.find(count.node);
+    int col = 0;
+    sheet.write_text(row, col++, n->id, n->where);
+    sheet.write_text(row, col++, std::string(static_cast<std::size_t>(std::max(0, n->level - 1)) * 3, ' ') + n->name, n->where);
+    sheet.write_number(row, col++, static_cast<double>(count.segments));
+    sheet.write_number(row, col++, static_cast<double>(count.participants));
+    for (auto v : count.by_group) sheet.write_number(row, col++, static_cast<double>(v));
+    ++row;
+  }
+}
+
 void segments_sheet(xlsx::Book& book, const CodebookData& data) {
   auto& sheet = book.add_sheet("Coded segments");
   std::vector<Column> columns = {{"Participant", CellStyle::text, 14},
@@ -309,6 +336,7 @@ bool write_codebook_workbook(const CodebookData& data, const CodebookOptions&, c
   props.streamed = true;  // 240,000 segments in 0.9 GB less memory; every sheet here is written row by row
   xlsx::Book book(out, props, diags);
   if (book.ok()) {
+    summary_sheet(book, data, usage);
     codebook_sheet(book, data, tables);
     segments_sheet(book, data);
     participants_sheet(book, data);

@@ -137,9 +137,80 @@ std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy) {
          text::columns(rows, right, "  ");
 }
 
-void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy) {
+nlohmann::ordered_json stage_one_json(const corpus::StageOne& s) {
+  using J = nlohmann::ordered_json;
+  auto num = [](double x) { return std::isnan(x) ? J(nullptr) : J(x); };
+  auto counts = [](const std::vector<std::pair<std::string, std::size_t>>& v) {
+    J o = J::object();
+    for (const auto& [k, n] : v) o[k] = n;
+    return o;
+  };
+  J files = J::array();
+  for (const auto& [f, n] : s.keyword_files) files.push_back({{"file", f}, {"terms", n}});
+  J keywords = {{"terms", s.keywords}, {"files", files}, {"window", {{"from", s.from}, {"to", s.to}, {"text", s.window}}}};
+  J retrieval = J::array();
+  for (const auto& src : s.sources) {
+    J terms = J::array();
+    for (const auto& [t, n] : src.keywords) terms.push_back({{"term", t}, {"documents", n}});
+    retrieval.push_back({{"source", src.source}, {"whole", src.whole}, {"retrieved", src.retrieved}, {"keywords", terms}});
+  }
+  const auto& st = s.screening;
+  J screeners = J::array();
+  for (std::size_t i = 0; i < st.screeners.size(); ++i)
+    screeners.push_back({{"name", st.screeners[i]}, {"screened", i < st.screened_per_screener.size() ? st.screened_per_screener[i] : 0}});
+  J screening = {{"rule", s.rule},
+                 {"screeners", screeners},
+                 {"retrieved", st.retrieved},
+                 {"screened", st.screened},
+                 {"screened_by_all", st.screened_by_all},
+                 {"agreeing", st.agreeing},
+                 {"percent_all_agree", num(st.all_agree)},
+                 {"screened_by_two", st.screened_by_two},
+                 {"percent_agreement", num(st.percent_agreement)},
+                 {"cohen_kappa", num(st.cohen_kappa)},
+                 {"fleiss_kappa", num(st.fleiss_kappa)},
+                 {"excluded", st.excluded},
+                 {"excluded_by_reason", counts(s.excluded_by_reason)},
+                 {"false_positive_decisions_by_reason", counts(s.decisions_by_reason)}};
+  J samples = J::array();
+  for (const auto& sm : s.samples) {
+    const auto& p = sm.provenance;
+    J j = {{"name", sm.name}, {"n", sm.n}};
+    j["population"] = p ? J(p->population) : J(nullptr);
+    j["seed"] = p ? J(p->seed) : J(nullptr);
+    j["rule"] = p ? J(p->rule) : J(nullptr);
+    j["size"] = p ? J(p->size) : J(nullptr);
+    j["stratify"] = p ? J(p->stratify) : J(nullptr);
+    j["drawn_apart_from"] = sm.drawn_apart_from;
+    j["cochran"] = sm.cochran ? J{{"confidence", num(sm.confidence)}, {"z", num(sm.z)}, {"p", num(sm.proportion)}, {"e", num(sm.margin)},
+                                  {"N", p->population}, {"n0", num(sm.n0)}, {"n", sm.cochran_n}}
+                              : J(nullptr);
+    j["allocation"] = counts(sm.allocation);
+    if (sm.coders.empty()) {
+      j["labels"] = nullptr;
+      j["reconciliation"] = nullptr;
+    } else {
+      const auto& a = sm.agreement;
+      J per = J::object();
+      for (const auto& [c, k] : a.per_category) per[c] = num(k);
+      j["labels"] = {{"coders", sm.coders}, {"labelled", sm.labelled}, {"labelled_by_all", a.labelled_by_all}, {"agreeing", a.agreeing},
+                     {"all_agree", num(a.all_agree)}, {"labelled_by_two", a.labelled_by_two},
+                     {"percent_agreement", num(a.percent_agreement)}, {"fleiss_kappa", num(a.fleiss_kappa)}, {"cohen_kappa", num(a.cohen_kappa)},
+                     {"per_category", per}};
+      J deciders = J::object();
+      for (const auto& [d, n] : sm.by_decider) deciders[d] = n;
+      j["reconciliation"] = {{"disagreements", a.disagreements}, {"disagreements_decided", a.decided}, {"decisions", sm.decisions}, {"by_majority", sm.by_majority},
+                             {"by_keeping_a_coder", sm.by_keeping_coder}, {"by_other", sm.by_other}, {"by_decider", deciders},
+                             {"open", sm.open}};
+    }
+    samples.push_back(j);
+  }
+  return {{"keywords", keywords}, {"retrieval", retrieval}, {"screening", screening}, {"samples", samples}};
+}
+
+void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy, const std::string& sheet_name) {
   const Columns c = columns_of(t, taxonomy);
-  auto& sheet = book.add_sheet("Corpus");
+  auto& sheet = book.add_sheet(sheet_name);
   std::vector<xlsx::Column> cols;
   for (std::size_t i = 0; i < c.titles.size(); ++i)
     cols.push_back({c.titles[i],

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,14 +15,17 @@ namespace qualrank::figure {
 
 using Json = nlohmann::ordered_json;
 
-// Type sizes of every figure: labels, and the smaller ticks and legends (near a two-column paper's footnotes).
-inline constexpr double kLabelSize = 7.5;
-inline constexpr double kSmallSize = 6.5;
+// Type sizes of every figure: labels, ticks and legends; 8 pt, the smallest type IEEE's guidelines allow in
+// a figure printed at its own size.
+inline constexpr double kLabelSize = 8;
+inline constexpr double kSmallSize = 8;
 inline constexpr double kMargin = 4;
 
 // The slope chart of comparison `c` of question `q`: each item's consensus position in the comparison's first
 // group (left) and second group (right), a line between; misaligned items dashed, thicker, vermillion, square
-// markers and a bold label with "⚑".
+// markers and a bold label with "⚑". Items tied in a group (one tier of "consensus_tiers": equal mean rank)
+// share one vertical position, labelled with the places they share ("7–9"), their labels stacked beside it and
+// joined by a bracket. Labels wrap onto as many lines as they need; the rows grow to hold them.
 Drawing slope_figure(const std::map<std::string, std::string>& names, const Json& q, const Json& c, double width);
 
 // The gap chart of comparison `c`: each item's gap in mean rank (second group minus first) as a bar from 0,
@@ -39,8 +43,19 @@ Drawing saturation_figure(const Json& saturation, double width);
 // The taxonomy: a box per top-level node listing its descendants, indented by level, each with its id, name and
 // counts (coded segments and participants from the codebook matrix; for a study of label tables only, the
 // units labelled under each top-level node).
-// `levels` > 0 lists the nodes of the first `levels` levels only.
-Drawing taxonomy_figure(const Json& report, double width, int levels = 0);
+// A part of the taxonomy to draw: all of it (a box per top-level node), or one node's box.
+struct TaxonomyPart {
+  std::string node;                    // "": all top-level nodes
+  std::vector<std::string> children;   // the node's children drawn, with their sub-nodes (all when empty)
+  std::set<std::string> collapsed;     // drawn on their line only: their sub-nodes are in figures of their own
+};
+
+// `levels` > 0 lists the nodes of the first `levels` levels only (counted from the part's node). The boxes
+// flow into columns so that the figure fits kMaxHeight when it can.
+Drawing taxonomy_figure(const Json& report, double width, int levels = 0, const TaxonomyPart& part = {});
+
+// The ids of the children of node `parent` (of the top-level nodes for ""), in report.json's order.
+std::vector<std::string> taxonomy_children(const Json& report, const std::string& parent);
 
 // --- shared pieces (figure_common.cpp) ---
 

@@ -1,4 +1,5 @@
 // What the figures share (figure_charts.h): round ticks, markers, legends and items' labels.
+#include <algorithm>
 #include <cmath>
 
 #include "figure_charts.h"
@@ -71,9 +72,12 @@ double legend(Drawing& d, const std::vector<LegendEntry>& entries, double x, dou
   double cx = x;
   double baseline = y + kSmallSize;
   for (const auto& e : entries) {
-    const std::string words = fit(clean(e.text), kSmallSize, right - x - sample - gap);
-    const double w = sample + gap + text_width(words, kSmallSize);
-    if (cx > x && cx + w > right) {
+    // The words wrap (never cut): an entry of more than one line takes rows of its own.
+    const auto lines = wrap(clean(e.text), kSmallSize, right - x - sample - gap);
+    double words_w = 0;
+    for (const auto& l : lines) words_w = std::max(words_w, text_width(l, kSmallSize));
+    const double w = sample + gap + words_w;
+    if (cx > x && (cx + w > right || lines.size() > 1)) {
       cx = x;
       baseline += row;
     }
@@ -87,8 +91,12 @@ double legend(Drawing& d, const std::vector<LegendEntry>& entries, double x, dou
       d.line({cx, mid}, {cx + sample, mid}, e.colour, e.line_width, e.dash);
     }
     if (e.marker) marker(d, *e.marker, {cx + sample / 2, mid}, 4, e.colour);
-    d.text({cx + sample + gap, baseline}, words, kSmallSize);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (i) baseline += row;
+      d.text({cx + sample + gap, baseline}, lines[i], kSmallSize);
+    }
     cx += w + after;
+    if (lines.size() > 1) cx = right;  // the next entry starts a row
   }
   return baseline + 3;
 }

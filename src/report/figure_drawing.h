@@ -85,6 +85,8 @@ struct Drawing {
 // (7.16 in), as IEEE's templates set them (ACM's sigconf: 241 pt and 506 pt, a scale of 96 and 98 %).
 inline constexpr double kOneColumn = 252;
 inline constexpr double kTwoColumns = 516;
+// The height of IEEE's text block: no figure may be taller (a float with its caption must fit a page).
+inline constexpr double kMaxHeight = 686;
 
 // The one font of the figures: DejaVu Sans (Debian's fonts-dejavu-core), regular and bold, named to fontconfig
 // through cairo; figure_pdf.cpp embeds its subset, figure_svg.cpp names it first in font-family.
@@ -96,10 +98,8 @@ double text_width(const std::string& s, double size, bool bold = false);
 // `s` as figure text: invalid UTF-8 replaced with U+FFFD, control characters (newlines too) with spaces.
 std::string clean(std::string s);
 
-// `s` cut at a character boundary and ended with "…" so that it fits `width` points (`s` itself if it fits).
-std::string fit(const std::string& s, double size, double width, bool bold = false);
-
-// `s` broken at spaces into lines of at most `width` points (a word longer than a line is cut by fit).
+// `s` broken at spaces into lines of at most `width` points; a word longer than a line is broken between
+// characters onto as many lines as it needs. No text is ever dropped or ended with "…".
 std::vector<std::string> wrap(const std::string& s, double size, double width, bool bold = false);
 
 // The SVG document of `d`: standalone XML (an XML declaration, the SVG namespace, width and height in pt, a

@@ -2,6 +2,7 @@
 // the Plackett-Luce forest plot, laid out for a width, read from one question of report.json's rankings.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "figure_charts.h"
 #include "qualrank/util/text.h"
@@ -10,18 +11,11 @@ namespace qualrank::figure {
 
 namespace {
 
-constexpr double kRow = 11;                 // one item's row
+constexpr double kRow = 12;                 // one item's row
 const std::string kFlag = "\xE2\x9A\x91";   // ⚑, as the HTML report marks misaligned items
 const std::vector<double> kDashed = {3, 2};
 
 double num(const Json& v) { return v.is_number() ? v.get<double>() : std::nan(""); }
-
-int position(const Json& consensus, const std::string& id) {
-  if (!consensus.is_array()) return 0;
-  for (std::size_t p = 0; p < consensus.size(); ++p)
-    if (consensus[p].is_string() && consensus[p].get<std::string>() == id) return static_cast<int>(p) + 1;
-  return 0;
-}
 
 // An x axis from x0 to x1 at y for [lo, hi] with its ticks; returns the y below its tick labels.
 double x_axis(Drawing& d, double x0, double x1, double y, const std::vector<double>& t) {
@@ -56,16 +50,8 @@ void axis_words(Drawing& d, const std::string& words, double centre, double& y, 
   }
 }
 
-// An item's label in one line of `width` points when it fits, else in two (the second cut with "…").
-std::vector<std::string> label_lines(const std::string& s, double width, bool bold) {
-  std::vector<std::string> lines = wrap(s, kLabelSize, width, bold);
-  if (lines.size() > 2) {
-    std::string rest = lines[1];
-    for (std::size_t i = 2; i < lines.size(); ++i) rest += " " + lines[i];
-    lines = {lines[0], fit(rest, kLabelSize, width, bold)};
-  }
-  return lines;
-}
+// An item's label in lines of at most `width` points, as many as it needs (never cut).
+std::vector<std::string> label_lines(const std::string& s, double width, bool bold) { return wrap(s, kLabelSize, width, bold); }
 
 // Draws `lines` end-anchored at x, centred on `mid`; returns the first line's baseline.
 double draw_label(Drawing& d, const std::vector<std::string>& lines, double x, double mid, bool bold) {
@@ -83,6 +69,45 @@ std::vector<double> row_tops(const std::vector<std::vector<std::string>>& lines,
 
 }  // namespace
 
+namespace {
+
+// Where an item stands in one group's consensus: the first of the places its tier holds, the tier's size, and
+// its index within the tier (tied items are listed in consensus order).
+struct Place {
+  int first = 0, size = 0, index = 0;
+};
+
+// Each item's place in group `g` of question `q`, from "consensus_tiers" (ties), or "consensus" (one item a tier)
+// for a report.json that has no tiers.
+std::map<std::string, Place> places(const Json& g) {
+  std::map<std::string, Place> out;
+  std::vector<std::vector<std::string>> tiers;
+  if (g.contains("consensus_tiers") && g["consensus_tiers"].is_array()) {
+    for (const auto& t : g["consensus_tiers"]) {
+      tiers.emplace_back();
+      if (t.is_array())
+        for (const auto& id : t)
+          if (id.is_string()) tiers.back().push_back(id.get<std::string>());
+    }
+  } else if (g.contains("consensus") && g["consensus"].is_array()) {
+    for (const auto& id : g["consensus"])
+      if (id.is_string()) tiers.push_back({id.get<std::string>()});
+  }
+  int first = 1;
+  for (const auto& t : tiers) {
+    for (std::size_t i = 0; i < t.size(); ++i) out[t[i]] = {first, static_cast<int>(t.size()), static_cast<int>(i)};
+    first += static_cast<int>(t.size());
+  }
+  return out;
+}
+
+// The places a tier holds: "7", or "7–9" for three tied items.
+std::string place_text(const Place& p) {
+  return p.size > 1 ? std::to_string(p.first) + "\xE2\x80\x93" + std::to_string(p.first + p.size - 1) : std::to_string(p.first);
+}
+
+}  // namespace
+
 Drawing slope_figure(const std::map<std::string, std::string>& names, const Json& q, const Json& c, double width) {
   Drawing d;
   d.width = width;
@@ -92,58 +117,101 @@ Drawing slope_figure(const std::map<std::string, std::string>& names, const Json
   std::map<std::string, bool> misaligned;
   if (c.contains("gaps") && c["gaps"].is_array())
     for (const auto& g : c["gaps"]) misaligned[str(g, "item")] = g.value("misaligned", false);
-  const Json& ca = q["groups"][a]["consensus"];
-  const Json& cb = q["groups"][b]["consensus"];
-  const std::size_t n = q["items"].size();
+  const std::map<std::string, Place> pa = places(q["groups"][a]), pb = places(q["groups"][b]);
+  std::vector<std::string> items;  // drawn: ranked in both groups
+  for (const auto& id : q["items"])
+    if (id.is_string() && pa.count(id.get<std::string>()) && pb.count(id.get<std::string>())) items.push_back(id.get<std::string>());
+  const int n = static_cast<int>(std::max(pa.size(), pb.size()));
   const double span = std::max(50.0, width * 0.2);
-  const double pos_w = text_width(std::to_string(n), kSmallSize) + 4;
+  double pos_w = 0;
+  for (const auto* ps : {&pa, &pb})
+    for (const auto& [id, p] : *ps) pos_w = std::max(pos_w, text_width(place_text(p), kSmallSize));
+  pos_w += 4;
+  const double bracket = 7;  // room for a tier's bracket between the labels and the places
+  const double flag_w = text_width(kFlag + " ", kLabelSize);
   // A narrow figure names the items on the left only (ids on the right), a wide one on both sides.
   const bool narrow = width < 400;
   double rw = 0;  // the right side's labels
   if (narrow) {
-    for (const auto& id : q["items"]) rw = std::max(rw, text_width(clean(id.get<std::string>()), kLabelSize, true));
-    rw = std::min(rw + text_width(" " + kFlag, kLabelSize), width * 0.2);
+    for (const auto& id : items) rw = std::max(rw, text_width(clean(id), kLabelSize, true));
+    rw = std::min(rw + flag_w, width * 0.2);
   }
-  const double lw = narrow ? width - 2 * kMargin - span - 2 * pos_w - 8 - rw : (width - 2 * kMargin - span - 2 * pos_w - 8) / 2;
+  const double lw = narrow ? width - 2 * kMargin - span - 2 * (pos_w + bracket) - 8 - rw : (width - 2 * kMargin - span - 2 * (pos_w + bracket) - 8) / 2;
   if (!narrow) rw = lw;
-  const double axis_l = kMargin + lw + 4 + pos_w, axis_r = width - kMargin - rw - 4 - pos_w;
-  double y0 = kMargin + kLabelSize + 2;
-  d.text({axis_l, y0}, fit(clean(a), kLabelSize, lw + span / 2, true), kLabelSize, Anchor::end, true);
-  // The right group's name starts at its axis, moved left as far as it must to end inside the figure.
-  const std::string b_label = fit(clean(b), kLabelSize, rw + span / 2, true);
-  d.text({std::min(axis_r, width - kMargin - text_width(b_label, kLabelSize, true)), y0}, b_label, kLabelSize, Anchor::start, true);
-  y0 += 4;
-  auto row_y = [&](int p) { return y0 + (p - 0.5) * kRow; };
-  for (std::size_t p = 1; p <= n; ++p) {
-    d.line({axis_l, row_y(static_cast<int>(p))}, {axis_r, row_y(static_cast<int>(p))}, palette::light_grey, 0.3);
+  const double axis_l = kMargin + lw + 4 + bracket + pos_w, axis_r = width - kMargin - rw - 4 - bracket - pos_w;
+  // The groups' names over their axes, wrapped (never cut).
+  double y0 = kMargin;
+  {
+    const auto la = wrap(clean(a), kLabelSize, lw + span / 2, true), lb = wrap(clean(b), kLabelSize, rw + span / 2, true);
+    for (std::size_t i = 0; i < la.size(); ++i) d.text({axis_l, y0 + kLabelSize + i * kLabelLine}, la[i], kLabelSize, Anchor::end, true);
+    // The right group's name starts at its axis, moved left as far as it must to end inside the figure.
+    for (std::size_t i = 0; i < lb.size(); ++i)
+      d.text({std::min(axis_r, width - kMargin - text_width(lb[i], kLabelSize, true)), y0 + kLabelSize + i * kLabelLine}, lb[i], kLabelSize,
+             Anchor::start, true);
+    y0 += kLabelSize + (std::max(la.size(), lb.size()) - 1) * kLabelLine + 6;
   }
+  // Rows: one per place; an item's label goes in the row of its place plus its index in its tier, and a row is
+  // as high as the longer of its two labels.
+  std::map<std::string, std::vector<std::string>> left_lines, right_lines;
+  std::vector<std::size_t> row_lines(n + 1, 1);
+  for (const auto& id : items) {
+    const bool flag = misaligned[id];
+    const std::string label = clean(item_label(names, id));
+    left_lines[id] = label_lines(label, lw - (flag ? flag_w : 0), flag);
+    right_lines[id] = label_lines(narrow ? clean(id) : label, rw - (flag ? flag_w : 0), flag);
+    const int ra = pa.at(id).first + pa.at(id).index, rb = pb.at(id).first + pb.at(id).index;
+    if (ra <= n) row_lines[ra] = std::max(row_lines[ra], left_lines[id].size());
+    if (rb <= n) row_lines[rb] = std::max(row_lines[rb], right_lines[id].size());
+  }
+  std::vector<double> tops = {y0};  // tops[r - 1] is row r's top, tops[n] the bottom
+  for (int r = 1; r <= n; ++r) tops.push_back(tops.back() + std::max(kRow, row_lines[r] * kLabelLine + 2));
+  auto row_mid = [&](int r) { return (tops[r - 1] + tops[std::min(r, n)]) / 2; };
+  auto tier_y = [&](const Place& p) { return (tops[p.first - 1] + tops[std::min(p.first + p.size - 1, n)]) / 2; };
+  // Each tier's place once per side, and a bracket joining a tie's labels.
+  std::map<int, bool> placed_a, placed_b;
+  auto tier_marks = [&](const Place& p, bool left) {
+    auto& placed = left ? placed_a : placed_b;
+    if (placed[p.first]) return;
+    placed[p.first] = true;
+    const double y = tier_y(p);
+    if (left) d.text({axis_l - 4, y + kSmallSize * 0.35}, place_text(p), kSmallSize, Anchor::end, false, palette::grey);
+    else d.text({axis_r + 4, y + kSmallSize * 0.35}, place_text(p), kSmallSize, Anchor::start, false, palette::grey);
+    if (p.size < 2) return;
+    const double x = left ? axis_l - pos_w - 2 : axis_r + pos_w + 2;
+    const double tick = left ? -2.5 : 2.5;
+    const double y1 = row_mid(p.first) - 2, y2 = row_mid(p.first + p.size - 1) + 2;
+    Paint grey;
+    grey.stroke = palette::grey;
+    grey.width = 0.6;
+    d.marks.emplace_back(Path{{{x + tick, y1}, {x, y1}, {x, y2}, {x + tick, y2}}, false, grey});
+    d.line({x, y}, {x - tick, y}, palette::grey, 0.6);
+  };
   // Aligned items first, misaligned ones over them.
   for (int pass = 0; pass < 2; ++pass)
-    for (const auto& id_json : q["items"]) {
-      const std::string id = id_json.get<std::string>();
+    for (const auto& id : items) {
       const bool flag = misaligned[id];
       if (flag != (pass == 1)) continue;
-      const int pa = position(ca, id), pb = position(cb, id);
-      if (!pa || !pb) continue;
+      const Place& p_a = pa.at(id);
+      const Place& p_b = pb.at(id);
+      const double ya = tier_y(p_a), yb = tier_y(p_b);
       const Colour colour = flag ? palette::vermillion : palette::blue;
-      d.line({axis_l, row_y(pa)}, {axis_r, row_y(pb)}, colour, flag ? 1.6 : 0.9, flag ? kDashed : std::vector<double>{});
-      marker(d, flag ? Marker::square : Marker::circle, {axis_l, row_y(pa)}, 3.6, colour);
-      marker(d, flag ? Marker::square : Marker::circle, {axis_r, row_y(pb)}, 3.6, colour);
-      const std::string label = clean(item_label(names, id));
-      const double flag_w = flag ? text_width(kFlag + " ", kLabelSize) : 0;
-      const double room = lw - flag_w;
-      const double base_a = row_y(pa) + kLabelSize * 0.35, base_b = row_y(pb) + kLabelSize * 0.35;
-      const double left_end = axis_l - pos_w - 4;
-      const std::string left = fit(label, kLabelSize, room, flag);
-      d.text({left_end, base_a}, left, kLabelSize, Anchor::end, flag);
-      if (flag) d.text({left_end - text_width(left, kLabelSize, true) - 2, base_a}, kFlag, kLabelSize, Anchor::end, false, palette::vermillion);
-      d.text({axis_l - 4, base_a}, std::to_string(pa), kSmallSize, Anchor::end, false, palette::grey);
-      d.text({axis_r + 4, base_b}, std::to_string(pb), kSmallSize, Anchor::start, false, palette::grey);
-      const std::string right = fit(narrow ? clean(id) : label, kLabelSize, rw - flag_w, flag);
-      d.text({axis_r + pos_w + 4, base_b}, right, kLabelSize, Anchor::start, flag);
-      if (flag) d.text({axis_r + pos_w + 6 + text_width(right, kLabelSize, true), base_b}, kFlag, kLabelSize, Anchor::start, false, palette::vermillion);
+      d.line({axis_l, ya}, {axis_r, yb}, colour, flag ? 1.6 : 0.9, flag ? kDashed : std::vector<double>{});
+      marker(d, flag ? Marker::square : Marker::circle, {axis_l, ya}, 3.6, colour);
+      marker(d, flag ? Marker::square : Marker::circle, {axis_r, yb}, 3.6, colour);
+      tier_marks(p_a, true);
+      tier_marks(p_b, false);
+      const double left_end = axis_l - pos_w - bracket;
+      const auto& ll = left_lines[id];
+      const double first_a = draw_label(d, ll, left_end, row_mid(p_a.first + p_a.index), flag);
+      if (flag) d.text({left_end - text_width(ll[0], kLabelSize, true) - 2, first_a}, kFlag, kLabelSize, Anchor::end, false, palette::vermillion);
+      const double right_start = axis_r + pos_w + bracket;
+      const auto& rl = right_lines[id];
+      const double mid_b = row_mid(p_b.first + p_b.index);
+      const double first_b = mid_b - (rl.size() - 1) * kLabelLine / 2 + kLabelSize * 0.35;
+      for (std::size_t i = 0; i < rl.size(); ++i) d.text({right_start, first_b + i * kLabelLine}, rl[i], kLabelSize, Anchor::start, flag);
+      if (flag) d.text({right_start + 2 + text_width(rl[0], kLabelSize, true), first_b}, kFlag, kLabelSize, Anchor::start, false, palette::vermillion);
     }
-  double y = y0 + n * kRow + 4;
+  double y = tops[n] + 4;
   y = legend(d,
              {{palette::blue, 0.9, {}, Marker::circle, {}, {}, "aligned"},
               {palette::vermillion, 1.6, kDashed, Marker::square, {}, {}, kFlag + " misaligned (Holm p < 0.05 or |Cliff's \xCE\xB4| \xE2\x89\xA5 0.474)"}},

@@ -3,6 +3,7 @@
 #include "qualrank/report/figures.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "figure_charts.h"
@@ -73,12 +74,52 @@ std::vector<File> report_figures(const Json& report, const std::string& qualrank
   Stems stems;
   std::vector<Planned> planned;
   if (has_taxonomy) {
-    planned.push_back({stems.take("taxonomy"), [&report](double w) { return figure::taxonomy_figure(report, w); }});
-    // A taxonomy deeper than two levels also gets a figure of its first two (a deep tree fills pages).
+    // The whole taxonomy when it fits a page at both widths; else an overview (its first two levels, or its
+    // first when two do not fit) and a figure per top-level node's box. A box too large for a page is split into
+    // parts, each the node with as many of its children (and their sub-nodes) as fit; a child too large for a
+    // part stays on its line there and is split the same way into figures of its own.
+    using figure::TaxonomyPart;
+    const auto fits = [&report](int levels, const TaxonomyPart& part) {
+      return figure::taxonomy_figure(report, figure::kOneColumn, levels, part).height <= figure::kMaxHeight &&
+             figure::taxonomy_figure(report, figure::kTwoColumns, levels, part).height <= figure::kMaxHeight;
+    };
+    const auto add = [&](const std::string& stem, int levels, const TaxonomyPart& part) {
+      planned.push_back({stems.take(stem), [&report, levels, part](double w) { return figure::taxonomy_figure(report, w, levels, part); }});
+    };
     int depth = 0;
     for (const auto& n : report["taxonomy"]["nodes"]) depth = std::max(depth, n.value("level", 0));
-    if (depth > 2)
-      planned.push_back({stems.take("taxonomy-2levels"), [&report](double w) { return figure::taxonomy_figure(report, w, 2); }});
+    if (fits(0, {})) {
+      add("taxonomy", 0, {});
+      // A taxonomy deeper than two levels also gets a figure of its first two (a deep tree fills pages).
+      if (depth > 2) add("taxonomy-2levels", 2, {});
+    } else {
+      add("taxonomy", depth > 2 && fits(2, {}) ? 2 : 1, {});
+      std::function<void(const std::string&)> split = [&](const std::string& id) {
+        const std::string stem = "taxonomy-" + latex::slug(id);
+        if (fits(0, {id, {}, {}})) return add(stem, 0, {id, {}, {}});
+        const auto kids = figure::taxonomy_children(report, id);
+        std::set<std::string> collapsed;
+        for (const auto& k : kids)
+          if (!fits(0, {id, {k}, {}})) collapsed.insert(k);
+        std::vector<std::vector<std::string>> parts;
+        for (const auto& k : kids) {
+          if (!parts.empty()) {
+            auto more = parts.back();
+            more.push_back(k);
+            if (fits(0, {id, more, collapsed})) {
+              parts.back() = std::move(more);
+              continue;
+            }
+          }
+          parts.push_back({k});
+        }
+        for (std::size_t p = 0; p < parts.size(); ++p)
+          add(parts.size() == 1 ? stem : stem + "-part" + std::to_string(p + 1), 0, {id, parts[p], collapsed});
+        for (const auto& k : kids)
+          if (collapsed.count(k)) split(k);
+      };
+      for (const auto& root : figure::taxonomy_children(report, "")) split(root);
+    }
   }
   if (report.contains("saturation") && report["saturation"].is_object() && report["saturation"].contains("all") &&
       report["saturation"]["all"].is_object() && report["saturation"]["all"].contains("interviews") &&

@@ -1,7 +1,8 @@
-// Text of the figures (figure_drawing.h): measured by cairo in the figures' one font, cleaned, cut and
-// wrapped to a width, and the Drawing's small helpers.
+// Text of the figures (figure_drawing.h): measured by cairo in the figures' one font, cleaned and
+// wrapped to a width (never cut), and the Drawing's small helpers.
 #include <cairo.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -94,23 +95,28 @@ std::size_t sequence_length(unsigned char lead) {
 
 }  // namespace
 
-std::string fit(const std::string& s, double size, double width, bool bold) {
-  if (text_width(s, size, bold) <= width) return s;
-  static const std::string ellipsis = "\xE2\x80\xA6";
-  // The longest prefix (whole characters, trailing spaces dropped) that fits with the ellipsis; by bisection
-  // over character boundaries, so a long name costs O(log n) measurements.
-  std::vector<std::size_t> ends;
-  for (std::size_t i = 0; i < s.size(); i += sequence_length(static_cast<unsigned char>(s[i]))) ends.push_back(i);
-  std::size_t lo = 0, hi = ends.size();  // prefixes s[0, ends[k]) for k in [lo, hi): lo always fits
-  while (hi - lo > 1) {
-    const std::size_t mid = (lo + hi) / 2;
-    if (text_width(s.substr(0, ends[mid]) + ellipsis, size, bold) <= width) lo = mid;
-    else hi = mid;
+namespace {
+
+// `word` cut at character boundaries into pieces of at most `width` points each (a piece holds at least one
+// character, so a character wider than the line still goes on a line of its own). Nothing is dropped.
+std::vector<std::string> split_word(const std::string& word, double size, double width, bool bold) {
+  std::vector<std::string> pieces;
+  std::string piece;
+  for (std::size_t i = 0; i < word.size();) {
+    const std::size_t n = std::min(sequence_length(static_cast<unsigned char>(word[i])), word.size() - i);
+    const std::string c = word.substr(i, n);
+    i += n;
+    if (!piece.empty() && text_width(piece + c, size, bold) > width) {
+      pieces.push_back(piece);
+      piece.clear();
+    }
+    piece += c;
   }
-  std::string head = lo < ends.size() ? s.substr(0, ends[lo]) : std::string();
-  while (!head.empty() && head.back() == ' ') head.pop_back();
-  return head + ellipsis;
+  if (!piece.empty()) pieces.push_back(piece);
+  return pieces;
 }
+
+}  // namespace
 
 std::vector<std::string> wrap(const std::string& s, double size, double width, bool bold) {
   std::vector<std::string> lines;
@@ -129,7 +135,10 @@ std::vector<std::string> wrap(const std::string& s, double size, double width, b
       continue;
     }
     if (!line.empty()) lines.push_back(line);
-    line = fit(word, size, width, bold);
+    auto pieces = split_word(word, size, width, bold);
+    line = pieces.back();
+    pieces.pop_back();
+    lines.insert(lines.end(), pieces.begin(), pieces.end());
   }
   if (!line.empty() || lines.empty()) lines.push_back(line);
   return lines;

@@ -8,6 +8,7 @@
 #include "qualrank/report/html_report.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -51,7 +52,7 @@ h3 { font-size: 1.15rem; margin-top: 1.8rem; } .muted { color: var(--muted); }
 nav a { margin-right: 1rem; color: var(--blue); }
 table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .93rem; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #f3f6f9; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f3f6f9; } tr.total td { font-weight: 600; border-top: 2px solid var(--ink); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.flag td { background: #fff1e6; font-weight: 600; }
 p.note { border-left: 4px solid var(--orange); padding: 2px 10px; background: #fffaf0; }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 1rem 0; }
@@ -64,8 +65,25 @@ ul.tree { list-style: none; padding-left: 1.2rem; margin: .2rem 0; } ul.tree li 
 .badge { display: inline-block; font-size: .78rem; padding: 0 6px; border-radius: 10px; border: 1.5px solid var(--verm); color: var(--verm); margin-left: .4rem; font-weight: 600; }
 .prov { font-size: .85rem; color: var(--muted); margin-left: 1.6rem; }
 ul.quotes { margin: .2rem 0 .3rem; padding-left: 1.2rem; font-size: .9rem; } ul.tree ul.quotes { margin-left: 1.6rem; list-style: disc; }
+.chart-box { overflow-x: auto; max-width: 100%; }
+body { overflow-wrap: break-word; }
+@media (max-width: 720px) {
+  body { padding: 16px 12px 48px; }
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  .chart-box > svg.chart { width: var(--narrow-width, 720px); max-width: none; }
+}
 @media print { body { max-width: none; padding: 0; font-size: 11pt; } nav { display: none; } h2 { break-before: page; } svg.chart { max-width: 100%; } }
 )CSS";
+
+// A chart in a box of its own that scrolls sideways on a narrow screen (a phone), so the page never does and
+// the chart keeps a legible size: there it is drawn at 0.8 of its viewBox width (720 px for the 900-wide
+// charts), so its 13 px type is about 10 px.
+std::string chart_box(const std::string& svg) {
+  int width = 900;
+  if (auto at = svg.find("viewBox=\"0 0 "); at != std::string::npos && at < 400)
+    width = std::max(1, std::atoi(svg.c_str() + at + 13));
+  return "<div class=\"chart-box\" style=\"--narrow-width:" + std::to_string(width * 4 / 5) + "px\">" + svg + "</div>";
+}
 
 // The study's name of a taxonomy level (report.json taxonomy.levels: the file's `levels:`, else "Level N").
 std::string level_name(const Json& report, int level) {
@@ -144,7 +162,7 @@ void model_block(std::ostringstream& h, const Json& report, const Json& q) {
     }
     f.series.push_back(std::move(series));
   }
-  h << svg::forest_plot(f) << "\n";
+  h << chart_box(svg::forest_plot(f)) << "\n";
   h << "<p class=\"muted\">Two items' intervals that do not overlap differ at about the 5% level within a group (quasi-standard errors, "
        "Firth &amp; de Menezes 2004). Items ordered by the worth estimated from all groups together.</p>\n";
   if (m["item_differences"].is_array() && !m["item_differences"].empty()) {
@@ -227,18 +245,28 @@ void comparison_block(std::ostringstream& h, const Json& report, const Json& q, 
     svg::SlopeItem s;
     s.id = id;
     s.name = item_name(report, id);
-    const auto& ca = groups[a]["consensus"];
-    const auto& cb = groups[b]["consensus"];
-    for (std::size_t p = 0; p < ca.size(); ++p)
-      if (ca[p] == id) s.position_a = static_cast<int>(p) + 1;
-    for (std::size_t p = 0; p < cb.size(); ++p)
-      if (cb[p] == id) s.position_b = static_cast<int>(p) + 1;
+    // The first place of the item's tier (items of equal mean rank share it) and the tier's size.
+    const auto place = [&id](const Json& g, int& position, int& tied) {
+      if (!g.contains("consensus_tiers")) {
+        for (std::size_t p = 0; p < g["consensus"].size(); ++p)
+          if (g["consensus"][p] == id) position = static_cast<int>(p) + 1;
+        return;
+      }
+      int first = 1;
+      for (const auto& tier : g["consensus_tiers"]) {
+        for (const auto& t : tier)
+          if (t == id) position = first, tied = static_cast<int>(tier.size());
+        first += static_cast<int>(tier.size());
+      }
+    };
+    place(groups[a], s.position_a, s.tied_a);
+    place(groups[b], s.position_b, s.tied_b);
     s.highlighted = flagged[id];
     slope.push_back(s);
   }
   h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--blue)\"></i>aligned</span>"
        "<span><i class=\"sw\" style=\"background:var(--verm);height:5px\"></i>misaligned ⚑ (Holm p &lt; 0.05 or |Cliff's δ| ≥ 0.474), dashed and bold</span></p>";
-  h << svg::slope_chart(qid + ": consensus position, " + a + " vs " + b, a, b, slope) << "\n";
+  h << chart_box(svg::slope_chart(qid + ": consensus position, " + a + " vs " + b, a, b, slope)) << "\n";
   std::vector<svg::Bar> bars;
   for (const auto& g : gaps) {
     svg::Bar bar;
@@ -251,8 +279,8 @@ void comparison_block(std::ostringstream& h, const Json& report, const Json& q, 
   h << "<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--orange);height:10px\"></i>" << escape(b)
     << " gives higher priority</span><span><i class=\"sw\" style=\"background:var(--blue);height:10px\"></i>" << escape(a)
     << " gives higher priority</span><span>black outline and ⚑: misaligned</span></p>";
-  h << svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")", b + " gives higher priority",
-                                a + " gives higher priority", bars)
+  h << chart_box(svg::diverging_bar_chart(qid + ": priority gap (mean rank " + b + " minus " + a + ")",
+                                         b + " gives higher priority", a + " gives higher priority", bars))
     << "\n";
   h << "<table><tr><th>Item</th><th>" << escape(a) << " mean rank</th><th>" << escape(b)
     << " mean rank</th><th>Gap</th><th>U</th><th>p</th><th>Holm p</th><th>Cliff's δ</th><th>Flag basis</th></tr>";
@@ -382,7 +410,7 @@ void heatmap_section(std::ostringstream& h, const Json& report) {
   h << "<h2 id=\"matrix\">" << escape(level) << " by group</h2><p>How many participants of each group mentioned each node at level 2 ("
     << escape(level) << "); a code on a node below it counts for it. Each cell: participants (per cent of the group); "
        "darker = a larger share of the group, as the scale under the chart shows.</p>"
-    << svg::heatmap(hm) << "\n";
+    << chart_box(svg::heatmap(hm)) << "\n";
 }
 
 // Exemplar quotes as a list: "quote" — participant. Escaped: input text never becomes markup.
@@ -558,7 +586,7 @@ void saturation_section(std::ostringstream& h, const Json& report) {
   chart.base = p["base"].get<int>();
   if (all["saturated_at"].is_number()) chart.saturated_at = all["saturated_at"].get<int>();
   for (const auto& i : all["interviews"]) chart.points.push_back({str(i, "participant"), i["new_codes"].get<int>(), i["cumulative"].get<int>()});
-  h << svg::saturation_chart(chart) << "\n";
+  h << chart_box(svg::saturation_chart(chart)) << "\n";
   if (sat.contains("roles") && !sat["roles"].empty()) {
     h << "<ul class=\"sat-roles\">";
     for (auto it = sat["roles"].begin(); it != sat["roles"].end(); ++it)
@@ -600,6 +628,152 @@ void agreement_section(std::ostringstream& h, const Json& report) {
   }
 }
 
+// Stage one (report.json's "corpus", Table I, and "stage_one"): the table per source with both averages of the
+// false-positive rate, each named; what each keyword retrieved; the screeners, their rule and agreement; the
+// samples; the coders' agreement before reconciliation; how the reconciliation resolved the disagreements.
+void stage_one_section(std::ostringstream& h, const Json& report) {
+  if (!report.contains("corpus") || !report["corpus"].is_object()) return;
+  const Json& t = report["corpus"];
+  const Json& s = report.contains("stage_one") && report["stage_one"].is_object() ? report["stage_one"] : Json(nullptr);
+  auto n = [](const Json& v) { return v.is_number() ? v.dump() : std::string("n/a"); };
+  auto percent = [](const Json& v) { return v.is_number() ? text::fixed(100.0 * v.get<double>(), 2) + " %" : std::string("n/a"); };
+  h << "<h2 id=\"stage-one\">Stage one</h2>";
+  if (t.contains("rule")) {
+    h << "<h3>Table I: retrieval and screening per source</h3><p>Documents stored, created in the retrieval's window ("
+      << escape(str(t, "window")) << "), retrieved by keywords, screened, screened out as false positives (rule: " << escape(str(t, "rule"))
+      << "), kept, and the false-positive rate (screened out / retrieved).</p>";
+    h << "<table class=\"table-one\"><tr><th>Source</th><th>Stored</th><th>In window</th><th>Retrieved</th><th>Screened</th>"
+         "<th>Screened out</th><th>Kept</th><th>FP rate</th></tr>";
+    auto row = [&](const Json& r, bool total) {
+      h << "<tr" << (total ? " class=\"total\"" : "") << "><td>" << (total ? "<b>total</b>" : escape(str(r, "source"))) << "</td>";
+      for (const char* k : {"stored", "in_window", "retrieved", "screened", "screened_out", "kept"}) h << "<td class=\"num\">" << n(r.value(k, Json())) << "</td>";
+      h << "<td class=\"num\">" << fmt(r.value("fp_rate", Json()), 4) << "</td></tr>";
+    };
+    for (const auto& r : t["rows"]) row(r, false);
+    row(t["total"], true);
+    int sources = 0;
+    for (const auto& r : t["rows"]) sources += r.value("retrieved", Json(0)).get<std::int64_t>() > 0;
+    h << "</table><p class=\"fp-averages\">False-positive rate of the total row: <span class=\"fp-pooled\">pooled (all sources' screened out / "
+         "retrieved) "
+      << percent(t.value("fp_rate_pooled", Json())) << "</span>; <span class=\"fp-mean\">mean of the " << sources << " sources' rates "
+      << percent(t.value("fp_rate_mean_of_sources", Json())) << "</span>.</p>";
+  }
+  if (!s.is_object()) return;
+  const Json& kw = s["keywords"];
+  h << "<h3>Retrieval per keyword</h3><p>" << kw["terms"].dump() << " keywords";
+  std::string files;
+  for (const auto& f : kw["files"]) files += (files.empty() ? "" : ", ") + str(f, "file") + " (" + f["terms"].dump() + " terms)";
+  if (!files.empty()) h << " from " << escape(files);
+  h << "; window " << escape(str(kw["window"], "text")) << ". Each keyword: the retrieved documents it matched (title, body or a comment; a "
+       "document matched by several keywords counts for each).</p>";
+  h << "<table class=\"keywords\"><tr><th>Source</th><th>Keyword</th><th>Documents</th></tr>";
+  for (const auto& src : s["retrieval"]) {
+    if (src["whole"].get<bool>()) {
+      h << "<tr><td>" << escape(str(src, "source")) << "</td><td class=\"muted\">(no keyword list: taken whole)</td><td class=\"num\">"
+        << src["retrieved"].dump() << "</td></tr>";
+      continue;
+    }
+    for (const auto& k : src["keywords"])
+      h << "<tr><td>" << escape(str(src, "source")) << "</td><td>" << escape(str(k, "term")) << "</td><td class=\"num\">" << k["documents"].dump()
+        << "</td></tr>";
+  }
+  h << "</table>";
+  const Json& sc = s["screening"];
+  h << "<h3>Screening</h3><p class=\"screening\">";
+  std::string names;
+  for (const auto& x : sc["screeners"]) names += (names.empty() ? "" : ", ") + str(x, "name") + " (" + x["screened"].dump() + " screened)";
+  h << sc["screeners"].size() << " screeners: " << escape(names.empty() ? std::string("none") : names) << ". Rule: "
+    << (str(sc, "rule") == "majority" ? "a document is excluded when more than half of those who screened it said false positive"
+                                      : "a document is excluded when every screener who screened it said false positive")
+    << " (" << escape(str(sc, "rule")) << "). Over the " << sc["screened_by_all"].dump() << " documents every screener decided on, all agree on "
+    << sc["agreeing"].dump() << " (" << percent(sc["percent_all_agree"]) << "); Cohen's κ " << fmt(sc["cohen_kappa"], 3) << ", Fleiss' κ "
+    << fmt(sc["fleiss_kappa"], 3) << ".";
+  if (sc.contains("percent_agreement"))
+    h << " Percent agreement (the mean share of agreeing screener pairs, over the " << sc.value("screened_by_two", Json(0)).dump()
+      << " documents two or more screeners decided on): " << fmt(sc["percent_agreement"], 3) << ".";
+  h << " Excluded: " << sc["excluded"].dump() << " of " << sc["retrieved"].dump() << " retrieved.</p>";
+  if (!sc["excluded_by_reason"].empty() || !sc["false_positive_decisions_by_reason"].empty()) {
+    h << "<table class=\"reasons\"><tr><th>Reason</th><th>Documents excluded</th><th>Screeners' false-positive decisions</th></tr>";
+    std::vector<std::string> reasons;
+    for (const char* k : {"excluded_by_reason", "false_positive_decisions_by_reason"})
+      for (auto it = sc[k].begin(); it != sc[k].end(); ++it)
+        if (std::find(reasons.begin(), reasons.end(), it.key()) == reasons.end()) reasons.push_back(it.key());
+    std::sort(reasons.begin(), reasons.end());
+    for (const auto& r : reasons)
+      h << "<tr><td>" << escape(r) << "</td><td class=\"num\">" << sc["excluded_by_reason"].value(r, Json(0)).dump() << "</td><td class=\"num\">"
+        << sc["false_positive_decisions_by_reason"].value(r, Json(0)).dump() << "</td></tr>";
+    h << "</table>";
+  }
+  h << "<h3>Samples</h3>";
+  if (s["samples"].empty()) {
+    h << "<p class=\"muted\">No sample drawn yet.</p>";
+    return;
+  }
+  h << "<table class=\"samples\"><tr><th>Sample</th><th>n</th><th>Population N</th><th>Size</th><th>Allocation</th><th>Seed</th><th>Drawn apart from</th></tr>";
+  for (const auto& sm : s["samples"]) {
+    std::string size;
+    if (sm["cochran"].is_object()) {
+      const auto& c = sm["cochran"];
+      size = "Cochran: z = " + fmt(c["z"], 4) + ", p = " + fmt(c["p"], 2) + ", e = " + fmt(c["e"], 2) + ", N = " + c["N"].dump() + ", n0 = " +
+             fmt(c["n0"], 2) + ", n = " + c["n"].dump();
+    } else {
+      size = sm["size"].is_string() ? "given: " + sm["size"].get<std::string>() : std::string("not recorded");
+    }
+    std::string alloc, apart;
+    for (auto it = sm["allocation"].begin(); it != sm["allocation"].end(); ++it) alloc += (alloc.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
+    for (const auto& a : sm["drawn_apart_from"]) apart += (apart.empty() ? "" : ", ") + a.get<std::string>();
+    h << "<tr><td>" << escape(str(sm, "name")) << "</td><td class=\"num\">" << sm["n"].dump() << "</td><td class=\"num\">" << n(sm["population"])
+      << "</td><td>" << escape(size) << "</td><td>" << escape(alloc) << "</td><td>" << escape(sm["seed"].is_string() ? sm["seed"].get<std::string>() : "n/a")
+      << "</td><td>" << escape(apart.empty() ? std::string("—") : apart) << "</td></tr>";
+  }
+  h << "</table>";
+  h << "<h3>Labels: agreement before reconciliation</h3>";
+  // All agree: of the documents labelled by all; percent agreement: the mean share of agreeing coder pairs over the
+  // documents labelled by two or more (its own column, so that each share's units stand beside it).
+  h << "<table class=\"labels\"><tr><th>Sample</th><th>Coders</th><th>Labelled</th><th>Labelled by all</th><th>All agree</th>"
+       "<th>Labelled by two or more</th><th>Percent agreement</th><th>Fleiss' κ</th><th>Cohen's κ</th></tr>";
+  bool any_labels = false;
+  for (const auto& sm : s["samples"]) {
+    if (!sm["labels"].is_object()) continue;
+    any_labels = true;
+    const auto& l = sm["labels"];
+    std::string coders;
+    for (const auto& c : l["coders"]) coders += (coders.empty() ? "" : ", ") + c.get<std::string>();
+    h << "<tr><td>" << escape(str(sm, "name")) << "</td><td>" << escape(coders) << "</td><td class=\"num\">" << l["labelled"].dump()
+      << "</td><td class=\"num\">" << l["labelled_by_all"].dump() << "</td><td class=\"num\">" << l["agreeing"].dump() << "</td><td class=\"num\">"
+      << (l.contains("labelled_by_two") ? l["labelled_by_two"].dump() : std::string()) << "</td><td class=\"num\">" << fmt(l["percent_agreement"], 3) << "</td><td class=\"num\">" << fmt(l["fleiss_kappa"], 3) << "</td><td class=\"num\">" << fmt(l["cohen_kappa"], 3)
+      << "</td></tr>";
+  }
+  h << "</table>";
+  if (!any_labels) h << "<p class=\"muted\">No sample labelled yet.</p>";
+  for (const auto& sm : s["samples"]) {
+    if (!sm["labels"].is_object() || sm["labels"]["per_category"].empty()) continue;
+    h << "<table class=\"per-category\" data-sample=\"" << escape(str(sm, "name")) << "\"><tr><th>Sample " << escape(str(sm, "name"))
+      << ": category</th><th>Fleiss' κ</th></tr>";
+    const auto& per = sm["labels"]["per_category"];
+    for (auto it = per.begin(); it != per.end(); ++it) {
+      const std::string name = item_name(report, it.key());
+      h << "<tr><td>" << escape(it.key()) << (name.empty() ? "" : " " + escape(name)) << "</td><td class=\"num\">" << fmt(it.value(), 3) << "</td></tr>";
+    }
+    h << "</table>";
+  }
+  if (any_labels) {
+    h << "<h3>Reconciliation</h3><table class=\"reconciliation\"><tr><th>Sample</th><th>Disagreements</th><th>Of those decided</th><th>Decisions</th><th>By majority</th>"
+         "<th>Kept one coder's label</th><th>Other label</th><th>Deciders</th><th>Open</th></tr>";
+    for (const auto& sm : s["samples"]) {
+      if (!sm["reconciliation"].is_object()) continue;
+      const auto& r = sm["reconciliation"];
+      std::string deciders;
+      for (auto it = r["by_decider"].begin(); it != r["by_decider"].end(); ++it) deciders += (deciders.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
+      h << "<tr><td>" << escape(str(sm, "name")) << "</td>";
+      for (const char* k : {"disagreements", "disagreements_decided", "decisions", "by_majority", "by_keeping_a_coder", "by_other"}) h << "<td class=\"num\">" << r[k].dump() << "</td>";
+      h << "<td>" << escape(deciders.empty() ? std::string("—") : deciders) << "</td><td class=\"num\">" << r["open"].dump() << "</td></tr>";
+    }
+    h << "</table><p class=\"muted\">Decisions count every document the reconciliation decided, disagreements and documents some coders "
+         "left out alike; open: labelled documents without a final label yet.</p>";
+  }
+}
+
 }  // namespace
 
 std::string render_html_report(const Json& report) {
@@ -610,7 +784,9 @@ std::string render_html_report(const Json& report) {
     << "<title>" << escape(title) << "</title><style>" << kStyle << "</style></head><body>\n";
   h << "<h1>" << escape(title) << "</h1><p class=\"muted\">qualrank " << escape(str(report, "qualrank")) << " · taxonomy "
     << escape(str(ws, "taxonomy")) << " version " << ws.value("taxonomy_version", Json(1)).dump() << " · guideline " << escape(str(ws, "guideline")) << "</p>\n";
-  h << "<nav><a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
+  h << "<nav>";
+  if (report.contains("corpus") && report["corpus"].is_object()) h << "<a href=\"#stage-one\">Stage one</a>";
+  h << "<a href=\"#rankings\">Rankings</a><a href=\"#experience\">Experience comparison</a><a href=\"#matrix\">" << escape(level_name(report, 2)) << " by group</a>"
        "<a href=\"#coded\">What is coded</a><a href=\"#taxonomy\">Taxonomy</a><a href=\"#saturation\">Saturation</a><a href=\"#agreement\">Agreement</a><a href=\"#methods\">Methods evidence</a></nav>\n";
   h << "<div class=\"cards\">";
   auto card = [&](const std::string& label, const Json& v) { h << "<div class=\"card\"><b>" << escape(v.is_string() ? v.get<std::string>() : v.dump()) << "</b>" << escape(label) << "</div>"; };
@@ -624,6 +800,7 @@ std::string render_html_report(const Json& report) {
   card("coded segments", ws.value("coded_segments", Json(0)));
   card("taxonomy nodes", ws.value("taxonomy_nodes", Json(0)));
   h << "</div>\n";
+  stage_one_section(h, report);
   h << "<h2 id=\"rankings\">Priority rankings by " << escape(str(report["rankings"], "by")) << "</h2>";
   ranking_section(h, report, report["rankings"], "rank");
   experience_section(h, report);

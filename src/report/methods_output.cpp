@@ -50,6 +50,125 @@ std::string by_role(const Json& counts, const Json& plurals) {
   return parts.empty() ? "none" : text::join(parts, ", ");
 }
 
+// "a, b and c".
+std::string stage_one_listing(const std::vector<std::string>& v) {
+  if (v.empty()) return "none";
+  if (v.size() == 1) return v[0];
+  return text::join(std::vector<std::string>(v.begin(), v.end() - 1), ", ") + " and " + v.back();
+}
+
+std::string stage_one_plural(const Json& n, const std::string& one, const std::string& many) {
+  return n.dump() + " " + (n.is_number() && n.get<double>() == 1 ? one : many);
+}
+
+// Stage one of a study of issue reports as a method section reports it, every number from report.json's
+// "corpus" (Table I) and "stage_one". Empty without them.
+std::string stage_one_markdown(const Json& report) {
+  if (!report.contains("corpus") || !report.contains("stage_one") || !report["stage_one"].is_object()) return "";
+  const Json& t = report["corpus"];
+  const Json& s = report["stage_one"];
+  auto percent = [](const Json& v) { return v.is_number() ? text::fixed(100.0 * v.get<double>(), 2) + " %" : std::string("n/a"); };
+  std::string o = "## Stage one: retrieval, screening, sampling and labelling\n\n";
+  // Keywords and window.
+  std::vector<std::string> sources, whole, files;
+  for (const auto& r : s["retrieval"]) {
+    sources.push_back(md(str(r, "source")));
+    if (r["whole"].get<bool>()) whole.push_back(md(str(r, "source")));
+  }
+  for (const auto& f : s["keywords"]["files"]) files.push_back(md(str(f, "file")) + ", " + stage_one_plural(f["terms"], "term", "terms"));
+  const Json& total = t["total"];
+  o += "We retrieved the documents of " + stage_one_plural(Json(sources.size()), "source", "sources") + " (" + stage_one_listing(sources) + ") created in the window " +
+       md(str(s["keywords"]["window"], "text")) + " by " + stage_one_plural(s["keywords"]["terms"], "keyword", "keywords") +
+       (files.empty() ? std::string() : " (" + text::join(files, "; ") + ")") + ", matched in a document's title, body or comments";
+  if (!whole.empty()) o += "; " + stage_one_listing(whole) + (whole.size() == 1 ? " has" : " have") + " no keyword list and " + (whole.size() == 1 ? "was" : "were") + " taken whole";
+  o += ". Of " + total["stored"].dump() + " documents stored, " + total["in_window"].dump() + " lie in the window and " + total["retrieved"].dump() +
+       " were retrieved (per keyword: ";
+  std::vector<std::string> per;
+  for (const auto& r : s["retrieval"])
+    for (const auto& k : r["keywords"]) per.push_back(md(str(r, "source")) + " “" + md(str(k, "term")) + "” " + k["documents"].dump());
+  o += (per.empty() ? std::string("none") : text::join(per, ", ")) + ").\n\n";
+  // Screening.
+  const Json& sc = s["screening"];
+  std::vector<std::string> screeners;
+  for (const auto& x : sc["screeners"]) screeners.push_back(md(str(x, "name")));
+  o += stage_one_plural(Json(screeners.size()), "screener", "screeners") + " (" + stage_one_listing(screeners) + ") screened " + sc["screened"].dump() +
+       " of the retrieved documents as relevant or false positive; a document was excluded when " +
+       (str(sc, "rule") == "majority" ? "more than half of those who screened it" : "every screener who screened it") +
+       " judged it a false positive (rule: " + md(str(sc, "rule")) + "). Over the " + sc["screened_by_all"].dump() +
+       " documents every screener decided on, they all agreed on " + sc["agreeing"].dump() + " (" + percent(sc["percent_all_agree"]) +
+       "); Cohen's kappa " + num(sc["cohen_kappa"], 3) + ", Fleiss' kappa " + num(sc["fleiss_kappa"], 3) + "." +
+       (sc.contains("percent_agreement") ? " Percent agreement (the mean share of agreeing screener pairs, over the " +
+                                               sc.value("screened_by_two", Json(0)).dump() + " documents two or more screeners decided on): " +
+                                               num(sc["percent_agreement"], 3) + "."
+                                         : std::string()) +
+       " " +
+       stage_one_plural(sc["excluded"], "document was", "documents were") + " excluded";
+  std::vector<std::string> reasons;
+  for (auto it = sc["excluded_by_reason"].begin(); it != sc["excluded_by_reason"].end(); ++it) reasons.push_back(md(it.key()) + " " + it.value().dump());
+  if (!reasons.empty()) o += " (" + text::join(reasons, ", ") + ")";
+  int rated = 0;
+  for (const auto& r : t["rows"]) rated += r.value("retrieved", Json(0)).get<std::int64_t>() > 0;
+  o += ", leaving " + total["kept"].dump() + "; the false-positive rate is " + percent(t.value("fp_rate_pooled", Json())) +
+       " pooled over the sources (all screened out / all retrieved) and " + percent(t.value("fp_rate_mean_of_sources", Json())) +
+       " as the mean of the " + std::to_string(rated) + " sources' rates.\n\n";
+  // Samples, labels, reconciliation.
+  for (const auto& sm : s["samples"]) {
+    const std::string name = md(str(sm, "name"));
+    std::vector<std::string> alloc, apart;
+    for (auto it = sm["allocation"].begin(); it != sm["allocation"].end(); ++it) alloc.push_back(md(it.key()) + " " + it.value().dump());
+    for (const auto& a : sm["drawn_apart_from"]) apart.push_back(md(a.get<std::string>()));
+    o += "Sample " + name + ": " + stage_one_plural(sm["n"], "document", "documents") + " drawn at random (seed " +
+         (sm["seed"].is_string() ? md(sm["seed"].get<std::string>()) : std::string("not recorded")) + ") from the N = " +
+         (sm["population"].is_number() ? sm["population"].dump() : std::string("n/a")) + " kept documents" +
+         (apart.empty() ? std::string() : " not in sample " + stage_one_listing(apart));
+    if (sm["cochran"].is_object()) {
+      const auto& c = sm["cochran"];
+      o += "; its size by Cochran's formula for a proportion p = " + num(c["p"], 2) + " within a margin of error e = " + num(c["e"], 2) +
+           " at " + num(Json(100.0 * c["confidence"].get<double>()), 0) + " % confidence (z = " + num(c["z"], 4) + ", n0 = " + num(c["n0"], 2) +
+           ", with the finite-population correction for N = " + c["N"].dump() + ": n = " + c["n"].dump() + ")";
+    } else if (sm["size"].is_string()) {
+      o += "; its size given (" + md(sm["size"].get<std::string>()) + ")";
+    }
+    std::vector<std::string> later;  // the samples drawn apart from this one: it was their pilot
+    for (const auto& other : s["samples"])
+      for (const auto& a : other["drawn_apart_from"])
+        if (a == sm["name"]) later.push_back(md(str(other, "name")));
+    if (!later.empty()) o += "; the pilot of sample " + stage_one_listing(later) + ", drawn apart from it";
+    o += (str(sm, "stratify") == "source" ? "; allocated to the sources in proportion to their share: " : "; per source: ") + text::join(alloc, ", ") + ".";
+    if (!sm["labels"].is_object()) {
+      o += " Not labelled yet.\n\n";
+      continue;
+    }
+    const auto& l = sm["labels"];
+    std::vector<std::string> coders;
+    for (const auto& c : l["coders"]) coders.push_back(md(c.get<std::string>()));
+    o += " " + stage_one_plural(Json(coders.size()), "coder", "coders") + " (" + stage_one_listing(coders) + ") labelled it independently (" +
+         l["labelled"].dump() + " documents labelled); before reconciliation, over the " + l["labelled_by_all"].dump() +
+         " documents every coder labelled, they gave the same label to " + l["agreeing"].dump() +
+         (l.contains("all_agree") ? " (" + percent(l["all_agree"]) + ")" : std::string()) + ", Fleiss' kappa " + num(l["fleiss_kappa"], 3);
+    if (l["cohen_kappa"].is_number()) o += ", Cohen's kappa " + num(l["cohen_kappa"], 3);
+    o += "; percent agreement (the mean share of agreeing coder pairs, over the " +
+         (l.contains("labelled_by_two") ? l["labelled_by_two"].dump() + " documents two or more coders labelled" : std::string("documents")) +
+         ") " + num(l["percent_agreement"], 3);
+    std::vector<std::string> cats;
+    for (auto it = l["per_category"].begin(); it != l["per_category"].end(); ++it) cats.push_back(md(it.key()) + " " + num(it.value(), 3));
+    if (!cats.empty()) o += "; Fleiss' kappa per category: " + text::join(cats, ", ");
+    o += ".";
+    const auto& r = sm["reconciliation"];
+    std::vector<std::string> deciders;
+    for (auto it = r["by_decider"].begin(); it != r["by_decider"].end(); ++it) deciders.push_back(md(it.key()) + " " + it.value().dump());
+    const int others = r["decisions"].get<int>() - r["disagreements_decided"].get<int>();
+    o += " The coders labelled " + stage_one_plural(r["disagreements"], "document", "documents") + " differently; the reconciliation decided " +
+         r["decisions"].dump() + " (" + r["disagreements_decided"].dump() + " of those" +
+         (others > 0 ? ", " + std::to_string(others) + " labelled by some coders only or otherwise decided" : std::string()) + "): " +
+         r["by_majority"].dump() + " by the majority label, " + r["by_keeping_a_coder"].dump() +
+         " by keeping one coder's label, " + r["by_other"].dump() + " by another label" +
+         (deciders.empty() ? std::string() : "; decided by " + text::join(deciders, ", ")) + "; " + r["open"].dump() +
+         (r["open"].get<int>() == 1 ? " labelled document is" : " labelled documents are") + " still open.\n\n";
+  }
+  return o;
+}
+
 }  // namespace
 
 Json methods_json(const Study& study, const std::vector<CodedSegment>& segments, const CodebookTables& tables) {
@@ -201,6 +320,7 @@ std::string methods_markdown(const Json& report) {
   o += "_A draft written by qualrank " + md(str(report, "qualrank")) + " from report.json: edit it, keep its numbers._\n\n";
   if (report.contains("coding") && report["coding"].is_object())  // whose coding every count below is of
     o += "Coding counted: " + md(str(report["coding"], "description")) + ".\n\n";
+  o += stage_one_markdown(report);
   // Participants.
   const auto& attrs = m["participants"]["attributes"];
   const auto& prow = m["participants"]["rows"];

@@ -1,4 +1,4 @@
-// The rankings workbook: one sheet per ranking question (per-group table, comparison, gap table, and two
+// The rankings workbook: a summary sheet to print first (summary_sheet), then one sheet per ranking question (per-group table, comparison, gap table, and two
 // native Excel charts drawn by libxlsxwriter: mean rank by group per item as a column chart, and group a vs
 // group b mean rank as a scatter chart), a "<question> model" sheet with the Plackett-Luce estimates when the
 // analysis has them, plus "Raw rankings" with every participant's answer.
@@ -343,6 +343,70 @@ void model_sheet(xlsx::Book& book, const QuestionRankAnalysis& q, const Taxonomy
   }
 }
 
+// The sheet to print first: one row per question and group (participants, Kendall's W, the order by mean
+// rank with names and means) and one per comparison (Spearman's rho of the mean ranks, its p, the items
+// flagged as misaligned with their gap and basis), the extra analyses' comparisons after them. Narrow enough
+// to print one page wide; the order and the flags wrap in their column.
+void summary_sheet(xlsx::Book& book, const RankingAnalysis& a, const Taxonomy& t,
+                   const std::vector<TitledRankingAnalysis>& extra) {
+  auto& sheet = book.add_sheet("Summary");
+  sheet.print_title("Priority rankings by " + a.by + ": summary");
+  sheet.header({{"Question", xlsx::CellStyle::text, 10},
+                {"Group or comparison", xlsx::CellStyle::wrapped_text, 24},
+                {"Participants", xlsx::CellStyle::text, 12},
+                {"Statistic", xlsx::CellStyle::text, 13},
+                {"Value", xlsx::CellStyle::three_decimals, 8},
+                {"p", xlsx::CellStyle::three_decimals, 10},
+                {"Order by mean rank (mean), or the items flagged", xlsx::CellStyle::wrapped_text, 70}},
+               1);
+  auto* wrapped = book.format(xlsx::CellStyle::wrapped_text);
+  auto* three = book.format(xlsx::CellStyle::three_decimals);
+  auto name_of = [&](const std::string& id) {
+    const auto* n = t.find(id);
+    return n ? id + " " + n->name : id;
+  };
+  int row = 0;
+  auto question_rows = [&](const QuestionRankAnalysis& q, const std::string& prefix) {
+    if (prefix.empty())
+      for (const auto& g : q.groups) {
+        ++row;
+        sheet.write_text(row, 0, q.question);
+        sheet.write_text(row, 1, g.level, {}, wrapped);
+        sheet.write_text(row, 2, std::to_string(g.n));
+        sheet.write_text(row, 3, "Kendall's W");
+        sheet.write_number(row, 4, g.kendall_w, three);
+        sheet.write_p(row, 5, g.kendall_w_p);
+        auto mean_of = [&](const std::string& id) {
+          auto it = std::find(q.items.begin(), q.items.end(), id);
+          return it == q.items.end() ? std::string() : text::fixed(g.mean_rank[static_cast<std::size_t>(it - q.items.begin())], 2);
+        };
+        sheet.write_text(row, 6, consensus_text(g.consensus_tiers, [&](const std::string& id) {
+                           return name_of(id) + " (" + mean_of(id) + ")";
+                         }), {}, wrapped);
+      }
+    for (const auto& pa : q.comparisons) {
+      const auto& c = pa.comparison;
+      ++row;
+      sheet.write_text(row, 0, q.question);
+      sheet.write_text(row, 1, prefix + c.a + " vs " + c.b, {}, wrapped);
+      sheet.write_text(row, 2, std::to_string(c.n_a) + " / " + std::to_string(c.n_b));
+      sheet.write_text(row, 3, "Spearman's rho");
+      sheet.write_number(row, 4, c.spearman_rho, three);
+      sheet.write_p(row, 5, c.spearman_p);
+      std::vector<std::string> flagged;
+      for (const auto& g : pa.gaps)
+        if (g.misaligned)
+          flagged.push_back(name_of(g.item) + " (gap " + text::fixed(g.gap, 2) + ", Holm p " + text::fixed(g.p_holm, 3) +
+                            ", by " + g.basis + ")");
+      sheet.write_text(row, 6, flagged.empty() ? std::string("no item flagged as misaligned")
+                                               : "misaligned: " + text::join(flagged, "; "), {}, wrapped);
+    }
+  };
+  for (const auto& q : a.questions) question_rows(q, "");
+  for (const auto& e : extra)
+    for (const auto& q : e.analysis->questions) question_rows(q, e.title + ": ");
+}
+
 }  // namespace
 
 bool write_rankings_workbook(const RankingAnalysis& a, const Taxonomy& t, const std::filesystem::path& target,
@@ -369,6 +433,7 @@ std::unique_ptr<xlsx::Book> prepare_rankings_workbook(const RankingAnalysis& a, 
     diags.error({target.string(), 0, 0}, "cannot write the workbook: " + book.error());
     return nullptr;
   }
+  summary_sheet(book, a, t, extra);
   for (const auto& q : a.questions) {
     question_sheet(book, q, t);
     if (q.model) model_sheet(book, q, t);

@@ -404,6 +404,16 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
     });
     if (!corpus) return false;  // its errors are in diags; the workbooks are not put in place yet
     report["corpus"] = corpus_table_json(*corpus, tax);
+    // Stage one as a method section reports it (analysis/corpus_stage_one.h), once there is a retrieval.
+    auto stage = steps.run("stage one", [&] {
+      const auto rule = corpus->rule == "majority" ? corpus::ExclusionRule::majority : corpus::ExclusionRule::unanimous;
+      Diagnostics own;  // Table I read the same files just now and said what they hold: only errors are new
+      auto s = corpus::stage_one(workspace, tax, study->version->resolve, rule, own);
+      if (own.has_errors()) diags.append(own);
+      return s;
+    });
+    if (diags.has_errors()) return false;
+    if (stage) report["stage_one"] = stage_one_json(*stage);
   }
 
   // Outputs (codebook.xlsx is written above); the text files, the LaTeX tables among them, staged and renamed

@@ -55,7 +55,7 @@ std::string codes_list(const std::vector<std::pair<std::string, std::size_t>>& c
 
 }  // namespace
 
-json suggestions_json(const std::vector<suggest::TurnSuggestion>& suggestions) {
+json suggestions_json(const std::vector<suggest::TurnSuggestion>& suggestions, const suggest::CodeSuggester& suggester) {
   json list = json::array();
   for (const auto& s : suggestions) {
     json j;
@@ -69,6 +69,7 @@ json suggestions_json(const std::vector<suggest::TurnSuggestion>& suggestions) {
   }
   json out;
   out["suggestions"] = std::move(list);
+  out["trained_on"] = {{"segments", suggester.segments()}, {"coded_segments", suggester.coded_segments()}};
   return out;
 }
 
@@ -95,8 +96,12 @@ std::string suggestions_table(const std::vector<suggest::TurnSuggestion>& sugges
   }
   out += std::to_string(suggestions.size()) + (suggestions.size() == 1 ? " uncoded turn" : " uncoded turns") +
          ". Learned " + std::to_string(suggester.codes().size()) + " codes from " +
-         std::to_string(suggester.segments()) + " coded segments (codes with fewer than " +
-         std::to_string(min_support) + " segments are never suggested).\n"
+         std::to_string(suggester.segments()) + " coded segments" +
+         (suggester.segments() < suggester.coded_segments()
+              ? " (a sample of the " + std::to_string(suggester.coded_segments()) +
+                    " there are: training is bounded; docs/suggest.md)"
+              : std::string()) +
+         " (codes with fewer than " + std::to_string(min_support) + " segments are never suggested).\n"
          "Confidence: the model's estimated probability that you would apply the code. Nothing is applied\n"
          "(qualrank code add --transcript FILE --turn N --node ID applies one).\n";
   return out;

@@ -36,19 +36,48 @@ std::string open_svg(double w, double h, const std::string& title) {
   return s.str();
 }
 
-std::string shorten(const std::string& s, std::size_t max_chars) {
-  // count code points
-  std::size_t n = 0, cut = s.size();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
-      if (n == max_chars) {
-        cut = i;
-        break;
+// Splits a label into lines of at most `width` code points at spaces (a longer word keeps its own line).
+std::vector<std::string> wrap_words(const std::string& label, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  auto length = [](const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  std::size_t start = 0;
+  while (start <= label.size()) {
+    auto sp = label.find(' ', start);
+    std::string word = label.substr(start, sp == std::string::npos ? std::string::npos : sp - start);
+    if (!word.empty()) {
+      if (!line.empty() && length(line) + 1 + length(word) > width) {
+        lines.push_back(line);
+        line.clear();
       }
-      ++n;
+      line += (line.empty() ? "" : " ") + word;
     }
+    if (sp == std::string::npos) break;
+    start = sp + 1;
   }
-  return cut < s.size() ? s.substr(0, cut) + "…" : s;
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+
+// A label's <text> of `lines` (wrap_words) at x, its lines `line_h` apart, centred on `mid`; `attrs` go on
+// the <text>. Names are never cut: a long one takes more lines, and the charts make its row higher.
+std::string text_lines(double x, double mid, double line_h, const std::vector<std::string>& lines, const std::string& attrs) {
+  std::ostringstream s;
+  const double first = mid - line_h * static_cast<double>(lines.size() - 1) / 2 + 4;
+  s << "<text x=\"" << num(x) << "\" y=\"" << num(first) << "\"" << attrs << ">";
+  if (lines.size() == 1) {
+    s << escape(lines[0]);
+  } else {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      s << "<tspan x=\"" << num(x) << "\"" << (i ? " dy=\"" + num(line_h) + "\"" : "") << ">" << escape(lines[i]) << "</tspan>";
+  }
+  s << "</text>";
+  return s.str();
 }
 
 std::string exact(double x) {
@@ -106,16 +135,49 @@ std::string escape(const std::string& s) {
 
 std::string slope_chart(const std::string& title, const std::string& label_a, const std::string& label_b,
                         const std::vector<SlopeItem>& items) {
-  const double row = 26, top = 48, left_x = 350, right_x = 550, width = 900;
-  const double height = top + row * static_cast<double>(items.size()) + 16;
+  const double line_h = 16, top = 48, left_x = 350, right_x = 550, width = 900;
+  // A row per position, as high as the labels at it on either side (stacked when tied; names wrap at 34 code
+  // points, never cut).
+  int rows = 0;
+  for (const auto& it : items) rows = std::max({rows, it.position_a + it.tied_a - 1, it.position_b + it.tied_b - 1});
+  auto places = [](int pos, int tied) {
+    return tied > 1 ? std::to_string(pos) + "\u2013" + std::to_string(pos + tied - 1) : std::to_string(pos);
+  };
+  std::vector<std::vector<std::string>> labels_a, labels_b;
+  std::vector<double> lines_a(rows + 1, 0), lines_b(rows + 1, 0);  // label lines at each position
+  for (const auto& it : items) {
+    const std::string mark = it.highlighted ? " ⚑" : "";
+    labels_a.push_back(wrap_words(places(it.position_a, it.tied_a) + ". " + it.id + ' ' + it.name + mark, 34));
+    labels_b.push_back(wrap_words(places(it.position_b, it.tied_b) + ". " + it.id + ' ' + it.name + mark, 34));
+    if (it.position_a > 0) lines_a[it.position_a] += static_cast<double>(labels_a.back().size());
+    if (it.position_b > 0) lines_b[it.position_b] += static_cast<double>(labels_b.back().size());
+  }
+  // A position's height: its labels (a tier's rows are one position's, the tier's other places are empty).
+  std::vector<double> tops = {top};
+  for (int p = 1; p <= rows; ++p) tops.push_back(tops.back() + std::max(lines_a[p] || lines_b[p] ? 26.0 : 0.0, line_h * std::max(lines_a[p], lines_b[p]) + 10));
+  const double height = tops.back() + 16;
   std::ostringstream s;
   s << open_svg(width, height, title);
   s << "<text x=\"" << num(left_x) << "\" y=\"24\" text-anchor=\"middle\" class=\"axis\">" << escape(label_a) << "</text>";
   s << "<text x=\"" << num(right_x) << "\" y=\"24\" text-anchor=\"middle\" class=\"axis\">" << escape(label_b) << "</text>";
-  auto y = [&](int pos) { return top + row * (pos - 1) + row / 2; };
+  auto y = [&](int pos) { return pos >= 1 && pos <= rows ? (tops[pos - 1] + tops[pos]) / 2 : top; };
+  // Where each item's label goes: tied items' labels stacked around their shared y, in the items' order.
+  std::vector<double> label_y_a(items.size()), label_y_b(items.size());
+  for (int side = 0; side < 2; ++side) {
+    std::vector<double> used(rows + 1, 0);
+    const auto& lines = side == 0 ? lines_a : lines_b;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const int pos = side == 0 ? items[i].position_a : items[i].position_b;
+      const double n = static_cast<double>((side == 0 ? labels_a : labels_b)[i].size());
+      const double mid = pos >= 1 && pos <= rows ? y(pos) - line_h * lines[pos] / 2 + line_h * (used[pos] + n / 2) : top;
+      if (pos >= 1 && pos <= rows) used[pos] += n;
+      (side == 0 ? label_y_a : label_y_b)[i] = mid;
+    }
+  }
   // Plain lines first, highlighted ones on top.
   for (int pass = 0; pass < 2; ++pass) {
-    for (const auto& it : items) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& it = items[i];
       if (it.highlighted != (pass == 1)) continue;
       const char* colour = it.highlighted ? kVermillion : kBlue;
       double ya = y(it.position_a), yb = y(it.position_b);
@@ -124,11 +186,9 @@ std::string slope_chart(const std::string& title, const std::string& label_a, co
         << (it.highlighted ? "4" : "2") << "\"" << (it.highlighted ? " stroke-dasharray=\"10 4\"" : "") << "/>";
       s << "<circle cx=\"" << num(left_x) << "\" cy=\"" << num(ya) << "\" r=\"5\" fill=\"" << colour << "\"/>";
       s << "<circle cx=\"" << num(right_x) << "\" cy=\"" << num(yb) << "\" r=\"5\" fill=\"" << colour << "\"/>";
-      std::string mark = it.highlighted ? " ⚑" : "";
-      s << "<text x=\"" << num(left_x - 12) << "\" y=\"" << num(ya + 4) << "\" text-anchor=\"end\"" << (it.highlighted ? " font-weight=\"bold\"" : "")
-        << ">" << it.position_a << ". " << escape(it.id) << ' ' << escape(shorten(it.name, 28)) << escape(mark) << "</text>";
-      s << "<text x=\"" << num(right_x + 12) << "\" y=\"" << num(yb + 4) << "\"" << (it.highlighted ? " font-weight=\"bold\"" : "") << ">"
-        << it.position_b << ". " << escape(it.id) << ' ' << escape(shorten(it.name, 28)) << escape(mark) << "</text></g>";
+      const std::string bold = it.highlighted ? " font-weight=\"bold\"" : "";
+      s << text_lines(left_x - 12, label_y_a[i], line_h, labels_a[i], " text-anchor=\"end\"" + bold);
+      s << text_lines(right_x + 12, label_y_b[i], line_h, labels_b[i], bold) << "</g>";
     }
   }
   s << "</svg>";
@@ -137,8 +197,15 @@ std::string slope_chart(const std::string& title, const std::string& label_a, co
 
 std::string diverging_bar_chart(const std::string& title, const std::string& negative_label,
                                 const std::string& positive_label, const std::vector<Bar>& bars) {
-  const double row = 24, top = 44, width = 900, label_w = 300, plot_l = label_w + 60, plot_r = width - 60;
-  const double height = top + row * static_cast<double>(bars.size()) + 30;
+  const double line_h = 16, top = 44, width = 900, label_w = 300, plot_l = label_w + 60, plot_r = width - 60;
+  // A row per bar, as high as its label (names wrap at 32 code points, never cut).
+  std::vector<std::vector<std::string>> labels;
+  std::vector<double> tops = {top};
+  for (const auto& b : bars) {
+    labels.push_back(wrap_words(b.id + ' ' + b.name + (b.highlighted ? " ⚑" : ""), 32));
+    tops.push_back(tops.back() + std::max(24.0, line_h * static_cast<double>(labels.back().size()) + 8));
+  }
+  const double height = tops.back() + 30;
   double max_abs = 0;
   for (const auto& b : bars)
     if (!std::isnan(b.value)) max_abs = std::max(max_abs, std::fabs(b.value));
@@ -156,22 +223,20 @@ std::string diverging_bar_chart(const std::string& title, const std::string& neg
     << " →</text></g>";
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const auto& b = bars[i];
-    double y0 = top + row * static_cast<double>(i);
+    const double y0 = tops[i], row = tops[i + 1] - tops[i];
     double len = std::isnan(b.value) ? 0 : std::fabs(b.value) / max_abs * half;
     double x = b.value < 0 ? zero - len : zero;
     const char* colour = b.value < 0 ? kOrange : kBlue;  // the colour of its side's legend swatch
     s << "<g class=\"bar" << (b.highlighted ? " highlighted" : "") << "\">";
-    s << "<text x=\"" << num(label_w) << "\" y=\"" << num(y0 + row / 2 + 4) << "\" text-anchor=\"end\""
-      << (b.highlighted ? " font-weight=\"bold\"" : "") << ">" << escape(b.id) << ' ' << escape(shorten(b.name, 26))
-      << (b.highlighted ? " ⚑" : "") << "</text>";
-    s << "<rect x=\"" << num(x) << "\" y=\"" << num(y0 + 4) << "\" width=\"" << num(std::max(len, 1.0)) << "\" height=\""
-      << num(row - 8) << "\" fill=\"" << colour << "\"" << (b.highlighted ? " stroke=\"#000\" stroke-width=\"2.5\"" : "") << "/>";
+    s << text_lines(label_w, y0 + row / 2, line_h, labels[i], std::string(" text-anchor=\"end\"") + (b.highlighted ? " font-weight=\"bold\"" : ""));
+    s << "<rect x=\"" << num(x) << "\" y=\"" << num(y0 + row / 2 - 8) << "\" width=\"" << num(std::max(len, 1.0)) << "\" height=\""
+      << num(16.0) << "\" fill=\"" << colour << "\"" << (b.highlighted ? " stroke=\"#000\" stroke-width=\"2.5\"" : "") << "/>";
     double tx = b.value < 0 ? x - 6 : x + len + 6;
     s << "<text x=\"" << num(tx) << "\" y=\"" << num(y0 + row / 2 + 4) << "\"" << (b.value < 0 ? " text-anchor=\"end\"" : "")
       << " class=\"value\">" << (std::isnan(b.value) ? "n/a" : fixed2(b.value)) << "</text></g>";
   }
   s << "<line x1=\"" << num(zero) << "\" y1=\"" << num(top - 4) << "\" x2=\"" << num(zero) << "\" y2=\""
-    << num(top + row * static_cast<double>(bars.size())) << "\" stroke=\"" << kGrey << "\"/>";
+    << num(tops.back()) << "\" stroke=\"" << kGrey << "\"/>";
   s << "</svg>";
   return s.str();
 }
@@ -205,33 +270,6 @@ const char* text_colour_on(const std::array<int, 3>& rgb) {
   return on_white > on_black ? "#ffffff" : "#000000";
 }
 
-// Splits a label into lines of at most `width` code points at spaces (a longer word keeps its own line).
-std::vector<std::string> wrap_words(const std::string& label, std::size_t width) {
-  std::vector<std::string> lines;
-  std::string line;
-  auto length = [](const std::string& s) {
-    std::size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-  };
-  std::size_t start = 0;
-  while (start <= label.size()) {
-    auto sp = label.find(' ', start);
-    std::string word = label.substr(start, sp == std::string::npos ? std::string::npos : sp - start);
-    if (!word.empty()) {
-      if (!line.empty() && length(line) + 1 + length(word) > width) {
-        lines.push_back(line);
-        line.clear();
-      }
-      line += (line.empty() ? "" : " ") + word;
-    }
-    if (sp == std::string::npos) break;
-    start = sp + 1;
-  }
-  if (!line.empty() || lines.empty()) lines.push_back(line);
-  return lines;
-}
-
 }  // namespace
 
 std::string heatmap(const Heatmap& h) {
@@ -245,7 +283,14 @@ std::string heatmap(const Heatmap& h) {
   }
   const double top = 12 + line_h * static_cast<double>(header_lines);
   const double width = std::max(label_w + cell_w * static_cast<double>(h.column_labels.size()) + 20, label_w + 360);
-  const double grid_bottom = top + cell_h * static_cast<double>(h.row_labels.size());
+  // A row per label, as high as its label (wrapped at 60 code points, never cut).
+  std::vector<std::vector<std::string>> row_lines;
+  std::vector<double> tops = {top};
+  for (const auto& label : h.row_labels) {
+    row_lines.push_back(wrap_words(label, 60));
+    tops.push_back(tops.back() + std::max(cell_h, line_h * static_cast<double>(row_lines.back().size()) + 10));
+  }
+  const double grid_bottom = tops.back();
   const double height = grid_bottom + 16 + legend_h;
   std::ostringstream s;
   s << open_svg(width, height, h.title);
@@ -259,19 +304,18 @@ std::string heatmap(const Heatmap& h) {
     s << "</text>";
   }
   for (std::size_t r = 0; r < h.row_labels.size(); ++r) {
-    double y = top + cell_h * static_cast<double>(r);
-    s << "<text x=\"" << num(label_w - 8) << "\" y=\"" << num(y + cell_h / 2 + 4) << "\" text-anchor=\"end\" class=\"heat-row\">"
-      << escape(shorten(h.row_labels[r], 64)) << "</text>";
+    const double y = tops[r], row_h = tops[r + 1] - tops[r];
+    s << text_lines(label_w - 8, y + row_h / 2, line_h, row_lines[r], " text-anchor=\"end\" class=\"heat-row\"");
     for (std::size_t c = 0; c < h.column_labels.size(); ++c) {
       double v = r < h.values.size() && c < h.values[r].size() ? h.values[r][c] : std::nan("");
       std::array<int, 3> rgb{242, 242, 242};  // no share (an empty group): light grey
       if (!std::isnan(v)) rgb = heat_rgb(v);
       double x = label_w + cell_w * static_cast<double>(c);
       s << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(y + 1) << "\" width=\"" << num(cell_w - 2) << "\" height=\""
-        << num(cell_h - 2) << "\" fill=\"" << hex(rgb) << "\"/>";
+        << num(row_h - 2) << "\" fill=\"" << hex(rgb) << "\"/>";
       std::string label = r < h.cell_text.size() && c < h.cell_text[r].size() ? h.cell_text[r][c] : "";
       // The colour as a style: the page's `svg.chart text { fill }` rule would override a fill attribute.
-      s << "<text x=\"" << num(x + cell_w / 2) << "\" y=\"" << num(y + cell_h / 2 + 4) << "\" text-anchor=\"middle\" class=\"value heat-value\""
+      s << "<text x=\"" << num(x + cell_w / 2) << "\" y=\"" << num(y + row_h / 2 + 4) << "\" text-anchor=\"middle\" class=\"value heat-value\""
         << " style=\"fill:" << text_colour_on(rgb) << "\">" << escape(label) << "</text>";
     }
   }
@@ -294,7 +338,15 @@ std::string forest_plot(const ForestPlot& f) {
   const std::size_t groups = f.series.size(), rows = f.row_ids.size();
   const double sub = 15, row_h = sub * static_cast<double>(std::max<std::size_t>(groups, 1)) + 12;
   const double width = 900, label_w = 300, plot_l = 330, plot_r = width - 30, legend_h = 30, top = 20 + legend_h;
-  const double plot_b = top + row_h * static_cast<double>(rows), height = plot_b + 56;
+  // A row per item, as high as its label needs (names wrap at 34 code points, never cut).
+  const double line_h = 16;
+  std::vector<std::vector<std::string>> row_lines;
+  std::vector<double> tops = {top};
+  for (std::size_t r = 0; r < rows; ++r) {
+    row_lines.push_back(wrap_words(f.row_ids[r] + ' ' + (r < f.row_names.size() ? f.row_names[r] : ""), 34));
+    tops.push_back(tops.back() + std::max(row_h, line_h * static_cast<double>(row_lines.back().size()) + 10));
+  }
+  const double plot_b = tops.back(), height = plot_b + 56;
   double lo = 0, hi = 0;  // 0 (the reference) is always on the axis
   for (const auto& s : f.series)
     for (std::size_t r = 0; r < s.estimate.size(); ++r)
@@ -330,16 +382,15 @@ std::string forest_plot(const ForestPlot& f) {
   s << "<text x=\"" << num((plot_l + plot_r) / 2) << "\" y=\"" << num(plot_b + 40) << "\" text-anchor=\"middle\" class=\"axis\">"
     << escape(f.x_label) << "</text>";
   for (std::size_t r = 0; r < rows; ++r) {
-    const double y0 = top + row_h * static_cast<double>(r);
+    const double y0 = tops[r], this_h = tops[r + 1] - tops[r];
     if (r % 2 == 1)
-      s << "<rect x=\"0\" y=\"" << num(y0) << "\" width=\"" << num(plot_r) << "\" height=\"" << num(row_h) << "\" fill=\"#f6f8fa\" fill-opacity=\"0.6\"/>";
-    s << "<text x=\"" << num(label_w) << "\" y=\"" << num(y0 + row_h / 2 + 4) << "\" text-anchor=\"end\">" << escape(f.row_ids[r]) << ' '
-      << escape(shorten(r < f.row_names.size() ? f.row_names[r] : "", 30)) << "</text>";
+      s << "<rect x=\"0\" y=\"" << num(y0) << "\" width=\"" << num(plot_r) << "\" height=\"" << num(this_h) << "\" fill=\"#f6f8fa\" fill-opacity=\"0.6\"/>";
+    s << text_lines(label_w, y0 + this_h / 2, line_h, row_lines[r], " text-anchor=\"end\"");
     for (std::size_t g = 0; g < groups; ++g) {
       const auto& se = f.series[g];
       if (r >= se.estimate.size() || !std::isfinite(se.estimate[r])) continue;
       const double est = se.estimate[r], hw = std::isfinite(se.half_width[r]) ? se.half_width[r] : 0.0;
-      const double y = y0 + 6 + sub * (static_cast<double>(g) + 0.5);
+      const double y = y0 + (this_h - row_h) / 2 + 6 + sub * (static_cast<double>(g) + 0.5);
       s << "<g class=\"forest-point\" data-item=\"" << escape(f.row_ids[r]) << "\" data-group=\"" << escape(se.label) << "\" data-estimate=\""
         << exact(est) << "\" data-lo=\"" << exact(est - hw) << "\" data-hi=\"" << exact(est + hw) << "\">";
       s << "<line x1=\"" << num(x(est - hw)) << "\" y1=\"" << num(y) << "\" x2=\"" << num(x(est + hw)) << "\" y2=\"" << num(y) << "\" stroke=\""

@@ -182,7 +182,7 @@ void Sheet::header(const std::vector<Column>& columns, int frozen_columns) {
   frozen_cols_ = frozen_columns;
   if (widths_.size() < columns.size()) widths_.resize(columns.size(), 0);
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    write_text(0, static_cast<int>(c), columns[c].title, {}, book_.bold());
+    write_text(0, static_cast<int>(c), columns[c].title, {}, book_.header_format());
     // Room for the autofilter button beside a bold title.
     widths_[c] = std::max(widths_[c], display_width(columns[c].title) * 1.1 + 3);
   }
@@ -487,6 +487,10 @@ Book::Book(fs::path target, const BookProperties& properties, Diagnostics& diags
     }
     style_formats_.push_back(f);
   }
+  header_ = workbook_add_format(workbook_);
+  format_set_bold(header_);
+  format_set_align(header_, LXW_ALIGN_VERTICAL_TOP);
+  format_set_text_wrap(header_);
 }
 
 Book::~Book() {
@@ -510,6 +514,7 @@ lxw_format* Book::format(CellStyle style) const {
 StreamFormat Book::stream_format(lxw_format* f) {
   if (!f) return StreamFormat::none;
   if (f == bold_) return StreamFormat::bold;
+  if (f == header_) return StreamFormat::header;
   for (std::size_t i = 0; i < style_formats_.size(); ++i)
     if (style_formats_[i] == f) return static_cast<StreamFormat>(static_cast<int>(StreamFormat::text) + static_cast<int>(i));
   fail("internal error: a streamed workbook was given a format that is not the book's own");

@@ -608,7 +608,7 @@ std::string StreamWriter::Impl::styles_xml() const {
     if (wrap) e += " wrapText=\"1\"";
     return e + "/></xf>";
   };
-  x += "<cellXfs count=\"10\"><xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\"/>";
+  x += "<cellXfs count=\"11\"><xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\"/>";
   x += xf(0, true, false);     // bold
   x += xf(0, false, false);    // text
   x += xf(0, false, true);     // wrapped_text
@@ -618,6 +618,7 @@ std::string StreamWriter::Impl::styles_xml() const {
   x += xf(166, false, false);  // one_decimal
   x += xf(167, false, false);  // three_decimals
   x += xf(11, false, false);   // scientific
+  x += xf(0, true, true);      // header: bold, wrapped (a title wider than its column takes more lines)
   x += "</cellXfs><cellStyles count=\"1\"><cellStyle name=\"Normal\" xfId=\"0\" builtinId=\"0\"/></cellStyles><dxfs count=\"0\"/>"
        "<tableStyles count=\"0\" defaultTableStyle=\"TableStyleMedium9\" defaultPivotStyle=\"PivotStyleLight16\"/></styleSheet>";
   return x;

@@ -79,7 +79,7 @@ import json, sys, yaml, openpyxl
 book, seg_path = sys.argv[1:3]
 tax_path = sys.argv[3] if len(sys.argv) > 3 else None
 wb = openpyxl.load_workbook(book)
-assert wb.sheetnames == ["Codebook", "Coded segments", "Participants", "Matrix", "Co-occurrence", "About"], wb.sheetnames
+assert wb.sheetnames == ["Summary", "Codebook", "Coded segments", "Participants", "Matrix", "Co-occurrence", "About"], wb.sheetnames
 
 segments = [s for s in json.load(open(seg_path))["segments"] if s["codes"]]
 coded = wb["Coded segments"]

@@ -72,18 +72,40 @@ if cb.get("coded_segments", 0) > 0:
 else:
     counts = {k: [str(v["units"])] for k, v in report["agreement"]["labels"]["groups"].items()}
 nodes = report["taxonomy"]["nodes"]
-if "2levels" in stem: nodes = [n for n in nodes if n["level"] <= 2]
+# Which nodes the figure draws, from its title (the SVG's <title>, the PDF's Title): all; the first two levels;
+# or node X's subtree, or X with its children A to B and their subtrees (a part of a split taxonomy).
+title = re.search(r"<title>(.*?)</title>", open(out + "/figures/" + stem + ".svg", encoding="utf-8").read()).group(1)
+kids = {}
+for n in nodes:
+    if n.get("parent"): kids.setdefault(n["parent"], []).append(n["id"])
+def subtree(i):
+    return [i] + [d for k in kids.get(i, []) for d in subtree(k)]
+if title.endswith("first 2 levels"):
+    nodes = [n for n in nodes if n["level"] <= 2]
+elif ", node " in title:
+    m = re.search(r", node (\S+)(?: with (\S+)(?: to (\S+))?)?$", title)
+    top, a, b = m.group(1), m.group(2), m.group(3) or m.group(2)
+    ids = [top]
+    if a:
+        ch = kids[top]
+        for k in ch[ch.index(a):ch.index(b) + 1]: ids += subtree(k)
+    else:
+        ids = subtree(top)
+    nodes = [n for n in nodes if n["id"] in ids]
 checked = 0
 for n in nodes:
-    at = [w for w in words if w[3] == n["id"]]
+    # (not a box's "ID (continued)" heading at the top of the next column)
+    def next_word(w):
+        right = sorted((v for v in words if v[0] == w[0] and abs(v[1] - w[1]) < 0.6 and v[2] > w[2]), key=lambda v: v[2])
+        return right[0][3] if right else None
+    at = [w for w in words if w[3] == n["id"] and next_word(w) != "(continued)"]
     assert len(at) == 1, (n["id"], len(at))
     p, y, x, _ = at[0]
-    column = width / (2 if width > 400 else 1)  # a wide figure has two columns of boxes
-    end = (int(x // column) + 1) * column
-    line = sorted((w for w in words if w[0] == p and abs(w[1] - y) < 0.6 and x < w[2] < end), key=lambda w: w[2])
+    # the counts: the first numbers right of the id on its line (the boxes flow into up to three columns)
+    line = [w[3] for w in sorted((w for w in words if w[0] == p and abs(w[1] - y) < 0.6 and x < w[2]), key=lambda w: w[2])]
     want = counts.get(n["id"], [])
-    got = [w[3] for w in line][-len(want):] if want else []
-    assert got == want, (n["id"], n["name"], want, [w[3] for w in line])
+    got = next((line[i:i + len(want)] for i in range(len(line)) if all(re.fullmatch(r"\d+", v) for v in line[i:i + len(want)])), []) if want else []
+    assert got == want, (n["id"], n["name"], want, line)
     checked += 1
 print(checked)
 PY
@@ -92,11 +114,20 @@ PY
 # 1. The bundled study: every file; the taxonomy figures; reruns; SOURCE_DATE_EPOCH.
 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/b1" || fail "report on the bundled study"
 check_files "$tmp/b1"
-for stem in taxonomy-1col taxonomy-2col taxonomy-2levels-1col taxonomy-2levels-2col; do
-  n=$(check_taxonomy "$tmp/b1" "$stem") || fail "bundled $stem: node ids and counts"
-  nodes=$(python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['taxonomy']['nodes']; print(len([n for n in t if '2levels' not in sys.argv[2] or n['level'] <= 2]))" "$tmp/b1/report.json" "$stem")
-  [[ $n == "$nodes" ]] || fail "bundled $stem: $n of $nodes nodes checked"
+# The bundled taxonomy is too large for a page: an overview of its first two levels, a figure per top-level
+# node, the largest in two parts (figures_fit.sh checks that they fit); every node has its counts in one part.
+total=0
+for size in 1col 2col; do
+  n=$(check_taxonomy "$tmp/b1" "taxonomy-$size") || fail "bundled taxonomy-$size: node ids and counts"
+  nodes=$(python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['taxonomy']['nodes']; print(len([n for n in t if n['level'] <= 2]))" "$tmp/b1/report.json")
+  [[ $n == "$nodes" ]] || fail "bundled taxonomy-$size: $n of $nodes nodes checked"
+  for stem in taxonomy-a taxonomy-b taxonomy-c-part1 taxonomy-c-part2; do
+    n=$(check_taxonomy "$tmp/b1" "$stem-$size") || fail "bundled $stem-$size: node ids and counts"
+    total=$((total + n))
+  done
 done
+nodes=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['taxonomy']['nodes']))" "$tmp/b1/report.json")
+[[ $total == $((2 * (nodes + 1))) ]] || fail "bundled: $total node lines checked in the parts, not 2 x ($nodes + 1) (C is in both parts)"
 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/b2" || fail "report again"
 diff -r "$tmp/b1/figures" "$tmp/b2/figures" >/dev/null || fail "figures differ between runs"
 pdfinfo "$tmp/b1/figures/saturation-1col.pdf" | grep_q -x 'CreationDate: *Wed Jan  1 00:00:00 2025 UTC' \

@@ -52,7 +52,7 @@ grep -q "Spearman's rho" "$tmp/rankings.md" || fail "markdown correlation"
 cmp -s "$tmp/rankings.xlsx" "$tmp/again.xlsx" || fail "workbook not reproducible"
 if command -v libreoffice >/dev/null 2>&1; then
   (cd "$tmp" && HOME="$tmp" timeout 120 libreoffice --headless --convert-to csv rankings.xlsx >/dev/null 2>&1) || fail "LibreOffice could not open the workbook"
-  grep -q '^A.1,Unclear Installation Guidance' "$tmp/rankings.csv" || fail "LibreOffice read the first sheet wrongly"
+  grep -q "^II.R,user,11,Kendall's W,0.4148760330578[0-9]*,0.003357544963[0-9]*,A.1 Unclear Installation Guidance (1.64) > A.2" "$tmp/rankings.csv" || fail "LibreOffice read the first sheet (Summary) wrongly"
 else
   echo "note: libreoffice not installed; LibreOffice check not run"
 fi

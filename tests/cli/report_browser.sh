@@ -5,7 +5,7 @@
 # the screenshot is saved as docs/report-screenshot.png (the one README shows).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
-: "${QUALRANK:?}" "${SOURCE_DIR:?}"
+: "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -86,5 +86,38 @@ size=$(stat -c %s "$tmp/report.png"); blank=$(stat -c %s "$tmp/blank.png")
 head -c 8 "$tmp/report.png" | od -An -tx1 | grep_q '89 50 4e 47' || fail "screenshot is not a PNG"
 # A blank 1280x2400 page compresses to a few kB; the rendered charts and tables to hundreds.
 [[ $size -gt $((blank * 10)) && $size -gt 100000 ]] || fail "screenshot looks blank ($size bytes; blank page $blank bytes)"
+# On a phone (a 390 px iframe: headless Chromium will not make its own window narrower than 485 px): the page
+# does not scroll sideways (wide tables and charts scroll in their own boxes), and no chart text is drawn under
+# 10 px. Before: 895 px of page for 375 of screen, chart text 5 px. Checked on the bundled study and on the
+# fieldwork fixture (other roles and attributes).
+phone() {  # $1: report folder, $2: label
+  python3 - "$1" "$browser" "$tmp/profile-$2" <<'PY'
+import re, subprocess, sys, os
+d, browser, profile = sys.argv[1:4]
+html = open(f"{d}/index.html", encoding="utf-8").read()
+js = """<script>window.addEventListener("load",()=>{const W=document.documentElement.clientWidth;let f=99;
+document.querySelectorAll("svg.chart text").forEach(t=>{const h=t.getBoundingClientRect().height;if(h>0&&h<f)f=h});
+parent.document.getElementById("m").textContent=W+" "+document.documentElement.scrollWidth+" "+f.toFixed(1)+" "+
+document.querySelectorAll(".chart-box").length});</script></body>"""
+open(f"{d}/_m.html", "w", encoding="utf-8").write(html.replace("</body>", js))
+open(f"{d}/_w.html", "w").write('<html><body style="margin:0"><pre id="m">none</pre>'
+                                 '<iframe src="_m.html" style="width:390px;height:900px;border:0"></iframe></body></html>')
+out = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                      f"--user-data-dir={profile}", "--window-size=1200,1000", "--virtual-time-budget=4000",
+                      "--dump-dom", f"file://{d}/_w.html"], capture_output=True, text=True, timeout=120).stdout
+os.remove(f"{d}/_m.html"); os.remove(f"{d}/_w.html")
+m = re.search(r'<pre id="m">([^<]*)</pre>', out)
+assert m and m.group(1) != "none", out[-300:]
+view, scroll, smallest, boxes = m.group(1).split()
+assert int(view) <= 390 and int(scroll) == int(view), f"page {scroll} px wide on a {view} px screen"
+assert float(smallest) >= 10.0, f"chart text {smallest} px"
+assert int(boxes) > 0, "no chart box"
+print(f"phone: {scroll} px page on a {view} px screen, smallest chart text {smallest} px, {boxes} charts")
+PY
+}
+phone "$tmp/out" bundled || fail "the bundled report on a phone"
+cp -r "$FIXTURES/fieldwork" "$tmp/fw"
+"$QUALRANK" -C "$tmp/fw" -q report -o "$tmp/fw-out" --resamples 200
+phone "$tmp/fw-out" fieldwork || fail "the fieldwork report on a phone"
 if [[ "${QUALRANK_UPDATE_SCREENSHOT:-}" == 1 ]]; then cp "$tmp/report.png" "$SOURCE_DIR/docs/report-screenshot.png"; fi
 echo "report_browser: $charts charts rendered, screenshot $size bytes (blank page: $blank)"

@@ -15,7 +15,9 @@ check_suggestions() {
   python3 - "$1" "$2" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1])); top = int(sys.argv[2])
-assert list(d) == ["suggestions"], list(d)
+assert list(d) == ["suggestions", "trained_on"], list(d)
+t = d["trained_on"]
+assert list(t) == ["segments", "coded_segments"] and 0 < t["segments"] <= t["coded_segments"], t
 for s in d["suggestions"]:
     assert list(s) == ["segment", "participant", "source", "codes", "keyword"], list(s)
     assert list(s["source"]) == ["file", "line"] and s["source"]["line"] > 0, s
@@ -111,7 +113,15 @@ grep -q "no code has 4 or more coded segments: nothing to evaluate" "$tmp/err" |
 expect 0 q -C "$fx" suggest --min-support 4 --format json
 grep -q "warning: no code has 4 or more coded segments yet" "$tmp/err" || fail "nothing learnable warning"
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suggestions"]; assert len(s) == 5 and all(x["codes"] == [] for x in s) and any(x["keyword"] for x in s), s' "$tmp/out" || fail "keyword suggestions only"
+# a bounded training set (--max-training): trained on a sample of 10 of the 15 coded segments, said so
+expect 0 q -C "$fx" suggest --max-training 10 --format json
+python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["trained_on"]; assert t == {"segments": 10, "coded_segments": 15}, t' "$tmp/out" || fail "--max-training json"
+python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["trained_on"]; assert t == {"segments": 15, "coded_segments": 15}, t' "$tmp/fx.json" || fail "trained on all 15"
+expect 0 q -C "$fx" suggest --max-training 10
+grep_q -F 'Learned 5 codes from 10 coded segments (a sample of the 15 there are: training is bounded; docs/suggest.md)' <"$tmp/out" || fail "--max-training footer"
+expect 2 q -C "$fx" suggest --max-training -1
 expect 0 q suggest --help
+grep_q -F -- "--max-training" <"$tmp/out" || fail "--help names --max-training"
 grep -q -- "--min-support" "$tmp/out" && grep -q "never suggested" "$tmp/out" || fail "--help"
 q help | grep_q -E '^  suggest +propose codes' || fail "help lists suggest"
 
@@ -128,7 +138,7 @@ grep -q "2 participants have coded segments, fewer than the 5 folds; use --folds
 q -C "$FIXTURES/mini" suggest --evaluate --folds 2 --format json >"$tmp/mini-ev.json"
 check_evaluation "$tmp/mini-ev.json" 2 20250101 || fail "mini evaluation"
 q -C "$FIXTURES/mini" suggest --format json >"$tmp/mini.json"
-python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == {"suggestions": []}' "$tmp/mini.json" || fail "mini: no open uncoded turn"
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["suggestions"] == [] and d["trained_on"]["segments"] == d["trained_on"]["coded_segments"] > 0, d' "$tmp/mini.json" || fail "mini: no open uncoded turn"
 q -C "$FIXTURES/mini" suggest --all --format json >"$tmp/mini-all.json"
 check_suggestions "$tmp/mini-all.json" 3 || fail "mini --all shape"
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suggestions"]; assert [x["segment"] for x in s] == ["P1#t1", "P1#t4", "P2#t2"], s' "$tmp/mini-all.json" || fail "mini --all turns"

@@ -5,6 +5,7 @@
 # text); column A is as wide as its longest label; the scatter's points are labelled with the item ids.
 # Then, printed by LibreOffice: several pages, and the full label "rho CI low (95% bootstrap)" on the page.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -47,8 +48,48 @@ if longest[0] > width:
     assert longest[1] > 15, ("a long wrapped quote kept one line", longest)
 for (la, ha, _), (lb, hb, _) in zip(rows, rows[1:]):
     assert ha <= hb or la == lb or abs(la - lb) < width, ("shorter text in a taller row", la, ha, lb, hb)
-# Column A of the rankings sheets is as wide as its longest label.
+# The Summary sheets print first: the codebook's repeats the Codebook sheet's counts node by node, the
+# rankings' has every group's Kendall's W and every comparison's rho as report.json (when the report has it)
+# holds them; each header that is wider than its column wraps (a taller header row), nothing cut.
+import json
+assert cb.sheetnames[0] == "Summary", cb.sheetnames
+summ, full = cb["Summary"], cb["Codebook"]
+fh = [c.value for c in full[1]]
+sh = [c.value for c in summ[1]]
+groups = [h for h in fh[fh.index("Participants (with sub-nodes)") + 1:]]
+assert [h.rsplit(" (n=", 1)[0] for h in sh[4:]] == groups, (sh, groups)
+frows = {r[0]: r for r in full.iter_rows(min_row=2, values_only=True)}
+n = 0
+for r in summ.iter_rows(min_row=2, values_only=True):
+    f = frows[r[0]]
+    assert r[1].strip() == f[fh.index("Name")], (r, f)
+    assert r[2] == f[fh.index("Segments (with sub-nodes)")] and r[3] == f[fh.index("Participants (with sub-nodes)")], (r, f)
+    assert list(r[4:]) == list(f[fh.index("Participants (with sub-nodes)") + 1:]), (r, f)
+    n += 1
+assert n == len(frows), (n, len(frows))
+assert (summ.row_dimensions[1].height or 15) >= 30, ("summary header not wrapped", summ.row_dimensions[1].height)
 rk = openpyxl.load_workbook(f"{d}/rankings.xlsx")
+assert rk.sheetnames[0] == "Summary", rk.sheetnames
+rep = json.load(open(f"{d}/report.json"))["rankings"]
+qs = {q["question"]: q for q in rep["questions"]}
+seen = {"Kendall's W": 0, "Spearman's rho": 0}
+for r in rk["Summary"].iter_rows(min_row=2, values_only=True):
+    if not r[0] or r[3] not in seen or ": " in (r[1] or ""):
+        continue
+    q = qs[r[0]]
+    if r[3] == "Kendall's W":
+        g = q["groups"][r[1]]
+        same = lambda x, y: (x is None and y is None) or (x is not None and y is not None and abs(x - y) < 1e-12)
+        assert same(r[4], g["kendall_w"]) and same(r[5], g["kendall_w_p"]) and r[2] == str(g["n"]), (r, g)
+    else:
+        a, b = r[1].split(" vs ")
+        c = next(c for c in q["comparisons"] if c["groups"] == [a, b])
+        same = lambda x, y: (x is None and y is None) or (x is not None and y is not None and abs(x - y) < 1e-12)
+        assert same(r[4], c["spearman_rho"]) and same(r[5], c["spearman_p"]), (r, c)
+        assert r[2] == f'{c["n"][a]} / {c["n"][b]}', (r, c)
+    seen[r[3]] += 1
+assert seen["Kendall's W"] >= 2 and seen["Spearman's rho"] >= 1, seen
+# Column A of the rankings sheets is as wide as its longest label.
 for ws in rk.worksheets:
     labels = [c.value for c in ws["A"] if isinstance(c.value, str)]
     if not labels:
@@ -100,6 +141,33 @@ if command -v soffice >/dev/null && command -v pdftotext >/dev/null; then
   grep -q "rho CI low (95% bootstrap)" "$tmp/rankings.txt" || fail "the label of column A is cut on the printed page"
   pages=$(grep -c $'\f' "$tmp/rankings.txt" || true)
   (( pages > 1 )) || fail "the wide sheet printed on $pages page(s)"
+  # The Summary sheets alone (the rest removed) print on a few pages, every header word on the page. Bundled
+  # study: 106 nodes on 3 pages, 3 questions and 10 comparisons on 2 (before: the whole workbooks, 185 and
+  # 103 pages, had no such sheet).
+  for d in fw bundled; do
+    for w in codebook rankings; do
+      /usr/bin/python3 - "$tmp/$d/$w.xlsx" "$tmp/sum-$d-$w.xlsx" <<'PY' || fail "summary of $d/$w"
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+for ws in wb.worksheets[1:]:
+    wb.remove(ws)
+wb.save(sys.argv[2])
+PY
+      (cd "$tmp" && HOME="$tmp" timeout 180 soffice --headless --convert-to pdf --outdir "$tmp/pdf" "sum-$d-$w.xlsx" >/dev/null 2>&1) || fail "soffice $d/$w"
+      pdftotext -layout "$tmp/pdf/sum-$d-$w.pdf" "$tmp/sum.txt"
+      pages=$(pdfinfo "$tmp/pdf/sum-$d-$w.pdf" | awk '/^Pages:/ {print $2}')
+      (( pages >= 1 && pages <= 6 )) || fail "the $d $w summary printed on $pages pages"
+      # every word of every header title is on the page (a cut title loses its last words: "nodes)", "n=6)")
+      /usr/bin/python3 - "$tmp/sum-$d-$w.xlsx" "$tmp/sum.txt" <<'PY' || fail "the $d $w summary: a header cut on the page"
+import sys, openpyxl
+words = open(sys.argv[2], encoding="utf-8").read().split()
+for title in [c.value for c in openpyxl.load_workbook(sys.argv[1]).worksheets[0][1] if c.value]:
+    for w in title.split():
+        assert w in words or any(x.startswith(w) or w.startswith(x) and x.endswith("-") for x in words), (title, w)
+PY
+      echo "$d $w summary: $pages page(s)"
+    done
+  done
 else
   echo "note: soffice or pdftotext absent; the printed pages are not checked"
 fi

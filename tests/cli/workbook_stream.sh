@@ -31,7 +31,7 @@ for study in "$SOURCE_DIR" "$tmp/fieldwork" "$tmp/gen"; do
     xmllint --noout --huge "$part" 2>"$tmp/xmllint" || fail "$name: ${part#"$tmp/$name-parts/"} is not well-formed XML: $(head -3 "$tmp/xmllint")"
   done
   if [[ $name == gen ]]; then
-    pieces=$(unzip -v "$tmp/$name-stream.xlsx" | awk '$NF == "xl/worksheets/sheet2.xml" { print $1 }')
+    pieces=$(unzip -v "$tmp/$name-stream.xlsx" | awk '$NF == "xl/worksheets/sheet3.xml" { print $1 }')
     (( pieces > 4 * 1024 * 1024 )) || fail "the generated study's segments sheet is only $pieces bytes (too small to be deflated in many pieces)"
   fi
   /usr/bin/python3 - "$tmp/$name-lxw.xlsx" "$tmp/$name-stream.xlsx" <<'PY' || fail "$name: the two writers differ (see above)"
@@ -71,9 +71,9 @@ assert cells > 100, cells
 print(f"{sys.argv[2]}: {cells} cells on {len(a.sheetnames)} sheets as libxlsxwriter writes them")
 PY
 done
-# LibreOffice reads the streamed workbook's cells (the fieldwork codebook's segments, as CSV).
+# LibreOffice reads the streamed workbook's cells (the fieldwork codebook's segments, its third sheet, as CSV).
 if command -v soffice >/dev/null; then
-  (cd "$tmp" && HOME="$tmp" timeout 180 soffice --headless --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,2' \
+  (cd "$tmp" && HOME="$tmp" timeout 180 soffice --headless --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,3' \
      --outdir "$tmp/lo" fieldwork-stream.xlsx >/dev/null 2>&1) || fail "soffice could not convert the streamed workbook"
   sheet=$(ls "$tmp/lo" | grep -i "coded segments" | head -1)
   [[ -n $sheet ]] || fail "LibreOffice wrote no 'Coded segments' sheet: $(ls "$tmp/lo")"

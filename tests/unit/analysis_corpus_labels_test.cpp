@@ -63,6 +63,16 @@ TEST_CASE("corpus::sample_agreement: Fleiss' kappa before reconciliation, by han
   CHECK(a.labelled_by_two == 7);
   CHECK(a.percent_agreement == Approx(2.0 / 3).epsilon(1e-12));
   CHECK(std::isnan(a.cohen_kappa));
+  // Per category (Fleiss 1971), kappa_j = 1 - sum_i n_ij (m - n_ij) / (N m (m - 1) p_j (1 - p_j)), with
+  // N m (m - 1) p_j (1 - p_j) = 6 * 3 * 2 * 2/9 = 8: COM.1 1 - 4/8, TOOL.1 1 - 6/8, WELL.1 1 - 4/8 (their mean,
+  // weighted by p_j (1 - p_j), equal here, is the overall 5/12). COM.2, only on the unit two labelled, is not one.
+  REQUIRE(a.per_category.size() == 3);
+  CHECK(a.per_category[0].first == "COM.1");
+  CHECK(a.per_category[0].second == Approx(0.5).epsilon(1e-12));
+  CHECK(a.per_category[1].first == "TOOL.1");
+  CHECK(a.per_category[1].second == Approx(0.25).epsilon(1e-12));
+  CHECK(a.per_category[2].first == "WELL.1");
+  CHECK(a.per_category[2].second == Approx(0.5).epsilon(1e-12));
   CHECK(a.disagreements == 3);
   CHECK(doc_state(s, 6) == DocState::partial);
   CHECK(majority_nodes(s, 1) == std::vector<std::string>{"COM.1"});

@@ -274,6 +274,61 @@ TEST_CASE("analysis::train_suggester suggests the planted code first and skips c
   CHECK(train_suggester({{"one", {"X"}, "P"}}).suggest("one", 3).empty());
 }
 
+TEST_CASE("analysis::training_sample bounds the training set, keeps rare codes whole, ignores input order", "[analysis][suggest]") {
+  std::vector<TrainingSegment> segs;
+  for (int i = 0; i < 300; ++i) segs.push_back({"common text " + std::to_string(i), {"C"}, "P" + std::to_string(i % 7)});
+  for (int i = 0; i < 40; ++i) segs.push_back({"middle text " + std::to_string(i), {"M"}, "P" + std::to_string(i % 5)});
+  segs.push_back({"rare one", {"R"}, "P1"});
+  segs.push_back({"rare two", {"R", "C"}, "P2"});
+  segs.push_back({"not coded", {}, "P3"});
+  const std::size_t coded = segs.size() - 1;
+  // within the bound (or none): every coded segment, in input order, the uncoded one left out
+  auto all = training_sample(segs, 0);
+  REQUIRE(all.size() == coded);
+  CHECK(std::is_sorted(all.begin(), all.end()));
+  CHECK(std::find(all.begin(), all.end(), segs.size() - 1) == all.end());
+  CHECK(training_sample(segs, coded) == all);
+
+  const auto pick = training_sample(segs, 60);
+  REQUIRE(pick.size() == 60);
+  CHECK(std::is_sorted(pick.begin(), pick.end()));
+  std::map<std::string, int> per_code;
+  std::set<std::string> texts;
+  for (auto i : pick) {
+    REQUIRE(!segs[i].codes.empty());
+    texts.insert(segs[i].text);
+    for (const auto& c : segs[i].codes) ++per_code[c];
+  }
+  // the rare code keeps both its segments; the quota 60 / (2 x 3) = 10 is met for M before the fill
+  CHECK(per_code["R"] == 2);
+  CHECK(per_code["M"] >= 10);
+  CHECK(per_code["C"] >= 10);
+  CHECK(per_code["C"] + per_code["M"] + per_code["R"] == 61);  // "rare two" carries two codes
+
+  // the same segments in another order: the same texts chosen
+  auto shuffled = segs;
+  std::reverse(shuffled.begin(), shuffled.end());
+  std::set<std::string> again;
+  for (auto i : training_sample(shuffled, 60)) again.insert(shuffled[i].text);
+  CHECK(again == texts);
+  // another seed: another sample, the same size and the rare code still whole
+  const auto other = training_sample(segs, 60, 7);
+  CHECK(other.size() == 60);
+  CHECK(other != pick);
+  CHECK(std::count_if(other.begin(), other.end(), [&](std::size_t i) { return segs[i].codes[0] == "R"; }) == 2);
+
+  // train_suggester trains on the sample and says how many it was given
+  SuggestOptions opts;
+  opts.max_segments = 60;
+  const auto s = train_suggester(segs, opts);
+  CHECK(s.segments() == 60);
+  CHECK(s.coded_segments() == coded);
+  opts.max_segments = 0;
+  const auto whole = train_suggester(segs, opts);
+  CHECK(whole.segments() == coded);
+  CHECK(whole.coded_segments() == coded);
+}
+
 TEST_CASE("analysis::grouped_folds keeps each group in one fold and depends on the seed", "[analysis][suggest]") {
   Strings groups;
   for (int p = 0; p < 20; ++p)

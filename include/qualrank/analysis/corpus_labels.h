@@ -4,8 +4,10 @@
 // column, one column per coder, Final_Label). Pure functions: the files are model/corpus_labels.h.
 #pragma once
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qualrank/model/corpus_labels.h"
@@ -68,6 +70,9 @@ struct LabelAgreement {
   double cohen_kappa = 0;           // two coders only, else NaN
   std::size_t disagreements = 0;    // docs in state disagreed
   std::size_t decided = 0;          // of those, with a decision
+  // Fleiss' (1971) per-category kappa over the same units (agreement_stats.h), per category that occurs there,
+  // by id; NaN when undefined.
+  std::vector<std::pair<std::string, double>> per_category;
 };
 // Agreement on the sample's labels, categories = the deepest node, computed from the coders' labels only (before
 // reconciliation: decisions do not count): the kappas and all_agree over the documents every coder labelled,
@@ -78,6 +83,36 @@ LabelAgreement sample_agreement(const SampleLabels& s);
 // The label table: header "unit,Label_<coder>...,Final_Label"; one row per document of the sample, sorted by
 // doc_less; unit = SOURCE#ID; each coder's cell its category, Final_Label final_category (empty when none).
 std::string label_table_text(const SampleLabels& s);
+
+// The published layout of a study's labels (docs/corpus.md, "The published layout"): per source, a label table
+// <source>/<source>.csv with header "Issue_URL,Label1,...,LabelN,Final_Label" (Label1.. = the coders sorted by
+// name, over all the samples given; RFC 4180, LF, no byte order mark) and one row per document of the samples
+// (sample order, then doc_less), unit = the document's url; and <source>/<source>_<year>.txt, the urls of those
+// rows whose document was created in that year, one per line in the table's order, for every year from the
+// earliest to the latest of any row (a year without rows: an empty file). A document without a date is in no
+// year list (counted in `undated`). Errors (a document not in the store, without a url, a url on two rows of a
+// source, a document in two samples) are located; nullopt after errors.
+struct PublishedFile {
+  std::string path;  // relative to the output folder: SOURCE/SOURCE.csv, SOURCE/SOURCE_YEAR.txt
+  std::string text;
+};
+struct PublishedLayout {
+  std::vector<PublishedFile> files;  // sources by name; each its table, then its years ascending
+  std::vector<std::string> coders;   // coders[i] is the column Label<i+1>
+  std::vector<std::string> sources;
+  std::size_t units = 0;
+  std::size_t undated = 0;
+};
+// `documents`: per SOURCE#ID of the samples, its url and created date (as stored).
+struct PublishedDocument {
+  std::string url, created;
+};
+std::optional<PublishedLayout> published_layout(const std::vector<const SampleLabels*>& samples,
+                                                const std::map<std::string, PublishedDocument>& documents, Diagnostics& diags);
+// Reads the url and created date of every document of the samples from corpus/<source>.jsonl and calls the
+// above.
+std::optional<PublishedLayout> load_published_layout(const std::filesystem::path& workspace,
+                                                     const std::vector<const SampleLabels*>& samples, Diagnostics& diags);
 
 // "1,234 of 3,437 labelled": progress with thousands separated by commas.
 std::string progress_text(std::size_t done, std::size_t total);

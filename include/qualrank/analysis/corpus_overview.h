@@ -23,6 +23,10 @@ namespace qualrank::corpus {
 // year of its document's `created` (none: "no period") and the level-`level` ancestor of its Final_Label.
 // A named sample without an exported table is an error; problems reading any file are located in `diags`.
 // nullopt when the workspace has no corpus or after errors.
+// The samples Table I counts by default: those of corpus/samples/ whose label table codebooks/labels/<sample>.csv
+// exists, in name order.
+std::vector<std::string> exported_samples(const std::filesystem::path& workspace);
+
 std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspace, const Taxonomy& taxonomy,
                                            const NodeResolver& resolve, int level, ExclusionRule rule,
                                            const std::vector<std::string>& samples, Diagnostics& diags);

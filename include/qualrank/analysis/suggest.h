@@ -167,7 +167,22 @@ struct SuggestOptions {
   FeatureOptions features;
   TrainOptions training;
   int min_support = 2;  // codes with fewer training segments are never suggested
+  // Trains on at most this many coded segments (training_sample); 0: on all of them. The bound keeps the
+  // memory and time of training (and so of annotate, which trains beside the transcript shown) the same
+  // however large the study grows: about 8 bytes per feature of a segment, some 4 KB a segment of two lines.
+  std::size_t max_segments = 4000;
 };
+
+// Which coded segments (those with codes) train the suggester when a study has more than `max` of them: the
+// indices into `segments`, ascending. At most `max` (all coded ones when there are no more; max = 0: all).
+// Deterministic and independent of the segments' order: each segment's place is the FNV-1a hash of its group
+// and text, mixed with `seed` (ties by index). Half the budget goes to the rarest codes first: codes in
+// ascending order of their segment counts (ties in natural id order) each take, in hash order, segments until
+// the code has max(max / (2 x codes), min_per_code) of them (all of a code with fewer) while the budget lasts;
+// the rest is filled in hash order. So a code with few segments keeps all of them (and a code that reaches
+// min_support keeps it), and a frequent code still gets its share.
+std::vector<std::size_t> training_sample(const std::vector<TrainingSegment>& segments, std::size_t max,
+                                         std::uint64_t seed = 20250101, std::size_t min_per_code = 2);
 
 struct CodeConfidence {
   std::string code;
@@ -181,7 +196,9 @@ class CodeSuggester {
   const std::vector<std::string>& codes() const { return codes_; }
   // Training segments per code of codes().
   const std::vector<std::size_t>& support() const { return support_; }
+  // Segments it was trained on, and the coded segments it was given (more when it trained on a sample).
   std::size_t segments() const { return segments_; }
+  std::size_t coded_segments() const { return coded_segments_; }
   // The confidence of every code of codes() for `text`.
   std::vector<double> confidences(std::string_view text) const;
   // The k most confident codes for `text`, by confidence (descending), ties in codes() order. Fewer when the
@@ -196,10 +213,13 @@ class CodeSuggester {
   std::vector<std::string> codes_;
   std::vector<std::size_t> support_;
   std::size_t segments_ = 0;
+  std::size_t coded_segments_ = 0;
 };
 
-// Learns from `segments` (every code with at least options.min_support segments). Segments without codes are
-// ignored. With no such code the suggester knows nothing and suggests nothing.
+// Learns from `segments` (every code with at least options.min_support segments), or from
+// training_sample(segments, options.max_segments, options.training.seed, options.min_support) when there are
+// more. Segments
+// without codes are ignored. With no such code the suggester knows nothing and suggests nothing.
 CodeSuggester train_suggester(const std::vector<TrainingSegment>& segments, const SuggestOptions& options = {});
 
 // ---- Cross-validation (suggest_evaluate.cpp) --------------------------------------------------------

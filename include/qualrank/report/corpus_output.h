@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "qualrank/analysis/corpus_stage_one.h"
 #include "qualrank/analysis/corpus_table.h"
 #include "qualrank/report/xlsx_book.h"
 
@@ -25,7 +26,23 @@ std::string fp_rate_sentence(const CorpusTable& t);
 
 std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy);
 
-// The same as a sheet named "Corpus" (integers, the FP rate with 3 decimals, the header row frozen).
-void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy);
+// report.json's "stage_one" (analysis/corpus_stage_one.h; undefined numbers null):
+// {"keywords":{"terms","files":[{"file","terms"}],"window":{"from","to","text"}},
+//  "retrieval":[{"source","whole","retrieved","keywords":[{"term","documents"}]}],
+//  "screening":{"rule","screeners":[{"name","screened"}],"retrieved","screened","screened_by_all","agreeing",
+//               "percent_all_agree","screened_by_two","percent_agreement","cohen_kappa","fleiss_kappa","excluded",
+//               "excluded_by_reason":{REASON:n},
+//               "false_positive_decisions_by_reason":{REASON:n}},
+//  "samples":[{"name","n","population","seed","rule","size","stratify","drawn_apart_from":[..],
+//              "cochran":{"confidence","z","p","e","N","n0","n"}|null,"allocation":{SOURCE:n},
+//              "labels":{"coders":[..],"labelled","labelled_by_all","agreeing","all_agree","labelled_by_two","percent_agreement",
+//                        "fleiss_kappa",
+//                        "cohen_kappa","per_category":{CATEGORY:kappa}}|null,
+//              "reconciliation":{"disagreements","disagreements_decided","decisions","by_majority","by_keeping_a_coder","by_other",
+//                                "by_decider":{NAME:n},"open"}|null}]}
+nlohmann::ordered_json stage_one_json(const corpus::StageOne& s);
+
+// The same as a sheet named `sheet_name` (integers, the FP rate with 3 decimals, the header row frozen).
+void corpus_sheet(xlsx::Book& book, const CorpusTable& t, const Taxonomy& taxonomy, const std::string& sheet_name = "Corpus");
 
 }  // namespace qualrank

@@ -15,8 +15,9 @@ namespace qualrank {
 class Taxonomy;
 
 // {"suggestions":[{"segment","participant","source":{"file","line"},"codes":[{"node","confidence"}],
-//   "keyword":[ids]}]}
-nlohmann::ordered_json suggestions_json(const std::vector<suggest::TurnSuggestion>& suggestions);
+//   "keyword":[ids]}], "trained_on":{"segments","coded_segments"}} (segments < coded_segments: a sample)
+nlohmann::ordered_json suggestions_json(const std::vector<suggest::TurnSuggestion>& suggestions,
+                                        const suggest::CodeSuggester& suggester);
 
 // One block per turn: FILE:LINE, participant, segment id, the start of the text, then one line per suggested
 // code (confidence, id, name) and one per keyword suggestion; a footer says what the suggester learned from.

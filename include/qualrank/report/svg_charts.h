@@ -13,11 +13,14 @@ std::string escape(const std::string& s);
 struct SlopeItem {
   std::string id;
   std::string name;
-  int position_a = 0;  // 1-based consensus position in group a
+  int position_a = 0;  // 1-based consensus position in group a (the first place of its tier when tied)
   int position_b = 0;
+  int tied_a = 1;      // the items sharing the position in group a (equal mean rank), this one among them
+  int tied_b = 1;
   bool highlighted = false;
 };
-// Group a's consensus positions on the left, group b's on the right, a line per item.
+// Group a's consensus positions on the left, group b's on the right, a line per item. Tied items share their
+// position's y ("5–6." before each of their labels, stacked one under the other).
 std::string slope_chart(const std::string& title, const std::string& label_a, const std::string& label_b,
                         const std::vector<SlopeItem>& items);
 

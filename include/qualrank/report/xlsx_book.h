@@ -167,6 +167,8 @@ class Book {
 
   // Shared formats: bold, and one per CellStyle (the style's number format or wrapping).
   lxw_format* bold() const { return bold_; }
+  // header()'s titles: bold and wrapped, so a title wider than its column's cap takes more lines, never cut.
+  lxw_format* header_format() const { return header_; }
   lxw_format* format(CellStyle style) const;
   // three_decimals for p >= 0.001 (and 0), scientific below.
   lxw_format* p_value_format(double p) const;
@@ -199,6 +201,7 @@ class Book {
   Diagnostics& diags_;
   lxw_workbook* workbook_ = nullptr;
   lxw_format* bold_ = nullptr;
+  lxw_format* header_ = nullptr;
   std::vector<lxw_format*> style_formats_;
   std::vector<std::unique_ptr<Sheet>> sheets_;
   std::set<std::tuple<std::string, int, int, char>> warned_;

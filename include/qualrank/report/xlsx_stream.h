@@ -34,6 +34,7 @@ enum class StreamFormat : int {
   one_decimal,
   three_decimals,
   scientific,
+  header,              // header() cells: bold, top-aligned, wrapped
 };
 
 // What a sheet shows and prints, given at the end (its widths are known only once every row is written).
