@@ -55,8 +55,8 @@ TEST_CASE("figures::report_figures writes each figure as SVG and PDF at both wid
   // The counts, right-aligned, and the line that says what they are.
   CHECK(svg.find("text-anchor=\"end\">5</text>") != std::string::npos);
   CHECK(svg.find("text-anchor=\"end\">3</text>") != std::string::npos);
-  CHECK(find(files, "taxonomy-2col.svg")->bytes.find("Numbers: coded segments, participants (a node counts its sub-nodes&#39; codings)") !=
-        std::string::npos);
+  CHECK(find(files, "taxonomy-2col.svg")->bytes.find("Numbers: segments coded with the node or a node under it (a segment with several "
+                                                       "such codes counts once), and the") != std::string::npos);
   const std::string& pdf = find(files, "taxonomy-1col.pdf")->bytes;
   CHECK(pdf.rfind("%PDF-1.4", 0) == 0);
   CHECK(pdf.find("/CreationDate (20231114221320Z)") != std::string::npos);
