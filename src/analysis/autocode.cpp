@@ -98,6 +98,8 @@ const AsciiWord kWord;
 // scan_nfc maps a match back to the text through a ring of the last kRing folded bytes' origins (a longer
 // keyword's match is said to start at 0); scan_ascii does the same.
 constexpr std::size_t kRing = 256;
+// scan_ascii's parts scanned at once: 4 in a text of kStreams4 bytes or more, 2 from kStreams2.
+constexpr std::size_t kStreams4 = 2048, kStreams2 = 512;
 
 bool is_ascii(std::string_view s) {
   const char* p = s.data();
@@ -426,38 +428,46 @@ std::size_t KeywordMatcher::scan_ascii(std::string_view s, void (*cb)(void*, int
     ++matches;
     cb(ctx, rule, b, e);
   };
-  constexpr std::size_t kHalves = 512;  // shorter texts in one pass
-  std::size_t sa = 0, ia = 0, mid = n;
-  if (n >= kHalves) {
-    mid = n / 2;
-    thread_local std::vector<std::array<std::size_t, 3>> later;
-    later.clear();
-    auto keep = [&](int32_t rule, std::size_t b, std::size_t e) { later.push_back({static_cast<std::size_t>(rule), b, e}); };
-    std::size_t sb = 0;
-    for (std::size_t i = back(mid, max_len_); i < mid; ++i) sb = static_cast<std::size_t>(trans[sb + cls[p[i]]] >> 1);
-    std::size_t ib = mid;
-    for (; ia < mid; ++ia, ++ib) {
-      const int32_t va = trans[sa + cls[p[ia]]], vb = trans[sb + cls[p[ib]]];
-      sa = static_cast<std::size_t>(va >> 1);
-      sb = static_cast<std::size_t>(vb >> 1);
-      if ((va | vb) & 1) {
-        if (va & 1) outputs(sa, ia + 1, now);
-        if (vb & 1) outputs(sb, ib + 1, keep);
+  // K streams over K parts of the text, in lockstep; the first reports as it goes, the others keep their
+  // matches (in order) for after it.
+  auto run = [&](auto streams) {
+    constexpr std::size_t K = decltype(streams)::value;
+    const std::size_t part = n / K;
+    std::array<std::size_t, K> st{}, from{};
+    thread_local std::array<std::vector<std::array<std::size_t, 3>>, 8> later;
+    for (std::size_t k = 0; k < K; ++k) {
+      from[k] = k * part;
+      later[k].clear();
+      if (k > 0)
+        for (std::size_t i = back(from[k], max_len_); i < from[k]; ++i) st[k] = static_cast<std::size_t>(trans[st[k] + cls[p[i]]] >> 1);
+    }
+    auto report = [&](std::size_t k, std::size_t end) {
+      if (k == 0) outputs(st[0], end, now);
+      else outputs(st[k], end, [&](int32_t rule, std::size_t b, std::size_t e) { later[k].push_back({static_cast<std::size_t>(rule), b, e}); });
+    };
+    for (std::size_t j = 0; j < part; ++j) {
+      std::array<int32_t, K> v;
+      int32_t any = 0;
+      for (std::size_t k = 0; k < K; ++k) {
+        v[k] = trans[st[k] + cls[p[from[k] + j]]];
+        st[k] = static_cast<std::size_t>(v[k] >> 1);
+        any |= v[k];
       }
+      if (any & 1)
+        for (std::size_t k = 0; k < K; ++k)
+          if (v[k] & 1) report(k, from[k] + j + 1);
     }
-    for (; ib < n; ++ib) {
-      const int32_t vb = trans[sb + cls[p[ib]]];
-      sb = static_cast<std::size_t>(vb >> 1);
-      if (vb & 1) outputs(sb, ib + 1, keep);
+    for (std::size_t i = from[K - 1] + part; i < n; ++i) {  // the last part's rest (n not a multiple of K)
+      const int32_t v = trans[st[K - 1] + cls[p[i]]];
+      st[K - 1] = static_cast<std::size_t>(v >> 1);
+      if (v & 1) report(K - 1, i + 1);
     }
-    for (const auto& k : later) now(static_cast<int32_t>(k[0]), k[1], k[2]);
-    return matches;
-  }
-  for (; ia < n; ++ia) {
-    const int32_t v = trans[sa + cls[p[ia]]];
-    sa = static_cast<std::size_t>(v >> 1);
-    if (v & 1) outputs(sa, ia + 1, now);
-  }
+    for (std::size_t k = 1; k < K; ++k)
+      for (const auto& m : later[k]) now(static_cast<int32_t>(m[0]), m[1], m[2]);
+  };
+  if (n >= kStreams4) run(std::integral_constant<std::size_t, 4>{});
+  else if (n >= kStreams2) run(std::integral_constant<std::size_t, 2>{});
+  else run(std::integral_constant<std::size_t, 1>{});
   return matches;
 }
 
