@@ -384,10 +384,11 @@ std::size_t KeywordMatcher::scan_nfc(std::string_view s, void (*cb)(void*, int32
 // An ASCII text is its own NFC and folds byte for byte, so the automaton runs on its bytes with no bookkeeping:
 // a whitespace run is one space by the table itself (ascii_trans_), and a match's start is found when it is
 // reported, by going back over its folded bytes (a whitespace run counting one). The scan is a chain of
-// dependent table lookups, so a long text is scanned as two halves at once: the second half's automaton starts
-// max_len_ folded bytes before the middle (where it is in the state the first half's reaches there: a state
-// is the longest suffix of the folded text that begins a keyword) and reports only matches ending after it,
-// kept and passed on after the first half's. The occurrences, their order and offsets are scan_nfc's.
+// dependent table lookups, so a long text is scanned as two or four parts at once (one lookup's wait hides
+// the others'): a later part's automaton starts max_len_ folded bytes before the part (where it is in the
+// state the part before reaches there: a state is the longest suffix of the folded text that begins a
+// keyword) and reports only matches ending inside its part, kept and passed on after the parts before. The
+// occurrences, their order and offsets are scan_nfc's.
 std::size_t KeywordMatcher::scan_ascii(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
                                        void* ctx) const {
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());

@@ -64,7 +64,7 @@ TEST_CASE("analysis::KeywordMatcher compares keywords and text under NFC, on who
 }
 
 TEST_CASE("analysis::KeywordMatcher scans ASCII text the way it scans any text", "[analysis]") {
-  // An ASCII text without a limit takes the fast scan (two halves at once when long, whitespace runs in the
+  // An ASCII text without a limit takes the fast scan (two or four parts at once when long, whitespace runs in the
   // table, starts found going back); with a limit too large to stop it, the general one. Same occurrences, in
   // the same order, at the same offsets: random texts over a small alphabet make many matches, overlapping,
   // across the middle, in long whitespace runs and next to word characters.
