@@ -20,6 +20,7 @@
 #include <map>
 
 #include "qualrank/model/taxonomy.h"
+#include "qualrank/util/swar.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -94,6 +95,24 @@ struct AsciiWord {
 };
 const AsciiWord kWord;
 
+// scan_nfc maps a match back to the text through a ring of the last kRing folded bytes' origins (a longer
+// keyword's match is said to start at 0); scan_ascii does the same.
+constexpr std::size_t kRing = 256;
+// scan_ascii's parts scanned at once: 4 in a text of kStreams4 bytes or more, 2 from kStreams2.
+constexpr std::size_t kStreams4 = 2048, kStreams2 = 512;
+
+bool is_ascii(std::string_view s) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  std::uint64_t acc = 0;
+  for (; i + 32 <= n; i += 32)
+    acc |= swar::load(p + i) | swar::load(p + i + 8) | swar::load(p + i + 16) | swar::load(p + i + 24);
+  for (; i + 8 <= n; i += 8) acc |= swar::load(p + i);
+  for (; i < n; ++i) acc |= static_cast<unsigned char>(p[i]);
+  return swar::high_byte(acc) == 0;
+}
+
 bool is_ascii_space(uint8_t b) { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'; }
 
 std::string collapse_spaces(std::string_view s) {
@@ -166,6 +185,7 @@ void KeywordMatcher::build(const std::vector<std::string>& folded) {
   // Trie.
   std::vector<std::vector<int32_t>> go(1, std::vector<int32_t>(classes_, -1));
   std::vector<std::vector<int32_t>> outputs(1);
+  std::vector<uint8_t> label(1, 0);  // per state: the class of the byte that leads to it in the trie
   for (std::size_t r = 0; r < folded.size(); ++r) {
     if (folded[r].empty()) continue;
     int32_t s = 0;
@@ -175,13 +195,17 @@ void KeywordMatcher::build(const std::vector<std::string>& folded) {
         next = static_cast<int32_t>(go.size());
         go.emplace_back(classes_, -1);
         outputs.emplace_back();
+        label.push_back(cls_[c]);
       }
       s = go[static_cast<std::size_t>(s)][cls_[c]];
     }
     outputs[static_cast<std::size_t>(s)].push_back(static_cast<int32_t>(r));
   }
   rule_len_.resize(folded.size());
-  for (std::size_t r = 0; r < folded.size(); ++r) rule_len_[r] = static_cast<uint16_t>(folded[r].size());
+  for (std::size_t r = 0; r < folded.size(); ++r) {
+    rule_len_[r] = static_cast<uint16_t>(folded[r].size());
+    max_len_ = std::max<std::size_t>(max_len_, rule_len_[r]);
+  }
   // BFS for failure links; fill the DFA.
   std::size_t n = go.size();
   std::vector<int32_t> fail(n, 0);
@@ -240,6 +264,13 @@ void KeywordMatcher::build(const std::vector<std::string>& folded) {
     const auto t = static_cast<std::size_t>(delta_[k]);
     trans_[k] = static_cast<int32_t>(((t * classes_) << 1) | (out_first_[t] >= 0 ? 1u : 0u));
   }
+  // A state the trie reaches by a space is where a whitespace run's first byte leads: scan_nfc skips the
+  // rest of the run, scan_ascii stays there (no keyword ends in a space: the state has no outputs).
+  ascii_trans_ = trans_;
+  if (collapse_ && cls_[' '] != 0)
+    for (std::size_t t = 1; t < n; ++t)
+      if (label[t] == cls_[' '])
+        ascii_trans_[t * classes_ + cls_[' ']] = static_cast<int32_t>(((t * classes_) << 1) | (out_first_[t] >= 0 ? 1u : 0u));
   for (std::size_t b = 0; b < 128; ++b) {
     const bool space = collapse_ && is_ascii_space(static_cast<uint8_t>(b));
     ascii_cls_[b] = cls_[space ? ' ' : kFold.t[b]];
@@ -249,6 +280,7 @@ void KeywordMatcher::build(const std::vector<std::string>& folded) {
 
 std::size_t KeywordMatcher::scan_impl(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
                                       void* ctx, std::size_t limit) const {
+  if (limit == 0 && is_ascii(s)) return scan_ascii(s, cb, ctx);
   // Most text is in NFC already (all ASCII text is) and is scanned as it is; other text is normalised once.
   if (text::is_nfc(s)) return scan_nfc(s, cb, ctx, limit, nullptr);
   const text::NfcText n = text::nfc_with_origin(s);
@@ -265,7 +297,6 @@ std::size_t KeywordMatcher::scan_nfc(std::string_view s, void (*cb)(void*, int32
   // Map from folded-byte positions back to original text: folded output of a code point ends at the
   // code point's end in the original, and keywords start at code-point boundaries. We record, for the
   // bytes fed since the last boundary, the original start offset via a small ring of recent boundaries.
-  constexpr std::size_t kRing = 256;
   // Not initialised (2 KB per call): an entry is read only after a match of as many bytes wrote it.
   std::array<std::size_t, kRing> orig_at;     // folded offset (mod ring) -> original offset of that byte's code point
   std::size_t folded_pos = 0;
@@ -347,6 +378,97 @@ std::size_t KeywordMatcher::scan_nfc(std::string_view s, void (*cb)(void*, int32
     const std::size_t len = text::fold_code_point(c, buf);
     for (std::size_t k = 0; k < len; ++k) feed(static_cast<uint8_t>(buf[k]), start, i);
   }
+  return matches;
+}
+
+// An ASCII text is its own NFC and folds byte for byte, so the automaton runs on its bytes with no bookkeeping:
+// a whitespace run is one space by the table itself (ascii_trans_), and a match's start is found when it is
+// reported, by going back over its folded bytes (a whitespace run counting one). The scan is a chain of
+// dependent table lookups, so a long text is scanned as two or four parts at once (one lookup's wait hides
+// the others'): a later part's automaton starts max_len_ folded bytes before the part (where it is in the
+// state the part before reaches there: a state is the longest suffix of the folded text that begins a
+// keyword) and reports only matches ending inside its part, kept and passed on after the parts before. The
+// occurrences, their order and offsets are scan_nfc's.
+std::size_t KeywordMatcher::scan_ascii(std::string_view s, void (*cb)(void*, int32_t, std::size_t, std::size_t),
+                                       void* ctx) const {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const std::size_t n = s.size();
+  const int32_t* trans = ascii_trans_.data();
+  const uint8_t* cls = ascii_cls_.data();
+  const uint8_t* space = ascii_space_.data();
+  // The offset `count` folded bytes before `end` (not before 0).
+  auto back = [&](std::size_t end, std::size_t count) {
+    std::size_t k = end;
+    for (; count > 0 && k > 0; --count)
+      if (space[p[k - 1]])
+        while (k > 0 && space[p[k - 1]]) --k;
+      else
+        --k;
+    return k;
+  };
+  std::size_t matches = 0;
+  // The outputs of state offset `st` reached by the byte before `end`, as scan_nfc's outputs() checks them.
+  auto outputs = [&](std::size_t st, std::size_t end, auto&& emit) {
+    const auto state = st / classes_;
+    const bool word_follows = end < n && kWord.t[p[end]] != 0;
+    if (word_follows && !any_partial_) return;
+    for (int32_t o = out_first_[state]; o >= 0; o = out_next_[static_cast<std::size_t>(o)]) {
+      const int32_t rule = out_rule_[static_cast<std::size_t>(o)];
+      const uint8_t flags = rule_flags_[static_cast<std::size_t>(rule)];
+      const std::size_t len = rule_len_[static_cast<std::size_t>(rule)];
+      const std::size_t start = len <= kRing ? back(end, len) : 0;
+      if (flags & 1) {
+        if (word_follows && !(flags & 8)) continue;
+        if (start > 0 && !(flags & 4) && kWord.t[p[start - 1]] != 0) continue;
+      }
+      if ((flags & 2) && !spelled_exactly(s, start, end, exact_[static_cast<std::size_t>(rule)], collapse_)) continue;
+      emit(rule, start, end);
+    }
+  };
+  auto now = [&](int32_t rule, std::size_t b, std::size_t e) {
+    ++matches;
+    cb(ctx, rule, b, e);
+  };
+  // K streams over K parts of the text, in lockstep; the first reports as it goes, the others keep their
+  // matches (in order) for after it.
+  auto run = [&](auto streams) {
+    constexpr std::size_t K = decltype(streams)::value;
+    const std::size_t part = n / K;
+    std::array<std::size_t, K> st{}, from{};
+    thread_local std::array<std::vector<std::array<std::size_t, 3>>, 8> later;
+    for (std::size_t k = 0; k < K; ++k) {
+      from[k] = k * part;
+      later[k].clear();
+      if (k > 0)
+        for (std::size_t i = back(from[k], max_len_); i < from[k]; ++i) st[k] = static_cast<std::size_t>(trans[st[k] + cls[p[i]]] >> 1);
+    }
+    auto report = [&](std::size_t k, std::size_t end) {
+      if (k == 0) outputs(st[0], end, now);
+      else outputs(st[k], end, [&](int32_t rule, std::size_t b, std::size_t e) { later[k].push_back({static_cast<std::size_t>(rule), b, e}); });
+    };
+    for (std::size_t j = 0; j < part; ++j) {
+      std::array<int32_t, K> v;
+      int32_t any = 0;
+      for (std::size_t k = 0; k < K; ++k) {
+        v[k] = trans[st[k] + cls[p[from[k] + j]]];
+        st[k] = static_cast<std::size_t>(v[k] >> 1);
+        any |= v[k];
+      }
+      if (any & 1)
+        for (std::size_t k = 0; k < K; ++k)
+          if (v[k] & 1) report(k, from[k] + j + 1);
+    }
+    for (std::size_t i = from[K - 1] + part; i < n; ++i) {  // the last part's rest (n not a multiple of K)
+      const int32_t v = trans[st[K - 1] + cls[p[i]]];
+      st[K - 1] = static_cast<std::size_t>(v >> 1);
+      if (v & 1) report(K - 1, i + 1);
+    }
+    for (std::size_t k = 1; k < K; ++k)
+      for (const auto& m : later[k]) now(static_cast<int32_t>(m[0]), m[1], m[2]);
+  };
+  if (n >= kStreams4) run(std::integral_constant<std::size_t, 4>{});
+  else if (n >= kStreams2) run(std::integral_constant<std::size_t, 2>{});
+  else run(std::integral_constant<std::size_t, 1>{});
   return matches;
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "qualrank/analysis/autocode.h"
@@ -102,7 +103,9 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
     end = end == std::string_view::npos ? stored.size() : std::min(stored.size(), end + 1);
     pieces.push_back(stored.substr(pos, end - pos));
     first_lines.push_back(line);
-    line += static_cast<int>(std::count(stored.begin() + static_cast<std::ptrdiff_t>(pos), stored.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+    // (by memchr, line to line: std::count widened every byte to a 64-bit sum, a twentieth of retrieval's time)
+    for (const char *q = stored.data() + pos, *e = stored.data() + end; (q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(e - q)))); ++q)
+      ++line;
     pos = end;
   }
   std::vector<Piece> parts(pieces.size());

@@ -2,6 +2,8 @@
 
 #include "qualrank/analysis/autocode.h"
 
+#include <tuple>
+
 using namespace qualrank;
 
 TEST_CASE("analysis::KeywordMatcher matches case-insensitively at word boundaries", "[analysis]") {
@@ -59,4 +61,48 @@ TEST_CASE("analysis::KeywordMatcher compares keywords and text under NFC, on who
   std::vector<std::pair<std::size_t, std::size_t>> at;
   scan_spans(composed, "Zoe\u0308 at " + nfd + "!", [&](std::size_t, std::size_t b, std::size_t e) { at.emplace_back(b, e); });
   CHECK(at == std::vector<std::pair<std::size_t, std::size_t>>{{9, 15}});
+}
+
+TEST_CASE("analysis::KeywordMatcher scans ASCII text the way it scans any text", "[analysis]") {
+  // An ASCII text without a limit takes the fast scan (two or four parts at once when long, whitespace runs in the
+  // table, starts found going back); with a limit too large to stop it, the general one. Same occurrences, in
+  // the same order, at the same offsets: random texts over a small alphabet make many matches, overlapping,
+  // across the middle, in long whitespace runs and next to word characters.
+  uint32_t seed = 12345;
+  auto rnd = [&](uint32_t n) {
+    seed = seed * 1664525u + 1013904223u;
+    return (seed >> 8) % n;
+  };
+  const std::string letters = "abAB _\n\t.1x";
+  auto word = [&](std::size_t max) {
+    std::string w;
+    for (std::size_t k = 1 + rnd(static_cast<uint32_t>(max)); k > 0; --k) w += "abAB"[rnd(4)];
+    return w;
+  };
+  using Hit = std::tuple<int32_t, std::size_t, std::size_t>;
+  auto hits = [](const KeywordMatcher& m, std::string_view text, std::size_t limit) {
+    std::vector<Hit> out;
+    m.scan_impl(text, [](void* o, int32_t r, std::size_t b, std::size_t e) { static_cast<std::vector<Hit>*>(o)->emplace_back(r, b, e); }, &out, limit);
+    return out;
+  };
+  std::size_t total = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<KeywordRule> rules;
+    for (std::size_t k = 1 + rnd(8); k > 0; --k) {
+      std::string kw = word(4);
+      if (rnd(2)) kw += std::string(1 + rnd(2), ' ') + word(3);
+      if (rnd(20) == 0) kw = std::string(260 + rnd(20), 'a');  // longer than the ring of origins: said to start at 0
+      rules.push_back({kw, "N", rnd(3) != 0, rnd(4) == 0});
+    }
+    const KeywordMatcher m(rules, MatcherOptions{rnd(3) != 0});
+    std::string text;
+    for (std::size_t k = rnd(3) ? rnd(3000) : rnd(40); k > 0; --k) text += letters[rnd(static_cast<uint32_t>(letters.size()))];
+    if (rnd(4) == 0) text.insert(rnd(static_cast<uint32_t>(text.size() + 1)), std::string(rnd(600), rnd(2) ? ' ' : '\n'));
+    if (rnd(10) == 0) text.insert(rnd(static_cast<uint32_t>(text.size() + 1)), std::string(600, 'a'));
+    const auto fast = hits(m, text, 0);
+    INFO("round " << round);
+    CHECK(fast == hits(m, text, static_cast<std::size_t>(-1)));
+    total += fast.size();
+  }
+  CHECK(total > 10000);  // (the comparison compared something)
 }
