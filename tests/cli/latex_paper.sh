@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# LaTeX tables in a paper (docs/latex.md, #39.2): `qualrank report` on the bundled study, on the fieldwork study and
-# on the rank-model study; every reports/latex/*.tex compiles, alone after the preamble its opening comment names
-# (docs/latex.md's), in (a) an IEEEtran two-column conference paper (column 252pt) and (b) a one-column article;
+# LaTeX tables in a paper (docs/latex.md, #39.2): `qualrank report` on the bundled study, on the fieldwork study
+# (with a corpus of issue reports: Table I) and on the rank-model study; every reports/latex/*.tex compiles, alone
+# after the preamble its opening comment names (docs/latex.md's), in (a) an IEEEtran two-column conference paper (column 252pt) and (b) a one-column article;
 # the *-appendix.tex files (longtables: a longtable cannot sit in two columns) in the article only. Each with
 # pdflatex -halt-on-error (twice when a longtable: its widths settle on the second run). Fails on any LaTeX error,
 # on any "Overfull \hbox (X pt too wide)" with X > 1, and on any Type 3 (bitmap) font in the PDF (pdffonts).
@@ -20,7 +20,19 @@ export HOME="$tmp"  # TeX's caches stay in the temp folder
 
 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/bundled" || fail "report on the bundled study"
 cp -r "$FIXTURES/fieldwork" "$tmp/fw"; cp "$FIXTURES/findings/findings.yaml" "$tmp/fw/"
+# fieldwork with a corpus of issue reports too (stage one), so that Table I (corpus.tex) is compiled as well:
+# three generated sources, retrieved, one document screened out, a sample of 12 labelled by two coders.
+/usr/bin/python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 40 >/dev/null
+for s in atlas borealis cirrus; do "$QUALRANK" -C "$tmp/fw" -q corpus import "$tmp/gen/$s.json" --source "$s"; done
+printf 'sources:\n  atlas: [cache miss, plain title]\n  borealis: [cache miss, plain title]\n' >"$tmp/fw/corpus/keywords.yaml"
+"$QUALRANK" -C "$tmp/fw" -q corpus retrieve 2>/dev/null
+"$QUALRANK" -C "$tmp/fw" -q corpus screen --screener sam --doc atlas#1 --false-positive duplicate
+"$QUALRANK" -C "$tmp/fw" -q corpus sample pilot --size 12 --seed 1
+{ echo "doc,nodes,note"; grep -v '^#' "$tmp/fw/corpus/samples/pilot.txt" | awk '{ n = split("COM.1 COM.2 TOOL.1 TOOL.2 WELL.1", a, " "); print $0 "," a[NR % n + 1] "," }'; } >"$tmp/labels.csv"
+for c in ana ben; do "$QUALRANK" -C "$tmp/fw" -q corpus label --coder "$c" --sample pilot --from-csv "$tmp/labels.csv"; done
+"$QUALRANK" -C "$tmp/fw" -q corpus labels export --sample pilot
 "$QUALRANK" -C "$tmp/fw" -q report -o "$tmp/fw/reports" || fail "report on fieldwork"
+[[ -f "$tmp/fw/reports/latex/corpus.tex" ]] || fail "fieldwork with a corpus: no corpus.tex"
 cp -r "$FIXTURES/rank-model" "$tmp/rm"
 "$QUALRANK" -C "$tmp/rm" -q report -o "$tmp/rm/reports" || fail "report on rank-model"
 
