@@ -22,30 +22,31 @@
 #include "qualrank/util/text.h"
 
 namespace qualrank::suggest {
-namespace {
 
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
-constexpr std::uint64_t kFnvPrime = 1099511628211ull;
-
-std::uint64_t fnv(std::uint64_t h, std::string_view bytes) {
+std::uint64_t detail::fnv(std::uint64_t h, std::string_view bytes) {
   for (unsigned char b : bytes) {
     h ^= b;
-    h *= kFnvPrime;
+    h *= 1099511628211ull;  // FNV-1a's 64-bit prime
   }
   return h;
 }
 
-const std::uint64_t kWordSeed = fnv(kFnvOffset, "w:");
-const std::uint64_t kCharSeed = fnv(kFnvOffset, "c:");
-
-// splitmix64's finaliser: spreads FNV's weak low bits before they pick a slot.
-std::uint64_t mix(std::uint64_t x) {
+std::uint64_t detail::mix(std::uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ull;
   x ^= x >> 27;
   x *= 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+
+namespace {
+
+using detail::fnv;
+using detail::kFnvOffset;
+using detail::mix;
+
+const std::uint64_t kWordSeed = fnv(kFnvOffset, "w:");
+const std::uint64_t kCharSeed = fnv(kFnvOffset, "c:");
 
 enum class CharClass { separator, word, alone };
 

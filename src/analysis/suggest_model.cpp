@@ -282,17 +282,10 @@ std::vector<std::size_t> training_sample(const std::vector<TrainingSegment>& seg
     if (!segments[i].codes.empty()) coded.push_back(i);
   if (max == 0 || coded.size() <= max) return coded;
   auto place = [&](std::size_t i) {  // FNV-1a of group, NUL, text; then mixed with the seed (splitmix64)
-    std::uint64_t h = 14695981039346656037ull;
-    auto add = [&](std::string_view b) {
-      for (unsigned char c : b) h = (h ^ c) * 1099511628211ull;
-    };
-    add(segments[i].group);
-    h = (h ^ 0u) * 1099511628211ull;
-    add(segments[i].text);
-    std::uint64_t z = h + seed + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    std::uint64_t h = detail::fnv(detail::kFnvOffset, segments[i].group);
+    h = detail::fnv(h, std::string_view("\0", 1));
+    h = detail::fnv(h, segments[i].text);
+    return detail::mix(h + seed + 0x9e3779b97f4a7c15ull);
   };
   std::vector<std::pair<std::uint64_t, std::size_t>> order;
   order.reserve(coded.size());

@@ -29,6 +29,15 @@ struct Guideline;
 
 namespace suggest {
 
+namespace detail {
+// FNV-1a, 64 bits, continued from `h` over `bytes` (start from kFnvOffset); the feature names' hash and the
+// training sample's order.
+inline constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+std::uint64_t fnv(std::uint64_t h, std::string_view bytes);
+// splitmix64's finaliser: spreads FNV's weak low bits.
+std::uint64_t mix(std::uint64_t x);
+}  // namespace detail
+
 // ---- Features (suggest_features.cpp) ----------------------------------------------------------------
 
 struct FeatureOptions {
