@@ -28,10 +28,6 @@ std::string fmt_p(double p) {
 // "p < 0.001" or "p = 0.042", for sentences (never "p = < 0.001").
 std::string p_text(double p) { return !std::isnan(p) && p < 0.001 ? "p < 0.001" : "p = " + fmt_p(p); }
 
-std::string item_label(const Taxonomy& t, const std::string& id) {
-  const auto* n = t.find(id);
-  return n ? id + " " + n->name : id;
-}
 
 
 const char* partial_name(pl::PartialRankings p) { return p == pl::PartialRankings::top_k ? "top-k" : "subset"; }
@@ -192,6 +188,11 @@ nlohmann::ordered_json k_groups_json(const KGroupAnalysis& k) {
 }
 
 }  // namespace
+
+std::string item_label(const Taxonomy& t, const std::string& id) {
+  const auto* n = t.find(id);
+  return n ? id + " " + n->name : id;
+}
 
 std::string model_summary_sentence(const QuestionModel& m) { return lr_sentence(m); }
 

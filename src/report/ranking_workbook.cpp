@@ -361,10 +361,6 @@ void summary_sheet(xlsx::Book& book, const RankingAnalysis& a, const Taxonomy& t
                1);
   auto* wrapped = book.format(xlsx::CellStyle::wrapped_text);
   auto* three = book.format(xlsx::CellStyle::three_decimals);
-  auto name_of = [&](const std::string& id) {
-    const auto* n = t.find(id);
-    return n ? id + " " + n->name : id;
-  };
   int row = 0;
   auto question_rows = [&](const QuestionRankAnalysis& q, const std::string& prefix) {
     if (prefix.empty())
@@ -381,7 +377,7 @@ void summary_sheet(xlsx::Book& book, const RankingAnalysis& a, const Taxonomy& t
           return it == q.items.end() ? std::string() : text::fixed(g.mean_rank[static_cast<std::size_t>(it - q.items.begin())], 2);
         };
         sheet.write_text(row, 6, consensus_text(g.consensus_tiers, [&](const std::string& id) {
-                           return name_of(id) + " (" + mean_of(id) + ")";
+                           return item_label(t, id) + " (" + mean_of(id) + ")";
                          }), {}, wrapped);
       }
     for (const auto& pa : q.comparisons) {
@@ -396,7 +392,7 @@ void summary_sheet(xlsx::Book& book, const RankingAnalysis& a, const Taxonomy& t
       std::vector<std::string> flagged;
       for (const auto& g : pa.gaps)
         if (g.misaligned)
-          flagged.push_back(name_of(g.item) + " (gap " + text::fixed(g.gap, 2) + ", Holm p " + text::fixed(g.p_holm, 3) +
+          flagged.push_back(item_label(t, g.item) + " (gap " + text::fixed(g.gap, 2) + ", Holm p " + text::fixed(g.p_holm, 3) +
                             ", by " + g.basis + ")");
       sheet.write_text(row, 6, flagged.empty() ? std::string("no item flagged as misaligned")
                                                : "misaligned: " + text::join(flagged, "; "), {}, wrapped);

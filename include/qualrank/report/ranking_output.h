@@ -59,6 +59,9 @@ bool write_rankings_workbook(const RankingAnalysis& analysis, const Taxonomy& ta
                              const std::filesystem::path& target, Diagnostics& diags);
 
 // An analysis with its title, e.g. an experience comparison "manager: junior vs senior".
+// An item as "ID Name" (its taxonomy name), or the id alone when the taxonomy has no such node.
+std::string item_label(const Taxonomy& t, const std::string& id);
+
 struct TitledRankingAnalysis {
   std::string title;
   const RankingAnalysis* analysis = nullptr;
