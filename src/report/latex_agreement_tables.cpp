@@ -189,7 +189,10 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   const bool screening = total.contains("retrieved");
   Table t;
   t.columns = {{"Source", "l"}};
-  if (screening) t.columns.insert(t.columns.end(), {{"Retrieved", "r"}, {stacked({"Screened", "out"}, 'r', true), "r"}, {"Kept", "r"}, {stacked({"FP", "rate"}, 'r', true), "r"}});
+  if (screening)
+    t.columns.insert(t.columns.end(), {{"Stored", "r"}, {stacked({"In", "window"}, 'r', true), "r"}, {"Retrieved", "r"}, {"Screened", "r"},
+                                       {stacked({"Screened", "out"}, 'r', true), "r"}, {"Kept", "r"}, {stacked({"FP", "rate"}, 'r', true), "r"}});
+  if (screening) t.split = t.columns.size();  // too wide for the line: the screening, then the units under it
   t.columns.push_back({"Units", "r"});
   for (const auto& p : corpus["periods"]) t.columns.push_back({escape(p.get<std::string>()), "r"});
   if (no_period) t.columns.push_back({"(no period)", "r"});
@@ -203,7 +206,8 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   auto row = [&](const Json& r, const std::string& source) {
     std::vector<std::string> cells{source};
     if (screening)
-      cells.insert(cells.end(), {integer(r["retrieved"]), integer(r["screened_out"]), integer(r["kept"]),
+      cells.insert(cells.end(), {integer(r["stored"]), integer(r["in_window"]), integer(r["retrieved"]), integer(r["screened"]),
+                                 integer(r["screened_out"]), integer(r["kept"]),
                                  number(r.value("fp_rate", Json()), 3)});
     cells.push_back(integer(r["units"]));
     for (const auto& p : corpus["periods"]) cells.push_back(integer(r["periods"].value(p.get<std::string>(), Json(0))));
@@ -216,7 +220,8 @@ void corpus_table(const Json& corpus, const std::string& level_name, Stems& stem
   for (const auto& r : corpus["rows"]) t.rows.push_back(row(r, escape(str(r, "source"))));
   t.rules.push_back(t.rows.size());
   t.rows.push_back(row(total, "Total"));
-  t.caption = (screening ? "Corpus per source: documents retrieved by keywords, screened out as false positives (rule: " +
+  t.caption = (screening ? "Corpus per source: documents stored, in the window (" + escape(str(corpus, "window")) +
+                               "), retrieved by keywords, screened, screened out as false positives (rule: " +
                                prose(str(corpus, "rule")) + "), kept, the false-positive rate (screened out / retrieved); "
                                "labelled units per year and " + escape(level_name)
                          : "Units per source, period and " + escape(level_name)) +

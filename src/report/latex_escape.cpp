@@ -336,7 +336,8 @@ std::vector<std::string_view> unbreakable_pieces(const std::vector<std::string_v
 // leaves the rest to the others), so that no word runs into the
 // next column. Defines \qualrankwa, \qualrankwb, ... (one per wrapped column, local to the table's group).
 // Measured in the table's font; when those pieces alone make the table wider than the line (\dimen8),
-// measured again in \small, then in \footnotesize with 2pt between columns, which the table is then set in.
+// measured again in \small, then in \footnotesize with 2pt between columns, then in \scriptsize with 1.5pt, which
+// the table is then set in (a Table with `split` is set in two parts when even that is too wide).
 std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
   constexpr std::size_t kMeasured = 3;  // cells (or pieces) measured per column: the longest by bytes
   std::string o = "\\dimen0=0pt\n";
@@ -389,7 +390,8 @@ std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
     o += "\\if1" + pins[i] + " \\edef" + names[i] + "{" + mins[i] + "}\\else\\edef" + names[i] + "{\\the" + share(i) + "}\\fi\\advance\\dimen8 by " +
          names[i] + "\\relax\n";
   return "\\def\\qualrankwidths{%\n" + o + "}\\qualrankwidths\n"
-         "\\ifdim\\dimen8>\\linewidth \\small\\qualrankwidths\\ifdim\\dimen8>\\linewidth \\footnotesize\\tabcolsep=2pt\\qualrankwidths\\fi\\fi\n";
+         "\\ifdim\\dimen8>\\linewidth \\small\\qualrankwidths\\ifdim\\dimen8>\\linewidth \\footnotesize\\tabcolsep=2pt\\qualrankwidths"
+         "\\ifdim\\dimen8>\\linewidth \\scriptsize\\tabcolsep=1.5pt\\qualrankwidths\\fi\\fi\\fi\n";
 }
 
 }  // namespace
@@ -399,7 +401,7 @@ std::string render(const Table& t) { return detail::render_table(t, false); }
 std::string detail::render_table(const Table& t, bool wide) {
   // "X" columns wrap their text, ragged right, at widths TeX computes where the table is set
   // (wrapped_widths): the fixed columns first, the rest of the line shared. A float without one is measured
-  // too, so that it can fall back on \small and \footnotesize when wider than the line.
+  // too, so that it can fall back on \small, \footnotesize and \scriptsize when wider than the line.
   const auto stretched = std::count_if(t.columns.begin(), t.columns.end(), [](const Column& c) { return c.spec == "X"; });
   std::vector<std::string> names;
   const std::string widths = stretched || !t.long_table ? wrapped_widths(t, names) : "";
@@ -437,7 +439,29 @@ std::string detail::render_table(const Table& t, bool wide) {
   const std::string env = wide ? "table*" : "table";
   o += "\\begin{" + env + "}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n";
   o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\n";
-  o += widths + "\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body + "\\bottomrule\n\\end{tabular}\n";
+  const std::string tabular = widths + "\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body + "\\bottomrule\n\\end{tabular}\n";
+  if (t.split > 1 && t.split < t.columns.size()) {
+    // Measured whole in a group (its font changes stay there); too wide even in \scriptsize: the two parts.
+    auto part = [&](std::size_t from, std::size_t to) {
+      Table p;
+      p.columns.push_back(t.columns[0]);
+      p.columns.insert(p.columns.end(), t.columns.begin() + static_cast<std::ptrdiff_t>(from), t.columns.begin() + static_cast<std::ptrdiff_t>(to));
+      p.rules = t.rules;
+      for (const auto& row : t.rows) {
+        p.rows.push_back({row[0]});
+        p.rows.back().insert(p.rows.back().end(), row.begin() + static_cast<std::ptrdiff_t>(from), row.begin() + static_cast<std::ptrdiff_t>(to));
+      }
+      const std::string f = render_table(p, false);  // a float: take its widths and tabular, between caption and end
+      const auto begin = f.find("\n", f.find("\\label{")) + 1;
+      return "\\begingroup\n" + f.substr(begin, f.rfind("\\end{table}") - begin) + "\\endgroup\n";
+    };
+    o += "\\begingroup\n" + widths + "\\ifdim\\dimen8>\\linewidth \\gdef\\qualranksplit{1}\\else\\gdef\\qualranksplit{0}\\fi\n" +
+         "\\if0\\qualranksplit\n\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body +
+         "\\bottomrule\n\\end{tabular}\n\\fi\n\\endgroup\n\\if1\\qualranksplit\n" + part(1, t.split) + "\\par\\medskip\n" +
+         part(t.split, t.columns.size()) + "\\fi\n";
+  } else {
+    o += tabular;
+  }
   if (!t.note.empty()) o += "\\par\\medskip\n\\parbox{\\linewidth}{" + t.note + "}\n";
   o += "\\end{" + env + "}\n";
   return o;

@@ -306,10 +306,13 @@ import json; r = json.load(open('$ws/reports/report.json'))['corpus']; t = json.
 assert r == t, (r, t)" || fail "report.json's corpus"
 row=$(/usr/bin/python3 -c "
 import json; t = json.load(open('$tmp/table.json')); r = t['rows'][0]
-cells = [r['retrieved'], r['screened_out'], r['kept'], '%.3f' % r['fp_rate'], r['units']] + [r['periods'][p] for p in t['periods']]
-# (the LaTeX table keeps its columns; the caption names both FP averages)
+cells = [r['stored'], r['in_window'], r['retrieved'], r['screened'], r['screened_out'], r['kept'], '%.3f' % r['fp_rate'],
+         r['units']] + [r['periods'][p] for p in t['periods']]
+# (the LaTeX table has corpus table's columns; the caption names the window and both FP averages)
 print('atlas & ' + ' & '.join(map(str, cells)) + ' & ')")
 grep -qF "$row" "$ws/reports/latex/corpus.tex" || fail "latex row '$row': $(grep atlas "$ws/reports/latex/corpus.tex")"
+window=$(/usr/bin/python3 -c "import json; print(json.load(open('$tmp/table.json'))['window'])")
+grep -qF "documents stored, in the window ($window)" "$ws/reports/latex/corpus.tex" || fail "latex caption: no window '$window'"
 
 # The terminal labeller in tmux (80x24): label two documents, undo the second, quit, reopen: it resumes at the
 # undone one; the saved bytes and the progress line.

@@ -84,6 +84,18 @@ for b in codebook evidence; do
   [[ -f "$tmp/fw/reports/latex/$b-appendix.tex" ]] || fail "fieldwork: no $b-appendix.tex"
   grep -qF "\\ref{tab:$b-appendix}" "$tmp/fw/reports/latex/$b.tex" || fail "$b.tex does not point at its appendix"
 done
+# Table I whole (fifteen columns): one tabular across both columns of IEEEtran (table*); in the one-column
+# article too wide even in \scriptsize, so TeX sets it as two tabulars, the screening over the units, each with
+# the sources (read from the PDFs' text: the head rows and the total rows).
+ieee_text=$(pdftotext -layout "$tmp/pdf/ieee-fw-corpus.pdf" -)
+article_text=$(pdftotext -layout "$tmp/pdf/article-fw-corpus.pdf" -)
+grep -qE '^ *Source +Stored +window +Retrieved +Screened +out +Kept +rate +Units +2023 +2024 +2025' <<<"$ieee_text" ||
+  fail "IEEEtran: Table I is not one tabular: $ieee_text"
+[[ $(grep -cE '^ *Total ' <<<"$ieee_text") == 1 ]] || fail "IEEEtran: Table I total rows: $ieee_text"
+grep -qE '^ *Source +Stored +window +Retrieved +Screened +out +Kept +rate *$' <<<"$article_text" &&
+  grep -qE '^ *Source +Units +2023 +2024 +2025 ' <<<"$article_text" &&
+  grep -qE '^ *Total +120 +120 +57 +1 +1 +56 +0\.018 *$' <<<"$article_text" &&
+  grep -qE '^ *Total +12 +' <<<"$article_text" || fail "article: Table I is not set as screening over units: $article_text"
 # Quotes are cited by participant and line.
 grep -qE "\(U?[A-Za-z0-9]+, line [0-9]+\)" "$tmp/bundled/latex/codebook-appendix.tex" || fail "codebook-appendix: quotes not cited by line"
 ! grep -q 'transcripts\\slash{}' "$tmp/bundled/latex/codebook-appendix.tex" || fail "codebook-appendix: a path in a citation"

@@ -79,6 +79,10 @@ struct Table {
   std::vector<std::size_t> rules;              // a \midrule before these rows (by index)
   std::string note;                            // LaTeX, a paragraph under the table; may be empty
   bool long_table = false;                     // longtable (breaks across pages) instead of a table float
+  // A float wider than the line even in \scriptsize is set as two tabulars, one under the other, when `split`
+  // (a column index > 1) is given: columns [0, split), then column 0 again with [split, end). TeX decides where
+  // the table is set, so one file fits a one-column line and both columns of a two-column page.
+  std::size_t split = 0;
 };
 
 // The table: a float ("table", [tbp], \centering, the caption above the tabular, as wide as the line when a
