@@ -29,9 +29,11 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
   if (!parse_options(ctx, "corpus table",
                      "[--sample NAME ...] [--rule unanimous|majority] [--level N] [--by-sample] [--format text|json]\n"
                      "       [-o FILE.xlsx]\n\n"
-                     "Per source of the corpus: retrieved (corpus/retrieved.jsonl), screened out as false positives (by\n"
-                     "--rule), kept, the false-positive rate (screened out / retrieved); then the labelled units of the\n"
-                     "samples' label tables (qualrank corpus labels export) per year of creation and top-level node.\n"
+                     "Table I. Per source of the corpus: documents stored, in the retrieval's window, retrieved\n"
+                     "(corpus/retrieved.jsonl), screened, screened out as false positives (by --rule), kept, the\n"
+                     "false-positive rate (screened out / retrieved; the total row's pooled, and the mean of the\n"
+                     "sources' rates under the table); then the labelled units of the samples' label tables\n"
+                     "(qualrank corpus labels export) per year of creation and top-level node.\n"
                      "--by-sample adds, after the whole table, each sample's units apart (its own label table's\n"
                      "units per source, year and node), in text and JSON (\"by_sample\") and as one sheet per sample.",
                      desc, args, vm, rc))
