@@ -339,14 +339,19 @@ void Reader::reserve_for(std::string_view text) {
     ++at;
   }
   if (lines < 2 || at == 0) return;
+  // With several files, the arrays grow at least geometrically (as push_back would), not to the exact rows of
+  // the files so far: an exact reserve per file would copy the rows read again for each file.
   const std::size_t rows = table_.unit_line.size() + text.size() / std::max<std::size_t>(1, at / lines) + 16;
-  table_.ratings.codes.reserve(rows * std::max<std::size_t>(stride_, 1));
-  table_.consensus.reserve(rows);
-  table_.unit_source.reserve(rows);
-  table_.unit_line.reserve(rows);
-  table_.unit_key.reserve(rows);
-  first_unit_.reserve(rows);
-  table_.unit_ids.reserve(rows, text.size() / 4);
+  auto at_least = [](auto& v, std::size_t want) {
+    if (want > v.capacity()) v.reserve(std::max(want, 2 * v.capacity()));
+  };
+  at_least(table_.ratings.codes, rows * std::max<std::size_t>(stride_, 1));
+  at_least(table_.consensus, rows);
+  at_least(table_.unit_source, rows);
+  at_least(table_.unit_line, rows);
+  at_least(table_.unit_key, rows);
+  at_least(first_unit_, rows);
+  table_.unit_ids.reserve(rows, table_.unit_ids.bytes() + text.size() / 4);
 }
 
 void Reader::read(const LabelInput& input) {

@@ -4,6 +4,7 @@
 // with the cached hash of each string, so a probe compares bytes only when the hashes match.
 #pragma once
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -51,11 +52,18 @@ class StringInterner {
   // The string with index `i` (valid until the next intern()).
   std::string_view operator[](int i) const { return view(i); }
   int size() const { return static_cast<int>(hashes_.size()); }
-  // Reserves room for about `n` strings of `bytes` total.
+  // The bytes of all strings interned.
+  std::size_t bytes() const { return arena_.size(); }
+  // Reserves room for about `n` strings of `bytes` in all (counting those there). Called again with larger
+  // figures (one file after another), it grows at least geometrically, so the strings are not copied again
+  // and again; room reserved and not used costs address space only.
   void reserve(std::size_t n, std::size_t bytes) {
-    offsets_.reserve(n);
-    hashes_.reserve(n);
-    arena_.reserve(bytes);
+    auto at_least = [](auto& v, std::size_t want) {
+      if (want > v.capacity()) v.reserve(std::max(want, 2 * v.capacity()));
+    };
+    at_least(offsets_, n);
+    at_least(hashes_, n);
+    at_least(arena_, bytes);
     while (slots_.size() < 2 * n) grow();
   }
 
