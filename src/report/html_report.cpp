@@ -682,15 +682,19 @@ void stage_one_section(std::ostringstream& h, const Json& report) {
   h << "<h3>Screening</h3><p class=\"screening\">";
   std::string names;
   for (const auto& x : sc["screeners"]) names += (names.empty() ? "" : ", ") + str(x, "name") + " (" + x["screened"].dump() + " screened)";
-  h << sc["screeners"].size() << " screeners: " << escape(names.empty() ? std::string("none") : names) << ". Rule: "
+  auto counted = [](const Json& count, const char* one, const char* many) {
+    return count.dump() + " " + (count.is_number() && count.get<double>() == 1 ? one : many);
+  };
+  h << counted(Json(sc["screeners"].size()), "screener", "screeners") << ": " << escape(names.empty() ? std::string("none") : names) << ". Rule: "
     << (str(sc, "rule") == "majority" ? "a document is excluded when more than half of those who screened it said false positive"
                                       : "a document is excluded when every screener who screened it said false positive")
-    << " (" << escape(str(sc, "rule")) << "). Over the " << sc["screened_by_all"].dump() << " documents every screener decided on, all agree on "
+    << " (" << escape(str(sc, "rule")) << "). Over the " << counted(sc["screened_by_all"], "document", "documents")
+    << " every screener decided on, all agree on "
     << sc["agreeing"].dump() << " (" << percent(sc["percent_all_agree"]) << "); Cohen's κ " << fmt(sc["cohen_kappa"], 3) << ", Fleiss' κ "
     << fmt(sc["fleiss_kappa"], 3) << ".";
   if (sc.contains("percent_agreement"))
-    h << " Percent agreement (the mean share of agreeing screener pairs, over the " << sc.value("screened_by_two", Json(0)).dump()
-      << " documents two or more screeners decided on): " << fmt(sc["percent_agreement"], 3) << ".";
+    h << " Percent agreement (the mean share of agreeing screener pairs, over the " << counted(sc.value("screened_by_two", Json(0)), "document", "documents")
+      << " two or more screeners decided on): " << fmt(sc["percent_agreement"], 3) << ".";
   h << " Excluded: " << sc["excluded"].dump() << " of " << sc["retrieved"].dump() << " retrieved.</p>";
   if (!sc["excluded_by_reason"].empty() || !sc["false_positive_decisions_by_reason"].empty()) {
     h << "<table class=\"reasons\"><tr><th>Reason</th><th>Documents excluded</th><th>Screeners' false-positive decisions</th></tr>";

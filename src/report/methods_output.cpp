@@ -94,11 +94,11 @@ std::string stage_one_markdown(const Json& report) {
   o += stage_one_plural(Json(screeners.size()), "screener", "screeners") + " (" + stage_one_listing(screeners) + ") screened " + sc["screened"].dump() +
        " of the retrieved documents as relevant or false positive; a document was excluded when " +
        (str(sc, "rule") == "majority" ? "more than half of those who screened it" : "every screener who screened it") +
-       " judged it a false positive (rule: " + md(str(sc, "rule")) + "). Over the " + sc["screened_by_all"].dump() +
-       " documents every screener decided on, they all agreed on " + sc["agreeing"].dump() + " (" + percent(sc["percent_all_agree"]) +
+       " judged it a false positive (rule: " + md(str(sc, "rule")) + "). Over the " +
+       stage_one_plural(sc["screened_by_all"], "document", "documents") + " every screener decided on, they all agreed on " + sc["agreeing"].dump() + " (" + percent(sc["percent_all_agree"]) +
        "); Cohen's kappa " + num(sc["cohen_kappa"], 3) + ", Fleiss' kappa " + num(sc["fleiss_kappa"], 3) + "." +
        (sc.contains("percent_agreement") ? " Percent agreement (the mean share of agreeing screener pairs, over the " +
-                                               sc.value("screened_by_two", Json(0)).dump() + " documents two or more screeners decided on): " +
+                                               stage_one_plural(sc.value("screened_by_two", Json(0)), "document", "documents") + " two or more screeners decided on): " +
                                                num(sc["percent_agreement"], 3) + "."
                                          : std::string()) +
        " " +

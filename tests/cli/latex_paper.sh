@@ -33,6 +33,11 @@ for c in ana ben; do "$QUALRANK" -C "$tmp/fw" -q corpus label --coder "$c" --sam
 "$QUALRANK" -C "$tmp/fw" -q corpus labels export --sample pilot
 "$QUALRANK" -C "$tmp/fw" -q report -o "$tmp/fw/reports" || fail "report on fieldwork"
 [[ -f "$tmp/fw/reports/latex/corpus.tex" ]] || fail "fieldwork with a corpus: no corpus.tex"
+# One screener, one document screened: said in the singular (index.html's and methods.md's stage one).
+grep -qF '<p class="screening">1 screener: sam (1 screened). ' "$tmp/fw/reports/index.html" || fail "index.html: screeners: $(grep -o '<p class="screening">[^.]*' "$tmp/fw/reports/index.html")"
+grep -qF "Over the 1 document every screener decided on, all agree on 1 (100.00 %)" "$tmp/fw/reports/index.html" || fail "index.html: 1 document"
+grep -qF "1 screener (sam) screened 1 of the retrieved documents" "$tmp/fw/reports/methods.md" || fail "methods.md: $(grep -o '[0-9]* screeners\? ([^)]*) screened [^;]*' "$tmp/fw/reports/methods.md")"
+grep -qF "Over the 1 document every screener decided on, they all agreed on 1" "$tmp/fw/reports/methods.md" || fail "methods.md: 1 document"
 cp -r "$FIXTURES/rank-model" "$tmp/rm"
 "$QUALRANK" -C "$tmp/rm" -q report -o "$tmp/rm/reports" || fail "report on rank-model"
 
