@@ -127,8 +127,8 @@ std::string find_transcript(const std::filesystem::path& root, const std::string
 // symlink); give -o to write there on purpose" is printed and nullopt returned (the caller exits 1).
 std::filesystem::path given_path(const Context& ctx, const std::string& given);
 // Where an input file given on the command line is read from: corpus screen/label --from-csv, rank --table,
-// agreement --labels, corpus import FILE (the other inputs, --periods, --keywords, --names, --key and
-// --import-table, still take given_path: from the workspace only). An absolute path as given. A relative one from the
+// agreement --labels and --periods, corpus import FILE, corpus retrieve --keywords, package --names, codebook
+// --import-table (outputs, package --key among them, take given_path). An absolute path as given. A relative one from the
 // workspace (as outputs), or from the current folder when only there is such a file (so a file named from a
 // subfolder, as the shell completes it, is found). When both folders hold a different file of that name,
 // `*why` says so and nullopt is returned; when neither does, the workspace's path is returned and `*why` (when

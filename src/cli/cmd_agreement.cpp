@@ -205,11 +205,17 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
       std::vector<PeriodList> lists;
       std::vector<std::pair<std::string, fs::path>> period_files;  // as shown, where read
       for (const auto& p : vm["periods"].as<std::vector<std::string>>()) {
-        const fs::path path = given_path(ctx, p);
         if (text::find_invalid_utf8(p)) {
           diags.error({text::escape_invalid_utf8(p), 0, 0}, files::kNotUtf8Name);
           continue;
         }
+        std::string where;  // from the workspace, or the current folder (input_path, as --labels)
+        const auto found = input_path(ctx, p, &where);
+        if (!found || !where.empty()) {  // two different files of that name, or none: where says which
+          diags.error({p, 0, 0}, where);
+          continue;
+        }
+        const fs::path path = *found;
         if (!is_folder(path)) {
           period_files.emplace_back(p, path);
           continue;

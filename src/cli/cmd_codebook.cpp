@@ -84,7 +84,13 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
 
   Diagnostics diags;
   if (vm.count("import-table")) {
-    std::string table_path = given_path(ctx, vm["import-table"].as<std::string>()).string();
+    std::string where;  // from the workspace, or the current folder (input_path)
+    const auto found = input_path(ctx, vm["import-table"].as<std::string>(), &where);
+    if (!found || !where.empty()) {
+      *ctx.err << vm["import-table"].as<std::string>() << ": error: " << where << '\n';
+      return 1;
+    }
+    std::string table_path = found->string();
     auto ws = load_workspace_design(ctx.workspace, diags);
     auto version = ws ? taxonomy_at(*ws, at, diags) : nullptr;
     if (!version || diags.has_errors()) {

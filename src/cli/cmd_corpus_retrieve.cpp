@@ -122,12 +122,13 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
                                                                  : std::vector<std::string>{kKeywordsFile};
   corpus::KeywordConfig config;
   for (const auto& kf : keyword_files) {
-    auto path = vm.count("keywords") ? given_path(ctx, kf) : ctx.workspace / kf;
+    std::string why;  // --keywords: from the workspace, or the current folder (input_path)
+    const auto found = vm.count("keywords") ? input_path(ctx, kf, &why) : std::optional<std::filesystem::path>(ctx.workspace / kf);
+    const std::filesystem::path path = found ? *found : ctx.workspace / kf;
     std::string shown = vm.count("keywords") ? kf : std::string(kKeywordsFile);
-    std::string why;
-    auto text = vm.count("keywords") ? files::read(path) : files::read_inside(ctx.workspace, kf, &why);
+    auto text = !vm.count("keywords") ? files::read_inside(ctx.workspace, kf, &why) : found && why.empty() ? files::read(path) : std::nullopt;
     if (!text) {
-      diags.error({shown, 0, 0}, vm.count("keywords") ? "cannot read the file"
+      diags.error({shown, 0, 0}, vm.count("keywords") ? (why.empty() ? std::string("cannot read the file") : why)
                                                        : "no keywords: write " + shown + " or run 'qualrank corpus keywords import FILE'");
       continue;
     }

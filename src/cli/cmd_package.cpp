@@ -71,7 +71,15 @@ int cmd_package(Context& ctx, const std::vector<std::string>& args) {
   if (!output) return 1;
   if (vm["output"].defaulted() && !default_output(ctx, "package", "package.zip")) return 1;
   opts.output_dir = *output;
-  if (vm.count("names")) opts.names_file = given_path(ctx, vm["names"].as<std::string>());
+  if (vm.count("names")) {
+    std::string where;  // from the workspace, or the current folder (input_path)
+    const auto found = input_path(ctx, vm["names"].as<std::string>(), &where);
+    if (!found || !where.empty()) {
+      *ctx.err << vm["names"].as<std::string>() << ": error: " << where << '\n';
+      return 1;
+    }
+    opts.names_file = *found;
+  }
   else if (files::exists(ctx.workspace / "pseudonyms.csv")) {
     if (!files::resolved_inside(ctx.workspace, ctx.workspace / "pseudonyms.csv")) {
       *ctx.err << "pseudonyms.csv: error: " << files::kOutsideMessage << '\n';

@@ -37,4 +37,15 @@ expect_fail 1 "ann.csv: error: cannot read the file: both $ws/ann.csv (from the 
   from_incoming corpus screen --screener sam --from-csv ann.csv
 # from the workspace itself, the workspace's file (one file, no question)
 (cd "$ws" && "$QUALRANK" -q corpus screen --screener tom --from-csv ann.csv) || fail "the workspace's own file"
+# The other input files given on the command line follow the same rule: corpus retrieve --keywords ...
+printf 'sources:\n  atlas: [deadlock]\n' >"$ws/incoming/kw.yaml"
+from_incoming -q corpus retrieve --keywords kw.yaml 2>/dev/null || fail "retrieve --keywords from the subfolder"
+head -1 "$ws/corpus/retrieved.jsonl" | jq -e '.retrieval.keywords | map(.file) == ["incoming/kw.yaml"]' >/dev/null || fail "retrieve: keyword file recorded: $(head -1 "$ws/corpus/retrieved.jsonl")"
+expect_fail 1 "nokw.yaml: error: no such file: looked in the workspace ($ws/nokw.yaml) and in the current folder ($ws/incoming/nokw.yaml)" \
+  from_incoming corpus retrieve --keywords nokw.yaml
+# ... package --names (a names list in the subfolder)
+printf 'name,pseudonym\nsam,S1\n' >"$ws/incoming/names.csv"
+expect_fail 1 "nonames.csv: error: no such file: looked in the workspace ($ws/nonames.csv) and in the current folder ($ws/incoming/nonames.csv)" \
+  from_incoming package -o "$tmp/pkg" --names nonames.csv
+[[ ! -e $tmp/pkg ]] || fail "package written without its names list"
 echo "ok: stage-one frictions"
