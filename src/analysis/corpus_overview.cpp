@@ -38,7 +38,8 @@ std::vector<std::string> exported_samples(const std::filesystem::path& workspace
 
 std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspace, const Taxonomy& taxonomy,
                                            const NodeResolver& resolve, int level, ExclusionRule rule,
-                                           const std::vector<std::string>& samples, Diagnostics& diags) {
+                                           const std::vector<std::string>& samples, Diagnostics& diags,
+                                           std::vector<std::pair<std::string, CorpusTable>>* apart) {
   auto sources = corpus_sources(workspace, diags);
   if (diags.has_errors() || sources.empty()) return std::nullopt;
   // Retrieval and screening.
@@ -104,19 +105,23 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
       return std::nullopt;
     }
   }
-  // Re-source the units by the SOURCE of SOURCE#ID.
-  std::map<std::string, int> source_index;
-  table.sources = sources;
-  for (std::size_t s = 0; s < sources.size(); ++s) source_index.emplace(sources[s], static_cast<int>(s));
-  for (std::int64_t u = 0; u < table.units(); ++u) {
-    const auto id = table.unit_id(u);
-    const std::string source(id.substr(0, id.find('#')));
-    auto [it, fresh] = source_index.emplace(source, static_cast<int>(table.sources.size()));
-    if (fresh) table.sources.push_back(source);
-    table.unit_source[static_cast<std::size_t>(u)] = it->second;
-  }
-  table.files.clear();
-  for (const auto& s : table.sources) table.files.push_back(store_path(s));
+  // Re-source the units by the SOURCE of SOURCE#ID (the corpus's sources first, then any other in order met).
+  const std::vector<int> unit_sample = table.unit_source;  // the label table (sample) each unit came from
+  auto resource = [&sources](LabelTable& t) {
+    std::map<std::string, int> source_index;
+    t.sources = sources;
+    for (std::size_t s = 0; s < sources.size(); ++s) source_index.emplace(sources[s], static_cast<int>(s));
+    for (std::int64_t u = 0; u < t.units(); ++u) {
+      const auto id = t.unit_id(u);
+      const std::string source(id.substr(0, id.find('#')));
+      auto [it, fresh] = source_index.emplace(source, static_cast<int>(t.sources.size()));
+      if (fresh) t.sources.push_back(source);
+      t.unit_source[static_cast<std::size_t>(u)] = it->second;
+    }
+    t.files.clear();
+    for (const auto& s : t.sources) t.files.push_back(store_path(s));
+  };
+  resource(table);
   // Periods: the year of each unit's document; and per source the documents stored and in the retrieval's
   // window (one pass over each stored file).
   std::vector<std::unordered_map<std::string, bool>> wanted(table.sources.size());
@@ -154,10 +159,6 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
   // period" column says how many).
   Diagnostics counting;
   CorpusTable out = corpus_table(table, taxonomy, level, periods, counting);
-  // Retrieval and screening per source.
-  out.screening = true;
-  out.rule = rule == ExclusionRule::majority ? "majority" : "unanimous";
-  out.window = window_text(from, to);
   const auto status = screening_status(retrieved, screeners, rule);
   // Labelled units that are no longer retrieved documents, or that screening now excludes, are not counted
   // silently.
@@ -182,28 +183,72 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
                                   "): the retrieval changed since their sample was drawn; retrieve again as it was, or draw the sample again");
     if (!excluded.empty())
       diags.error({"corpus/screening", 0, 0}, std::to_string(excluded.size()) + " labelled unit(s) are false positives under the rule '" +
-                                                  out.rule + "' (" + some(excluded) + "): screening changed since their sample was drawn");
+                                                  std::string(rule == ExclusionRule::majority ? "majority" : "unanimous") + "' (" + some(excluded) + "): screening changed since their sample was drawn");
     if (!gone.empty() || !excluded.empty()) return std::nullopt;
   }
-  for (auto& row : out.rows) {
-    if (auto it = stored_in_window.find(row.source); it != stored_in_window.end())
-      std::tie(row.stored, row.in_window) = it->second;
-    for (const auto& ss : status.sources)
-      if (ss.source == row.source) {
-        row.retrieved = static_cast<std::int64_t>(ss.retrieved);
-        row.screened = static_cast<std::int64_t>(ss.screened);
-        row.screened_out = static_cast<std::int64_t>(ss.excluded);
-        row.kept = row.retrieved - row.screened_out;
+  // Retrieval and screening per source.
+  auto add_screening = [&](CorpusTable& t) {
+    t.screening = true;
+    t.rule = rule == ExclusionRule::majority ? "majority" : "unanimous";
+    t.window = window_text(from, to);
+    for (auto& row : t.rows) {
+      if (auto it = stored_in_window.find(row.source); it != stored_in_window.end())
+        std::tie(row.stored, row.in_window) = it->second;
+      for (const auto& ss : status.sources)
+        if (ss.source == row.source) {
+          row.retrieved = static_cast<std::int64_t>(ss.retrieved);
+          row.screened = static_cast<std::int64_t>(ss.screened);
+          row.screened_out = static_cast<std::int64_t>(ss.excluded);
+          row.kept = row.retrieved - row.screened_out;
+        }
+    }
+    for (const auto& row : t.rows) {
+      t.total.stored += row.stored;
+      t.total.in_window += row.in_window;
+      t.total.screened += row.screened;
+      t.total.retrieved += row.retrieved;
+      t.total.screened_out += row.screened_out;
+      t.total.kept += row.kept;
+    }
+  };
+  add_screening(out);
+  // Each sample apart: its units alone, with the period lists cut to them (corpus_table orders the periods).
+  if (apart)
+    for (std::size_t k = 0; k < tables.size(); ++k) {
+      LabelTable one;
+      one.coders = table.coders;
+      one.categories = table.categories;
+      one.has_consensus = table.has_consensus;
+      one.ratings.coders = table.ratings.coders;
+      one.ratings.categories = table.ratings.categories;
+      const auto width = static_cast<std::size_t>(table.ratings.coders);
+      std::unordered_map<std::string_view, bool> ids;
+      for (std::int64_t u = 0; u < table.units(); ++u) {
+        const auto i = static_cast<std::size_t>(u);
+        if (unit_sample[i] != static_cast<int>(k)) continue;
+        one.ratings.codes.insert(one.ratings.codes.end(), table.ratings.codes.begin() + static_cast<std::ptrdiff_t>(i * width),
+                                 table.ratings.codes.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
+        ++one.ratings.units;
+        one.consensus.push_back(table.consensus[i]);
+        one.unit_line.push_back(table.unit_line[i]);
+        one.unit_source.push_back(0);
+        one.unit_key.push_back(one.unit_ids.intern(table.unit_id(u)));
+        ids.emplace(table.unit_id(u), true);
       }
-  }
-  for (const auto& row : out.rows) {
-    out.total.stored += row.stored;
-    out.total.in_window += row.in_window;
-    out.total.screened += row.screened;
-    out.total.retrieved += row.retrieved;
-    out.total.screened_out += row.screened_out;
-    out.total.kept += row.kept;
-  }
+      resource(one);
+      std::vector<PeriodList> its;
+      for (const auto& p : periods) {
+        PeriodList q{p.source, p.period, p.file, {}};
+        for (const auto& id : p.ids)
+          if (ids.count(id.first)) q.ids.push_back(id);
+        if (!q.ids.empty()) its.push_back(std::move(q));
+      }
+      Diagnostics quiet;
+      CorpusTable t = corpus_table(one, taxonomy, level, its, quiet);
+      add_screening(t);
+      t.screening = false;  // the corpus's screening is the whole table's, shown once
+      apart->emplace_back(tables[k].stem().string(), std::move(t));
+    }
   return out;
 }
 

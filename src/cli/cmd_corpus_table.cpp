@@ -59,23 +59,13 @@ int cmd_corpus_table(Context& ctx, const std::vector<std::string>& args) {
              << " levels)\n";
     return 2;
   }
-  auto table = corpus::corpus_overview(ctx.workspace, version->taxonomy, version->resolve, level,
-                                       rule == "majority" ? corpus::ExclusionRule::majority
-                                                                                  : corpus::ExclusionRule::unanimous,
-                                       samples, diags);
-  if (!table || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
-  // Each sample apart: its own units; the screening columns are the corpus's, shown once in the whole table.
+  // --by-sample: each sample's units apart, from the same reading; the screening columns are the corpus's,
+  // shown once in the whole table.
   std::vector<std::pair<std::string, CorpusTable>> apart;
-  if (vm.count("by-sample")) {
-    for (const auto& name : samples.empty() ? corpus::exported_samples(ctx.workspace) : samples) {
-      auto one = corpus::corpus_overview(ctx.workspace, version->taxonomy, version->resolve, level,
-                                         rule == "majority" ? corpus::ExclusionRule::majority : corpus::ExclusionRule::unanimous,
-                                         {name}, diags);
-      if (!one || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
-      one->screening = false;
-      apart.emplace_back(name, std::move(*one));
-    }
-  }
+  auto table = corpus::corpus_overview(ctx.workspace, version->taxonomy, version->resolve, level,
+                                       rule == "majority" ? corpus::ExclusionRule::majority : corpus::ExclusionRule::unanimous,
+                                       samples, diags, vm.count("by-sample") ? &apart : nullptr);
+  if (!table || diags.has_errors()) return report_diagnostics(ctx, diags) | 1;
   report_diagnostics(ctx, diags);
   if (vm.count("output")) {
     const auto out = given_path(ctx, vm["output"].as<std::string>());

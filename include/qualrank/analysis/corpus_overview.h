@@ -27,8 +27,12 @@ namespace qualrank::corpus {
 // exists, in name order.
 std::vector<std::string> exported_samples(const std::filesystem::path& workspace);
 
+// With `apart`, also each sample's table alone (in the order of the samples counted), as corpus_overview of
+// that one sample would give it, from the same single reading of the corpus (its screening is not shown:
+// CorpusTable::screening false).
 std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspace, const Taxonomy& taxonomy,
                                            const NodeResolver& resolve, int level, ExclusionRule rule,
-                                           const std::vector<std::string>& samples, Diagnostics& diags);
+                                           const std::vector<std::string>& samples, Diagnostics& diags,
+                                           std::vector<std::pair<std::string, CorpusTable>>* apart = nullptr);
 
 }  // namespace qualrank::corpus
