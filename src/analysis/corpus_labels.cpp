@@ -77,7 +77,7 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
     for (const auto& l : coders[c].labels) {
       auto it = index.find(l.doc);
       if (it == index.end()) {
-        s.not_in_sample.push_back(file + ":" + std::to_string(l.line) + ": " + l.doc);
+        s.not_in_sample.push_back({file, l.line, l.doc});
         continue;
       }
       if (auto ln = resolved(l.nodes, file, l.line)) {
@@ -90,7 +90,7 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
   for (const auto& d : decisions) {
     auto it = index.find(d.doc);
     if (it == index.end()) {
-      s.not_in_sample.push_back(decisions_file + ":" + std::to_string(d.line) + ": " + d.doc);
+      s.not_in_sample.push_back({decisions_file, d.line, d.doc});
       continue;
     }
     if (auto ln = resolved(d.nodes, decisions_file, d.line)) {

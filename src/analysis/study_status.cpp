@@ -238,7 +238,7 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     if (!labels->not_in_sample.empty())
       lab.mark(StepState::stale,
                count(labels->not_in_sample.size(), "label or decision", "labels or decisions") + " of documents not in sample " + name +
-                   " (drawn again since they were made?), not counted: " + labels->not_in_sample.front() +
+                   " (drawn again since they were made?), not counted: " + labels->not_in_sample.front().text() +
                    (labels->not_in_sample.size() > 1 ? ", ..." : ""),
                "qualrank corpus label --coder NAME --sample " + name + " --doc SOURCE#ID --remove");
     out.push_back(std::move(lab));
@@ -346,13 +346,9 @@ void check_corpus(const std::filesystem::path& workspace, const Taxonomy* taxono
     if (!labels) continue;
     // Labels and decisions of documents the sample no longer holds, each at its line (the first ten).
     for (std::size_t k = 0; k < labels->not_in_sample.size() && k < 10; ++k) {
-      const std::string& n = labels->not_in_sample[k];  // "FILE:LINE: DOC"
-      const auto colon = n.find(':'), second = n.find(": ", colon + 1);
-      int line = 0;
-      if (colon != std::string::npos && second != std::string::npos)
-        for (char c : n.substr(colon + 1, second - colon - 1)) line = c >= '0' && c <= '9' && line < 100'000'000 ? line * 10 + (c - '0') : line;
-      diags.warning({n.substr(0, colon), line, 1},
-                    "stale: " + (second == std::string::npos ? n : n.substr(second + 2)) + " is not in sample " + name +
+      const auto& n = labels->not_in_sample[k];
+      diags.warning({n.file, n.line, 1},
+                    "stale: " + n.doc + " is not in sample " + name +
                         " (drawn again since?): this line is not counted; label the sample's documents, or remove it with "
                         "'qualrank corpus label --coder NAME --sample " + name + " --doc SOURCE#ID --remove'");
     }

@@ -241,7 +241,7 @@ static int corpus_labels_export_published(Context& ctx, const po::variables_map&
   for (const auto& sample : samples) {
     auto s = load_sample_labels(ctx.workspace, sample, version->taxonomy, version->resolve, diags);
     if (!s) continue;
-    for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n);
+    for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n.text());
     if (s->coders.empty() && every) continue;  // a sample nobody labelled yet is not part of the study's labels
     if (s->coders.size() < 2) {
       diags.error({labels_dir(sample), 0, 0}, s->coders.empty() ? "nobody has labelled sample " + sample + " yet"
@@ -353,7 +353,7 @@ int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
   if (!lock_held(ctx, "corpus labels export", lock)) return 1;
   auto s = load_sample_labels(ctx.workspace, sample, version->taxonomy, version->resolve, diags);
   if (!s) return report_diagnostics(ctx, diags);
-  for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n);
+  for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n.text());
   report_diagnostics(ctx, diags);
   if (s->coders.empty()) {
     *ctx.err << "qualrank corpus labels export: error: nobody has labelled sample " << sample << " yet ("

@@ -37,7 +37,14 @@ struct SampleLabels {
   std::vector<std::vector<std::string>> notes;          // notes[d][c]: coder c's note on docs[d] ("" when none)
   std::vector<std::optional<LabelDecision>> decisions;  // per doc (nodes resolved and ordered root first)
   std::vector<std::string> decided_category;            // per doc: the decision's category, "" when none
-  std::vector<std::string> not_in_sample;               // "FILE:LINE: DOC" of labels or decisions outside the sample
+  // Labels or decisions of documents outside the sample: where each is (file, line) and its document.
+  struct Outside {
+    std::string file;
+    int line = 0;
+    std::string doc;
+    std::string text() const { return file + ":" + std::to_string(line) + ": " + doc; }  // "FILE:LINE: DOC"
+  };
+  std::vector<Outside> not_in_sample;
 };
 SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const std::vector<CoderLabels>& coders,
                                    const std::vector<LabelDecision>& decisions, const std::string& decisions_file,
