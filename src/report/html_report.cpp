@@ -95,12 +95,21 @@ std::string level_name(const Json& report, int level) {
   return "Level " + std::to_string(level);
 }
 
+// The node names of the report being rendered (render_html_report builds them, per call: a cache kept from
+// one report to the next would name another study's nodes).
+thread_local const std::map<std::string, std::string>* rendered_names = nullptr;
+
+std::map<std::string, std::string> node_names(const Json& report) {
+  std::map<std::string, std::string> names;
+  if (report.contains("taxonomy") && report["taxonomy"].contains("nodes"))
+    for (const auto& n : report["taxonomy"]["nodes"]) names[str(n, "id")] = str(n, "name");
+  return names;
+}
+
 std::string item_name(const Json& report, const std::string& id) {
-  static thread_local std::map<std::string, std::string> cache;
-  if (cache.empty() && report.contains("taxonomy") && report["taxonomy"].contains("nodes"))
-    for (const auto& n : report["taxonomy"]["nodes"]) cache[str(n, "id")] = str(n, "name");
-  auto it = cache.find(id);
-  return it == cache.end() ? std::string() : it->second;
+  if (!rendered_names) return node_names(report)[id];
+  auto it = rendered_names->find(id);
+  return it == rendered_names->end() ? std::string() : it->second;
 }
 
 // The Plackett-Luce block of a question: the likelihood-ratio test in a sentence, the forest plot (log-worth
@@ -781,6 +790,11 @@ void stage_one_section(std::ostringstream& h, const Json& report) {
 }  // namespace
 
 std::string render_html_report(const Json& report) {
+  const auto names = node_names(report);
+  struct Scope {
+    explicit Scope(const std::map<std::string, std::string>& n) { rendered_names = &n; }
+    ~Scope() { rendered_names = nullptr; }
+  } scope(names);
   std::ostringstream h;
   const auto& ws = report["workspace"];
   std::string title = str(ws, "title").empty() ? "qualrank report" : str(ws, "title");
