@@ -48,6 +48,8 @@ TEST_CASE("index.html names each study's own nodes when one process renders two 
   auto names_own_nodes = [](const Written& w, const std::string& html) {
     int named = 0;
     for (const auto& n : w.report["taxonomy"]["nodes"]) {
+      // (ids below the top level, "X.1": a one-letter id would also begin a cell's sentence)
+      if (n["id"].get<std::string>().find('.') == std::string::npos) continue;
       const std::string cell = "<td>" + n["id"].get<std::string>() + " ";
       if (html.find(cell) == std::string::npos) continue;
       CHECK(html.find(cell + n["name"].get<std::string>()) != std::string::npos);
