@@ -22,6 +22,7 @@ set -euo pipefail
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/lib/corpus_study.sh"  # generated_corpus
 export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
 
 # --- 1. Per-code agreement ----------------------------------------------------------------------------------
@@ -196,8 +197,7 @@ PY
 # --- 2. One percent agreement: screening, reconciling, label tables -------------------------------------------
 cw="$tmp/corpus"; cp -r "$FIXTURES/fieldwork" "$cw"
 q() { "$QUALRANK" -C "$cw" "$@"; }
-python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 12 >/dev/null
-for s in atlas borealis cirrus; do q -q corpus import "$tmp/gen/$s.json" --source "$s"; done
+generated_corpus "$cw" "$tmp/gen" 12
 cat >"$cw/corpus/keywords.yaml" <<'EOF'
 sources:
   atlas: [cache miss]

@@ -11,11 +11,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/lib/corpus_study.sh"  # generated_corpus
 ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
 export SOURCE_DATE_EPOCH=1764547200
-/usr/bin/python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 30 >/dev/null
-for s in atlas borealis cirrus; do q -q corpus import "$tmp/gen/$s.json" --source "$s"; done
+generated_corpus "$ws" "$tmp/gen" 30
 cat >"$ws/corpus/keywords.yaml" <<'Y'
 sources:
   atlas: [cache miss, plain title]

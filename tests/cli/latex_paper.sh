@@ -16,14 +16,14 @@ if ! kpsewhich lmodern.sty >/dev/null; then echo "SKIP: lmodern.sty is not insta
 if ! kpsewhich ptmr7t.tfm >/dev/null; then echo "FAIL: Times (ptmr7t.tfm, texlive-fonts-recommended) is not installed: IEEEtran cannot set text"; exit 1; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/lib/corpus_study.sh"  # generated_corpus
 export HOME="$tmp"  # TeX's caches stay in the temp folder
 
 "$QUALRANK" -C "$SOURCE_DIR" -q report -o "$tmp/bundled" || fail "report on the bundled study"
 cp -r "$FIXTURES/fieldwork" "$tmp/fw"; cp "$FIXTURES/findings/findings.yaml" "$tmp/fw/"
 # fieldwork with a corpus of issue reports too (stage one), so that Table I (corpus.tex) is compiled as well:
 # three generated sources, retrieved, one document screened out, a sample of 12 labelled by two coders.
-/usr/bin/python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 40 >/dev/null
-for s in atlas borealis cirrus; do "$QUALRANK" -C "$tmp/fw" -q corpus import "$tmp/gen/$s.json" --source "$s"; done
+generated_corpus "$tmp/fw" "$tmp/gen" 40
 printf 'sources:\n  atlas: [cache miss, plain title]\n  borealis: [cache miss, plain title]\n' >"$tmp/fw/corpus/keywords.yaml"
 "$QUALRANK" -C "$tmp/fw" -q corpus retrieve 2>/dev/null
 "$QUALRANK" -C "$tmp/fw" -q corpus screen --screener sam --doc atlas#1 --false-positive duplicate

@@ -8,6 +8,7 @@
 # the same header names) and `agreement` reads them as folders to the same numbers as file by file.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
+source "$(dirname "${BASH_SOURCE[0]}")/lib/corpus_study.sh"  # generated_corpus
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -16,8 +17,7 @@ ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
 export SOURCE_DATE_EPOCH=1764547200
 
-/usr/bin/python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 40 >/dev/null
-for s in atlas borealis cirrus; do q -q corpus import "$tmp/gen/$s.json" --source "$s"; done
+generated_corpus "$ws" "$tmp/gen" 40
 cat >"$ws/corpus/keywords.yaml" <<'EOF'
 sources:
   atlas: [cache miss, deadlock]

@@ -13,12 +13,12 @@ ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
 q() { "$QUALRANK" -C "$ws" "$@"; }
 export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
 source "$(dirname "$0")/lib/expect.sh"  # expect_fail
+source "$(dirname "$0")/lib/corpus_study.sh"  # generated_corpus
 # state STEP: the state `status --format json` gives the step.
 state() { { q status --format json || true; } | python3 -c 'import json,sys; print(next((s["state"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1]), "absent"))' "$1"; }
 why() { { q status --format json || true; } | python3 -c 'import json,sys; print("\n".join(next(s["why"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1])))' "$1"; }
 
-python3 "$SOURCE_DIR/tests/cli/corpus_gen.py" "$tmp/gen" --per-source 60 --seed 3 >/dev/null
-for s in atlas borealis cirrus; do q -q corpus import "$tmp/gen/$s.json" --source "$s"; done
+generated_corpus "$ws" "$tmp/gen" 60 --seed 3
 printf 'sources:\n  atlas: [cache miss, deadlock]\n  borealis: [cache miss, {term: shard, match: substring}]\n' >"$ws/corpus/keywords.yaml"
 
 # 1. The retrieval records its window and what it was made from.
