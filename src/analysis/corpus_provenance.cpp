@@ -179,6 +179,11 @@ std::string stored_file_mismatch(const std::string& source, std::string_view sto
   return it == manifest.sources.end() ? std::string() : hash_mismatch(store_path(source), sha256_hex(stored), it->second.sha256);
 }
 
+std::string stored_hash_mismatch(const std::string& source, const std::string& sha256, const Manifest& manifest) {
+  auto it = manifest.sources.find(source);
+  return it == manifest.sources.end() ? std::string() : hash_mismatch(store_path(source), sha256, it->second.sha256);
+}
+
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& workspace, const Manifest& manifest) {
   std::vector<std::string> out;
   for (const auto& [s, entry] : manifest.sources) {

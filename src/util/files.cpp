@@ -1,10 +1,12 @@
 #include "qualrank/util/files.h"
+#include "qualrank/util/input_bytes.h"
 
 #include "qualrank/util/text.h"
 
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -446,6 +448,64 @@ std::optional<std::string> read_inside(const fs::path& workspace, const fs::path
     return std::nullopt;
   }
   return read_input(full, limit, why);
+}
+
+InputBytes& InputBytes::operator=(InputBytes&& o) noexcept {
+  if (this != &o) {
+    if (map_) ::munmap(map_, size_);
+    map_ = std::exchange(o.map_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+    copy_ = std::move(o.copy_);
+    id_ = o.id_;
+  }
+  return *this;
+}
+
+InputBytes::~InputBytes() {
+  if (map_) ::munmap(map_, size_);
+}
+
+std::optional<InputBytes> read_inside_mapped(const fs::path& workspace, const fs::path& path, std::string* why,
+                                             const InputLimit& limit) {
+  const fs::path full = path.is_relative() ? workspace / path : path;
+  InputBytes out;
+  auto copied = [&]() -> std::optional<InputBytes> {
+    auto text = read_inside(workspace, path, why, limit);
+    if (!text) return std::nullopt;
+    out.copy_ = std::move(*text);
+    return std::move(out);
+  };
+  if (active_overlay && active_overlay->find(full)) return copied();
+  if (!resolved_inside(workspace, full)) {
+    if (why) *why = kOutsideMessage;
+    return std::nullopt;
+  }
+  const int fd = open_input(full, limit, why);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    if (why) *why = "cannot read the file";
+    return std::nullopt;
+  }
+  out.id_ = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino), static_cast<std::uint64_t>(st.st_size),
+             static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+             static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec, true};
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size >= InputBytes::kMapAtLeast) {
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p != MAP_FAILED) {
+      ::close(fd);
+      out.map_ = p;
+      out.size_ = size;
+      return std::move(out);
+    }
+  }
+  ::close(fd);
+  const FileIdentity id = out.id_;
+  auto r = copied();  // (a small file, or one that cannot be mapped: read as read_inside reads it)
+  if (r) r->id_ = id;
+  return r;
 }
 
 std::string display_path(const fs::path& path, const fs::path& base) {

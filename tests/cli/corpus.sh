@@ -45,6 +45,26 @@ sources:
 YAML
 q corpus retrieve >"$tmp/ret.txt" 2>"$tmp/ret.err" || { cat "$tmp/ret.err"; fail "retrieve"; }
 q corpus retrieve --format json >"$tmp/ret.json" 2>/dev/null
+# The stored files' SHA-256 is remembered in corpus/.sha256-cache while a file keeps its inode, size and times;
+# an edit keeping the size is still seen (its times change), and so is the file put back.
+grep -q "^$(sha256sum "$ws/corpus/atlas.jsonl" | cut -c1-64) [0-9 ]* corpus/atlas.jsonl$" "$ws/corpus/.sha256-cache" ||
+  fail "hash cache: $(cat "$ws/corpus/.sha256-cache")"
+cp -p "$ws/corpus/atlas.jsonl" "$tmp/atlas.keep"
+/usr/bin/python3 - "$ws/corpus/atlas.jsonl" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = b.index(b'"title":"') + 9
+b[i] = ord("Q") if b[i] != ord("Q") else ord("R")  # one ASCII byte for another: the same size
+open(sys.argv[1], "r+b").write(b)
+PY
+[[ $(stat -c %s "$ws/corpus/atlas.jsonl") == $(stat -c %s "$tmp/atlas.keep") ]] || fail "edit kept the size"
+q corpus retrieve >/dev/null 2>"$tmp/edited.err" || true
+grep -q '^corpus/manifest.json: warning: corpus/atlas.jsonl is not the file corpus/manifest.json records' "$tmp/edited.err" ||
+  fail "an edit keeping the size, after the cache: $(cat "$tmp/edited.err")"
+cp -p "$tmp/atlas.keep" "$ws/corpus/atlas.jsonl"
+q corpus retrieve >/dev/null 2>"$tmp/restored.err" || fail "retrieve after restoring"
+! grep -q 'is not the file corpus/manifest.json records' "$tmp/restored.err" || fail "the file put back: $(cat "$tmp/restored.err")"
+q corpus retrieve >/dev/null 2>&1 || fail "retrieve again"
 
 /usr/bin/python3 - "$tmp/export" "$ws" "$tmp/ret.json" "$tmp/ret.txt" "$tmp/ret.err" <<'PY' || fail "retrieval"
 import json, re, sys, hashlib
