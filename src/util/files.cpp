@@ -498,7 +498,7 @@ std::optional<InputBytes> read_inside_mapped(const fs::path& workspace, const fs
       ::close(fd);
       out.map_ = p;
       out.size_ = size;
-      return std::move(out);
+      return out;
     }
   }
   ::close(fd);
