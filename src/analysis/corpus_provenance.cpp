@@ -6,6 +6,8 @@
 #include <cstdlib>
 
 #include "qualrank/util/files.h"
+#include "qualrank/util/hash_cache.h"
+#include "qualrank/util/input_bytes.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 
@@ -186,9 +188,19 @@ std::string stored_hash_mismatch(const std::string& source, const std::string& s
 
 std::vector<std::string> manifest_mismatches(const std::filesystem::path& workspace, const Manifest& manifest) {
   std::vector<std::string> out;
+  // The digests corpus retrieve remembered (util/hash_cache.h), only read here: status and validate write
+  // nothing; a file whose identity or times changed since is hashed again.
+  const files::HashCache remembered(workspace / kHashCacheFile);
   for (const auto& [s, entry] : manifest.sources) {
     const std::string rel = store_path(s);
-    const std::string now = file_sha256(workspace, rel);
+    std::string now;
+    if (files::exists(workspace / rel)) {
+      std::string why;
+      if (auto bytes = files::read_inside_mapped(workspace, rel, &why)) {
+        now = remembered.find(rel, bytes->identity());
+        if (now.empty()) now = sha256_hex(bytes->view());
+      }
+    }
     if (now.empty()) out.push_back(rel + " is missing (corpus/manifest.json lists source " + s + ")");
     else if (auto why = hash_mismatch(rel, now, entry.sha256); !why.empty()) out.push_back(why);
   }

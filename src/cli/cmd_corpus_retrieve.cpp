@@ -195,7 +195,7 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
   for (const auto& [s, entry] : manifest.sources) provenance.sources[s] = entry.sha256;
   // What each stored file hashed to when it was last read unchanged (a source is 45 MB in the bench; hashing
   // it again on every retrieval was a sixth of the work). A hand-edited file is hashed again: its times change.
-  files::HashCache hash_cache(ctx.workspace / "corpus/.sha256-cache");
+  files::HashCache hash_cache(ctx.workspace / corpus::kHashCacheFile);
   for (const auto& s : sources) {
     const std::string path = corpus::store_path(s);
     std::string why;

@@ -13,8 +13,8 @@ constexpr const char* kHeader = "qualrank sha256 cache 1";
 
 HashCache::HashCache(std::filesystem::path file) : file_(std::move(file)) {
   struct stat st {};
-  if (::stat(file_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
-  auto text = read_input(file_, kListInput);
+  if (::lstat(file_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  auto text = read_input(file_, kListInput, nullptr, Links::refuse);  // a symlink is no cache of ours
   if (!text) return;
   std::istringstream in(*text);
   std::string line;

@@ -58,6 +58,14 @@ b[i] = ord("Q") if b[i] != ord("Q") else ord("R")  # one ASCII byte for another:
 open(sys.argv[1], "r+b").write(b)
 PY
 [[ $(stat -c %s "$ws/corpus/atlas.jsonl") == $(stat -c %s "$tmp/atlas.keep") ]] || fail "edit kept the size"
+# validate and status read the cache too (and write nothing): the edit is seen there first.
+cp "$ws/corpus/.sha256-cache" "$tmp/cache.before"
+for c in validate status; do
+  q $c >"$tmp/$c.out" 2>&1 || true
+  grep -q 'corpus/atlas.jsonl is not the file corpus/manifest.json records' "$tmp/$c.out" ||
+    fail "$c: an edit keeping the size, after the cache: $(cat "$tmp/$c.out")"
+done
+cmp -s "$ws/corpus/.sha256-cache" "$tmp/cache.before" || fail "validate or status wrote the hash cache"
 q corpus retrieve >/dev/null 2>"$tmp/edited.err" || true
 grep -q '^corpus/manifest.json: warning: corpus/atlas.jsonl is not the file corpus/manifest.json records' "$tmp/edited.err" ||
   fail "an edit keeping the size, after the cache: $(cat "$tmp/edited.err")"

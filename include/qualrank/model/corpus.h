@@ -115,6 +115,10 @@ std::string manifest_text(const Manifest& m);
 // run 'qualrank corpus import'") when there is none.
 std::vector<std::string> corpus_sources(const fs::path& workspace, Diagnostics& diags);
 
+// What corpus retrieve remembers of the stored files' SHA-256, which the readers of the workspace's inputs
+// consult (util/hash_cache.h; docs/formats.md).
+inline constexpr const char* kHashCacheFile = "corpus/.sha256-cache";
+
 // Path of a source's stored file, relative to the workspace: "corpus/<source>.jsonl".
 std::string store_path(std::string_view source);
 
