@@ -65,6 +65,8 @@ for f in corpus/manifest.json corpus/keywords.yaml corpus/atlas.jsonl corpus/bor
          reports/latex/corpus.tex; do
   [[ -f $tmp/cpkg/$f ]] || fail "the package lacks $f: $(cd "$tmp/cpkg" && find corpus codebooks -type f | sort | tr '\n' ' ')"
 done
+# retrieve's hash cache (this machine's inode numbers) is the workspace's, not the package's
+[[ -f $cs/corpus/.sha256-cache && ! -e $tmp/cpkg/corpus/.sha256-cache ]] || fail "the hash cache: $(ls -a "$cs/corpus" "$tmp/cpkg/corpus")"
 grep -rqi "margit\|Label_ann" "$tmp/cpkg/corpus" "$tmp/cpkg/codebooks" "$tmp/cpkg/reports" && fail "a listed name survives: $(grep -rli "margit\|Label_ann" "$tmp/cpkg" | head -3)"
 cmp -s "$cs/corpus/atlas.jsonl" "$tmp/cpkg/corpus/atlas.jsonl" && fail "the stored source was not pseudonymised"
 c report -o "$tmp/crep" >/dev/null 2>&1 || fail "workspace report"
