@@ -180,7 +180,7 @@ grep -q '^\\begin{table}' "$tmp/bundled/latex/codebook.tex" || fail "the codeboo
 # the next column, then 33.5pt in \footnotesize (four columns of lists of tools and models): those lists share
 # one column now, each after its attribute's label.
 [[ -z $(wider "$tmp/bundled/latex") ]] || fail "tables wider than the line: $(wider "$tmp/bundled/latex")"
-grep -qF '\ifdim\dimen8>\linewidth \small\qualrankwidths\ifdim\dimen8>\linewidth \footnotesize\tabcolsep=2pt\qualrankwidths\fi\fi' \
+grep -qF '\ifdim\dimen8>\linewidth \small\qualrankwidths\ifdim\dimen8>\linewidth \footnotesize\tabcolsep=2pt\qualrankwidths\ifdim\dimen8>\linewidth \scriptsize\tabcolsep=1.5pt\qualrankwidths\fi\fi\fi' \
   "$tmp/bundled/latex/participants.tex" || fail "participants: no smaller font to fall back on"
 grep -q 'Table [0-9]*, continued' "$tmp/bundled/latex/pdf/codebook-appendix.txt" || fail "the codebook does not break across pages"
 
