@@ -1,9 +1,12 @@
 #include "qualrank/analysis/coding.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/util/parallel.h"
@@ -63,17 +66,27 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
                                       std::size_t& suggested_only) {
   // Every code is resolved (and a code that does not resolve reported); only the codes of what is kept are
   // copied into AppliedCodes.
-  auto resolved = [&](const std::vector<Coding>& in) {
-    std::vector<ResolvedCode> codes;
+  // A transcript writes a few dozen nodes thousands of times: each is resolved once (a resolver is a pure
+  // function of what is written), its answer kept for the rest of the transcript.
+  std::unordered_map<std::string_view, NodeResolution> resolutions;
+  auto resolution = [&](const std::string& written) -> const NodeResolution& {
+    auto it = resolutions.find(written);
+    if (it == resolutions.end()) it = resolutions.emplace(written, resolve(written)).first;
+    return it->second;
+  };
+  // Into `codes` (cleared first): one buffer per transcript for the turns' codes and one for the spans', so
+  // resolving allocates nothing for a turn that is not kept.
+  auto resolved = [&](const std::vector<Coding>& in, std::vector<ResolvedCode>& codes) -> std::vector<ResolvedCode>& {
+    codes.clear();
     codes.reserve(in.size());
     for (const auto& c : in) {
-      auto r = resolve(c.written);
+      const NodeResolution& r = resolution(c.written);
       if (!r.node) {
         diags.error(c.where, (r.problem.empty() ? "unknown taxonomy node '" + c.written + "'" : r.problem) +
                                  (r.problem.empty() || r.problem.rfind("unknown", 0) == 0 ? did_you_mean(taxonomy, c.written) : ""));
         continue;
       }
-      codes.push_back({std::move(*r.node), &c});
+      codes.push_back({*r.node, &c});
     }
     return codes;
   };
@@ -87,12 +100,14 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     return codes;
   };
   std::vector<TurnPlan> plans;
+  std::vector<ResolvedCode> turn_buffer, span_buffer;
+  std::vector<const Span*> spans;
   for (const auto& turn : t.turns) {
     if (turn.interviewer) continue;
     TurnPlan p;
     p.turn = &turn;
     p.question = ws.guideline.find(turn.section);
-    auto codes = resolved(turn.codes);
+    auto& codes = resolved(turn.codes, turn_buffer);
     const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, codes});
     if (matcher && keep) {
       if (options.suggestions_counted_only && !options.include_uncoded) {
@@ -103,11 +118,12 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     }
     p.whole = keep && (!codes.empty() || !p.suggested.empty() || options.include_uncoded);
     if (p.whole) p.codes = applied(codes);
-    std::vector<const Span*> spans;
+    spans.clear();
     for (const auto& s : turn.spans) spans.push_back(&s);
-    std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
+    if (spans.size() > 1)
+      std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
     for (const auto* s : spans) {
-      auto span_codes = resolved(s->codes);
+      auto& span_codes = resolved(s->codes, span_buffer);
       if (span_codes.empty() || (options.keep && !options.keep(SegmentProbe{t, turn, p.question, false, span_codes}))) continue;
       p.spans.emplace_back(s, applied(span_codes));
     }
@@ -149,7 +165,12 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.text = turn.text.substr(s->begin, s->end - s->begin);
       seg.begin = offsets->at(s->begin);
       seg.end = offsets->at(s->end);
-      seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
+      {  // turn_id + "[" + begin + ":" + end + "]", allocated once at its size
+        char range[48];
+        const int n = std::snprintf(range, sizeof range, "[%zu:%zu]", seg.begin, seg.end);
+        seg.id.reserve(turn_id.size() + static_cast<std::size_t>(n));
+        seg.id.append(turn_id).append(range, static_cast<std::size_t>(n));
+      }
       if (s->line > 0) seg.source.line = s->line;  // the transcript line holding the span
       seg.codes = std::move(codes);
       out[at++] = std::move(seg);
