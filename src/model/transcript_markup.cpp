@@ -273,7 +273,7 @@ std::vector<std::string> assign_tail(const CodeTail& tail, std::vector<Coding>& 
 }
 
 std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, const LineRef& ref, Turn* turn,
-                                    const std::string& coder, Diagnostics& diags) {
+                                    const std::string& coder, Diagnostics& diags, bool runs) {
   std::string scratch;
   std::string& out = turn ? turn->text : scratch;
   std::vector<Coding*> last;
@@ -299,13 +299,13 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
   // Appends part[a, b) verbatim, as a run.
   auto emit = [&](std::size_t a, std::size_t b) {
     if (a >= b) return;
-    if (turn) {
-      auto& runs = turn->runs;
-      if (!runs.empty() && runs.back().text_begin + runs.back().length == out.size() &&
-          runs.back().file_offset + runs.back().length == file_pos(a))
-        runs.back().length += b - a;
+    if (turn && runs) {
+      auto& turn_runs = turn->runs;
+      if (!turn_runs.empty() && turn_runs.back().text_begin + turn_runs.back().length == out.size() &&
+          turn_runs.back().file_offset + turn_runs.back().length == file_pos(a))
+        turn_runs.back().length += b - a;
       else
-        runs.push_back({out.size(), file_pos(a), b - a, ref.lineno});
+        turn_runs.push_back({out.size(), file_pos(a), b - a, ref.lineno});
     }
     out.append(part.substr(a, b - a));
   };
@@ -433,7 +433,7 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     std::size_t list_end = bar == std::string_view::npos || bar > end ? end : bar;
     // A span adds up to three runs (the text before it, its own, the text after it): reserved together, not
     // grown one by one (1, 2, 4), still geometrically for a line of many spans.
-    if (turn && turn->runs.capacity() < turn->runs.size() + 3)
+    if (turn && runs && turn->runs.capacity() < turn->runs.size() + 3)
       turn->runs.reserve(std::max(turn->runs.size() + 3, 2 * turn->runs.capacity()));
     emit(run, i);
     Span span;
