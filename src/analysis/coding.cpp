@@ -95,18 +95,24 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     codes.reserve(in.size());
     for (auto& r : in) {
       const Coding& c = *r.coding;
-      codes.push_back({std::move(r.node), c.written, c.coder, c.memo, c.where, c.exemplar});
+      codes.emplace_back(std::move(r.node), c.written, c.coder, c.memo, c.where, c.exemplar);  // in place
     }
     return codes;
   };
   std::vector<TurnPlan> plans;
   std::vector<ResolvedCode> turn_buffer, span_buffer;
   std::vector<const Span*> spans;
+  const std::string* section = nullptr;  // the last turn's section and its question (a section holds many turns)
+  const Question* question = nullptr;
   for (const auto& turn : t.turns) {
     if (turn.interviewer) continue;
+    if (!section || *section != turn.section) {
+      section = &turn.section;
+      question = ws.guideline.find(turn.section);
+    }
     TurnPlan p;
     p.turn = &turn;
-    p.question = ws.guideline.find(turn.section);
+    p.question = question;
     auto& codes = resolved(turn.codes, turn_buffer);
     const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, codes});
     if (matcher && keep) {
@@ -142,8 +148,8 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
   const FileName file = t.participant_where.file == t.file ? t.participant_where.file : FileName(t.file);
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
-    auto base = [&]() {
-      CodedSegment seg;
+    // Fills a segment in its slot of `out` (default-constructed there: no segment is built aside and moved).
+    auto base = [&](CodedSegment& seg) {
       seg.participant = t.participant;
       seg.role = t.role;
       seg.attributes = attributes;
@@ -151,7 +157,6 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.part = p.question ? p.question->part : "";
       seg.turn = turn.number;
       seg.source = {file, turn.line, 0};
-      return seg;
     };
     const std::string turn_id = t.participant + "#t" + std::to_string(turn.number);
     // The whole turn's slot comes first; it is filled after the spans, which copy from the turn's text.
@@ -160,30 +165,31 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
     std::optional<text::CodePointOffsets> offsets;  // only for turns with spans
     if (!p.spans.empty()) offsets.emplace(turn.text);
     for (auto& [s, codes] : p.spans) {
-      CodedSegment seg = base();
+      CodedSegment& seg = out[at++];
+      base(seg);
       seg.whole_turn = false;
       seg.text = turn.text.substr(s->begin, s->end - s->begin);
       seg.begin = offsets->at(s->begin);
       seg.end = offsets->at(s->end);
       {  // turn_id + "[" + begin + ":" + end + "]", allocated once at its size
         char range[48];
-        const int n = std::snprintf(range, sizeof range, "[%zu:%zu]", seg.begin, seg.end);
-        seg.id.reserve(turn_id.size() + static_cast<std::size_t>(n));
-        seg.id.append(turn_id).append(range, static_cast<std::size_t>(n));
+        const auto n = static_cast<std::size_t>(std::snprintf(range, sizeof range, "[%zu:%zu]", seg.begin, seg.end));
+        std::string id(turn_id.size() + n, '\0');
+        id.replace(0, turn_id.size(), turn_id).replace(turn_id.size(), n, range, n);
+        seg.id = std::move(id);
       }
       if (s->line > 0) seg.source.line = s->line;  // the transcript line holding the span
       seg.codes = std::move(codes);
-      out[at++] = std::move(seg);
     }
     if (p.whole) {
-      CodedSegment whole = base();
+      CodedSegment& whole = out[whole_at];
+      base(whole);
       whole.id = turn_id;
       whole.end = text::count_code_points(turn.text);
       if (take_text) whole.text = std::move(const_cast<Turn&>(turn).text);  // the workspace is the caller's to change
       else whole.text = turn.text;
       whole.codes = std::move(p.codes);
       whole.suggested = std::move(p.suggested);
-      out[whole_at] = std::move(whole);
     }
   }
 }
