@@ -1,9 +1,12 @@
 #include "qualrank/analysis/coding.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/util/parallel.h"
@@ -63,17 +66,27 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
                                       std::size_t& suggested_only) {
   // Every code is resolved (and a code that does not resolve reported); only the codes of what is kept are
   // copied into AppliedCodes.
-  auto resolved = [&](const std::vector<Coding>& in) {
-    std::vector<ResolvedCode> codes;
+  // A transcript writes a few dozen nodes thousands of times: each is resolved once (a resolver is a pure
+  // function of what is written), its answer kept for the rest of the transcript.
+  std::unordered_map<std::string_view, NodeResolution> resolutions;
+  auto resolution = [&](const std::string& written) -> const NodeResolution& {
+    auto it = resolutions.find(written);
+    if (it == resolutions.end()) it = resolutions.emplace(written, resolve(written)).first;
+    return it->second;
+  };
+  // Into `codes` (cleared first): one buffer per transcript for the turns' codes and one for the spans', so
+  // resolving allocates nothing for a turn that is not kept.
+  auto resolved = [&](const std::vector<Coding>& in, std::vector<ResolvedCode>& codes) -> std::vector<ResolvedCode>& {
+    codes.clear();
     codes.reserve(in.size());
     for (const auto& c : in) {
-      auto r = resolve(c.written);
+      const NodeResolution& r = resolution(c.written);
       if (!r.node) {
         diags.error(c.where, (r.problem.empty() ? "unknown taxonomy node '" + c.written + "'" : r.problem) +
                                  (r.problem.empty() || r.problem.rfind("unknown", 0) == 0 ? did_you_mean(taxonomy, c.written) : ""));
         continue;
       }
-      codes.push_back({std::move(*r.node), &c});
+      codes.push_back({*r.node, &c});
     }
     return codes;
   };
@@ -82,17 +95,25 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     codes.reserve(in.size());
     for (auto& r : in) {
       const Coding& c = *r.coding;
-      codes.push_back({std::move(r.node), c.written, c.coder, c.memo, c.where, c.exemplar});
+      codes.emplace_back(std::move(r.node), c.written, c.coder, c.memo, c.where, c.exemplar);  // in place
     }
     return codes;
   };
   std::vector<TurnPlan> plans;
+  std::vector<ResolvedCode> turn_buffer, span_buffer;
+  std::vector<const Span*> spans;
+  const std::string* section = nullptr;  // the last turn's section and its question (a section holds many turns)
+  const Question* question = nullptr;
   for (const auto& turn : t.turns) {
     if (turn.interviewer) continue;
+    if (!section || *section != turn.section) {
+      section = &turn.section;
+      question = ws.guideline.find(turn.section);
+    }
     TurnPlan p;
     p.turn = &turn;
-    p.question = ws.guideline.find(turn.section);
-    auto codes = resolved(turn.codes);
+    p.question = question;
+    auto& codes = resolved(turn.codes, turn_buffer);
     const bool keep = !options.keep || options.keep(SegmentProbe{t, turn, p.question, true, codes});
     if (matcher && keep) {
       if (options.suggestions_counted_only && !options.include_uncoded) {
@@ -103,11 +124,12 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     }
     p.whole = keep && (!codes.empty() || !p.suggested.empty() || options.include_uncoded);
     if (p.whole) p.codes = applied(codes);
-    std::vector<const Span*> spans;
+    spans.clear();
     for (const auto& s : turn.spans) spans.push_back(&s);
-    std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
+    if (spans.size() > 1)
+      std::stable_sort(spans.begin(), spans.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
     for (const auto* s : spans) {
-      auto span_codes = resolved(s->codes);
+      auto& span_codes = resolved(s->codes, span_buffer);
       if (span_codes.empty() || (options.keep && !options.keep(SegmentProbe{t, turn, p.question, false, span_codes}))) continue;
       p.spans.emplace_back(s, applied(span_codes));
     }
@@ -126,8 +148,8 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
   const FileName file = t.participant_where.file == t.file ? t.participant_where.file : FileName(t.file);
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
-    auto base = [&]() {
-      CodedSegment seg;
+    // Fills a segment in its slot of `out` (default-constructed there: no segment is built aside and moved).
+    auto base = [&](CodedSegment& seg) {
       seg.participant = t.participant;
       seg.role = t.role;
       seg.attributes = attributes;
@@ -135,7 +157,6 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.part = p.question ? p.question->part : "";
       seg.turn = turn.number;
       seg.source = {file, turn.line, 0};
-      return seg;
     };
     const std::string turn_id = t.participant + "#t" + std::to_string(turn.number);
     // The whole turn's slot comes first; it is filled after the spans, which copy from the turn's text.
@@ -144,25 +165,31 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
     std::optional<text::CodePointOffsets> offsets;  // only for turns with spans
     if (!p.spans.empty()) offsets.emplace(turn.text);
     for (auto& [s, codes] : p.spans) {
-      CodedSegment seg = base();
+      CodedSegment& seg = out[at++];
+      base(seg);
       seg.whole_turn = false;
       seg.text = turn.text.substr(s->begin, s->end - s->begin);
       seg.begin = offsets->at(s->begin);
       seg.end = offsets->at(s->end);
-      seg.id = turn_id + "[" + std::to_string(seg.begin) + ":" + std::to_string(seg.end) + "]";
+      {  // turn_id + "[" + begin + ":" + end + "]", allocated once at its size
+        char range[48];
+        const auto n = static_cast<std::size_t>(std::snprintf(range, sizeof range, "[%zu:%zu]", seg.begin, seg.end));
+        std::string id(turn_id.size() + n, '\0');
+        id.replace(0, turn_id.size(), turn_id).replace(turn_id.size(), n, range, n);
+        seg.id = std::move(id);
+      }
       if (s->line > 0) seg.source.line = s->line;  // the transcript line holding the span
       seg.codes = std::move(codes);
-      out[at++] = std::move(seg);
     }
     if (p.whole) {
-      CodedSegment whole = base();
+      CodedSegment& whole = out[whole_at];
+      base(whole);
       whole.id = turn_id;
       whole.end = text::count_code_points(turn.text);
       if (take_text) whole.text = std::move(const_cast<Turn&>(turn).text);  // the workspace is the caller's to change
       else whole.text = turn.text;
       whole.codes = std::move(p.codes);
       whole.suggested = std::move(p.suggested);
-      out[whole_at] = std::move(whole);
     }
   }
 }

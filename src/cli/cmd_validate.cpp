@@ -4,6 +4,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/study_status.h"
 #include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/util/bury.h"
 
 namespace qualrank::cli {
 
@@ -28,7 +29,9 @@ int cmd_validate(Context& ctx, const std::vector<std::string>& args) {
              << study->segments.size() << " coded segments, " << study->rankings.size() << " rankings, taxonomy version "
              << study->version->number << " (" << study->taxonomy().size() << " nodes)\n";
   }
-  return study ? rc : 1;
+  const int status = study ? rc : 1;
+  bury(std::move(study));  // freed by the exit, not block by block (a tenth of validate's time on 2,000 transcripts)
+  return status;
 }
 
 }  // namespace qualrank::cli

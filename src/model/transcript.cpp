@@ -36,6 +36,7 @@ using markup::column_of;
 struct BodyParser {
   Transcript& t;
   const FileName& file;  // shared by every Location the parser builds
+  bool text_runs;        // TranscriptParseOptions::text_runs
   std::string_view content;
   Diagnostics& diags;
   Turn* current = nullptr;             // the turn text lines are appended to
@@ -62,7 +63,7 @@ struct BodyParser {
       if (!current->text.empty()) current->text += '\n';
       current->text_end_line = current->end_line = lineno;
     }
-    auto codes = markup::scan_turn_line(raw.substr(base), base, r, current, t.coder, diags);
+    auto codes = markup::scan_turn_line(raw.substr(base), base, r, current, t.coder, diags, text_runs);
     if (!codes.empty()) {
       last_codes = std::move(codes);
       own_memo.clear();
@@ -70,15 +71,14 @@ struct BodyParser {
     }
   }
 
-  void start_turn(const std::string& speaker, int lineno) {
-    Turn turn;
+  void start_turn(std::string_view speaker, int lineno) {
+    Turn& turn = t.turns.emplace_back();  // built in place (turns are reserved: see parse_transcript_unguarded)
     turn.speaker = speaker;
     turn.interviewer = is_interviewer(speaker);
-    turn.section = section();
+    if (!t.sections.empty()) turn.section = t.sections.back().question;
     turn.line = turn.text_end_line = turn.end_line = lineno;
     if (!turn.interviewer) turn.number = next_number++;
-    t.turns.push_back(std::move(turn));
-    current = &t.turns.back();
+    current = &turn;
     if (!current->interviewer) last_participant_turn = static_cast<int>(t.turns.size()) - 1;
     last_codes.clear();
     own_memo.clear();
@@ -152,12 +152,12 @@ struct BodyParser {
         if (!own_memo.count(own)) own->memo.clear();
         own_memo.insert(own);
         if (!own->memo.empty()) own->memo += '\n';
-        own->memo += std::string(own_text);
+        own->memo.append(own_text);
       } else {
         for (auto* c : last_codes) {
           if (own_memo.count(c)) continue;
           if (!c->memo.empty()) c->memo += '\n';
-          c->memo += std::string(arg);
+          c->memo.append(arg);
         }
       }
       extend_coded_turn(lineno);
@@ -344,7 +344,7 @@ struct BodyParser {
       if (colon != std::string_view::npos && colon > 0) {
         std::string_view label = s.substr(0, colon);
         if (label.find_first_of(" \t") == std::string_view::npos && is_speaker(label)) {
-          start_turn(std::string(label), lineno);
+          start_turn(label, lineno);
           std::string_view line = raw.substr(0, s_off + s.size());
           std::size_t off = s_off + colon + 1;
           while (off < line.size() && (line[off] == ' ' || line[off] == '\t')) ++off;
@@ -363,7 +363,8 @@ struct BodyParser {
 
 }  // namespace
 
-static std::optional<Transcript> parse_transcript_unguarded(const std::string& content, const std::string& path, Diagnostics& diags) {
+static std::optional<Transcript> parse_transcript_unguarded(const std::string& content, const std::string& path, Diagnostics& diags,
+                                                            const TranscriptParseOptions& options) {
   const FileName file(path);  // one string for all the file's Locations
   if (auto bad = text::find_invalid_utf8(content)) {
     diags.error({file, bad->line, bad->column}, "invalid UTF-8 (byte offset " + std::to_string(bad->offset) + ")");
@@ -490,7 +491,7 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
     }
   }
   std::vector<std::string_view> body(lines.begin() + static_cast<long>(end) + 1, lines.end());
-  BodyParser p{t, file, content, diags, nullptr, -1, nullptr, {}, {}, 1};
+  BodyParser p{t, file, options.text_runs, content, diags, nullptr, -1, nullptr, {}, {}, 1};
   // Keeps Turn pointers stable while parsing: a turn starts on a line with a ':'.
   t.turns.reserve(static_cast<std::size_t>(std::count_if(body.begin(), body.end(), [](std::string_view l) {
     return l.find(':') != std::string_view::npos;
@@ -499,8 +500,9 @@ static std::optional<Transcript> parse_transcript_unguarded(const std::string& c
   return t;
 }
 
-std::optional<Transcript> parse_transcript(const std::string& content, const std::string& file, Diagnostics& diags) {
-  return yaml::guarded(file, diags, 2, [&] { return parse_transcript_unguarded(content, file, diags); });  // (a located error, not an internal one)
+std::optional<Transcript> parse_transcript(const std::string& content, const std::string& file, Diagnostics& diags,
+                                           const TranscriptParseOptions& options) {
+  return yaml::guarded(file, diags, 2, [&] { return parse_transcript_unguarded(content, file, diags, options); });  // (a located error, not an internal one)
 }
 
 }  // namespace qualrank

@@ -172,9 +172,32 @@ class MarkupIndex {
       default: return -1;
     }
   }
+  // The positions of one markup character: the first few held inline (a line with markup mostly has one or two
+  // spans: a heap block per character and line was a quarter of a transcript's allocations), the rest on the heap.
+  class Positions {
+   public:
+    void push_back(std::size_t p) {
+      if (size_ < kInline) inline_[size_] = p;
+      else {
+        if (size_ == kInline) heap_.assign(inline_.begin(), inline_.end());
+        heap_.push_back(p);
+      }
+      ++size_;
+    }
+    std::size_t size() const { return size_; }
+    const std::size_t* begin() const { return size_ <= kInline ? inline_.data() : heap_.data(); }
+    const std::size_t* end() const { return begin() + size_; }
+    std::size_t operator[](std::size_t k) const { return begin()[k]; }
+
+   private:
+    static constexpr std::size_t kInline = 4;
+    std::array<std::size_t, kInline> inline_{};
+    std::vector<std::size_t> heap_;
+    std::size_t size_ = 0;
+  };
   std::string_view line_;
   bool built_ = false;
-  std::array<std::vector<std::size_t>, 5> at_;
+  std::array<Positions, 5> at_;
   std::array<std::size_t, 5> hint_{};
 };
 
@@ -250,7 +273,7 @@ std::vector<std::string> assign_tail(const CodeTail& tail, std::vector<Coding>& 
 }
 
 std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, const LineRef& ref, Turn* turn,
-                                    const std::string& coder, Diagnostics& diags) {
+                                    const std::string& coder, Diagnostics& diags, bool runs) {
   std::string scratch;
   std::string& out = turn ? turn->text : scratch;
   std::vector<Coding*> last;
@@ -276,13 +299,13 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
   // Appends part[a, b) verbatim, as a run.
   auto emit = [&](std::size_t a, std::size_t b) {
     if (a >= b) return;
-    if (turn) {
-      auto& runs = turn->runs;
-      if (!runs.empty() && runs.back().text_begin + runs.back().length == out.size() &&
-          runs.back().file_offset + runs.back().length == file_pos(a))
-        runs.back().length += b - a;
+    if (turn && runs) {
+      auto& turn_runs = turn->runs;
+      if (!turn_runs.empty() && turn_runs.back().text_begin + turn_runs.back().length == out.size() &&
+          turn_runs.back().file_offset + turn_runs.back().length == file_pos(a))
+        turn_runs.back().length += b - a;
       else
-        runs.push_back({out.size(), file_pos(a), b - a, ref.lineno});
+        turn_runs.push_back({out.size(), file_pos(a), b - a, ref.lineno});
     }
     out.append(part.substr(a, b - a));
   };
@@ -408,6 +431,10 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
     }
     std::size_t bar = index.find(brace + 1, '|', "}", nullptr);
     std::size_t list_end = bar == std::string_view::npos || bar > end ? end : bar;
+    // A span adds up to three runs (the text before it, its own, the text after it): reserved together, not
+    // grown one by one (1, 2, 4), still geometrically for a line of many spans.
+    if (turn && runs && turn->runs.capacity() < turn->runs.size() + 3)
+      turn->runs.reserve(std::max(turn->runs.size() + 3, 2 * turn->runs.capacity()));
     emit(run, i);
     Span span;
     span.begin = out.size();
@@ -430,11 +457,11 @@ std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, con
         report(kBadTail, list_end, [] { return "after '|' in a code list comes 'memo: TEXT' or 'exemplar' (write \\| for a literal bar)"; });
       mk.memo_begin = file_pos(list_end + 1) + tail.memo_pos;
       mk.memo_end = mk.memo_begin + tail.memo_len;
-      mk.own_memos = tail.own;
       for (const auto& id : assign_tail(tail, span.codes))
         diags.error(at(list_end), "'memo " + id + ":' names no code of this list (a code's own memo is 'memo ID: TEXT' with one of its ids)");
+      mk.own_memos = std::move(tail.own);  // (after assign_tail, which reads them)
     }
-    span.markup = mk;
+    span.markup = std::move(mk);
     if (span.begin == span.end) report(kEmptySpan, i, [] { return "empty coded span '[]'"; });
     if (!turn) report(kOutsideTurn, i, [] { return "coded span outside a turn (a turn starts with 'SPEAKER: ')"; });
     else if (turn->interviewer) report(kInterviewer, i, [] { return "codes on an interviewer turn (only participant turns are coded)"; });

@@ -52,8 +52,9 @@ inline bool escapable(char c) { return c == '[' || c == ']' || c == '{' || c == 
 // (markup removed, escapes resolved, runs recorded). With `turn == nullptr` the line is free text outside a
 // turn: a coded span there is an error. Every near miss (unclosed or unopened bracket or brace, whitespace
 // between `]` and `{`, a code list without a span, codes on an interviewer turn) is reported, located.
-// Returns the spans' codes (for @memo / @exemplar that follow).
+// Returns the spans' codes (for @memo / @exemplar that follow). Without `runs` the turn's runs are not recorded
+// (TranscriptParseOptions::text_runs).
 std::vector<Coding*> scan_turn_line(std::string_view part, std::size_t base, const LineRef& ref, Turn* turn,
-                                    const std::string& coder, Diagnostics& diags);
+                                    const std::string& coder, Diagnostics& diags, bool runs = true);
 
 }  // namespace qualrank::markup

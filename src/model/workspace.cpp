@@ -351,7 +351,8 @@ std::optional<Workspace> load_workspace(const fs::path& root, Diagnostics& diags
     auto display = files::display_path(paths[i], root);
     std::string why;
     if (auto content = files::read_input(paths[i], files::kTranscriptInput, &why))
-      slot.transcript = parse_transcript(*content, display, slot.diags);
+      slot.transcript = parse_transcript(*content, display, slot.diags,
+                                         {/*text_runs=*/options.text_runs || !standoff_of[i].empty()});
     else slot.diags.error({display, 0, 0}, why);
     if (slot.transcript) {
       complete_attributes(guideline, *slot.transcript, slot.diags);

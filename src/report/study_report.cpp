@@ -173,6 +173,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   StudyOptions study_options;
   study_options.coding.suggestions_counted_only = true;
   study_options.segments_take_turn_text = true;  // the segments hold the text the report shows
+  study_options.load.text_runs = false;          // nothing in the report maps a turn's text back to its file
   auto study = steps.run("load and validate the workspace", [&] { return load_study(workspace, diags, study_options); });
   if (!study || diags.has_errors()) return false;
   if (auto why = coder_selection_problem(study->workspace, options.coder); !why.empty()) {

@@ -61,6 +61,41 @@ TEST_CASE("model::parse_transcript reads front matter, turns, spans, codes, memo
   CHECK(r.where[1][1].column == 26);
 }
 
+TEST_CASE("model::parse_transcript without text runs reads the same turns, spans and codes", "[model]") {
+  Diagnostics with_d, without_d;
+  auto with = parse_transcript(kTranscript, "t.md", with_d);
+  auto without = parse_transcript(kTranscript, "t.md", without_d, TranscriptParseOptions{/*text_runs=*/false});
+  REQUIRE(with);
+  REQUIRE(without);
+  CHECK(with_d.items().size() == without_d.items().size());
+  REQUIRE(with->turns.size() == without->turns.size());
+  for (std::size_t k = 0; k < with->turns.size(); ++k) {
+    const Turn& a = with->turns[k];
+    const Turn& b = without->turns[k];
+    CHECK_FALSE(a.runs.empty());
+    CHECK(b.runs.empty());
+    CHECK(a.text == b.text);
+    CHECK(a.line == b.line);
+    CHECK(a.end_line == b.end_line);
+    REQUIRE(a.spans.size() == b.spans.size());
+    for (std::size_t s = 0; s < a.spans.size(); ++s) {
+      CHECK(a.spans[s].begin == b.spans[s].begin);
+      CHECK(a.spans[s].end == b.spans[s].end);
+      CHECK(a.spans[s].line == b.spans[s].line);
+      CHECK(a.spans[s].codes.size() == b.spans[s].codes.size());
+    }
+    REQUIRE(a.codes.size() == b.codes.size());
+    for (std::size_t c = 0; c < a.codes.size(); ++c) {
+      CHECK(a.codes[c].written == b.codes[c].written);
+      CHECK(a.codes[c].memo == b.codes[c].memo);
+      CHECK(a.codes[c].where.line == b.codes[c].where.line);
+    }
+  }
+  // Without runs a turn's lines are not known past its first.
+  CHECK(with->turns[1].line_of(with->turns[1].text.find("Still")) == 13);
+  CHECK(without->turns[1].line_of(without->turns[1].text.find("Still")) == 12);
+}
+
 TEST_CASE("model::parse_transcript reports directive errors, located", "[model]") {
   Diagnostics d;
   auto t = parse_transcript("---\nparticipant: U1\nrole: user\n---\n@code A.1\n## Q\nI: hi\n@code A.2\nU1: x\n@frobnicate\n@rank A >  > B\n", "t.md", d);

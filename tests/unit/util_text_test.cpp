@@ -87,6 +87,21 @@ TEST_CASE("text::fixed never writes a negative zero", "[util][text]") {
   CHECK(text::fixed(-0.4, 0) == "0");
 }
 
+TEST_CASE("text::count_code_points counts every byte but continuation bytes, at any length and offset", "[util]") {
+  // One- to four-byte characters (and stray continuation bytes) over several words of eight bytes, counted
+  // from every start and to every end against a byte-by-byte count.
+  const std::string s = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80z\x80\xBF\xC3\xA9bc\xE2\x82\xACdefgh\xF0\x9F\x98\x80";
+  for (std::size_t from = 0; from <= s.size(); ++from)
+    for (std::size_t to = from; to <= s.size(); ++to) {
+      std::size_t expected = 0;
+      for (std::size_t k = from; k < to; ++k)
+        if ((static_cast<unsigned char>(s[k]) & 0xC0) != 0x80) ++expected;
+      CHECK(text::count_code_points(std::string_view(s).substr(from, to - from)) == expected);
+    }
+  CHECK(text::count_code_points("") == 0);
+  CHECK(text::count_code_points(std::string(1000, 'x') + "\xC3\xA9") == 1001);
+}
+
 TEST_CASE("text::CodePointOffsets counts code points before any byte, across its 4 KiB blocks", "[util]") {
   std::string s;
   for (int i = 0; i < 3000; ++i) s += (i % 3 == 0) ? "é" : "a";  // 1,000 two-byte and 2,000 one-byte: 4,000 bytes

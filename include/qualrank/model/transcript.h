@@ -113,11 +113,21 @@ struct Transcript {
 // before anything is parsed.
 inline constexpr std::size_t kMaxTranscriptSpans = 500000;
 
+// What parse_transcript records beyond the transcript's content.
+struct TranscriptParseOptions {
+  // Turn::runs, how each turn's text maps back to the file's bytes and lines (Turn::line_of: editing codings,
+  // a `.codes` file's span located at its line, a taxonomy edit's quote). Without them line_of gives the
+  // turn's first line; a reader that needs none of that (`report`) saves their allocations (28 MB of 2,000
+  // transcripts). Everything else, spans' lines included, is the same.
+  bool text_runs = true;
+};
+
 // Parses one transcript. Reports every syntax problem located; returns nullopt only when the file cannot be
 // used at all (invalid UTF-8, no front matter, front matter not YAML, more than kMaxTranscriptSpans spans).
 // Every markup character is accounted for: a near miss of the notation (docs/formats.md, "Near misses") is an
 // error or a warning at its place, never a silently different coding.
-std::optional<Transcript> parse_transcript(const std::string& text, const std::string& file, Diagnostics& diags);
+std::optional<Transcript> parse_transcript(const std::string& text, const std::string& file, Diagnostics& diags,
+                                           const TranscriptParseOptions& options = {});
 
 // A second coder's standoff codings of a transcript (`<stem>.<coder>.codes`).
 struct StandoffCoding {

@@ -50,6 +50,10 @@ std::optional<Workspace> load_workspace_design(const std::filesystem::path& root
 // nobody reads; it must keep every turn, code and line number (codes are still resolved and checked).
 struct LoadOptions {
   std::function<void(const Guideline&, Transcript&)> trim;
+  // false: the turns' runs (Turn::runs, TranscriptParseOptions::text_runs) are not recorded, except in the
+  // transcripts that have `.codes` files (applying them locates their spans by the runs). For a caller that
+  // never maps text back to the file (`report`).
+  bool text_runs = true;
 };
 // What load_workspace does to each transcript it parsed, against the guideline: checks its role, sections,
 // rankings and answers, gives it a background question's @answer as the attribute it names (when the front
