@@ -90,7 +90,7 @@ TEST_CASE("text::fixed never writes a negative zero", "[util][text]") {
 TEST_CASE("text::count_code_points counts every byte but continuation bytes, at any length and offset", "[util]") {
   // One- to four-byte characters (and stray continuation bytes) over several words of eight bytes, counted
   // from every start and to every end against a byte-by-byte count.
-  const std::string s = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80z\x80\xBF\xC3\xA9bc\xE2\x82\xACdefgh\xF0\x9F\x98\x80";
+  const std::string s = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80z\x80\xBF\xC3\xA9" "bc\xE2\x82\xAC" "defgh\xF0\x9F\x98\x80";
   for (std::size_t from = 0; from <= s.size(); ++from)
     for (std::size_t to = from; to <= s.size(); ++to) {
       std::size_t expected = 0;
