@@ -11,11 +11,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-source "$(dirname "$0")/lib/corpus_study.sh"  # generated_corpus
-ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
-q() { "$QUALRANK" -C "$ws" "$@"; }
-export SOURCE_DATE_EPOCH=1764547200
-generated_corpus "$ws" "$tmp/gen" 30
+source "$(dirname "$0")/lib/corpus_study.sh"  # fieldwork_study: ws, q, the corpus
+fieldwork_study 30
 cat >"$ws/corpus/keywords.yaml" <<'Y'
 sources:
   atlas: [cache miss, plain title]

@@ -12,13 +12,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d)
 source "$(dirname "${BASH_SOURCE[0]}")/lib/tmux.sh"  # fail, and the labeller's terminal: sock, screen, wait_for, keys
-source "$(dirname "${BASH_SOURCE[0]}")/lib/corpus_study.sh"  # generated_corpus
-ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
-q() { "$QUALRANK" -C "$ws" "$@"; }
-export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
+source "$(dirname "${BASH_SOURCE[0]}")/lib/corpus_study.sh"  # fieldwork_study: ws, q, the corpus
 
 # The corpus, retrieved, screened (atlas#1 out by both screeners; borealis#6 by one only: kept), sampled.
-generated_corpus "$ws" "$tmp/gen" 40
+fieldwork_study 40
 cat >"$ws/corpus/keywords.yaml" <<'EOF'
 sources:
   atlas: [cache miss, deadlock]

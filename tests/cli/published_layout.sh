@@ -8,16 +8,13 @@
 # the same header names) and `agreement` reads them as folders to the same numbers as file by file.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
-source "$(dirname "${BASH_SOURCE[0]}")/lib/corpus_study.sh"  # generated_corpus
+source "$(dirname "${BASH_SOURCE[0]}")/lib/corpus_study.sh"  # fieldwork_study: ws, q, the corpus
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
-q() { "$QUALRANK" -C "$ws" "$@"; }
-export SOURCE_DATE_EPOCH=1764547200
 
-generated_corpus "$ws" "$tmp/gen" 40
+fieldwork_study 40
 cat >"$ws/corpus/keywords.yaml" <<'EOF'
 sources:
   atlas: [cache miss, deadlock]

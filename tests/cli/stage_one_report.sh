@@ -9,17 +9,14 @@
 # else by their formulas here; Cochran's z by scipy when installed, else the stored 1.959963984540054).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
-source "$(dirname "${BASH_SOURCE[0]}")/lib/corpus_study.sh"  # generated_corpus
+source "$(dirname "${BASH_SOURCE[0]}")/lib/corpus_study.sh"  # fieldwork_study: ws, q, the corpus
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
-q() { "$QUALRANK" -C "$ws" "$@"; }
 python3() { if [[ -x /usr/bin/python3 ]]; then /usr/bin/python3 "$@"; else command python3 "$@"; fi; }  # the one with scipy and statsmodels
-export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
 
-generated_corpus "$ws" "$tmp/gen" 120 --seed 11
+fieldwork_study 120 --seed 11
 cat >"$ws/corpus/keywords.yaml" <<'YAML'
 from: 2023-01
 to: 2025-04

@@ -9,16 +9,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/grep_q.sh"  # grep_q
 : "${QUALRANK:?}" "${SOURCE_DIR:?}" "${FIXTURES:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-ws="$tmp/ws"; cp -r "$FIXTURES/fieldwork" "$ws"
-q() { "$QUALRANK" -C "$ws" "$@"; }
-export SOURCE_DATE_EPOCH=1764547200  # 2025-12-01
 source "$(dirname "$0")/lib/expect.sh"  # expect_fail
-source "$(dirname "$0")/lib/corpus_study.sh"  # generated_corpus
+source "$(dirname "$0")/lib/corpus_study.sh"  # fieldwork_study: ws, q, the corpus
 # state STEP: the state `status --format json` gives the step.
 state() { { q status --format json || true; } | python3 -c 'import json,sys; print(next((s["state"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1]), "absent"))' "$1"; }
 why() { { q status --format json || true; } | python3 -c 'import json,sys; print("\n".join(next(s["why"] for s in json.load(sys.stdin)["steps"] if s["step"] == sys.argv[1])))' "$1"; }
 
-generated_corpus "$ws" "$tmp/gen" 60 --seed 3
+fieldwork_study 60 --seed 3
 printf 'sources:\n  atlas: [cache miss, deadlock]\n  borealis: [cache miss, {term: shard, match: substring}]\n' >"$ws/corpus/keywords.yaml"
 
 # 1. The retrieval records its window and what it was made from.
