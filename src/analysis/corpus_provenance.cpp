@@ -7,7 +7,6 @@
 
 #include "qualrank/util/files.h"
 #include "qualrank/util/hash_cache.h"
-#include "qualrank/util/input_bytes.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 
@@ -176,11 +175,6 @@ std::string hash_mismatch(const std::string& rel, const std::string& now, const 
 
 }  // namespace
 
-std::string stored_file_mismatch(const std::string& source, std::string_view stored, const Manifest& manifest) {
-  auto it = manifest.sources.find(source);
-  return it == manifest.sources.end() ? std::string() : hash_mismatch(store_path(source), sha256_hex(stored), it->second.sha256);
-}
-
 std::string stored_hash_mismatch(const std::string& source, const std::string& sha256, const Manifest& manifest) {
   auto it = manifest.sources.find(source);
   return it == manifest.sources.end() ? std::string() : hash_mismatch(store_path(source), sha256, it->second.sha256);
@@ -193,14 +187,7 @@ std::vector<std::string> manifest_mismatches(const std::filesystem::path& worksp
   const files::HashCache remembered(workspace / kHashCacheFile);
   for (const auto& [s, entry] : manifest.sources) {
     const std::string rel = store_path(s);
-    std::string now;
-    if (files::exists(workspace / rel)) {
-      std::string why;
-      if (auto bytes = files::read_inside_mapped(workspace, rel, &why)) {
-        now = remembered.find(rel, bytes->identity());
-        if (now.empty()) now = sha256_hex(bytes->view());
-      }
-    }
+    const std::string now = remembered.digest_of(workspace, rel);
     if (now.empty()) out.push_back(rel + " is missing (corpus/manifest.json lists source " + s + ")");
     else if (auto why = hash_mismatch(rel, now, entry.sha256); !why.empty()) out.push_back(why);
   }

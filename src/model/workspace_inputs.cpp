@@ -8,7 +8,6 @@
 #include "qualrank/model/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/hash_cache.h"
-#include "qualrank/util/input_bytes.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 
@@ -98,13 +97,7 @@ std::map<std::string, std::string> input_hashes(const fs::path& root, const std:
   // The stored corpus sources' digests, as corpus retrieve remembered them (only read: a file whose identity or
   // times changed since is hashed again; util/hash_cache.h): they are the largest inputs by far.
   const files::HashCache remembered(root / corpus::kHashCacheFile);
-  for (std::size_t k = 0; k < files.size(); ++k) {
-    std::string why;
-    if (auto bytes = files::read_inside_mapped(root, files[k], &why)) {
-      hashes[k] = remembered.find(files[k], bytes->identity());
-      if (hashes[k].empty()) hashes[k] = sha256_hex(bytes->view());
-    }
-  }
+  for (std::size_t k = 0; k < files.size(); ++k) hashes[k] = remembered.digest_of(root, files[k]);
   std::map<std::string, std::string> out;
   for (std::size_t k = 0; k < files.size(); ++k) out.emplace(files[k], std::move(hashes[k]));
   return out;

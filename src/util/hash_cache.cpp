@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "qualrank/util/sha256.h"
+
 namespace qualrank::files {
 
 namespace {
@@ -48,6 +50,14 @@ std::string HashCache::find(const std::string& key, const FileIdentity& id) cons
     return {};
   if (id.mtime_ns >= written_ns_ || id.ctime_ns >= written_ns_) return {};  // racy: hash it again
   return it->second.sha256;
+}
+
+std::string HashCache::digest_of(const std::filesystem::path& workspace, const std::string& rel) const {
+  std::string why;
+  auto bytes = read_inside_mapped(workspace, rel, &why);
+  if (!bytes) return {};
+  std::string known = find(rel, bytes->identity());
+  return known.empty() ? sha256_hex(bytes->view()) : known;
 }
 
 void HashCache::put(const std::string& key, const FileIdentity& id, const std::string& sha256) {

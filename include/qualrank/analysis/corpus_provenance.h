@@ -66,9 +66,8 @@ std::optional<SampleProvenance> read_sample_provenance(std::string_view text);
 // says so, else "unanimous" (the default of `corpus sample` and `corpus table`).
 std::string samples_rule(const std::filesystem::path& workspace);
 
-// Why the stored file of `source`, whose text is `stored`, is not the one the manifest records ("" when it is).
-std::string stored_file_mismatch(const std::string& source, std::string_view stored, const Manifest& manifest);
-// The same, given the SHA-256 of the stored file (worked out once, or remembered: util/hash_cache.h).
+// Why the stored file of `source`, whose SHA-256 is `sha256` (worked out once, or remembered:
+// util/hash_cache.h), is not the one the manifest records ("" when it is).
 std::string stored_hash_mismatch(const std::string& source, const std::string& sha256, const Manifest& manifest);
 
 // Sources whose stored file is not what the manifest records (edited by hand, or corrupted): one sentence each.

@@ -20,6 +20,9 @@ class HashCache {
   explicit HashCache(std::filesystem::path file);
   // The recorded digest of `key`'s content when `id` is still what was recorded and not racy, else "".
   std::string find(const std::string& key, const FileIdentity& id) const;
+  // The SHA-256 of the workspace file `rel` (read as read_inside_mapped reads it): the remembered digest when
+  // the file is still what was recorded, else hashed now (and not remembered); "" when it cannot be read.
+  std::string digest_of(const std::filesystem::path& workspace, const std::string& rel) const;
   // Records `sha256` for `key` as the digest of the content `id` identifies (read from that descriptor).
   void put(const std::string& key, const FileIdentity& id, const std::string& sha256);
   // Writes the cache (atomically) when put() changed it.
