@@ -124,14 +124,20 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
                                                                  : std::vector<std::string>{kKeywordsFile};
   corpus::KeywordConfig config;
   for (const auto& kf : keyword_files) {
-    std::string why;  // --keywords: from the workspace, or the current folder (input_path)
-    const auto found = vm.count("keywords") ? input_path(ctx, kf, &why) : std::optional<std::filesystem::path>(ctx.workspace / kf);
-    const std::filesystem::path path = found ? *found : ctx.workspace / kf;
-    std::string shown = vm.count("keywords") ? kf : std::string(kKeywordsFile);
-    auto text = !vm.count("keywords") ? files::read_inside(ctx.workspace, kf, &why) : found && why.empty() ? files::read(path) : std::nullopt;
+    // --keywords FILE: from the workspace, or the current folder (input_path); else the workspace's own file.
+    const bool given = vm.count("keywords") > 0;
+    const std::string shown = given ? kf : std::string(kKeywordsFile);
+    std::string why;
+    std::filesystem::path path = ctx.workspace / kf;
+    std::optional<std::string> text;
+    if (!given) text = files::read_inside(ctx.workspace, kf, &why);
+    else if (auto found = input_path(ctx, kf, &why); found && why.empty()) {
+      path = *found;
+      text = files::read(path);
+    }
     if (!text) {
-      diags.error({shown, 0, 0}, vm.count("keywords") ? (why.empty() ? std::string("cannot read the file") : why)
-                                                       : "no keywords: write " + shown + " or run 'qualrank corpus keywords import FILE'");
+      diags.error({shown, 0, 0}, given ? (why.empty() ? std::string("cannot read the file") : why)
+                                       : "no keywords: write " + shown + " or run 'qualrank corpus keywords import FILE'");
       continue;
     }
     {
