@@ -394,44 +394,56 @@ std::string wrapped_widths(const Table& t, std::vector<std::string>& names) {
          "\\ifdim\\dimen8>\\linewidth \\scriptsize\\tabcolsep=1.5pt\\qualrankwidths\\fi\\fi\\fi\n";
 }
 
+// What a table is made of: the widths TeX computes (wrapped_widths), the column spec, the head and the rows.
+struct Pieces {
+  std::string widths, spec, head, body;
+};
+
+Pieces pieces_of(const Table& t) {
+  // "X" columns wrap their text, ragged right, at widths TeX computes where the table is set
+  // (wrapped_widths): the fixed columns first, the rest of the line shared. A float without one is measured
+  // too, so that it can fall back on \small, \footnotesize and \scriptsize when wider than the line.
+  Pieces p;
+  const auto stretched = std::count_if(t.columns.begin(), t.columns.end(), [](const Column& c) { return c.spec == "X"; });
+  std::vector<std::string> names;
+  if (stretched || !t.long_table) p.widths = wrapped_widths(t, names);
+  std::size_t next = 0;
+  for (const auto& c : t.columns) {
+    if (c.spec != "X") p.spec += c.spec;
+    else p.spec += ">{\\raggedright\\arraybackslash}p{" + names[next++] + "}";
+  }
+  for (std::size_t i = 0; i < t.columns.size(); ++i) p.head += (i ? " & " : "") + t.columns[i].head;
+  p.head += " \\\\\n";
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    if (r > 0 && std::find(t.rules.begin(), t.rules.end(), r) != t.rules.end()) p.body += "\\midrule\n";
+    const auto& row = t.rows[r];
+    for (std::size_t i = 0; i < row.size(); ++i) p.body += (i ? " & " : "") + row[i];
+    p.body += " \\\\\n";
+  }
+  return p;
+}
+
+std::string tabular(const Pieces& p) {
+  return "\\begin{tabular}{@{}" + p.spec + "@{}}\n\\toprule\n" + p.head + "\\midrule\n" + p.body + "\\bottomrule\n\\end{tabular}\n";
+}
+
 }  // namespace
 
 std::string render(const Table& t) { return detail::render_table(t, false); }
 
 std::string detail::render_table(const Table& t, bool wide) {
-  // "X" columns wrap their text, ragged right, at widths TeX computes where the table is set
-  // (wrapped_widths): the fixed columns first, the rest of the line shared. A float without one is measured
-  // too, so that it can fall back on \small, \footnotesize and \scriptsize when wider than the line.
-  const auto stretched = std::count_if(t.columns.begin(), t.columns.end(), [](const Column& c) { return c.spec == "X"; });
-  std::vector<std::string> names;
-  const std::string widths = stretched || !t.long_table ? wrapped_widths(t, names) : "";
-  std::string spec;
-  std::size_t next = 0;
-  for (const auto& c : t.columns) {
-    if (c.spec != "X") spec += c.spec;
-    else spec += ">{\\raggedright\\arraybackslash}p{" + names[next++] + "}";
-  }
-  std::string head;
-  for (std::size_t i = 0; i < t.columns.size(); ++i) head += (i ? " & " : "") + t.columns[i].head;
-  head += " \\\\\n";
-  std::string body;
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    if (r > 0 && std::find(t.rules.begin(), t.rules.end(), r) != t.rules.end()) body += "\\midrule\n";
-    const auto& row = t.rows[r];
-    for (std::size_t i = 0; i < row.size(); ++i) body += (i ? " & " : "") + row[i];
-    body += " \\\\\n";
-  }
+  const Pieces p = pieces_of(t);
   std::string o;
   if (t.long_table) {
     const std::string n = std::to_string(t.columns.size());
-    o += "\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n" + widths + "\\begin{longtable}{@{}" + spec + "@{}}\n";
+    o += "\\begingroup\n\\setlength{\\tabcolsep}{4pt}\n" + p.widths + "\\begin{longtable}{@{}" + p.spec + "@{}}\n";
     o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\\\\\n";
-    o += "\\toprule\n" + head + "\\midrule\n\\endfirsthead\n";
+    o += "\\toprule\n" + p.head + "\\midrule\n\\endfirsthead\n";
     o += "\\multicolumn{" + n + "}{@{}l}{\\emph{Table \\thetable, continued}}\\\\\n";
-    o += "\\toprule\n" + head + "\\midrule\n\\endhead\n";
+    o += "\\toprule\n" + p.head + "\\midrule\n\\endhead\n";
     o += "\\midrule\n\\multicolumn{" + n + "}{@{}r}{\\emph{continued on the next page}}\\\\\n\\endfoot\n";
     o += "\\bottomrule\n\\endlastfoot\n";
-    o += body;
+    o += p.body;
     o += "\\end{longtable}\n\\endgroup\n";
     if (!t.note.empty()) o += "\\par\\noindent{}" + t.note + "\n";
     return o;
@@ -439,28 +451,26 @@ std::string detail::render_table(const Table& t, bool wide) {
   const std::string env = wide ? "table*" : "table";
   o += "\\begin{" + env + "}[tbp]\n\\centering\n\\setlength{\\tabcolsep}{4pt}\n";
   o += "\\caption{" + t.caption + "}\\label{" + t.label + "}\n";
-  const std::string tabular = widths + "\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body + "\\bottomrule\n\\end{tabular}\n";
   if (t.split > 1 && t.split < t.columns.size()) {
-    // Measured whole in a group (its font changes stay there); too wide even in \scriptsize: the two parts.
+    // Measured whole in a group (its font changes stay there); too wide even in \scriptsize: the two parts,
+    // each column 0 and a run of the others, measured and set in a group of its own.
     auto part = [&](std::size_t from, std::size_t to) {
-      Table p;
-      p.columns.push_back(t.columns[0]);
-      p.columns.insert(p.columns.end(), t.columns.begin() + static_cast<std::ptrdiff_t>(from), t.columns.begin() + static_cast<std::ptrdiff_t>(to));
-      p.rules = t.rules;
+      Table q;
+      q.columns.push_back(t.columns[0]);
+      q.columns.insert(q.columns.end(), t.columns.begin() + static_cast<std::ptrdiff_t>(from), t.columns.begin() + static_cast<std::ptrdiff_t>(to));
+      q.rules = t.rules;
       for (const auto& row : t.rows) {
-        p.rows.push_back({row[0]});
-        p.rows.back().insert(p.rows.back().end(), row.begin() + static_cast<std::ptrdiff_t>(from), row.begin() + static_cast<std::ptrdiff_t>(to));
+        q.rows.push_back({row[0]});
+        q.rows.back().insert(q.rows.back().end(), row.begin() + static_cast<std::ptrdiff_t>(from), row.begin() + static_cast<std::ptrdiff_t>(to));
       }
-      const std::string f = render_table(p, false);  // a float: take its widths and tabular, between caption and end
-      const auto begin = f.find("\n", f.find("\\label{")) + 1;
-      return "\\begingroup\n" + f.substr(begin, f.rfind("\\end{table}") - begin) + "\\endgroup\n";
+      const Pieces qp = pieces_of(q);
+      return "\\begingroup\n" + qp.widths + tabular(qp) + "\\endgroup\n";
     };
-    o += "\\begingroup\n" + widths + "\\ifdim\\dimen8>\\linewidth \\gdef\\qualranksplit{1}\\else\\gdef\\qualranksplit{0}\\fi\n" +
-         "\\if0\\qualranksplit\n\\begin{tabular}{@{}" + spec + "@{}}\n\\toprule\n" + head + "\\midrule\n" + body +
-         "\\bottomrule\n\\end{tabular}\n\\fi\n\\endgroup\n\\if1\\qualranksplit\n" + part(1, t.split) + "\\par\\medskip\n" +
+    o += "\\begingroup\n" + p.widths + "\\ifdim\\dimen8>\\linewidth \\gdef\\qualranksplit{1}\\else\\gdef\\qualranksplit{0}\\fi\n" +
+         "\\if0\\qualranksplit\n" + tabular(p) + "\\fi\n\\endgroup\n\\if1\\qualranksplit\n" + part(1, t.split) + "\\par\\medskip\n" +
          part(t.split, t.columns.size()) + "\\fi\n";
   } else {
-    o += tabular;
+    o += p.widths + tabular(p);
   }
   if (!t.note.empty()) o += "\\par\\medskip\n\\parbox{\\linewidth}{" + t.note + "}\n";
   o += "\\end{" + env + "}\n";
