@@ -29,16 +29,76 @@ std::string hit_field(const KeywordHit& h) {
 
 namespace {
 
+// `v` as a JSON string (what nlohmann's dump writes for it: '"', '\\', and control characters escaped; invalid
+// UTF-8 replaced by U+FFFD), appended to `out`. Written by hand: a retrieved line per document is too many to
+// build as JSON objects (a tenth of retrieval's time went to that).
+void append_json_string(std::string& out, std::string_view v) {
+  if (text::find_invalid_utf8(v)) {
+    out += nlohmann::json(std::string(v)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  for (char ch : v) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          static const char* hex = "0123456789abcdef";
+          out += "\\u00";
+          out += hex[c >> 4];
+          out += hex[c & 15];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+}
+
+// One line of corpus/retrieved.jsonl, appended to `out`.
+void append_retrieved_line(std::string& out, const std::string& source, bool whole, const RetrievedDocument& d,
+                           const std::vector<KeywordTerm>* terms) {
+  out += "{\"doc\":";
+  append_json_string(out, doc_ref(source, d.id));
+  out += ",\"source\":";
+  append_json_string(out, source);
+  out += ",\"id\":";
+  append_json_string(out, d.id);
+  out += whole ? ",\"whole\":true,\"matches\":[" : ",\"whole\":false,\"matches\":[";
+  for (std::size_t k = 0; k < d.hits.size(); ++k) {
+    const auto& h = d.hits[k];
+    out += k ? ",{\"term\":" : "{\"term\":";
+    append_json_string(out, terms ? (*terms)[h.term].term : std::string());
+    out += ",\"in\":\"";
+    out += hit_field(h);
+    out += "\",\"at\":";
+    out += std::to_string(h.at);
+    out += ",\"count\":";
+    out += std::to_string(h.count);
+    out += '}';
+  }
+  out += "]}\n";
+}
+
 // What one piece of a stored file gives; pieces are joined in file order.
 struct Piece {
   std::size_t documents = 0, in_window = 0;
   std::vector<RetrievedDocument> retrieved;
+  std::string jsonl;  // retrieved's lines of corpus/retrieved.jsonl
   std::vector<std::size_t> term_documents;
   Diagnostics diags;
 };
 
-void retrieve_piece(std::string_view text, int first_line, const std::string& file, const KeywordMatcher* matcher,
-                    std::string_view from, std::string_view to, Piece& out) {
+void retrieve_piece(std::string_view text, int first_line, const std::string& file, const std::string& source,
+                    const std::vector<KeywordTerm>* terms, const KeywordMatcher* matcher, std::string_view from,
+                    std::string_view to, Piece& out) {
   out.term_documents.assign(matcher ? matcher->rule_count() : 0, 0);
   std::vector<KeywordHit> hits;
   std::vector<std::size_t> last_doc_of_term(out.term_documents.size(), static_cast<std::size_t>(-1));
@@ -76,6 +136,7 @@ void retrieve_piece(std::string_view text, int first_line, const std::string& fi
       }
     out.retrieved.push_back({std::string(d.id), hits});
   }, first_line);
+  for (const auto& d : out.retrieved) append_retrieved_line(out.jsonl, source, matcher == nullptr, d, terms);
 }
 
 }  // namespace
@@ -93,24 +154,29 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
     matcher.emplace(rules, MatcherOptions{true});
   }
   // Pieces of about kPieceBytes, cut after a line end, scanned on the worker threads and joined in order: the
-  // cuts depend on the text only, so the thread count never changes the result.
-  constexpr std::size_t kPieceBytes = 4u << 20;
+  // cuts depend on the text only, so the thread count never changes the result. Small enough that the threads
+  // end a source together; each piece's lines are counted on the threads too (for the lines diagnostics name).
+  constexpr std::size_t kPieceBytes = 1u << 20;
   std::vector<std::string_view> pieces;
-  std::vector<int> first_lines;
-  int line = 1;
   for (std::size_t pos = 0; pos < stored.size();) {
     std::size_t end = pos + kPieceBytes >= stored.size() ? stored.size() : stored.find('\n', pos + kPieceBytes);
     end = end == std::string_view::npos ? stored.size() : std::min(stored.size(), end + 1);
     pieces.push_back(stored.substr(pos, end - pos));
-    first_lines.push_back(line);
-    // (by memchr, line to line: std::count widened every byte to a 64-bit sum, a twentieth of retrieval's time)
-    for (const char *q = stored.data() + pos, *e = stored.data() + end; (q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(e - q)))); ++q)
-      ++line;
     pos = end;
   }
+  std::vector<int> first_lines(pieces.size() + 1, 0);
+  parallel_for(pieces.size(), [&](std::size_t k) {
+    // (by memchr, line to line: std::count widened every byte to a 64-bit sum, a twentieth of retrieval's time)
+    int n = 0;
+    for (const char *q = pieces[k].data(), *e = q + pieces[k].size(); (q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(e - q)))); ++q)
+      ++n;
+    first_lines[k + 1] = n;
+  });
+  first_lines[0] = 1;
+  for (std::size_t k = 1; k <= pieces.size(); ++k) first_lines[k] += first_lines[k - 1];
   std::vector<Piece> parts(pieces.size());
   parallel_for(pieces.size(), [&](std::size_t k) {
-    retrieve_piece(pieces[k], first_lines[k], file, matcher ? &*matcher : nullptr, from, to, parts[k]);
+    retrieve_piece(pieces[k], first_lines[k], file, source, terms, matcher ? &*matcher : nullptr, from, to, parts[k]);
   });
   r.term_documents.assign(terms ? terms->size() : 0, 0);
   for (auto& part : parts) {
@@ -120,71 +186,14 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
     r.in_window += part.in_window;
     for (std::size_t t = 0; t < part.term_documents.size(); ++t) r.term_documents[t] += part.term_documents[t];
     for (auto& d : part.retrieved) r.retrieved.push_back(std::move(d));
+    r.jsonl += part.jsonl;
   }
   return r;
 }
 
-namespace {
-
-// `v` as a JSON string (what nlohmann's dump writes for it: '"', '\\', and control characters escaped; invalid
-// UTF-8 replaced by U+FFFD), appended to `out`. Written by hand: a retrieved line per document is too many to
-// build as JSON objects (a tenth of retrieval's time went to that).
-void append_json_string(std::string& out, std::string_view v) {
-  if (text::find_invalid_utf8(v)) {
-    out += nlohmann::json(std::string(v)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
-  }
-  out += '"';
-  for (char ch : v) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-}
-
-}  // namespace
-
 std::string retrieved_lines(const SourceRetrieval& r, const std::vector<KeywordTerm>* terms) {
   std::string out;
-  for (const auto& d : r.retrieved) {
-    out += "{\"doc\":";
-    append_json_string(out, doc_ref(r.source, d.id));
-    out += ",\"source\":";
-    append_json_string(out, r.source);
-    out += ",\"id\":";
-    append_json_string(out, d.id);
-    out += r.whole ? ",\"whole\":true,\"matches\":[" : ",\"whole\":false,\"matches\":[";
-    for (std::size_t k = 0; k < d.hits.size(); ++k) {
-      const auto& h = d.hits[k];
-      out += k ? ",{\"term\":" : "{\"term\":";
-      append_json_string(out, terms ? (*terms)[h.term].term : std::string());
-      out += ",\"in\":\"";
-      out += hit_field(h);
-      out += "\",\"at\":";
-      out += std::to_string(h.at);
-      out += ",\"count\":";
-      out += std::to_string(h.count);
-      out += '}';
-    }
-    out += "]}\n";
-  }
+  for (const auto& d : r.retrieved) append_retrieved_line(out, r.source, r.whole, d, terms);
   return out;
 }
 

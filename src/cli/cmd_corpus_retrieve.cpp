@@ -229,7 +229,8 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     if (listed)
       if (const auto e = corpus::stored_hash_mismatch(s, sha256, manifest); !e.empty()) diags.warning({"corpus/manifest.json", 0, 0}, e);
     diags.append(scanned);
-    lines += corpus::retrieved_lines(results.back(), terms);
+    lines += results.back().jsonl;
+    results.back().jsonl = {};
     if (terms)
       for (std::size_t t = 0; t < terms->size(); ++t)
         if (results.back().term_documents[t] == 0)

@@ -30,6 +30,7 @@ struct SourceRetrieval {
   std::size_t in_window = 0;       // created within [from, to]
   std::vector<RetrievedDocument> retrieved;  // in stored order
   std::vector<std::size_t> term_documents;   // per term: retrieved documents it matched
+  std::string jsonl;                         // retrieved's lines of corpus/retrieved.jsonl (retrieved_lines)
 };
 
 // Retrieves from one stored source (`stored`: the text of corpus/<source>.jsonl, named `file`). `terms` null:
