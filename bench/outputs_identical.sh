@@ -5,9 +5,10 @@
 #   - the fieldwork fixture with a generated corpus (stage one): corpus retrieve, screen, sample, label, labels
 #     export, corpus table (text, JSON), status (exits 1: steps incomplete), report (Table I in LaTeX), package;
 #   - the streets fixture (other roles, levels and attributes): report, package, status.
-# Each binary works on its own copy of each study (made in one folder, then moved aside), with SOURCE_DATE_EPOCH fixed; then the two copies (every
-# file, the outputs among them) and the two transcripts of stdout, stderr and exit codes are compared with
-# `diff -r` (but for corpus/.sha256-cache, which names inodes and times; workbooks and zips compare as bytes: their times are fixed). Exits 1 on any difference.
+# Each binary works on its own copy of each study (made in one folder, then moved aside), SOURCE_DATE_EPOCH
+# fixed; then the two copies (every file, the outputs among them) and the two transcripts of stdout, stderr and
+# exit codes are compared with `diff -r`, all but corpus/.sha256-cache (it names inodes and times); workbooks and
+# zips compare as bytes, their times being fixed. Exits 1 on any difference.
 # Usage: REFERENCE=/path/to/old/qualrank bench/outputs_identical.sh [BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
