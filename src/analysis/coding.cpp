@@ -139,8 +139,8 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
 }
 
 // The segments of one transcript, in turn order (whole turn, then its spans by position), into out[at...].
-// take_text: a whole-turn segment takes its turn's text and every other turn's text is freed (only when the
-// caller passed the workspace non-const: coded_segments_taking_text).
+// take_text: a whole-turn segment takes its turn's text (only when the caller passed the workspace non-const:
+// coded_segments_taking_text).
 void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vector<CodedSegment>& out, std::size_t at,
                     bool take_text) {
   const SegmentAttributes attributes(std::make_shared<const SegmentAttributes::Map>(t.attributes));
@@ -192,10 +192,6 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       whole.suggested = std::move(p.suggested);
     }
   }
-  // The text no segment took (turns not coded, turns coded in spans only) is read by no one either: freed
-  // here, on the building threads (35 MB of the 2,000-transcript bench that lived as long as the report).
-  if (take_text)
-    for (auto& turn : const_cast<Transcript&>(t).turns) std::string().swap(turn.text);
 }
 
 }  // namespace

@@ -28,15 +28,17 @@ StudyLoader::StudyLoader(fs::path root, std::string coder) {
         }
     };
     // Whole-turn segments take their turn's text (no second copy), and once the segments are built the turns
-    // keep their codes but no text (the other turns' text is freed then): the S pane and the classifier read
-    // the segments only.
+    // keep their codes but no text: the S pane and the classifier read the segments only.
     opts.segments_take_turn_text = true;
     opts.load.text_runs = false;  // dropped below anyway: not recorded in the first place
     try {
       out.study = load_study(root, diags, opts);
       if (out.study) {
         for (auto& t : out.study->workspace.transcripts)
-          for (auto& turn : t.turns) std::vector<TextRun>().swap(turn.runs);
+          for (auto& turn : t.turns) {
+            std::string().swap(turn.text);
+            std::vector<TextRun>().swap(turn.runs);
+          }
         out.learned = train(*out.study, coder);
       }
     } catch (const std::exception&) {

@@ -123,8 +123,8 @@ struct CodingTally {
 std::vector<CodedSegment> coded_segments(const Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
                                          Diagnostics& diags, const CodingOptions& options = {}, CodingTally* tally = nullptr);
 // The same segments, for a caller that owns the workspace and reads no turn's text afterwards: a whole-turn
-// segment takes its turn's text instead of copying it, and every turn is left with its `text` empty
-// (StudyOptions::segments_take_turn_text; `report`).
+// segment takes its turn's text instead of copying it, leaving that turn's `text` empty (StudyOptions::
+// segments_take_turn_text; `report`).
 std::vector<CodedSegment> coded_segments_taking_text(Workspace& ws, const Taxonomy& taxonomy, const NodeResolver& resolve,
                                                      Diagnostics& diags, const CodingOptions& options = {},
                                                      CodingTally* tally = nullptr);

@@ -37,7 +37,7 @@ struct StudyOptions {
   // Passed to load_workspace (model/workspace.h): a query drops there the text of turns it cannot list.
   LoadOptions load;
   // Whole-turn segments take their turn's text instead of copying it (coded_segments_taking_text): the
-  // turns of `workspace.transcripts` are all left without text. For a caller that reads text only from the
+  // coded turns of `workspace.transcripts` are left without text. For a caller that reads text only from the
   // segments (`report`: 80 MB less on 2,000 transcripts, and no copy).
   bool segments_take_turn_text = false;
 };
