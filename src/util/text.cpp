@@ -8,7 +8,6 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -174,11 +173,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
 
 std::size_t count_code_points(std::string_view s) {
   // Every byte but a continuation byte (10xxxxxx) starts a code point. Eight bytes at a time: a byte's bit 7
-  // set and bit 6 clear (shifted up into bit 7) marks a continuation byte; the marks are counted with popcount.
+  // set and bit 6 clear (shifted up into bit 7) marks a continuation byte; the marks, moved down to bit 0 of
+  // their bytes, are summed into the top byte by one multiplication (at most 8: no carry). Not std::popcount:
+  // built for any x86-64, that is a call into libgcc's table-driven __popcountdi2 (1% of report's CPU).
   std::size_t continuation = 0, i = 0;
   for (; i + 8 <= s.size(); i += 8) {
     const std::uint64_t w = swar::load(s.data() + i);
-    continuation += static_cast<std::size_t>(std::popcount(w & ~(w << 1) & swar::kHighs));
+    continuation += static_cast<std::size_t>((((w & ~(w << 1) & swar::kHighs) >> 7) * 0x0101010101010101ull) >> 56);
   }
   for (; i < s.size(); ++i)
     if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++continuation;
