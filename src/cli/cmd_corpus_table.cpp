@@ -9,7 +9,7 @@
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/corpus_output.h"
-#include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
 #include "qualrank/util/files.h"
 
 namespace qualrank::cli {

@@ -4,7 +4,7 @@
 
 #include "qualrank/report/agreement_output.h"
 #include "qualrank/report/corpus_output.h"
-#include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
 
 namespace qualrank {
 

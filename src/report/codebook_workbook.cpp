@@ -8,7 +8,7 @@
 #include <set>
 
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "qualrank/report/ranking_output.h"
-#include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

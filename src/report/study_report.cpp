@@ -33,7 +33,7 @@
 #include "qualrank/report/saturation_output.h"
 #include "qualrank/report/taxonomy_output.h"
 #include "qualrank/report/corpus_output.h"
-#include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
 #include "qualrank/analysis/corpus_overview.h"
 #include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/util/bury.h"

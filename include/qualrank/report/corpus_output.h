@@ -6,7 +6,7 @@
 
 #include "qualrank/analysis/corpus_stage_one.h"
 #include "qualrank/analysis/corpus_table.h"
-#include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
 
 namespace qualrank {
 

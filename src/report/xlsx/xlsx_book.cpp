@@ -6,7 +6,7 @@
 // UTF-16 code units (Excel counts UTF-16 units; libxlsxwriter checks code points, a weaker bound). A literal
 // "_xHHHH_" is stored as "_x005F_xHHHH_" (ECMA-376's escape of the underscore), so Excel does not decode it.
 // Widths are estimated from code points per line, which is what Excel's own "fit" does for Latin text.
-#include "qualrank/report/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
 
 #include <xlsxwriter.h>
 
@@ -19,7 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "qualrank/report/xlsx_stream.h"
+#include "qualrank/report/xlsx/xlsx_stream.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/swar.h"
 #include "qualrank/util/text.h"
@@ -127,18 +127,6 @@ double display_width(std::string_view s) {
 long long document_time() {
   long long t = files::source_date_epoch(kFallbackTime);
   return t == 0 ? 1 : t;  // libxlsxwriter reads 0 as "now"
-}
-
-void append_cell_name(std::string& out, int row, int col) {
-  append_column_letters(out, col + 1);
-  char digits[16];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, row + 1).ptr);
-}
-
-std::string cell_name(int row, int col) {
-  std::string out;
-  append_cell_name(out, row, col);
-  return out;
 }
 
 std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* cut, std::size_t* replaced) {

@@ -32,6 +32,7 @@
 #include <tuple>
 #include <vector>
 
+#include "qualrank/report/xlsx/xlsx_cells.h"
 #include "qualrank/util/diagnostics.h"
 
 // libxlsxwriter's types, so callers need not include xlsxwriter.h unless they use raw().
@@ -216,10 +217,7 @@ class Book {
   void remove_scratch();
 };
 
-// The cell reference "A1" style for 0-based (row, col), e.g. (0, 0) -> "A1", (11, 27) -> "AB12".
-std::string cell_name(int row, int col);
-// cell_name(row, col) appended to `out`.
-void append_cell_name(std::string& out, int row, int col);
+// cell_name, append_cell_name: xlsx_cells.h.
 
 // What write_text stores for `text`: invalid UTF-8 sequences replaced with U+FFFD, XML-invalid characters
 // removed, cut to the cell limit with the marker. `removed` and `cut` (may be null) receive how many

@@ -1,6 +1,6 @@
 // The streamed workbook writer (xlsx_stream.h). The XML of each part follows what libxlsxwriter 1.1.4 writes
 // in constant_memory mode (ECMA-376 SpreadsheetML), without a theme part: fonts name their colour.
-#include "qualrank/report/xlsx_stream.h"
+#include "qualrank/report/xlsx/xlsx_stream.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -22,7 +22,7 @@
 #include <thread>
 #include <utility>
 
-#include "qualrank/report/xlsx_book.h"  // cell_name, append_cell_name
+#include "qualrank/report/xlsx/xlsx_cells.h"  // cell_name, append_cell_name
 #include "qualrank/util/parallel.h"
 #include "qualrank/util/swar.h"
 #include "qualrank/util/xlsx_read.h"   // column_letters
