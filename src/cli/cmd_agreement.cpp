@@ -13,7 +13,7 @@
 #include "qualrank/model/versions.h"
 #include "qualrank/report/agreement_output.h"
 #include "qualrank/report/corpus_output.h"
-#include "qualrank/report/latex_tables.h"
+#include "qualrank/report/latex/latex_tables.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

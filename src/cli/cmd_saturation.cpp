@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/latex_tables.h"
+#include "qualrank/report/latex/latex_tables.h"
 #include "qualrank/report/saturation_output.h"
 
 namespace qualrank::cli {

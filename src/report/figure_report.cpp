@@ -7,7 +7,7 @@
 #include <set>
 
 #include "figure_charts.h"
-#include "qualrank/report/latex_escape.h"
+#include "qualrank/report/latex/latex_escape.h"
 #include "qualrank/util/files.h"
 
 namespace qualrank::figures {

@@ -1,5 +1,5 @@
-// LaTeX escaping and booktabs tables (include/qualrank/report/latex_escape.h).
-#include "qualrank/report/latex_escape.h"
+// LaTeX escaping and booktabs tables (include/qualrank/report/latex/latex_escape.h).
+#include "qualrank/report/latex/latex_escape.h"
 
 #include <algorithm>
 #include <cstdint>

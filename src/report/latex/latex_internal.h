@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/report/latex_escape.h"
-#include "qualrank/report/latex_tables.h"
+#include "qualrank/report/latex/latex_escape.h"
+#include "qualrank/report/latex/latex_tables.h"
 
 namespace qualrank::latex::detail {
 

@@ -1,4 +1,4 @@
-// The LaTeX tables of report.json (include/qualrank/report/latex_tables.h): the order of the files, their
+// The LaTeX tables of report.json (include/qualrank/report/latex/latex_tables.h): the order of the files, their
 // unique names, and the pieces the renderers share.
 #include "latex_internal.h"
 
