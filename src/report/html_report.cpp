@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include "qualrank/report/methods_output.h"
-#include "qualrank/report/svg_charts.h"
+#include "qualrank/report/figures/svg_charts.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "qualrank/report/svg_charts.h"
+#include "qualrank/report/figures/svg_charts.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

@@ -25,7 +25,7 @@
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/report/html_report.h"
-#include "qualrank/report/figures.h"
+#include "qualrank/report/figures/figures.h"
 #include "qualrank/report/latex/latex_tables.h"
 #include "qualrank/report/methods_output.h"
 #include "qualrank/report/query_output.h"

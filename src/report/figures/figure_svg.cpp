@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "figure_drawing.h"
-#include "qualrank/report/svg_charts.h"
+#include "qualrank/report/figures/svg_charts.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::figure {

@@ -1,6 +1,6 @@
 // SVG chart drawing. Layout is computed in user units; each chart carries a viewBox and width="100%" so it
 // scales from 1280 px screens down to print width. Text is drawn in the page's system font stack.
-#include "qualrank/report/svg_charts.h"
+#include "qualrank/report/figures/svg_charts.h"
 #include "qualrank/util/text.h"
 
 #include <algorithm>

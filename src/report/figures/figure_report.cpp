@@ -1,6 +1,6 @@
-// The figures of report.json (include/qualrank/report/figures.h): which figures, their file names, both sizes
+// The figures of report.json (include/qualrank/report/figures/figures.h): which figures, their file names, both sizes
 // and both formats, and the removal of figures an earlier run drew and this one does not.
-#include "qualrank/report/figures.h"
+#include "qualrank/report/figures/figures.h"
 
 #include <algorithm>
 #include <functional>
