@@ -8,7 +8,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
-#include "qualrank/report/codebook_import.h"
+#include "qualrank/report/formats/codebook_import.h"
 #include "qualrank/report/codebook_workbook.h"
 #include "qualrank/util/files.h"
 

@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/versions.h"
-#include "qualrank/report/refi_export.h"
+#include "qualrank/report/formats/refi_export.h"
 #include "qualrank/util/files.h"
 
 namespace qualrank::cli {

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/planned_workspace.h"
-#include "qualrank/model/refi_import.h"
+#include "qualrank/report/formats/refi_import.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

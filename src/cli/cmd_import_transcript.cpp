@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "qualrank/model/transcript.h"
-#include "qualrank/model/transcript_import.h"
+#include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

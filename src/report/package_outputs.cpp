@@ -9,7 +9,7 @@
 #include "qualrank/model/history.h"
 #include "qualrank/model/workspace_inputs.h"
 #include "qualrank/report/codebook_data.h"
-#include "qualrank/report/refi_export.h"
+#include "qualrank/report/formats/refi_export.h"
 #include "qualrank/report/segments_output.h"
 #include "qualrank/report/study_report.h"
 #include "qualrank/util/files.h"

@@ -1,6 +1,6 @@
 // The coded-quote table reader: CSV rows -> CodebookData (participants and coded segments), checking every
 // linked node against the taxonomy version in use and reporting all problems before giving up.
-#include "qualrank/report/codebook_import.h"
+#include "qualrank/report/formats/codebook_import.h"
 
 #include <map>
 

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "qualrank/model/refi.h"
+#include "qualrank/report/formats/refi.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/encoding.h"
 #include "qualrank/util/files.h"

@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-#include "qualrank/model/transcript_import.h"
+#include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/zip.h"
 

@@ -8,8 +8,8 @@
 
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/node_resolver.h"
-#include "qualrank/model/refi.h"
-#include "qualrank/model/refi_import.h"
+#include "qualrank/report/formats/refi.h"
+#include "qualrank/report/formats/refi_import.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
 

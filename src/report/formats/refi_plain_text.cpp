@@ -5,7 +5,7 @@
 // same turns, sections, rankings and answers. The rebuilt text is parsed again to check exactly that.
 #include <algorithm>
 
-#include "qualrank/report/refi_export.h"
+#include "qualrank/report/formats/refi_export.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

@@ -7,8 +7,8 @@
 #include <regex>
 #include <set>
 
-#include "qualrank/model/refi.h"
-#include "qualrank/report/refi_export.h"
+#include "qualrank/report/formats/refi.h"
+#include "qualrank/report/formats/refi_export.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/zip.h"

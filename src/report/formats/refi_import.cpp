@@ -6,7 +6,7 @@
 #include <set>
 
 #include "qualrank/model/history.h"
-#include "qualrank/model/refi_import.h"
+#include "qualrank/report/formats/refi_import.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"

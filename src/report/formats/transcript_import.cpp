@@ -9,7 +9,7 @@
 #include <set>
 
 #include "qualrank/model/transcript.h"
-#include "qualrank/model/transcript_import.h"
+#include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/util/encoding.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

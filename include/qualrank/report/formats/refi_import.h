@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/model/refi.h"
+#include "qualrank/report/formats/refi.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {

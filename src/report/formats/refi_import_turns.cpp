@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "qualrank/model/transcript_import.h"
+#include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/util/text.h"
 #include "refi_import_internal.h"
 

@@ -3,8 +3,8 @@
 // root, inherited by its descendants, so the same taxonomy always gives the same bytes.
 #include <sstream>
 
-#include "qualrank/model/refi.h"
-#include "qualrank/report/refi_export.h"
+#include "qualrank/report/formats/refi.h"
+#include "qualrank/report/formats/refi_export.h"
 #include "qualrank/util/text.h"
 #include "refi_xml.h"
 

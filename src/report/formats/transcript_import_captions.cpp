@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "qualrank/model/transcript_import.h"
+#include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "qualrank/model/history.h"
-#include "qualrank/model/refi_import.h"
+#include "qualrank/report/formats/refi_import.h"
 #include "qualrank/model/workspace.h"
 
 namespace qualrank {

@@ -2,7 +2,7 @@
 // Description layout (definition, then labelled paragraphs for criteria, aliases and keywords).
 #include <cctype>
 
-#include "qualrank/model/refi.h"
+#include "qualrank/report/formats/refi.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/uuid.h"
 
