@@ -2,7 +2,7 @@
 // meaning: the text is folded (util/name_fold.h) and searched by one Aho-Corasick automaton over the folded
 // names (name_search.h), so a text is scanned once whatever the length of the list; a second automaton over
 // the names' accent-stripped forms finds the near misses.
-#include "qualrank/report/pseudonymise.h"
+#include "qualrank/report/package/pseudonymise.h"
 
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "package_internal.h"
-#include "qualrank/report/package.h"
+#include "qualrank/report/package/package.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
 
