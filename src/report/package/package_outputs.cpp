@@ -11,7 +11,7 @@
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/formats/refi_export.h"
 #include "qualrank/report/segments_output.h"
-#include "qualrank/report/study_report.h"
+#include "qualrank/report/study/study_report.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"

@@ -5,7 +5,7 @@
 // participants per role, exemplar quotes), the taxonomy tree at the latest version with interview-proposed
 // additions marked and each node's exemplar quotes, and the agreement tables. Numbers are formatted here only
 // for display; they all come from the JSON.
-#include "qualrank/report/html_report.h"
+#include "qualrank/report/study/html_report.h"
 
 #include <algorithm>
 #include <cstdlib>

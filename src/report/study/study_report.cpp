@@ -1,7 +1,7 @@
 // The main job. One load_study (the latest taxonomy version) feeds every output, and report.json is built
 // first, so the HTML page, rendered from report.json, shows exactly its numbers. Nothing is written until
 // the workspace has validated; each file is then written to a temp file and renamed.
-#include "qualrank/report/study_report.h"
+#include "qualrank/report/study/study_report.h"
 
 #include "qualrank/analysis/agreement_rounds.h"
 #include "qualrank/analysis/coder_selection.h"
@@ -24,7 +24,7 @@
 #include "qualrank/report/agreement_output.h"
 #include "qualrank/report/codebook_data.h"
 #include "qualrank/report/codebook_workbook.h"
-#include "qualrank/report/html_report.h"
+#include "qualrank/report/study/html_report.h"
 #include "qualrank/report/figures/figures.h"
 #include "qualrank/report/latex/latex_tables.h"
 #include "qualrank/report/methods_output.h"
