@@ -2,7 +2,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/segments_output.h"
+#include "qualrank/report/outputs/segments_output.h"
 
 namespace qualrank::cli {
 

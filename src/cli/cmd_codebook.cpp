@@ -9,7 +9,7 @@
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/formats/codebook_import.h"
-#include "qualrank/report/codebook_workbook.h"
+#include "qualrank/report/outputs/codebook_workbook.h"
 #include "qualrank/util/files.h"
 
 namespace qualrank::cli {

@@ -8,7 +8,7 @@
 #include "qualrank/analysis/corpus_overview.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
-#include "qualrank/report/corpus_output.h"
+#include "qualrank/report/outputs/corpus_output.h"
 #include "qualrank/report/xlsx/xlsx_book.h"
 #include "qualrank/util/files.h"
 

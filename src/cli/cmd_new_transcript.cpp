@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "qualrank/model/versions.h"
 #include "qualrank/model/workspace.h"
-#include "qualrank/report/protocol.h"
+#include "qualrank/report/outputs/protocol.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

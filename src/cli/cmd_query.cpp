@@ -7,8 +7,8 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/query.h"
-#include "qualrank/report/query_output.h"
-#include "qualrank/report/segments_output.h"
+#include "qualrank/report/outputs/query_output.h"
+#include "qualrank/report/outputs/segments_output.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {

@@ -11,7 +11,7 @@
 #include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/latex/latex_tables.h"
-#include "qualrank/report/ranking_output.h"
+#include "qualrank/report/outputs/ranking_output.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

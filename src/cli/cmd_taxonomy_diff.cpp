@@ -3,7 +3,7 @@
 
 #include "cmd_taxonomy.h"
 #include "qualrank/model/history.h"
-#include "qualrank/report/taxonomy_output.h"
+#include "qualrank/report/outputs/taxonomy_output.h"
 
 namespace qualrank::cli {
 

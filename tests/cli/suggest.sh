@@ -156,8 +156,8 @@ python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suggestions"]; asse
 
 # --- no word of the bundled study in the suggester's code or output text
 if grep -niE 'issue type|framework context|llm|sub-theme|types/themes' "$SOURCE_DIR"/src/analysis/suggest*.cpp \
-    "$SOURCE_DIR"/include/qualrank/analysis/suggest.h "$SOURCE_DIR"/src/report/suggest_output.cpp \
-    "$SOURCE_DIR"/include/qualrank/report/suggest_output.h "$SOURCE_DIR"/src/cli/cmd_suggest.cpp; then
+    "$SOURCE_DIR"/include/qualrank/analysis/suggest.h "$SOURCE_DIR"/src/report/outputs/suggest_output.cpp \
+    "$SOURCE_DIR"/include/qualrank/report/outputs/suggest_output.h "$SOURCE_DIR"/src/cli/cmd_suggest.cpp; then
   fail "study-specific words in the suggester"
 fi
 echo "suggest: ok"

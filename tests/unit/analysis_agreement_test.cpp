@@ -11,7 +11,7 @@
 
 #include "qualrank/analysis/agreement.h"
 #include "qualrank/analysis/agreement_bootstrap.h"
-#include "qualrank/report/agreement_output.h"
+#include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

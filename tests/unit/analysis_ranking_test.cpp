@@ -26,7 +26,7 @@
 #include <cmath>
 
 #include "qualrank/analysis/ranking.h"
-#include "qualrank/report/ranking_output.h"
+#include "qualrank/report/outputs/ranking_output.h"
 
 using namespace qualrank;
 using Catch::Matchers::WithinAbs;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "qualrank/analysis/transcript_agreement.h"
-#include "qualrank/report/agreement_output.h"
+#include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

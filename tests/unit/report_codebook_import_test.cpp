@@ -1,5 +1,5 @@
 // Unit tests for the coded-quote table import (src/report/formats/codebook_import.cpp) and the codebook tables it feeds
-// (src/report/codebook_data.cpp), against tests/fixtures/codebook/tiny and tests/fixtures/codebook/tables.
+// (src/report/outputs/codebook_data.cpp), against tests/fixtures/codebook/tiny and tests/fixtures/codebook/tables.
 #include "catch.h"
 
 #include "qualrank/analysis/study.h"

@@ -15,7 +15,7 @@
 #include <map>
 #include <sstream>
 
-#include "qualrank/report/methods_output.h"
+#include "qualrank/report/outputs/methods_output.h"
 #include "qualrank/report/figures/svg_charts.h"
 #include "qualrank/util/text.h"
 

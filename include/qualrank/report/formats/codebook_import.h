@@ -7,7 +7,7 @@
 
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/versions.h"
-#include "qualrank/report/codebook_data.h"
+#include "qualrank/report/outputs/codebook_data.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {

@@ -1,4 +1,4 @@
-#include "qualrank/report/ranking_output.h"
+#include "qualrank/report/outputs/ranking_output.h"
 
 #include <cctype>
 #include <map>

@@ -1,4 +1,4 @@
-#include "qualrank/report/segments_output.h"
+#include "qualrank/report/outputs/segments_output.h"
 
 #include <sstream>
 

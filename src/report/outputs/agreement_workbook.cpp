@@ -2,8 +2,8 @@
 // through the safe workbook layer (xlsx_book.h: atomic, reproducible, text never a formula).
 #include <cmath>
 
-#include "qualrank/report/agreement_output.h"
-#include "qualrank/report/corpus_output.h"
+#include "qualrank/report/outputs/agreement_output.h"
+#include "qualrank/report/outputs/corpus_output.h"
 #include "qualrank/report/xlsx/xlsx_book.h"
 
 namespace qualrank {

@@ -1,7 +1,7 @@
 // The codebook workbook: one function per sheet, each writing through the safe xlsx layer (xlsx_book.h), so
 // every text is a string cell, stripped of XML-invalid characters and cut to Excel's cell limit with a located
 // warning. Counts come from analysis/crosstab.h (aggregate rule: a node counts its descendants' codes).
-#include "qualrank/report/codebook_workbook.h"
+#include "qualrank/report/outputs/codebook_workbook.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The listing, quote list, counts and matrix of `qualrank query` (see query_output.h). Wrapping counts code
 // points; ANSI escapes are added only when ListingOptions::highlight is set (the CLI sets it for a terminal).
-#include "qualrank/report/query_output.h"
+#include "qualrank/report/outputs/query_output.h"
 
 #include <cstdio>
 

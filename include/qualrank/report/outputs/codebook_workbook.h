@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <functional>
 
-#include "qualrank/report/codebook_data.h"
+#include "qualrank/report/outputs/codebook_data.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {

@@ -1,5 +1,5 @@
 // Gathers the codebook's rows from a study, and prints the matrix / co-occurrence tables as JSON or CSV.
-#include "qualrank/report/codebook_data.h"
+#include "qualrank/report/outputs/codebook_data.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/query_output.h"
+#include "qualrank/report/outputs/query_output.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/text.h"
 

@@ -1,7 +1,7 @@
 // Methods evidence: see methods_output.h. The checklist's items and levels follow the ACM SIGSOFT Empirical
 // Standard for qualitative surveys (interview studies) and its inter-rater reliability supplement
 // (https://github.com/acmsigsoft/EmpiricalStandards): essential, desirable and extraordinary attributes.
-#include "qualrank/report/methods_output.h"
+#include "qualrank/report/outputs/methods_output.h"
 
 #include <algorithm>
 #include <string_view>

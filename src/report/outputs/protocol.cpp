@@ -1,4 +1,4 @@
-#include "qualrank/report/protocol.h"
+#include "qualrank/report/outputs/protocol.h"
 
 #include <sstream>
 

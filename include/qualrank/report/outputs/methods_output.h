@@ -10,7 +10,7 @@
 #include "qualrank/analysis/findings.h"
 #include "qualrank/analysis/query.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/codebook_data.h"
+#include "qualrank/report/outputs/codebook_data.h"
 
 namespace qualrank {
 

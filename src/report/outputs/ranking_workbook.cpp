@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "qualrank/report/ranking_output.h"
+#include "qualrank/report/outputs/ranking_output.h"
 #include "qualrank/report/xlsx/xlsx_book.h"
 #include "qualrank/util/text.h"
 

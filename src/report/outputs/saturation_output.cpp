@@ -1,5 +1,5 @@
-// Saturation outputs (include/qualrank/report/saturation_output.h).
-#include "qualrank/report/saturation_output.h"
+// Saturation outputs (include/qualrank/report/outputs/saturation_output.h).
+#include "qualrank/report/outputs/saturation_output.h"
 
 #include <cstdio>
 #include <set>

@@ -1,5 +1,5 @@
 // Code suggestions and their cross-validation as JSON and text tables (see suggest_output.h).
-#include "qualrank/report/suggest_output.h"
+#include "qualrank/report/outputs/suggest_output.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "qualrank/report/taxonomy_output.h"
+#include "qualrank/report/outputs/taxonomy_output.h"
 
 #include <algorithm>
 #include <set>

@@ -1,4 +1,4 @@
-#include "qualrank/report/corpus_output.h"
+#include "qualrank/report/outputs/corpus_output.h"
 
 #include <cmath>
 #include <limits>

@@ -1,5 +1,5 @@
 // Agreement as JSON and as a text table (see agreement_output.h; the workbook is agreement_workbook.cpp).
-#include "qualrank/report/agreement_output.h"
+#include "qualrank/report/outputs/agreement_output.h"
 
 #include <cmath>
 #include <cstdio>
