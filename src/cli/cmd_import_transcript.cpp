@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"

@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/model/coding_edit.h"
-#include "qualrank/model/consensus.h"
+#include "qualrank/model/transcripts/consensus.h"
 #include "qualrank/model/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "qualrank/model/history.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 
 namespace qualrank::history_detail {
 

@@ -1,6 +1,6 @@
 #include "catch.h"
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/report/formats/transcript_import.h"
 
 using namespace qualrank;

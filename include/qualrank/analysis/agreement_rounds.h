@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "qualrank/analysis/transcript_agreement.h"
-#include "qualrank/model/consensus.h"
+#include "qualrank/model/transcripts/consensus.h"
 
 namespace qualrank {
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/model/workspace.h"
 #include "refi_import_internal.h"
 

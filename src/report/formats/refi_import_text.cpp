@@ -10,7 +10,7 @@
 #include <set>
 #include <tuple>
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_emit.h"
 #include "refi_import_internal.h"

@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/util/encoding.h"
 #include "qualrank/util/files.h"

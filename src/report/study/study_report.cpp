@@ -18,7 +18,7 @@
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/workspace_agreement.h"
-#include "qualrank/model/consensus.h"
+#include "qualrank/model/transcripts/consensus.h"
 #include "qualrank/model/history.h"
 #include "qualrank/model/workspace_inputs.h"
 #include "qualrank/report/outputs/agreement_output.h"

@@ -8,7 +8,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/node_resolver.h"
 #include "qualrank/model/taxonomy.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank::markup {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/util/text.h"
 #include "transcript_markup.h"
 

@@ -3,7 +3,7 @@
 // "## QID title" opens a section, "SPEAKER: text" opens a turn, "@directive" lines code, memo, rank or
 // answer; "[span]{IDs}" inside a turn line codes a span (a span may not cross lines; transcript_markup.cpp).
 // A second coder's `.codes` files are read in standoff.cpp.
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 // The consensus coding file of `qualrank reconcile` (consensus.h): its header, its decision lines and how
 // its codings are written.
-#include "qualrank/model/consensus.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/consensus.h"
+#include "qualrank/model/transcripts/transcript.h"
 
 #include <cctype>
 #include <cstdio>
