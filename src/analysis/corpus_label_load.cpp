@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "qualrank/analysis/corpus_labels.h"
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/files.h"
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "qualrank/analysis/agreement_stats.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/csv.h"
 
 namespace qualrank::corpus {

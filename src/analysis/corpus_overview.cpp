@@ -12,9 +12,9 @@
 #include "qualrank/analysis/corpus_labels.h"
 #include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/label_table.h"
-#include "qualrank/model/corpus.h"
-#include "qualrank/model/corpus_keywords.h"
-#include "qualrank/model/corpus_labels.h"
+#include "qualrank/model/corpus/corpus.h"
+#include "qualrank/model/corpus/corpus_keywords.h"
+#include "qualrank/model/corpus/corpus_labels.h"
 #include "qualrank/util/files.h"
 
 namespace qualrank::corpus {

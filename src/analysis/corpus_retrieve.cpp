@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "qualrank/analysis/autocode.h"
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/parallel.h"
 #include "qualrank/util/text.h"
 

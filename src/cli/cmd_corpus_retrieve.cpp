@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/corpus_retrieve.h"
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/hash_cache.h"
 #include "qualrank/util/input_bytes.h"

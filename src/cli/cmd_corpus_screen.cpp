@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/corpus_screening.h"
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"

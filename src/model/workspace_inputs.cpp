@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/findings.h"
 #include "qualrank/model/history.h"
 #include "qualrank/util/files.h"

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "qualrank/analysis/corpus_labels.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 #include "fixture_taxonomy.h"
 #include "qualrank/util/files.h"
 

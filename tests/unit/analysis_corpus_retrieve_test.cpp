@@ -2,7 +2,7 @@
 
 #include "qualrank/analysis/autocode.h"
 #include "qualrank/analysis/corpus_retrieve.h"
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 
 using namespace qualrank;
 

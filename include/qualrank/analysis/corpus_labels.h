@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "qualrank/model/corpus_labels.h"
+#include "qualrank/model/corpus/corpus_labels.h"
 #include "qualrank/model/node_resolver.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"

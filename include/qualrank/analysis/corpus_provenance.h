@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank::corpus {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "qualrank/model/corpus_keywords.h"
+#include "qualrank/model/corpus/corpus_keywords.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank::corpus {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "qualrank/analysis/corpus_retrieve.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 
 namespace qualrank::corpus {
 

@@ -1,11 +1,11 @@
 // Screening files: corpus/screening/<screener>.csv, RFC 4180, one row per document the screener decided on.
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 
 #include <algorithm>
 #include <map>
 
-#include "qualrank/model/corpus.h"
-#include "qualrank/model/corpus_keywords.h"
+#include "qualrank/model/corpus/corpus.h"
+#include "qualrank/model/corpus/corpus_keywords.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

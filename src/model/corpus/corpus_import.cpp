@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/text.h"
 

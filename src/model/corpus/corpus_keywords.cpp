@@ -1,7 +1,7 @@
 // corpus/keywords.yaml (retrieval keywords per source, the date window, screening reasons) and the Python-like
 // keyword lists studies publish, read by a small linear tokenizer (identifiers, '=', '[', ']', ',', quoted
 // strings with Python's prefixes r and u and its backslash escapes, decoded as Python decodes them, '#' comments).
-#include "qualrank/model/corpus_keywords.h"
+#include "qualrank/model/corpus/corpus_keywords.h"
 
 #include <unordered_map>
 #include <unicode/uchar.h>
@@ -10,7 +10,7 @@
 #include <cctype>
 #include <unordered_map>
 
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_emit.h"
 #include "qualrank/util/yaml_source.h"

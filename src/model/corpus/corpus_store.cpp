@@ -7,7 +7,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/swar.h"
 #include "qualrank/util/text.h"
 

@@ -1,7 +1,7 @@
 // A corpus of documents (issue reports) in the workspace: corpus/<source>.jsonl, one document per line sorted
 // by id (natural order), fields in a fixed order, plus corpus/manifest.json (per source: documents, SHA-256 of
 // the stored file, import date). Importing the exports researchers already make (`gh issue list --json ...`,
-// `gh api repos/O/R/issues`, JSON Lines, CSV) into that store: src/model/corpus_import.cpp. The formats and
+// `gh api repos/O/R/issues`, JSON Lines, CSV) into that store: src/model/corpus/corpus_import.cpp. The formats and
 // limits are in docs/corpus.md.
 #pragma once
 #include <nlohmann/json.hpp>

@@ -1,12 +1,12 @@
 // Label files of a corpus sample: corpus/labels/<sample>/<coder>.csv and decisions.csv (RFC 4180), and the
 // sample lists corpus/samples/<sample>.txt.
-#include "qualrank/model/corpus_labels.h"
+#include "qualrank/model/corpus/corpus_labels.h"
 
 #include <algorithm>
 #include <map>
 
-#include "qualrank/model/corpus.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/corpus/corpus.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

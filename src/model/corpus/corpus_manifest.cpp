@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
