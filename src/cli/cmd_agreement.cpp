@@ -10,7 +10,7 @@
 #include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/transcript_agreement.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/report/outputs/corpus_output.h"
 #include "qualrank/report/latex/latex_tables.h"

@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "qualrank/model/coding_edit.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

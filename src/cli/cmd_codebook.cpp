@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/formats/codebook_import.h"
 #include "qualrank/report/outputs/codebook_workbook.h"

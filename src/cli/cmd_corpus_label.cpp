@@ -11,7 +11,7 @@
 #include "qualrank/analysis/corpus_labels.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/corpus/corpus_screening.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/files.h"

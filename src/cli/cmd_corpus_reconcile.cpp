@@ -18,7 +18,7 @@
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_screening.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

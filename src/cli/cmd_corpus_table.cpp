@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "qualrank/analysis/corpus_provenance.h"
 #include "qualrank/analysis/corpus_overview.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/outputs/corpus_output.h"
 #include "qualrank/report/xlsx/xlsx_book.h"

@@ -3,7 +3,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/report/formats/refi_export.h"
 #include "qualrank/util/files.h"
 

@@ -1,7 +1,7 @@
 #include <iostream>
 
 #include "cli.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/outputs/protocol.h"
 #include "qualrank/util/files.h"

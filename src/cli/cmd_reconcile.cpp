@@ -17,7 +17,7 @@
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/transcripts/consensus.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"

@@ -10,7 +10,7 @@
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/study_status.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/text.h"
 

@@ -4,7 +4,7 @@
 #include <regex>
 
 #include "cmd_taxonomy.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

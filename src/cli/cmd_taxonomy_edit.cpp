@@ -5,7 +5,7 @@
 #include <set>
 
 #include "cmd_taxonomy.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/text.h"
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "cmd_taxonomy.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/report/outputs/taxonomy_output.h"
 #include "qualrank/util/files.h"
 

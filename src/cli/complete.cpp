@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "command_catalog.h"
-#include "qualrank/model/history.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/history.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 

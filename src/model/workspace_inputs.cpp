@@ -5,7 +5,7 @@
 
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/findings.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/hash_cache.h"
 #include "qualrank/util/sha256.h"

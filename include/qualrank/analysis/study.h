@@ -12,7 +12,7 @@
 #include "qualrank/analysis/consensus_plan.h"
 #include "qualrank/analysis/ranking_input.h"
 #include "qualrank/model/findings.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 
 namespace qualrank {

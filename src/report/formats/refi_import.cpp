@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <set>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/report/formats/refi_import.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/workspace_lock.h"

@@ -3,7 +3,7 @@
 // accept/reject). Provenance is the copy of the codebook kept in the workspace, at the code's line.
 #include <algorithm>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/report/formats/refi_import.h"
 #include "qualrank/model/workspace.h"
 

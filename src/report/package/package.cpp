@@ -8,7 +8,7 @@
 #include <set>
 
 #include "package_internal.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/model/workspace_inputs.h"
 #include "qualrank/report/package/package.h"
 #include "qualrank/report/package/pseudonymise.h"

@@ -11,7 +11,7 @@
 
 #include "package_internal.h"
 #include "qualrank/analysis/consensus_plan.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 

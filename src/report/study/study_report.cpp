@@ -19,7 +19,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/workspace_agreement.h"
 #include "qualrank/model/transcripts/consensus.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/model/workspace_inputs.h"
 #include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/report/outputs/codebook_data.h"

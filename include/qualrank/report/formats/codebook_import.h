@@ -6,7 +6,7 @@
 #include <string>
 
 #include "qualrank/model/guideline.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/report/outputs/codebook_data.h"
 #include "qualrank/util/diagnostics.h"
 

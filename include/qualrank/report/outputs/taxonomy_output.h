@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/model/taxonomy.h"
 
 namespace qualrank {

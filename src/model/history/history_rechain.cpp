@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/yaml_source.h"
 
 namespace qualrank {

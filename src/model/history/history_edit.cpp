@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

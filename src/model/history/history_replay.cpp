@@ -12,7 +12,7 @@
 // preorder into a fresh taxonomy and rebuilds the indexes once.
 #include <algorithm>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

@@ -1,11 +1,11 @@
 // The taxonomy at a version: the base file for version 1 when there is no history; otherwise the base with
 // the accepted edits up to the version replayed (history.h), and a resolver that migrates codes written at
 // any version.
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 
 #include <algorithm>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

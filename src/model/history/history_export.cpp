@@ -1,6 +1,6 @@
 // Writing a taxonomy version as a plain taxonomy file (the nested form of docs/formats.md), so that
 // load_taxonomy reads it back with the same nodes, order and fields.
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/yaml_emit.h"
 
 namespace qualrank {

@@ -6,7 +6,7 @@
 // as an id, name or alias of the version itself, then by following the retired id (or the node that had the
 // retired label) from fate to fate until it reaches a node of the version, or a split whose codings need
 // re-coding. Ids are never reused, so the chain is unambiguous.
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_source.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "history_internal.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

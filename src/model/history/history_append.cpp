@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "history_internal.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/yaml_emit.h"
