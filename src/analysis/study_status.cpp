@@ -15,7 +15,7 @@
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_labels.h"
 #include "qualrank/model/corpus/corpus_screening.h"
-#include "qualrank/model/workspace_inputs.h"
+#include "qualrank/model/inputs/workspace_inputs.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"

@@ -9,7 +9,7 @@
 
 #include "package_internal.h"
 #include "qualrank/model/history/history.h"
-#include "qualrank/model/workspace_inputs.h"
+#include "qualrank/model/inputs/workspace_inputs.h"
 #include "qualrank/report/package/package.h"
 #include "qualrank/report/package/pseudonymise.h"
 #include "qualrank/util/files.h"

@@ -7,7 +7,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/findings.h"
 #include "qualrank/model/history/history.h"
-#include "qualrank/model/workspace_inputs.h"
+#include "qualrank/model/inputs/workspace_inputs.h"
 #include "qualrank/report/outputs/codebook_data.h"
 #include "qualrank/report/formats/refi_export.h"
 #include "qualrank/report/outputs/segments_output.h"

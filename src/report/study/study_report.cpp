@@ -20,7 +20,7 @@
 #include "qualrank/analysis/workspace_agreement.h"
 #include "qualrank/model/transcripts/consensus.h"
 #include "qualrank/model/history/history.h"
-#include "qualrank/model/workspace_inputs.h"
+#include "qualrank/model/inputs/workspace_inputs.h"
 #include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/report/outputs/codebook_data.h"
 #include "qualrank/report/outputs/codebook_workbook.h"

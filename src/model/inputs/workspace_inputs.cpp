@@ -1,5 +1,5 @@
 // The files a study is computed from, and their hashes (model/workspace_inputs.h).
-#include "qualrank/model/workspace_inputs.h"
+#include "qualrank/model/inputs/workspace_inputs.h"
 
 #include <algorithm>
 
