@@ -8,7 +8,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 #include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/csv.h"
 

@@ -11,7 +11,7 @@
 
 #include "qualrank/analysis/corpus_labels.h"
 #include "qualrank/analysis/corpus_provenance.h"
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_keywords.h"
 #include "qualrank/model/corpus/corpus_labels.h"

@@ -14,7 +14,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 
 namespace qualrank::corpus {
 

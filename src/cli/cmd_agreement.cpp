@@ -5,11 +5,11 @@
 #include <iostream>
 
 #include "cli.h"
-#include "qualrank/analysis/agreement.h"
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/agreement.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/transcript_agreement.h"
+#include "qualrank/analysis/agreement/transcript_agreement.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/report/outputs/corpus_output.h"

@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/study_status.h"
-#include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/analysis/agreement/workspace_agreement.h"
 #include "qualrank/util/bury.h"
 
 namespace qualrank::cli {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
 

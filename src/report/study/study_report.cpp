@@ -3,7 +3,7 @@
 // the workspace has validated; each file is then written to a temp file and renamed.
 #include "qualrank/report/study/study_report.h"
 
-#include "qualrank/analysis/agreement_rounds.h"
+#include "qualrank/analysis/agreement/agreement_rounds.h"
 #include "qualrank/analysis/coder_selection.h"
 
 #include <chrono>
@@ -17,7 +17,7 @@
 
 #include "qualrank/analysis/ranking.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/analysis/agreement/workspace_agreement.h"
 #include "qualrank/model/transcripts/consensus.h"
 #include "qualrank/model/history/history.h"
 #include "qualrank/model/inputs/workspace_inputs.h"

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <string>
 
-#include "qualrank/analysis/agreement.h"
-#include "qualrank/analysis/transcript_agreement.h"
-#include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/analysis/agreement/agreement.h"
+#include "qualrank/analysis/agreement/transcript_agreement.h"
+#include "qualrank/analysis/agreement/workspace_agreement.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {

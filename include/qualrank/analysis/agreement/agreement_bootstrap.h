@@ -1,12 +1,12 @@
 // Bootstrap confidence intervals for Fleiss' kappa and Krippendorff's alpha, computed together from one
-// set of resamples and fast enough for a million units: see src/analysis/agreement_bootstrap.cpp.
+// set of resamples and fast enough for a million units: see src/analysis/agreement/agreement_bootstrap.cpp.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 
 namespace qualrank::stats {
 

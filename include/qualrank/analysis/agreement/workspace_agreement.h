@@ -3,10 +3,10 @@
 #pragma once
 #include <optional>
 
-#include "qualrank/analysis/agreement.h"
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/agreement.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/transcript_agreement.h"
+#include "qualrank/analysis/agreement/transcript_agreement.h"
 
 namespace qualrank {
 

@@ -1,5 +1,5 @@
 // A workspace's agreement: its label tables and its multi-coder transcripts (see workspace_agreement.h).
-#include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/analysis/agreement/workspace_agreement.h"
 
 namespace qualrank {
 

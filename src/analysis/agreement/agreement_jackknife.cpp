@@ -24,7 +24,7 @@
 // degenerate cases (Pe = 1, no expected disagreement: every code in one category) are decided exactly by
 // counting the categories left nonzero. The order of the floating-point sums is the input order, so the
 // result is the same bytes on every run.
-#include "qualrank/analysis/agreement_jackknife.h"
+#include "qualrank/analysis/agreement/agreement_jackknife.h"
 #include "qualrank/analysis/stats.h"
 
 #include <algorithm>

@@ -27,7 +27,7 @@
 // Exactness: the column is biased by at most K / 2^64 and each threshold is rounded down to 2^-32, so one
 // draw is within total variation distance about 2^-32 of the exact f_k / N, and a replicate of N draws
 // within N * 2^-32 of the exact multinomial (2.3e-4 for a million units): far below Monte Carlo error.
-#include "qualrank/analysis/agreement_bootstrap.h"
+#include "qualrank/analysis/agreement/agreement_bootstrap.h"
 
 #include <algorithm>
 #include <cmath>

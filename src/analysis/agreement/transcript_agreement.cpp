@@ -12,7 +12,7 @@
 //    agreement on its presence (stats::specific_agreement). Stacking them (unit-major: unit u's rows for
 //    every node together) gives the pooled figures; its bootstrap resamples units, each with all its node
 //    rows (a cluster bootstrap), since a unit's node rows are not independent.
-#include "qualrank/analysis/transcript_agreement.h"
+#include "qualrank/analysis/agreement/transcript_agreement.h"
 
 #include "qualrank/analysis/coder_selection.h"
 
@@ -22,7 +22,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "qualrank/analysis/agreement_jackknife.h"
+#include "qualrank/analysis/agreement/agreement_jackknife.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {

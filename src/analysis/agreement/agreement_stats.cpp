@@ -1,5 +1,5 @@
 // Inter-coder agreement statistics for nominal codes (contracts in
-// include/qualrank/analysis/agreement_stats.h).
+// include/qualrank/analysis/agreement/agreement_stats.h).
 //
 // Methods and references:
 //  * Fleiss' kappa: Fleiss (1971), "Measuring nominal scale agreement among many raters",
@@ -23,7 +23,7 @@
 //    1993, ch. 11; agreement_jackknife.cpp).
 // All integer sufficient statistics are accumulated in 64-bit integers, so the only rounding is
 // in the final few divisions; per-unit work uses one scratch vector (no per-unit allocation).
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 
 #include <algorithm>
 #include <limits>

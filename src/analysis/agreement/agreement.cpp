@@ -1,4 +1,4 @@
-// The label-table agreement report (contract in include/qualrank/analysis/agreement.h).
+// The label-table agreement report (contract in include/qualrank/analysis/agreement/agreement.h).
 //
 // Which units enter which statistic:
 //  * Fleiss' kappa (overall, per category, per group): the units rated by every coder; the others are
@@ -13,14 +13,14 @@
 //  * Disputed units: units with at least two ratings whose coders do not all agree, ordered by the share of
 //    agreeing coder pairs (lowest first), then by the number of distinct labels (most first), then by input
 //    order.
-#include "qualrank/analysis/agreement.h"
+#include "qualrank/analysis/agreement/agreement.h"
 
 #include <algorithm>
 #include <future>
 #include <limits>
 #include <map>
 
-#include "qualrank/analysis/agreement_jackknife.h"
+#include "qualrank/analysis/agreement/agreement_jackknife.h"
 #include "qualrank/util/parallel.h"
 
 namespace qualrank {

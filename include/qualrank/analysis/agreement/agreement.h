@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "qualrank/analysis/agreement_jackknife.h"
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/agreement_jackknife.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
 

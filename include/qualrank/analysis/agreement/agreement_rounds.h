@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/analysis/transcript_agreement.h"
+#include "qualrank/analysis/agreement/transcript_agreement.h"
 #include "qualrank/model/transcripts/consensus.h"
 
 namespace qualrank {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "qualrank/analysis/agreement.h"
+#include "qualrank/analysis/agreement/agreement.h"
 #include "qualrank/analysis/coding.h"
 #include "qualrank/model/taxonomy.h"
 

@@ -1,5 +1,5 @@
 // Agreement per coding round (agreement_rounds.h).
-#include "qualrank/analysis/agreement_rounds.h"
+#include "qualrank/analysis/agreement/agreement_rounds.h"
 
 #include <algorithm>
 #include <iterator>

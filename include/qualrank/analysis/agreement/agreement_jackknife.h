@@ -1,12 +1,12 @@
 // Jackknife standard errors and normal intervals for Fleiss' kappa and Krippendorff's alpha, in one pass
-// over the table whatever its size: see src/analysis/agreement_jackknife.cpp. `qualrank agreement` uses them
+// over the table whatever its size: see src/analysis/agreement/agreement_jackknife.cpp. `qualrank agreement` uses them
 // instead of the bootstrap from kJackknifeFromUnits resampling units on (agreement_intervals).
 #pragma once
 #include <cstdint>
 #include <vector>
 
-#include "qualrank/analysis/agreement_bootstrap.h"
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_bootstrap.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 
 namespace qualrank::stats {
 

@@ -1,4 +1,4 @@
-// Label-table reader (contract in include/qualrank/analysis/label_table.h).
+// Label-table reader (contract in include/qualrank/analysis/agreement/label_table.h).
 //
 // One streaming pass per file: csv::for_each_record hands over each record as string views; the header
 // picks the unit, coder and consensus columns; each data row's cells are trimmed and interned (a hash map
@@ -8,7 +8,7 @@
 // repeated ids without a std::string per unit (each unit keeps its id's index, so repeated ids may be
 // kept as separate units). At the end the categories are sorted (taxonomy or natural
 // order) and the codes renumbered once.
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/label_table.h"
 
 #include <algorithm>
 #include <array>

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 #include "qualrank/model/node_resolver.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
