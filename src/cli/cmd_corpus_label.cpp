@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "cli.h"
-#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/model/history/versions.h"

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
-#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_screening.h"

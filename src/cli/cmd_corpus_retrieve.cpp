@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "cli.h"
-#include "qualrank/analysis/corpus_provenance.h"
-#include "qualrank/analysis/corpus_retrieve.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/hash_cache.h"

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "cli.h"
-#include "qualrank/analysis/corpus_provenance.h"
-#include "qualrank/analysis/corpus_sample.h"
-#include "qualrank/analysis/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_sample.h"
+#include "qualrank/analysis/corpus/corpus_screening.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_labels.h"
 #include "qualrank/util/files.h"

@@ -9,8 +9,8 @@
 #include <unordered_map>
 
 #include "cli.h"
-#include "qualrank/analysis/corpus_provenance.h"
-#include "qualrank/analysis/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_screening.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

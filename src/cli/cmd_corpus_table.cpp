@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "cli.h"
-#include "qualrank/analysis/corpus_provenance.h"
-#include "qualrank/analysis/corpus_overview.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_overview.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/outputs/corpus_output.h"

@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/study_status.h"
+#include "qualrank/analysis/corpus/study_status.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/text.h"

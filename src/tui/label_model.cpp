@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/files.h"

@@ -1,7 +1,7 @@
 #include "catch.h"
 
 #include "qualrank/analysis/autocode.h"
-#include "qualrank/analysis/corpus_retrieve.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
 #include "qualrank/model/corpus/corpus.h"
 
 using namespace qualrank;

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "qualrank/analysis/corpus_stage_one.h"
-#include "qualrank/analysis/corpus_table.h"
+#include "qualrank/analysis/corpus/corpus_stage_one.h"
+#include "qualrank/analysis/corpus/corpus_table.h"
 #include "qualrank/report/xlsx/xlsx_book.h"
 
 namespace qualrank {

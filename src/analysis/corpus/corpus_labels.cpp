@@ -1,6 +1,6 @@
 // The labels of a corpus sample as categories: agreement before reconciliation, majority, final labels and the
 // exported label table (analysis/corpus_labels.h).
-#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // Stage one whole (analysis/corpus_stage_one.h): the retrieval's keywords and window, per keyword what it
 // retrieved, screening's agreement and exclusions, each sample's size, allocation and seed, its labels'
 // agreement before reconciliation and how the disagreements were resolved.
-#include "qualrank/analysis/corpus_stage_one.h"
+#include "qualrank/analysis/corpus/corpus_stage_one.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "qualrank/analysis/corpus_retrieve.h"
-#include "qualrank/analysis/corpus_sample.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
+#include "qualrank/analysis/corpus/corpus_sample.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_keywords.h"
 #include "qualrank/model/corpus/corpus_labels.h"

@@ -4,7 +4,7 @@
 // Corasick 1975; analysis/autocode.cpp), each with its own whole-word and case rules; every field of a
 // document is scanned once. Which term matched where is kept for a reviewer to audit. A large file is read in
 // pieces of 4 MiB on the worker threads (util/parallel.h), joined in file order.
-#include "qualrank/analysis/corpus_retrieve.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // Table I whole (analysis/corpus_overview.h): the corpus's sources, retrieval and screening counts, and the
 // labelled units of the exported label tables re-sourced by their SOURCE#ID and given the year of their
 // document as period, counted by corpus_table.
-#include "qualrank/analysis/corpus_overview.h"
+#include "qualrank/analysis/corpus/corpus_overview.h"
 
 #include <algorithm>
 #include <map>
@@ -9,8 +9,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "qualrank/analysis/corpus_labels.h"
-#include "qualrank/analysis/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
 #include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_keywords.h"

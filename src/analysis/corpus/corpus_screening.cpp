@@ -6,7 +6,7 @@
 // computed by analysis/agreement_stats.h; beside them the share of those documents all screeners decided alike
 // (all_agree) and the percent agreement of `qualrank agreement` (the mean share of agreeing screener pairs per
 // document, over the documents two or more screeners decided on). The false-positive rate of a source is excluded / retrieved.
-#include "qualrank/analysis/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_screening.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The provenance of the corpus's derived files (analysis/corpus_provenance.h).
-#include "qualrank/analysis/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
 
 #include <nlohmann/json.hpp>
 

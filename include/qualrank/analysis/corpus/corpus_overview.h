@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/analysis/corpus_screening.h"
-#include "qualrank/analysis/corpus_table.h"
+#include "qualrank/analysis/corpus/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_table.h"
 #include "qualrank/model/node_resolver.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"

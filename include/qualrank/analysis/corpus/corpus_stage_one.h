@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "qualrank/analysis/corpus_labels.h"
-#include "qualrank/analysis/corpus_provenance.h"
-#include "qualrank/analysis/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_screening.h"
 #include "qualrank/model/node_resolver.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"

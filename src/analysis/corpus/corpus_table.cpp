@@ -1,4 +1,4 @@
-#include "qualrank/analysis/corpus_table.h"
+#include "qualrank/analysis/corpus/corpus_table.h"
 
 #include <algorithm>
 #include <limits>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/analysis/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_screening.h"
 #include "qualrank/analysis/stats.h"
 
 namespace qualrank::corpus {

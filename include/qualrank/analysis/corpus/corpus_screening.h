@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/analysis/corpus_retrieve.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
 #include "qualrank/model/corpus/corpus_screening.h"
 
 namespace qualrank::corpus {

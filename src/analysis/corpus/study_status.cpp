@@ -1,5 +1,5 @@
 // The status of a study's steps (analysis/study_status.h): the corpus's stage one here.
-#include "qualrank/analysis/study_status.h"
+#include "qualrank/analysis/corpus/study_status.h"
 
 #include <nlohmann/json.hpp>
 
@@ -7,11 +7,11 @@
 #include <map>
 #include <set>
 
-#include "qualrank/analysis/corpus_labels.h"
-#include "qualrank/analysis/corpus_provenance.h"
-#include "qualrank/analysis/corpus_retrieve.h"
-#include "qualrank/analysis/corpus_sample.h"
-#include "qualrank/analysis/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_provenance.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
+#include "qualrank/analysis/corpus/corpus_sample.h"
+#include "qualrank/analysis/corpus/corpus_screening.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_labels.h"
 #include "qualrank/model/corpus/corpus_screening.h"

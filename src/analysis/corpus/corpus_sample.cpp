@@ -6,7 +6,7 @@
 // allocates n in proportion to the strata's sizes, rounded by largest remainders (Hamilton's method, so the
 // allocations sum to n exactly). The draw is a partial Fisher-Yates shuffle driven by stats::Rng (a seeded
 // mt19937_64 with our own range reduction), so the same seed gives the same sample on every platform.
-#include "qualrank/analysis/corpus_sample.h"
+#include "qualrank/analysis/corpus/corpus_sample.h"
 
 #include "qualrank/util/sha256.h"
 

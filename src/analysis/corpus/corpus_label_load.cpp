@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "qualrank/analysis/corpus_labels.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/files.h"
