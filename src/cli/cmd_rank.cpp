@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
-#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/rankings/ranking.h"
 #include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/latex/latex_tables.h"

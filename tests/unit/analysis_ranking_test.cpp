@@ -25,7 +25,7 @@
 
 #include <cmath>
 
-#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/rankings/ranking.h"
 #include "qualrank/report/outputs/ranking_output.h"
 
 using namespace qualrank;

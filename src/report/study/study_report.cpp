@@ -15,7 +15,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/rankings/ranking.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/agreement/workspace_agreement.h"
 #include "qualrank/model/transcripts/consensus.h"

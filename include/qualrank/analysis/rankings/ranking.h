@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "qualrank/analysis/ranking_input.h"
-#include "qualrank/analysis/ranking_model.h"
+#include "qualrank/analysis/rankings/ranking_model.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"
 

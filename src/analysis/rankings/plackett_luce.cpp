@@ -24,7 +24,7 @@
 // log-worth parametrisation, as contrasts with the reference item 0 (with pseudo-rankings: the full covariance
 // transformed to those contrasts). Quasi-standard errors: Firth & de Menezes (2004, Biometrika 91:65-80),
 // computed as R's qvcalc does (least squares on the log contrast variances).
-#include "qualrank/analysis/plackett_luce.h"
+#include "qualrank/analysis/rankings/plackett_luce.h"
 
 #include <algorithm>
 #include <cmath>

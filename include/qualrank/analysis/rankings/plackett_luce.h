@@ -4,7 +4,7 @@
 // worths). Top-k answers (fewer items than the question's item set) are k choices from all items not yet
 // chosen, unranked items included (they lose every choice); `PartialRankings::subset` instead reads such an
 // answer as a ranking of only the items it names (PlackettLuce's partial rankings). See
-// src/analysis/plackett_luce.cpp for the estimation and its references.
+// src/analysis/rankings/plackett_luce.cpp for the estimation and its references.
 #pragma once
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "qualrank/analysis/plackett_luce.h"
+#include "qualrank/analysis/rankings/plackett_luce.h"
 #include "qualrank/analysis/ranking_input.h"
 #include "qualrank/util/diagnostics.h"
 

@@ -14,7 +14,7 @@
 // Comparisons: `--compare`, the guideline's `compare` pairs, or the first two groups; with more than two
 // groups each item also gets a Kruskal-Wallis test (scipy.stats.kruskal) over all groups, Holm across
 // items, and epsilon-squared (Tomczak & Tomczak 2014).
-#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/rankings/ranking.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 // "overall" estimates reported use npseudo once, as fitting the pooled rankings alone would.) Per item, the two
 // compared groups' centred log-worths (minus the mean over the items, so no item is a privileged reference)
 // are compared by a Wald test, Holm-adjusted.
-#include "qualrank/analysis/ranking_model.h"
+#include "qualrank/analysis/rankings/ranking_model.h"
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
