@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
-#include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest/query.h"
 #include "qualrank/report/outputs/query_output.h"
 #include "qualrank/report/outputs/segments_output.h"
 #include "qualrank/util/text.h"

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/report/outputs/suggest_output.h"
 
 namespace qualrank::cli {

@@ -18,7 +18,7 @@
 #include "new_code.h"
 #include "recovery.h"
 #include "study_loader.h"
-#include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest/query.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/history/history.h"
 #include "qualrank/model/history/versions.h"

@@ -11,7 +11,7 @@
 
 #include "qualrank/analysis/coding.h"
 #include "qualrank/analysis/crosstab.h"
-#include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest/query.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "qualrank/analysis/findings.h"
-#include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest/query.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/outputs/codebook_data.h"
 

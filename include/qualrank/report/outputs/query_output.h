@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <string>
 
-#include "qualrank/analysis/query.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/query.h"
+#include "qualrank/analysis/suggest/suggest.h"
 
 namespace qualrank {
 

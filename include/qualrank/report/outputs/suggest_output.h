@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 
 namespace qualrank {
 

@@ -18,7 +18,7 @@
 #include <stdexcept>
 
 #include "qualrank/analysis/stats.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::suggest {

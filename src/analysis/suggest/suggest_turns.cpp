@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "qualrank/analysis/coding.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/model/guideline.h"
 
 namespace qualrank::suggest {

@@ -3,7 +3,7 @@
 // for the segments that get that far. The text pattern is an ICU regular expression run on the UTF-8 text
 // through a UText, so match offsets are byte offsets of the text itself; a fixed phrase is matched on the
 // case-folded text (text::fold_case) with a map back to the original bytes.
-#include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest/query.h"
 
 #include <unicode/regex.h>
 #include <unicode/utext.h>
@@ -16,7 +16,7 @@
 #include <unordered_set>
 
 #include "qualrank/analysis/autocode.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/util/parallel.h"
 #include "qualrank/util/text.h"
 

@@ -27,7 +27,7 @@
 #include <thread>
 
 #include "qualrank/analysis/stats.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::suggest {
