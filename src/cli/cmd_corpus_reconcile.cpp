@@ -2,7 +2,7 @@
 // (keep a coder's label, the majority's, or another), all by majority (--majority: ties listed, not decided),
 // or one given on the command line (--doc). Each decision is saved as made in
 // corpus/labels/<sample>/decisions.csv with its decider, date, how and note; the agreement before
-// reconciliation (Fleiss' kappa: analysis/corpus_labels.h) is printed first.
+// reconciliation (Fleiss' kappa: analysis/corpus/corpus_labels.h) is printed first.
 #include <sys/ioctl.h>
 #include <unistd.h>
 

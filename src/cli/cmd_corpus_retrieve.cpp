@@ -1,5 +1,5 @@
 // `qualrank corpus keywords import FILE` (a study's Python-like keyword lists into corpus/keywords.yaml) and
-// `qualrank corpus retrieve` (keyword retrieval into corpus/retrieved.jsonl: analysis/corpus_retrieve.h).
+// `qualrank corpus retrieve` (keyword retrieval into corpus/retrieved.jsonl: analysis/corpus/corpus_retrieve.h).
 #include <nlohmann/json.hpp>
 
 #include <future>

@@ -1,7 +1,7 @@
 // `qualrank corpus sample NAME`: the sample size by Cochran's formula with the finite-population correction,
 // optionally allocated to the sources in proportion, drawn with a seed from the retrieved documents that
 // screening did not exclude (and that no --exclude sample holds), written to corpus/samples/NAME.txt
-// (analysis/corpus_sample.h).
+// (analysis/corpus/corpus_sample.h).
 #include <charconv>
 #include <iostream>
 #include <map>

@@ -1,6 +1,6 @@
 // `qualrank corpus screen`: a screener's decisions on retrieved documents (relevant, or a false positive with
 // a reason) into corpus/screening/<screener>.csv, one at a time or from a CSV; --status: agreement between the
-// screeners, the exclusions under a rule and the false-positive rate per source (analysis/corpus_screening.h).
+// screeners, the exclusions under a rule and the false-positive rate per source (analysis/corpus/corpus_screening.h).
 // Blind: recording a decision prints only that screener's own progress.
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-// `qualrank corpus table`: Table I of a corpus study, whole (analysis/corpus_overview.h): per source the
+// `qualrank corpus table`: Table I of a corpus study, whole (analysis/corpus/corpus_overview.h): per source the
 // documents retrieved, screened out, kept and the false-positive rate, and the labelled units per year and
-// top-level node of their Final_Label; as text, JSON or a workbook sheet (report/corpus_output.h).
+// top-level node of their Final_Label; as text, JSON or a workbook sheet (report/outputs/corpus_output.h).
 #include <iostream>
 
 #include "cli.h"

@@ -1,4 +1,4 @@
-// qualrank export --qdc|--qdpx -o FILE [--at VERSION]: REFI-QDA codebook or project (report/refi_export.h).
+// qualrank export --qdc|--qdpx -o FILE [--at VERSION]: REFI-QDA codebook or project (report/formats/refi_export.h).
 #include <iostream>
 
 #include "cli.h"

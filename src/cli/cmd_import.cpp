@@ -1,5 +1,5 @@
 // qualrank import FILE.qdpx|FILE.qdc [--map FILE.yaml] [--role ROLE] [--force]: REFI-QDA into the workspace
-// (model/refi_import.h). All or nothing: the plan, the workspace it would leave (analysis/planned_workspace.h)
+// (report/formats/refi_import.h). All or nothing: the plan, the workspace it would leave (analysis/planned_workspace.h)
 // and a codebook's proposals are all checked before the first file is written.
 #include <cstdlib>
 #include <iostream>

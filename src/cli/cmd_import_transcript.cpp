@@ -1,5 +1,5 @@
 // qualrank import-transcript FILE.vtt|.srt|.docx|.txt --participant ID [--role R] [--attr k=v ...]
-// [--interviewer NAME ...] [--section QID] [-o FILE] [--force] (model/transcript_import.h).
+// [--interviewer NAME ...] [--section QID] [-o FILE] [--force] (report/formats/transcript_import.h).
 #include <iostream>
 
 #include "cli.h"

@@ -1,4 +1,4 @@
-// `qualrank query`: retrieves coded segments (analysis/query.h) and prints them (report/query_output.h).
+// `qualrank query`: retrieves coded segments (analysis/suggest/query.h) and prints them (report/outputs/query_output.h).
 #include <sys/ioctl.h>
 #include <unistd.h>
 

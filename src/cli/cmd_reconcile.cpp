@@ -1,6 +1,6 @@
 // `qualrank reconcile [TRANSCRIPT...]`: walks the disagreements between the coders of multi-coder transcripts
 // (turn or segment units, as `agreement --transcripts` compares them) and records the team's decision on each
-// in the transcript's consensus coding (`transcripts/<stem>.consensus.codes`, model/consensus.h): keep one
+// in the transcript's consensus coding (`transcripts/<stem>.consensus.codes`, model/transcripts/consensus.h): keep one
 // coder's codings, the union of them, neither, or other codes, with who decided, when and a note. The
 // consensus carries the coders' own codings where they agree (analysis/consensus_plan.h). In the terminal it
 // asks unit by unit and saves each decision as it is made; `--decide UNIT=CHOICE` does the same for scripts,

@@ -1,5 +1,5 @@
 // `qualrank status`: per step of the study, up to date / stale (why) / incomplete, and the command to run next
-// (analysis/study_status.h). Exit 0 when every step is up to date, 1 when one is stale or incomplete, 2 on a
+// (analysis/corpus/study_status.h). Exit 0 when every step is up to date, 1 when one is stale or incomplete, 2 on a
 // usage error: for scripts, as `git diff --quiet`.
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-// Loading a sample's labels from the workspace (analysis/corpus_labels.h: load_sample_labels), the progress
+// Loading a sample's labels from the workspace (analysis/corpus/corpus_labels.h: load_sample_labels), the progress
 // line the labelling commands print, and the published layout of the labels (published_layout: a label table
 // per source keyed by the documents' urls, and the urls per source and year; docs/corpus.md, "The published
 // layout").

@@ -1,5 +1,5 @@
 // The labels of a corpus sample as categories: agreement before reconciliation, majority, final labels and the
-// exported label table (analysis/corpus_labels.h).
+// exported label table (analysis/corpus/corpus_labels.h).
 #include "qualrank/analysis/corpus/corpus_labels.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Table I whole (analysis/corpus_overview.h): the corpus's sources, retrieval and screening counts, and the
+// Table I whole (analysis/corpus/corpus_overview.h): the corpus's sources, retrieval and screening counts, and the
 // labelled units of the exported label tables re-sourced by their SOURCE#ID and given the year of their
 // document as period, counted by corpus_table.
 #include "qualrank/analysis/corpus/corpus_overview.h"

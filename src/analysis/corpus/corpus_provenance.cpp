@@ -1,4 +1,4 @@
-// The provenance of the corpus's derived files (analysis/corpus_provenance.h).
+// The provenance of the corpus's derived files (analysis/corpus/corpus_provenance.h).
 #include "qualrank/analysis/corpus/corpus_provenance.h"
 
 #include <nlohmann/json.hpp>

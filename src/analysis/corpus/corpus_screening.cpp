@@ -3,7 +3,7 @@
 // marked it a false positive (the study's "all volunteers must agree to exclude a report"), under the majority
 // rule when more than half of them did. Agreement is Cohen's (1960) kappa for two screeners and Fleiss' (1971)
 // kappa for any number, over the documents every screener decided on (relevant = 0, false positive = 1),
-// computed by analysis/agreement_stats.h; beside them the share of those documents all screeners decided alike
+// computed by analysis/agreement/agreement_stats.h; beside them the share of those documents all screeners decided alike
 // (all_agree) and the percent agreement of `qualrank agreement` (the mean share of agreeing screener pairs per
 // document, over the documents two or more screeners decided on). The false-positive rate of a source is excluded / retrieved.
 #include "qualrank/analysis/corpus/corpus_screening.h"

@@ -1,4 +1,4 @@
-// Stage one whole (analysis/corpus_stage_one.h): the retrieval's keywords and window, per keyword what it
+// Stage one whole (analysis/corpus/corpus_stage_one.h): the retrieval's keywords and window, per keyword what it
 // retrieved, screening's agreement and exclusions, each sample's size, allocation and seed, its labels'
 // agreement before reconciliation and how the disagreements were resolved.
 #include "qualrank/analysis/corpus/corpus_stage_one.h"

@@ -1,4 +1,4 @@
-// The status of a study's steps (analysis/study_status.h): the corpus's stage one here.
+// The status of a study's steps (analysis/corpus/study_status.h): the corpus's stage one here.
 #include "qualrank/analysis/corpus/study_status.h"
 
 #include <nlohmann/json.hpp>

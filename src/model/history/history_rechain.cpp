@@ -1,4 +1,4 @@
-// rechain_history (model/history.h): the hash chain of a history copy whose content was changed on purpose
+// rechain_history (model/history/history.h): the hash chain of a history copy whose content was changed on purpose
 // (names replaced by pseudonyms in a replication package). The canonical JSON is built exactly as
 // history_file.cpp builds it to check the chain, so the result passes parse_history's check.
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// The files a study is computed from, and their hashes (model/workspace_inputs.h).
+// The files a study is computed from, and their hashes (model/inputs/workspace_inputs.h).
 #include "qualrank/model/inputs/workspace_inputs.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The LaTeX tables of a ranking analysis (rankings_json, report/ranking_output.h), with the rounding of
+// The LaTeX tables of a ranking analysis (rankings_json, report/outputs/ranking_output.h), with the rounding of
 // rankings.md and index.html: mean ranks, Kendall's W, rho, tau-b, gaps and Cliff's delta to 2 decimals,
 // U to 1, p-values to 3 ("< 0.001" below), Plackett-Luce worths to 3.
 #include "latex_internal.h"

@@ -1,4 +1,4 @@
-// Finding listed names in a text by meaning (report/pseudonymise.h): the text is folded unit by unit
+// Finding listed names in a text by meaning (report/package/pseudonymise.h): the text is folded unit by unit
 // (util/name_fold.h) and the folded bytes run through one Aho-Corasick automaton over the folded names
 // (analysis/autocode.h, verbatim keys), so a text is read once whatever the length of the list. A key counts
 // where it starts at a unit's first byte and ends at a unit's last, and the units around it are not word

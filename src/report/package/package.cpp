@@ -1,4 +1,4 @@
-// build_package (report/package.h). The workspace's inputs are read, pseudonymised in memory (paths too) and
+// build_package (report/package/package.h). The workspace's inputs are read, pseudonymised in memory (paths too) and
 // written into a hidden staging folder beside the package, which is then a workspace of its own: the report
 // and the exports are made from it, so every output is pseudonymised by construction. The README, manifest
 // and SHA256SUMS follow; the zip is written to a temp file; then the staging folder is renamed into place and

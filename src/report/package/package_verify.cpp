@@ -1,4 +1,4 @@
-// verify_package (report/package.h): the checksums first, then a re-run of the analysis from the package's
+// verify_package (report/package/package.h): the checksums first, then a re-run of the analysis from the package's
 // own inputs with the manifest's settings, compared output by output, byte for byte.
 #include <unistd.h>
 

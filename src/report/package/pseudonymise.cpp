@@ -1,4 +1,4 @@
-// Names and e-mail addresses replaced by consistent pseudonyms (report/pseudonymise.h). Names are found by
+// Names and e-mail addresses replaced by consistent pseudonyms (report/package/pseudonymise.h). Names are found by
 // meaning: the text is folded (util/name_fold.h) and searched by one Aho-Corasick automaton over the folded
 // names (name_search.h), so a text is scanned once whatever the length of the list; a second automaton over
 // the names' accent-stripped forms finds the near misses.

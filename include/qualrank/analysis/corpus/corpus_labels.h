@@ -1,7 +1,7 @@
 // What the labels of a corpus sample say: each document's label as one category (its deepest node), where the
 // coders agree and where they differ, their agreement before reconciliation (Fleiss' kappa, Fleiss 1971:
-// analysis/agreement_stats.h), the majority label, and the label table `agreement --labels` reads (a unit
-// column, one column per coder, Final_Label). Pure functions: the files are model/corpus_labels.h.
+// analysis/agreement/agreement_stats.h), the majority label, and the label table `agreement --labels` reads (a unit
+// column, one column per coder, Final_Label). Pure functions: the files are model/corpus/corpus_labels.h.
 #pragma once
 #include <filesystem>
 #include <map>

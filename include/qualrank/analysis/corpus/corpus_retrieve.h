@@ -48,7 +48,7 @@ std::string hit_field(const KeywordHit& h);
 std::string retrieved_lines(const SourceRetrieval& r, const std::vector<KeywordTerm>* terms);
 
 // Reads corpus/retrieved.jsonl: the document refs "SOURCE#ID" in file order, with each one's source (the first
-// line, the retrieval's provenance, is skipped: analysis/corpus_provenance.h).
+// line, the retrieval's provenance, is skipped: analysis/corpus/corpus_provenance.h).
 struct RetrievedRef {
   std::string doc, source;
 };

@@ -39,7 +39,7 @@ struct ScreeningStatus {
 };
 
 // The status of screening the `retrieved` documents. Kappas over the documents every screener decided on,
-// categories relevant / false positive (analysis/agreement_stats.h: statsmodels' cohens_kappa and
+// categories relevant / false positive (analysis/agreement/agreement_stats.h: statsmodels' cohens_kappa and
 // fleiss_kappa). Pure: no I/O.
 ScreeningStatus screening_status(const std::vector<RetrievedRef>& retrieved,
                                  const std::vector<ScreenerDecisions>& screeners, ExclusionRule rule);

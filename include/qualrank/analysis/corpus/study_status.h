@@ -1,7 +1,7 @@
 // `qualrank status`: per step of a study, whether its derived file is up to date with what it was made from,
 // stale (and why), or incomplete (work left: documents nobody screened, units a coder has not labelled, open
 // disagreements), with the command that brings it forward. Read-only; every check is the one the step's own
-// readers make (analysis/corpus_provenance.h), so status and the commands never disagree. docs/status.md.
+// readers make (analysis/corpus/corpus_provenance.h), so status and the commands never disagree. docs/status.md.
 #pragma once
 #include <filesystem>
 #include <optional>

@@ -2,7 +2,7 @@
 // document: the taxonomy nodes chosen, a note), the reconciliation's decisions in
 // corpus/labels/<sample>/decisions.csv (who decided what, when, how, why), and the sample lists they refer to
 // (corpus/samples/<sample>.txt). Files only: what the labels mean (agreement, majority, the exported label
-// table) is analysis/corpus_labels.h. Formats in docs/corpus.md.
+// table) is analysis/corpus/corpus_labels.h. Formats in docs/corpus.md.
 #pragma once
 #include <filesystem>
 #include <optional>

@@ -43,7 +43,7 @@ std::string screening_text(const std::vector<ScreeningDecision>& decisions);
 std::vector<ScreenerDecisions> read_all_screening(const std::filesystem::path& workspace, Diagnostics& diags);
 
 // The reasons a false positive may give: corpus/screening.yaml's `reasons:` when that file exists, else
-// corpus/keywords.yaml's, else kDefaultReasons (model/corpus_keywords.h).
+// corpus/keywords.yaml's, else kDefaultReasons (model/corpus/corpus_keywords.h).
 std::vector<std::string> screening_reasons(const std::filesystem::path& workspace, Diagnostics& diags);
 
 // Sets (or replaces) `d` in `decisions`, keeping them sorted; returns true when it replaced one.

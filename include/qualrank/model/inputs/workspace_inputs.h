@@ -1,6 +1,6 @@
 // The files of a workspace that a study is computed from, and their SHA-256: what `package` copies (the study's
 // inputs) and what report.json records as its provenance (those and the corpus's), so that `qualrank status`
-// can tell which changed since (analysis/study_status.h).
+// can tell which changed since (analysis/corpus/study_status.h).
 #pragma once
 #include <filesystem>
 #include <map>

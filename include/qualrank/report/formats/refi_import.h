@@ -64,7 +64,7 @@ std::optional<RefiImportPlan> plan_refi_import(const std::filesystem::path& root
 // folders). Returns false with `error` set on failure, having changed no file unless a rename failed.
 bool write_refi_import(const std::filesystem::path& root, const RefiImportPlan& plan, std::string* error);
 
-// Records the plan's codebook differences as proposed taxonomy edits (model/history.h append_proposals) by
+// Records the plan's codebook differences as proposed taxonomy edits (model/history/history.h append_proposals) by
 // `author`, with the kept copy of the codebook (plan.codebook_copy) and the code's line as provenance; the copy
 // may still be only planned (plan.files). A difference already pending as a proposal is not proposed again
 // (a note). All or nothing: when the history refuses any proposal, each refusal is reported at its code and

@@ -1,4 +1,4 @@
-// LaTeX text and the booktabs tables of the LaTeX outputs (report/latex_tables.h renders them from
+// LaTeX text and the booktabs tables of the LaTeX outputs (report/latex/latex_tables.h renders them from
 // report.json). Every character that LaTeX would read as markup is escaped here, once, by latex::escape; the
 // files are UTF-8 for a document with
 //   \usepackage[utf8]{inputenc}  \usepackage[T1]{fontenc}  \usepackage{lmodern}  \usepackage{booktabs}

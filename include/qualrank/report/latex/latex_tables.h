@@ -32,7 +32,7 @@ struct File {
 // is missing or null gives no file; never throws on a report.json that qualrank report wrote.
 std::vector<File> report_tables(const nlohmann::ordered_json& report);
 
-// The tables of one ranking analysis (rankings_json of report/ranking_output.h): per question the mean ranks
+// The tables of one ranking analysis (rankings_json of report/outputs/ranking_output.h): per question the mean ranks
 // per group with n and Kendall's W, each comparison's gaps (rho and tau-b with the bootstrap CI in the
 // caption), the Plackett-Luce worths when the model was fitted. `names` gives items' names by id;
 // `label_prefix` starts every label and file name ("rank" -> tab:rank-q1-means); `title` (text, escaped here) opens each caption.
@@ -43,12 +43,12 @@ std::vector<File> ranking_tables(const nlohmann::ordered_json& rankings, const s
 std::map<std::string, std::string> node_names(const Taxonomy& taxonomy);
 
 // Agreement tables of {"labels": LABELS | null, "transcripts": TRANSCRIPTS | null, "rounds": [...]?,
-// "corpus": CORPUS?} (report/agreement_output.h): pooled, per node, per category, per round, corpus.
+// "corpus": CORPUS?} (report/outputs/agreement_output.h): pooled, per node, per category, per round, corpus.
 // `level_name` names the corpus table's groups ("the top-level node").
 std::vector<File> agreement_tables(const nlohmann::ordered_json& agreement, const std::map<std::string, std::string>& names,
                                    const std::string& level_name);
 
-// Saturation tables of saturation_json (report/saturation_output.h): the curve of all interviews and, when
+// Saturation tables of saturation_json (report/outputs/saturation_output.h): the curve of all interviews and, when
 // there are roles, one row per role.
 std::vector<File> saturation_tables(const nlohmann::ordered_json& saturation);
 

@@ -45,7 +45,7 @@ std::string transcript_agreement_table(const TranscriptAgreement& a);
 // Transcripts, Transcript nodes, Transcript pairs, Transcript disputes (when listed). Either may be null.
 // `taxonomy` (may be null) adds node names. Atomic and reproducible (xlsx_book.h). Returns false after
 // reporting the failure to `diags`.
-// `corpus` (may be null; needs `taxonomy`) adds the sheet Corpus (report/corpus_output.h).
+// `corpus` (may be null; needs `taxonomy`) adds the sheet Corpus (report/outputs/corpus_output.h).
 bool write_agreement_workbook(const LabelAgreement* labels, const TranscriptAgreement* transcripts,
                               const Taxonomy* taxonomy, const std::filesystem::path& target, Diagnostics& diags,
                               const CorpusTable* corpus = nullptr);

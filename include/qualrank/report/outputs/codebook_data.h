@@ -107,7 +107,7 @@ std::string group_label(const ParticipantGroup& group, const std::string& experi
 struct CodebookTables {
   NodeCrosstab matrix;
   Cooccurrence cooccurrence;
-  std::map<std::string, std::vector<ExemplarQuote>> exemplars;  // per node, as picked (analysis/query.h)
+  std::map<std::string, std::vector<ExemplarQuote>> exemplars;  // per node, as picked (analysis/suggest/query.h)
 };
 CodebookTables codebook_tables(const CodebookData& data, const CodebookOptions& options);
 

@@ -1,4 +1,4 @@
-// Outputs of the corpus table (analysis/corpus_table.h): JSON, a plain-text table and a workbook sheet, the
+// Outputs of the corpus table (analysis/corpus/corpus_table.h): JSON, a plain-text table and a workbook sheet, the
 // top-level groups headed by the taxonomy's names ("A Question"), never by bare ids.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -26,7 +26,7 @@ std::string fp_rate_sentence(const CorpusTable& t);
 
 std::string corpus_table_text(const CorpusTable& t, const Taxonomy& taxonomy);
 
-// report.json's "stage_one" (analysis/corpus_stage_one.h; undefined numbers null):
+// report.json's "stage_one" (analysis/corpus/corpus_stage_one.h; undefined numbers null):
 // {"keywords":{"terms","files":[{"file","terms"}],"window":{"from","to","text"}},
 //  "retrieval":[{"source","whole","retrieved","keywords":[{"term","documents"}]}],
 //  "screening":{"rule","screeners":[{"name","screened"}],"retrieved","screened","screened_by_all","agreeing",

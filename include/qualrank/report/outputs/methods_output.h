@@ -19,7 +19,7 @@ namespace qualrank {
 //  "codebook":[{"id","name","level","definition","inclusion","exclusion","decision_rules","segments","exemplar":{..}|null}],
 //  "findings":[{"id","claim","support":SIDE,"counter":SIDE}] | null (no findings.yaml),
 //  SIDE = {"nodes":[..],"segments","participants_by_role":{ROLE:n},"quotes":[{"quote","participant","role","node","source","exemplar"}]}}
-// `segments` is the coding the report counts; `tables` its codebook tables (report/codebook_data.h), whose
+// `segments` is the coding the report counts; `tables` its codebook tables (report/outputs/codebook_data.h), whose
 // matrix gives each node's segments (the aggregate rule) and whose exemplars give the codebook's quote.
 nlohmann::ordered_json methods_json(const Study& study, const std::vector<CodedSegment>& segments, const CodebookTables& tables);
 

@@ -32,7 +32,7 @@ std::string query_markdown(const QueryResult& result, const Taxonomy& taxonomy);
 // ("json") or a CSV header and row ("csv").
 std::string query_count(const QueryResult& result, const std::string& format);
 
-// The `--by` matrix (analysis/query.h). Cells are participants and segments.
+// The `--by` matrix (analysis/suggest/query.h). Cells are participants and segments.
 nlohmann::ordered_json query_matrix_json(const QueryMatrix& matrix, const Taxonomy& taxonomy);
 // One row per node and cell: node,name,group,participants,segments; group "all" for every group together,
 // ATTRIBUTE=VALUE otherwise (empty VALUE = no value); the total row has node "all". Formula-neutralised.

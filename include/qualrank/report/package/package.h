@@ -1,5 +1,5 @@
 // A replication package (docs/package.md): a folder and its zip holding the workspace's inputs with names and
-// e-mail addresses replaced by pseudonyms (report/pseudonymise.h), every output made from those pseudonymised
+// e-mail addresses replaced by pseudonyms (report/package/pseudonymise.h), every output made from those pseudonymised
 // inputs (the report, the codebook as xlsx, CSV and REFI .qdc, the REFI .qdpx project), a README describing
 // every file, `qualrank-package.json` (the settings of the run) and `SHA256SUMS`; and its verification, which
 // re-runs the analysis from the package's own inputs and compares every output byte for byte.
