@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/corpus/corpus_provenance.h"
 #include "qualrank/analysis/corpus/corpus_sample.h"
 #include "qualrank/analysis/corpus/corpus_screening.h"

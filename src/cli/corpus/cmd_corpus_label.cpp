@@ -7,7 +7,7 @@
 #include <iostream>
 #include <unordered_map>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/corpus/corpus_labels.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/corpus/corpus_screening.h"

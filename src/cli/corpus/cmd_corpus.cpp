@@ -4,7 +4,7 @@
 // cmd_corpus_label.cpp, reconcile in cmd_corpus_reconcile.cpp, table in cmd_corpus_table.cpp).
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

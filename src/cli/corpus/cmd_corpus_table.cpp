@@ -3,7 +3,7 @@
 // top-level node of their Final_Label; as text, JSON or a workbook sheet (report/outputs/corpus_output.h).
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/corpus/corpus_provenance.h"
 #include "qualrank/analysis/corpus/corpus_overview.h"
 #include "qualrank/model/history/versions.h"

@@ -5,7 +5,7 @@
 #include <future>
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/corpus/corpus_provenance.h"
 #include "qualrank/analysis/corpus/corpus_retrieve.h"
 #include "qualrank/model/corpus/corpus.h"

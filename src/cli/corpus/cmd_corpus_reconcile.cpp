@@ -13,7 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/corpus/corpus_labels.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/corpus/corpus.h"
@@ -23,7 +23,7 @@
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"
-#include "reconcile_session.h"
+#include "../reconcile_session.h"
 
 namespace qualrank::cli {
 

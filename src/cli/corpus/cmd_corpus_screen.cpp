@@ -8,7 +8,7 @@
 #include <iostream>
 #include <unordered_map>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/corpus/corpus_provenance.h"
 #include "qualrank/analysis/corpus/corpus_screening.h"
 #include "qualrank/model/corpus/corpus.h"
