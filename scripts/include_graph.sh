@@ -29,7 +29,10 @@ cd "$root"
     line = substr($0, 5); file = line; sub(/:.*/, "", file)
     inc = line; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
     dir = file; sub(/\/[^\/]*$/, "", dir)
-    if ((dir "/" inc) in exists) target = dir "/" inc
+    rel = dir "/" inc
+    while (sub(/\/\.\//, "/", rel)) {}
+    while (sub(/[^\/.][^\/]*\/\.\.\//, "", rel)) {}
+    if (rel in exists) target = rel
     else if (("include/" inc) in exists) target = "include/" inc
     else next  # a test fixture or a front end header found through its include directory
     from = folder(file); to = folder(target)
