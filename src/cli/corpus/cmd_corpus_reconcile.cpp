@@ -23,7 +23,7 @@
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"
-#include "../reconcile_session.h"
+#include "../coding/reconcile_session.h"
 
 namespace qualrank::cli {
 

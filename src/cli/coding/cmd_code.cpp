@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/outputs/segments_output.h"
 

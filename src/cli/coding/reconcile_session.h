@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/consensus_plan.h"
 #include "qualrank/analysis/study.h"
 

@@ -13,7 +13,7 @@
 #include <map>
 #include <set>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/transcripts/consensus.h"

@@ -2,7 +2,7 @@
 // The transcript's own coder writes inline markup, any other coder its .codes file (model/coding_edit.h).
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
