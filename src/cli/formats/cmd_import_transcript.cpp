@@ -2,7 +2,7 @@
 // [--interviewer NAME ...] [--section QID] [-o FILE] [--force] (report/formats/transcript_import.h).
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/model/workspace.h"

@@ -3,7 +3,7 @@
 // Every change is listed; nothing is written when there is an error, or with --dry-run.
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/model/participants_import.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

@@ -1,7 +1,7 @@
 // qualrank export --qdc|--qdpx -o FILE [--at VERSION]: REFI-QDA codebook or project (report/formats/refi_export.h).
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/report/formats/refi_export.h"

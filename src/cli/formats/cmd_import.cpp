@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/planned_workspace.h"
 #include "qualrank/report/formats/refi_import.h"
 #include "qualrank/util/files.h"
