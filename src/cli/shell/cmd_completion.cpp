@@ -4,7 +4,7 @@
 // from the command table. See README, "Install".
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 
 namespace qualrank::cli {
 

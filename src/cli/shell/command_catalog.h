@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
+#include "../cli.h"
 
 namespace qualrank::cli {
 
