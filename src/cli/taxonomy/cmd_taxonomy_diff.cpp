@@ -1,7 +1,7 @@
 // `qualrank taxonomy diff V1 V2`: the net changes between two versions, as Markdown or JSON.
 #include <iostream>
 
-#include "cmd_taxonomy.h"
+#include "../cmd_taxonomy.h"
 #include "qualrank/model/history/history.h"
 #include "qualrank/report/outputs/taxonomy_output.h"
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "cmd_taxonomy.h"
+#include "../cmd_taxonomy.h"
 #include "qualrank/model/history/history.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/text.h"

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <regex>
 
-#include "cmd_taxonomy.h"
+#include "../cmd_taxonomy.h"
 #include "qualrank/model/history/history.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

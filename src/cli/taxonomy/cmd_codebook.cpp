@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/history/versions.h"

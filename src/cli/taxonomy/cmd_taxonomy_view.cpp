@@ -1,7 +1,7 @@
 // `qualrank taxonomy show|log|export`: read-only views of the versioned taxonomy.
 #include <iostream>
 
-#include "cmd_taxonomy.h"
+#include "../cmd_taxonomy.h"
 #include "qualrank/model/history/history.h"
 #include "qualrank/report/outputs/taxonomy_output.h"
 #include "qualrank/util/files.h"

@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "cli.h"
+#include "../cli.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/outputs/protocol.h"
