@@ -36,7 +36,7 @@ json pairs_json(const std::vector<CoderPairKappa>& pairs) {
   return out;
 }
 
-std::string num(double v, int decimals = 3) {
+std::string num_text(double v, int decimals = 3) {
   if (std::isnan(v)) return "n/a";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -47,8 +47,8 @@ std::string num(double v, int decimals = 3) {
 std::string interval(const std::pair<double, double>& ci, stats::IntervalMethod method, double level, int resamples) {
   if (resamples <= 0) return "";
   const std::string how = method == stats::IntervalMethod::jackknife ? " (jackknife)" : "";
-  if (std::isnan(ci.first)) return "  " + num(level * 100, 0) + "% CI n/a" + how;
-  return "  " + num(level * 100, 0) + "% CI [" + num(ci.first) + ", " + num(ci.second) + "]" + how;
+  if (std::isnan(ci.first)) return "  " + num_text(level * 100, 0) + "% CI n/a" + how;
+  return "  " + num_text(level * 100, 0) + "% CI [" + num_text(ci.first) + ", " + num_text(ci.second) + "]" + how;
 }
 
 // Left-aligned columns separated by two spaces, indented by two.
@@ -60,9 +60,9 @@ std::string figures_block(const AgreementFigures& f, const std::pair<double, dou
                           const std::pair<double, double>& alpha_ci, stats::IntervalMethod method, double level,
                           int resamples, const std::string& basis, std::vector<std::vector<std::string>> last) {
   std::vector<std::vector<std::string>> rows{
-      {"Fleiss' kappa", num(f.fleiss_kappa) + interval(fleiss_ci, method, level, resamples)},
-      {"Krippendorff's alpha", num(f.krippendorff_alpha) + interval(alpha_ci, method, level, resamples)},
-      {"Percent agreement", num(f.percent_agreement) + "  (mean share of agreeing coder pairs " + basis + ")"}};
+      {"Fleiss' kappa", num_text(f.fleiss_kappa) + interval(fleiss_ci, method, level, resamples)},
+      {"Krippendorff's alpha", num_text(f.krippendorff_alpha) + interval(alpha_ci, method, level, resamples)},
+      {"Percent agreement", num_text(f.percent_agreement) + "  (mean share of agreeing coder pairs " + basis + ")"}};
   for (auto& r : last) rows.push_back(std::move(r));
   return columns(rows);
 }
@@ -178,7 +178,7 @@ std::string label_agreement_table(const LabelAgreement& a) {
   const auto complete = a.overall.units - a.overall.dropped_units;
   out << figures_block(a.overall, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples,
                        "per unit, over the " + std::to_string(a.overall.pairable_units) + " units with two or more ratings",
-                       {{"All coders agree", num(a.overall.all_agree.share) + "  (" + std::to_string(a.overall.all_agree.agreeing) +
+                       {{"All coders agree", num_text(a.overall.all_agree.share) + "  (" + std::to_string(a.overall.all_agree.agreeing) +
                                                  " of the " + std::to_string(complete) + " units rated by every coder)"}});
   if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
   out << "  (Fleiss' kappa over the " << a.overall.units - a.overall.dropped_units << " units rated by every coder; "
@@ -186,27 +186,27 @@ std::string label_agreement_table(const LabelAgreement& a) {
 
   out << "\nCohen's kappa per coder pair\n";
   std::vector<std::vector<std::string>> rows{{"coder a", "coder b", "kappa", "units"}};
-  for (const auto& p : a.pairs) rows.push_back({p.a, p.b, num(p.kappa), std::to_string(p.units)});
+  for (const auto& p : a.pairs) rows.push_back({p.a, p.b, num_text(p.kappa), std::to_string(p.units)});
   out << columns(rows);
 
   out << "\nFleiss' kappa per category\n";
   rows = {{"category", "kappa"}};
-  for (const auto& c : a.per_category) rows.push_back({c.category, num(c.fleiss_kappa)});
+  for (const auto& c : a.per_category) rows.push_back({c.category, num_text(c.fleiss_kappa)});
   out << columns(rows);
 
   if (!a.coder_vs_final.empty()) {
     out << "\nEach coder against the consensus\n";
     rows = {{"coder", "agreement", "kappa", "units"}};
     for (const auto& c : a.coder_vs_final)
-      rows.push_back({c.coder, num(c.agreement), num(c.cohen_kappa), std::to_string(c.units)});
+      rows.push_back({c.coder, num_text(c.agreement), num_text(c.cohen_kappa), std::to_string(c.units)});
     out << columns(rows);
   }
   if (a.group_level > 0) {
     out << "\nBy level-" << a.group_level << " group of the consensus label (" << a.ungrouped_units << " units ungrouped)\n";
     rows = {{"group", "units", "fleiss", "alpha", "percent agreement"}};
     for (const auto& g : a.groups)
-      rows.push_back({g.name.empty() || g.name == g.group ? g.group : g.group + " " + g.name, std::to_string(g.figures.units), num(g.figures.fleiss_kappa),
-                      num(g.figures.krippendorff_alpha), num(g.figures.percent_agreement)});
+      rows.push_back({g.name.empty() || g.name == g.group ? g.group : g.group + " " + g.name, std::to_string(g.figures.units), num_text(g.figures.fleiss_kappa),
+                      num_text(g.figures.krippendorff_alpha), num_text(g.figures.percent_agreement)});
     out << columns(rows);
   }
   out << "\nUnits per source\n";
@@ -223,7 +223,7 @@ std::string label_agreement_table(const LabelAgreement& a) {
     for (const auto& c : a.coders) rows[0].push_back(c);
     rows[0].push_back("consensus");
     for (const auto& d : a.disagreements) {
-      rows.push_back({d.unit, d.source + ":" + std::to_string(d.line), num(d.agreement)});
+      rows.push_back({d.unit, d.source + ":" + std::to_string(d.line), num_text(d.agreement)});
       for (const auto& l : d.labels) rows.back().push_back(l.empty() ? "-" : l);
       rows.back().push_back(d.consensus.empty() ? "-" : d.consensus);
     }
@@ -244,13 +244,13 @@ std::string transcript_agreement_table(const TranscriptAgreement& a) {
   out << "Pooled over every (unit, node), present/absent:\n";
   out << figures_block(a.pooled, a.fleiss_ci, a.alpha_ci, a.ci_method, a.level, a.resamples,
                        "per (unit, node), over the " + std::to_string(a.pooled.pairable_units) + " (unit, node) pairs with two or more ratings",
-                       {{"Identical code sets", num(a.exact_agreement) + "  (" + std::to_string(a.identical_units) + " of the " +
+                       {{"Identical code sets", num_text(a.exact_agreement) + "  (" + std::to_string(a.identical_units) + " of the " +
                                                     std::to_string(a.units) + " " + units + ": the coders applied the same nodes)"}});
   if (!a.ci_warning.empty()) out << "  warning: " << a.ci_warning << "\n";
 
   out << "\nCohen's kappa per coder pair (pooled)\n";
   std::vector<std::vector<std::string>> rows{{"coder a", "coder b", "kappa", "units"}};
-  for (const auto& p : a.pairs) rows.push_back({p.a, p.b, num(p.kappa), std::to_string(p.units)});
+  for (const auto& p : a.pairs) rows.push_back({p.a, p.b, num_text(p.kappa), std::to_string(p.units)});
   out << columns(rows);
 
   out << "\nPer node: coded on = the " << units << " any coder applied the node to; positive = positive agreement on its\n"
@@ -258,8 +258,8 @@ std::string transcript_agreement_table(const TranscriptAgreement& a) {
       << ",\npresent/absent (agreeing that a node is absent counts)\n";
   rows = {{"node", "coded on", "positive", "fleiss", "alpha", "percent agreement"}};
   for (const auto& n : a.per_node)
-    rows.push_back({n.node, std::to_string(n.units_coded), num(n.positive_agreement), num(n.figures.fleiss_kappa),
-                    num(n.figures.krippendorff_alpha), num(n.figures.percent_agreement)});
+    rows.push_back({n.node, std::to_string(n.units_coded), num_text(n.positive_agreement), num_text(n.figures.fleiss_kappa),
+                    num_text(n.figures.krippendorff_alpha), num_text(n.figures.percent_agreement)});
   out << columns(rows);
   if (!a.disagreements.empty()) {
     out << "\nMost disputed units\n";

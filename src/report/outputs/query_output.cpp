@@ -98,7 +98,7 @@ std::string one_line(std::string s) {
 
 std::string md_escape(const std::string& s) { return text::markdown_escape(s); }
 
-std::vector<std::string> distinct_memos(const CodedSegment& s) {
+std::vector<std::string> distinct_memo_list(const CodedSegment& s) {
   std::vector<std::string> m;
   for (const auto& c : s.codes)
     if (!c.memo.empty() && std::find(m.begin(), m.end(), c.memo) == m.end()) m.push_back(c.memo);
@@ -156,7 +156,7 @@ std::string query_listing(const QueryResult& result, const Taxonomy& taxonomy, c
       }
       if (!any) out << "  (no codes)\n";
     }
-    for (const auto& m : distinct_memos(s)) out << wrap("memo: " + m, {}, options.width, "  ", false);
+    for (const auto& m : distinct_memo_list(s)) out << wrap("memo: " + m, {}, options.width, "  ", false);
     static const std::vector<TextRange> none;
     out << wrap(s.text, k < result.highlights.size() ? result.highlights[k] : none, options.width, "  │ ", options.highlight);
   }
