@@ -23,10 +23,10 @@
 #include <map>
 #include <string>
 
-#include "qualrank/analysis/agreement.h"
-#include "qualrank/analysis/agreement_bootstrap.h"
-#include "qualrank/analysis/agreement_jackknife.h"
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/agreement.h"
+#include "qualrank/analysis/agreement/agreement_bootstrap.h"
+#include "qualrank/analysis/agreement/agreement_jackknife.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/analysis/stats.h"
 
 namespace fs = std::filesystem;

@@ -33,7 +33,7 @@
 #include "recovery.h"
 #include "study_loader.h"
 #include "screen.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 
 using namespace qualrank;

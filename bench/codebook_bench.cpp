@@ -9,7 +9,7 @@
 
 #include "qualrank/analysis/crosstab.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/codebook_workbook.h"
+#include "qualrank/report/outputs/codebook_workbook.h"
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 
 using namespace qualrank;
 

@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "label_model.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 
 using namespace qualrank;

@@ -8,7 +8,7 @@
 #include <numeric>
 #include <random>
 
-#include "qualrank/analysis/plackett_luce.h"
+#include "qualrank/analysis/rankings/plackett_luce.h"
 
 namespace {
 

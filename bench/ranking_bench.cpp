@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <random>
 
-#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/rankings/ranking.h"
 
 namespace {
 

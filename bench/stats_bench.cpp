@@ -10,7 +10,7 @@
 #include <numeric>
 #include <vector>
 
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 #include "qualrank/analysis/stats.h"
 
 namespace qs = qualrank::stats;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "qualrank/analysis/stats.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 
 namespace {
 

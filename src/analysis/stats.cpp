@@ -624,15 +624,15 @@ void resample_mean(const std::optional<HalfUnits>& halves, const std::vector<dou
 
 constexpr std::size_t kPatternMinRows = 2000;  // (detail::bootstrap_spearman takes another, for tests)
 
-struct Patterns {
+struct SubsetPatterns {
   std::vector<double> rows;            // P x k, in the order first met
   std::vector<std::uint64_t> counts;   // participants per pattern
 };
 
-std::optional<Patterns> patterns_of(const std::vector<double>& flat, std::size_t rows, std::size_t k, std::size_t min_rows) {
+std::optional<SubsetPatterns> patterns_of(const std::vector<double>& flat, std::size_t rows, std::size_t k, std::size_t min_rows) {
   if (rows <= min_rows || k == 0) return std::nullopt;
   std::map<std::vector<double>, std::size_t> index;
-  Patterns out;
+  SubsetPatterns out;
   std::vector<double> row(k);
   for (std::size_t r = 0; r < rows; ++r) {
     std::copy(flat.begin() + static_cast<std::ptrdiff_t>(r * k), flat.begin() + static_cast<std::ptrdiff_t>((r + 1) * k), row.begin());
@@ -683,7 +683,7 @@ std::uint64_t binomial(std::uint64_t n, double p, Rng& rng) {
 }
 
 // The mean rank vector of one resample of `rows` participants, drawn as counts per pattern.
-void resample_mean(const Patterns& pt, std::size_t rows, std::size_t k, Rng& rng, double* mean) {
+void resample_mean(const SubsetPatterns& pt, std::size_t rows, std::size_t k, Rng& rng, double* mean) {
   std::fill(mean, mean + k, 0.0);
   std::uint64_t left = rows, weight = rows;  // draws still to place; participants in the patterns not yet drawn
   for (std::size_t i = 0; i < pt.counts.size() && left > 0; ++i) {
@@ -696,7 +696,7 @@ void resample_mean(const Patterns& pt, std::size_t rows, std::size_t k, Rng& rng
   for (std::size_t j = 0; j < k; ++j) mean[j] /= static_cast<double>(rows);
 }
 
-void resample_mean(const std::optional<Patterns>& patterns, const std::optional<HalfUnits>& halves, const std::vector<double>& flat,
+void resample_mean(const std::optional<SubsetPatterns>& patterns, const std::optional<HalfUnits>& halves, const std::vector<double>& flat,
                    std::size_t rows, std::size_t k, Rng& rng, double* mean) {
   if (patterns) return resample_mean(*patterns, rows, k, rng, mean);
   resample_mean(halves, flat, rows, k, rng, mean);

@@ -5,15 +5,15 @@
 #include <iostream>
 
 #include "cli.h"
-#include "qualrank/analysis/agreement.h"
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/agreement.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/transcript_agreement.h"
-#include "qualrank/model/versions.h"
-#include "qualrank/report/agreement_output.h"
-#include "qualrank/report/corpus_output.h"
-#include "qualrank/report/latex_tables.h"
+#include "qualrank/analysis/agreement/transcript_agreement.h"
+#include "qualrank/model/history/versions.h"
+#include "qualrank/report/outputs/agreement_output.h"
+#include "qualrank/report/outputs/corpus_output.h"
+#include "qualrank/report/latex/latex_tables.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

@@ -7,7 +7,7 @@
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/analysis/stats.h"
-#include "qualrank/report/package.h"
+#include "qualrank/report/package/package.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

@@ -1,4 +1,4 @@
-// `qualrank query`: retrieves coded segments (analysis/query.h) and prints them (report/query_output.h).
+// `qualrank query`: retrieves coded segments (analysis/suggest/query.h) and prints them (report/outputs/query_output.h).
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -6,9 +6,9 @@
 
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
-#include "qualrank/analysis/query.h"
-#include "qualrank/report/query_output.h"
-#include "qualrank/report/segments_output.h"
+#include "qualrank/analysis/suggest/query.h"
+#include "qualrank/report/outputs/query_output.h"
+#include "qualrank/report/outputs/segments_output.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {

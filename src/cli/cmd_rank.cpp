@@ -7,11 +7,11 @@
 
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
-#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/rankings/ranking.h"
 #include "qualrank/analysis/stats.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/latex_tables.h"
-#include "qualrank/report/ranking_output.h"
+#include "qualrank/report/latex/latex_tables.h"
+#include "qualrank/report/outputs/ranking_output.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

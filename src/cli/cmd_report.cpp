@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "qualrank/analysis/stats.h"
-#include "qualrank/report/study_report.h"
+#include "qualrank/report/study/study_report.h"
 
 namespace qualrank::cli {
 

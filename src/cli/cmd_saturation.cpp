@@ -6,8 +6,8 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/latex_tables.h"
-#include "qualrank/report/saturation_output.h"
+#include "qualrank/report/latex/latex_tables.h"
+#include "qualrank/report/outputs/saturation_output.h"
 
 namespace qualrank::cli {
 

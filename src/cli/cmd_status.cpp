@@ -1,5 +1,5 @@
 // `qualrank status`: per step of the study, up to date / stale (why) / incomplete, and the command to run next
-// (analysis/study_status.h). Exit 0 when every step is up to date, 1 when one is stale or incomplete, 2 on a
+// (analysis/corpus/study_status.h). Exit 0 when every step is up to date, 1 when one is stale or incomplete, 2 on a
 // usage error: for scripts, as `git diff --quiet`.
 #include <nlohmann/json.hpp>
 
@@ -9,8 +9,8 @@
 #include "cli.h"
 #include "qualrank/analysis/coder_selection.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/study_status.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/analysis/corpus/study_status.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/text.h"
 

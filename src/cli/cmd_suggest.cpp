@@ -7,13 +7,13 @@
 
 #include "cli.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/suggest.h"
-#include "qualrank/report/suggest_output.h"
+#include "qualrank/analysis/suggest/suggest.h"
+#include "qualrank/report/outputs/suggest_output.h"
 
 namespace qualrank::cli {
 namespace {
 
-const char* kUsage =
+const char* kSuggestUsage =
     "[--transcript FILE] [--top K] [--all] [--min-support N] [--max-training N] [--at VERSION]\n"
     "       [--format table|json]\n"
     "       qualrank suggest --evaluate [--folds K] [--seed S] [--min-support N] [--max-training N] [--at VERSION]\n"
@@ -55,7 +55,7 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
       ("format", po::value<std::string>()->default_value("table"), "table or json");
   po::variables_map vm;
   int rc = 0;
-  if (!parse_options(ctx, "suggest", kUsage, desc, args, vm, rc)) return rc;
+  if (!parse_options(ctx, "suggest", kSuggestUsage, desc, args, vm, rc)) return rc;
   auto format = vm["format"].as<std::string>();
   if (!check_choice(ctx, "suggest", "format", format, {"table", "json"})) return 2;
   const bool evaluate = vm.count("evaluate") > 0;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 
 namespace qualrank::cli {

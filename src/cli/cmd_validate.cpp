@@ -2,8 +2,8 @@
 
 #include "cli.h"
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/study_status.h"
-#include "qualrank/analysis/workspace_agreement.h"
+#include "qualrank/analysis/corpus/study_status.h"
+#include "qualrank/analysis/agreement/workspace_agreement.h"
 #include "qualrank/util/bury.h"
 
 namespace qualrank::cli {

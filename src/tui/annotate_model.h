@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "qualrank/analysis/autocode.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"

@@ -15,7 +15,7 @@
 #include "../cli/cli.h"
 #include "label_actions.h"
 #include "line_edit.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "screen.h"
 

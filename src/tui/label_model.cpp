@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <fstream>
 
-#include "qualrank/analysis/corpus_labels.h"
-#include "qualrank/model/corpus.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
+#include "qualrank/model/corpus/corpus.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"

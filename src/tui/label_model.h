@@ -19,7 +19,7 @@
 
 #include "annotate_model.h"  // PickerRow, first_pick, step_pick
 #include "text_cells.h"      // clusters
-#include "qualrank/model/corpus_labels.h"
+#include "qualrank/model/corpus/corpus_labels.h"
 #include "qualrank/model/node_resolver.h"
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/util/diagnostics.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest/query.h"
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

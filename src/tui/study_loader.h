@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "qualrank/analysis/study.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 
 namespace qualrank::tui {
 

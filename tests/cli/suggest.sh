@@ -155,9 +155,9 @@ q -C "$SOURCE_DIR" suggest --all --transcript transcripts/U03.md --format json >
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["suggestions"]; assert s and all(x["source"]["file"] == "transcripts/U03.md" for x in s), s' "$tmp/u03.json" || fail "study --transcript"
 
 # --- no word of the bundled study in the suggester's code or output text
-if grep -niE 'issue type|framework context|llm|sub-theme|types/themes' "$SOURCE_DIR"/src/analysis/suggest*.cpp \
-    "$SOURCE_DIR"/include/qualrank/analysis/suggest.h "$SOURCE_DIR"/src/report/suggest_output.cpp \
-    "$SOURCE_DIR"/include/qualrank/report/suggest_output.h "$SOURCE_DIR"/src/cli/cmd_suggest.cpp; then
+if grep -niE 'issue type|framework context|llm|sub-theme|types/themes' "$SOURCE_DIR"/src/analysis/suggest/suggest*.cpp \
+    "$SOURCE_DIR"/include/qualrank/analysis/suggest/suggest.h "$SOURCE_DIR"/src/report/outputs/suggest_output.cpp \
+    "$SOURCE_DIR"/include/qualrank/report/outputs/suggest_output.h "$SOURCE_DIR"/src/cli/cmd_suggest.cpp; then
   fail "study-specific words in the suggester"
 fi
 echo "suggest: ok"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The streamed workbook writer (codebook.xlsx, src/report/xlsx_stream.cpp) against libxlsxwriter: on the bundled
+# The streamed workbook writer (codebook.xlsx, src/report/xlsx/xlsx_stream.cpp) against libxlsxwriter: on the bundled
 # study, the fieldwork fixture and a generated study of 60 transcripts (a 7 MB sheet, deflated in many pieces),
 # both writers give the same cells (value, type, number format, bold, wrapping, alignment), column widths, row
 # heights, frozen panes, autofilter, print titles, page setup, header and footer, and document properties.

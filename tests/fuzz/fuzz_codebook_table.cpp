@@ -1,7 +1,7 @@
 // A coded-quote table (qualrank codebook --import-table FILE.csv) against the fieldwork design.
 #include "fuzz_target.h"
 #include "qualrank/model/node_resolver.h"
-#include "qualrank/report/codebook_import.h"
+#include "qualrank/report/formats/codebook_import.h"
 
 QUALRANK_FUZZ_TARGET(codebook_table) {
   using namespace qualrank;

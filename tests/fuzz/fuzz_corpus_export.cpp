@@ -1,7 +1,7 @@
 // An issue export (qualrank corpus import FILE): read as gh's JSON array, as JSON Lines and as CSV; what is
 // accepted must be valid UTF-8 and store as lines that read back to the same documents.
 #include "fuzz_target.h"
-#include "qualrank/model/corpus.h"
+#include "qualrank/model/corpus/corpus.h"
 
 #include <cstdlib>
 

@@ -1,10 +1,10 @@
 // A stored corpus source (corpus/<source>.jsonl, read by corpus retrieve's one-pass reader), keyword files
 // (corpus/keywords.yaml and the Python-like lists of corpus keywords import) and a screening file.
 #include "fuzz_target.h"
-#include "qualrank/analysis/corpus_retrieve.h"
-#include "qualrank/model/corpus.h"
-#include "qualrank/model/corpus_keywords.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
+#include "qualrank/model/corpus/corpus.h"
+#include "qualrank/model/corpus/corpus_keywords.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 
 QUALRANK_FUZZ_TARGET(corpus_store) {
   using namespace qualrank;

@@ -1,6 +1,6 @@
 // The taxonomy edit history (codebooks/NAME.history.yaml): structure, arguments, decisions, hash chain.
 #include "fuzz_target.h"
-#include "qualrank/model/history.h"
+#include "qualrank/model/history/history.h"
 
 QUALRANK_FUZZ_TARGET(history) {
   using namespace qualrank;

@@ -1,6 +1,6 @@
 // A label table (qualrank agreement --labels FILE.csv), read with free categories and with the taxonomy.
 #include "fuzz_target.h"
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/label_table.h"
 
 QUALRANK_FUZZ_TARGET(labels) {
   using namespace qualrank;

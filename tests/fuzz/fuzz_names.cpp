@@ -2,7 +2,7 @@
 // finds names by meaning (util/name_fold.h) reads every byte sequence, and what a replacement makes of valid
 // UTF-8 is valid UTF-8.
 #include "fuzz_target.h"
-#include "qualrank/report/pseudonymise.h"
+#include "qualrank/report/package/pseudonymise.h"
 #include "qualrank/util/text.h"
 
 QUALRANK_FUZZ_TARGET(names) {

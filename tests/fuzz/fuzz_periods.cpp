@@ -1,7 +1,7 @@
 // A per-period unit id list (SOURCE_PERIOD.txt, `agreement --periods`), counted against a small label table
 // of the fieldwork taxonomy: every unit lands in exactly one period column or in "no period".
 #include "fuzz_target.h"
-#include "qualrank/analysis/corpus_table.h"
+#include "qualrank/analysis/corpus/corpus_table.h"
 
 #include <cstdlib>
 

@@ -1,6 +1,6 @@
 // A ranking table (qualrank rank --table FILE.csv) against the fieldwork taxonomy.
 #include "fuzz_target.h"
-#include "qualrank/analysis/ranking.h"
+#include "qualrank/analysis/rankings/ranking.h"
 
 QUALRANK_FUZZ_TARGET(ranking) {
   using namespace qualrank;

@@ -1,6 +1,6 @@
 // A second coder's standoff codings (transcripts/STEM.CODER.codes).
 #include "fuzz_target.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 
 QUALRANK_FUZZ_TARGET(standoff) {
   using namespace qualrank;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "fuzz_target.h"
-#include "qualrank/model/refi.h"
-#include "qualrank/model/transcript_import.h"
+#include "qualrank/report/formats/refi.h"
+#include "qualrank/report/formats/transcript_import.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 

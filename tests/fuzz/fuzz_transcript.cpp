@@ -1,6 +1,6 @@
 // A transcript (front matter YAML + turns with inline codes, spans, memos, rankings).
 #include "fuzz_target.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 
 QUALRANK_FUZZ_TARGET(transcript) {
   using namespace qualrank;

@@ -1,5 +1,5 @@
 // Unit tests for the joint bootstrap of Fleiss' kappa and Krippendorff's alpha
-// (src/analysis/agreement_bootstrap.cpp). It has its own random streams (xoshiro256** per replicate), so
+// (src/analysis/agreement/agreement_bootstrap.cpp). It has its own random streams (xoshiro256** per replicate), so
 // its intervals are checked (a) for determinism per seed and across thread counts, (b) statistically:
 // exactly against a case whose bootstrap distribution is a binomial (quantiles from SciPy), and within a
 // stated Monte Carlo tolerance against stats::bootstrap_ci and against a plain cluster bootstrap written
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "qualrank/analysis/agreement_bootstrap.h"
+#include "qualrank/analysis/agreement/agreement_bootstrap.h"
 #include "qualrank/analysis/stats.h"
 
 using namespace qualrank;

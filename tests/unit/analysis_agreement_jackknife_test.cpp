@@ -1,5 +1,5 @@
 // Unit tests for the jackknife intervals of Fleiss' kappa and Krippendorff's alpha
-// (src/analysis/agreement_jackknife.cpp): (a) exactly against a delete-one jackknife computed by brute force
+// (src/analysis/agreement/agreement_jackknife.cpp): (a) exactly against a delete-one jackknife computed by brute force
 // in Python (statsmodels' fleiss_kappa and alpha from the coincidence matrix, each recomputed without each
 // unit or cluster), (b) against bootstrap_agreement's percentile intervals on three tables of 100,000 units
 // (the size from which `qualrank agreement` switches to the jackknife), (c) the switch and edge cases.
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "qualrank/analysis/agreement_jackknife.h"
+#include "qualrank/analysis/agreement/agreement_jackknife.h"
 #include "qualrank/analysis/stats.h"
 
 using namespace qualrank;

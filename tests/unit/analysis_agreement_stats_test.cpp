@@ -1,4 +1,4 @@
-// Unit tests for qualrank::stats inter-coder agreement (src/analysis/agreement_stats.cpp).
+// Unit tests for qualrank::stats inter-coder agreement (src/analysis/agreement/agreement_stats.cpp).
 // Expected values come from Debian's /usr/bin/python3 (statsmodels 0.13.5, NumPy 1.24.2) with
 // the one-line command in the comment right above them. Neither the `krippendorff` package nor
 // scikit-learn is installed there, so alpha is checked against an independent NumPy
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "qualrank/analysis/agreement_stats.h"
+#include "qualrank/analysis/agreement/agreement_stats.h"
 #include "qualrank/analysis/stats.h"
 
 namespace qs = qualrank::stats;

@@ -1,4 +1,4 @@
-// Unit tests for the label-table agreement report (src/analysis/agreement.cpp; the joint bootstrap is
+// Unit tests for the label-table agreement report (src/analysis/agreement/agreement.cpp; the joint bootstrap is
 // tested in analysis_agreement_bootstrap_test.cpp). Expected values come from Debian's /usr/bin/python3
 // (statsmodels 0.13.5, NumPy 1.24.2) with the one-line command in the comment above them; alpha is checked
 // against an independent NumPy implementation that builds the coincidence matrix pair by pair
@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "qualrank/analysis/agreement.h"
-#include "qualrank/analysis/agreement_bootstrap.h"
-#include "qualrank/report/agreement_output.h"
+#include "qualrank/analysis/agreement/agreement.h"
+#include "qualrank/analysis/agreement/agreement_bootstrap.h"
+#include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

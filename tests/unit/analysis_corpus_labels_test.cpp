@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "qualrank/analysis/corpus_labels.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/analysis/corpus/corpus_labels.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 #include "fixture_taxonomy.h"
 #include "qualrank/util/files.h"
 

@@ -1,8 +1,8 @@
 #include "catch.h"
 
 #include "qualrank/analysis/autocode.h"
-#include "qualrank/analysis/corpus_retrieve.h"
-#include "qualrank/model/corpus.h"
+#include "qualrank/analysis/corpus/corpus_retrieve.h"
+#include "qualrank/model/corpus/corpus.h"
 
 using namespace qualrank;
 

@@ -3,7 +3,7 @@
 #include <numeric>
 #include <set>
 
-#include "qualrank/analysis/corpus_sample.h"
+#include "qualrank/analysis/corpus/corpus_sample.h"
 
 using namespace qualrank;
 using Catch::Matchers::WithinAbs;

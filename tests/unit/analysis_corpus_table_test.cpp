@@ -1,6 +1,6 @@
 #include "catch.h"
 
-#include "qualrank/analysis/corpus_table.h"
+#include "qualrank/analysis/corpus/corpus_table.h"
 #include "fixture_taxonomy.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"

@@ -1,4 +1,4 @@
-// Unit tests for the label-table reader (src/analysis/label_table.cpp): the CSV edge cases of
+// Unit tests for the label-table reader (src/analysis/agreement/label_table.cpp): the CSV edge cases of
 // tests/fixtures/agreement/ (one problem per file) and the column rules.
 #include "catch.h"
 
@@ -8,7 +8,7 @@
 #include <vector>
 #include <string>
 
-#include "qualrank/analysis/label_table.h"
+#include "qualrank/analysis/agreement/label_table.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

@@ -79,8 +79,8 @@
 
 #include <cmath>
 
-#include "qualrank/analysis/plackett_luce.h"
-#include "qualrank/analysis/ranking_model.h"
+#include "qualrank/analysis/rankings/plackett_luce.h"
+#include "qualrank/analysis/rankings/ranking_model.h"
 
 using namespace qualrank;
 using Catch::Matchers::ContainsSubstring;

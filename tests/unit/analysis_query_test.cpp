@@ -1,4 +1,4 @@
-// Unit tests for segment retrieval (src/analysis/query.cpp) on tests/fixtures/fieldwork.
+// Unit tests for segment retrieval (src/analysis/suggest/query.cpp) on tests/fixtures/fieldwork.
 //
 // The fixture's segments at its latest version (2: COM.1.b merged into COM.1), worked out by hand from its six
 // transcripts and E01.carol.codes; the codes' coder in brackets, (x) = picked as exemplar, "sugg" = keyword
@@ -25,7 +25,7 @@
 // E01 t1 t5, E02 t1 t2 t6, M01 t1 t6, M02 t1 t5 = 14 (C02#t3 is coded by its spans only, so it is coded).
 #include "catch.h"
 
-#include "qualrank/analysis/query.h"
+#include "qualrank/analysis/suggest/query.h"
 
 using namespace qualrank;
 

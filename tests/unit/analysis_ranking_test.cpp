@@ -25,8 +25,8 @@
 
 #include <cmath>
 
-#include "qualrank/analysis/ranking.h"
-#include "qualrank/report/ranking_output.h"
+#include "qualrank/analysis/rankings/ranking.h"
+#include "qualrank/report/outputs/ranking_output.h"
 
 using namespace qualrank;
 using Catch::Matchers::WithinAbs;

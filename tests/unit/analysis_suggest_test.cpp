@@ -10,7 +10,7 @@
 
 #include "qualrank/analysis/coding.h"
 #include "qualrank/analysis/stats.h"
-#include "qualrank/analysis/suggest.h"
+#include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/model/guideline.h"
 
 using namespace qualrank;

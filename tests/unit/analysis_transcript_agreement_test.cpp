@@ -1,4 +1,4 @@
-// Unit tests for agreement on multi-coder transcripts (src/analysis/transcript_agreement.cpp).
+// Unit tests for agreement on multi-coder transcripts (src/analysis/agreement/transcript_agreement.cpp).
 // Expected values from Debian's /usr/bin/python3 (statsmodels 0.13.5, NumPy 1.24.2), commands above them.
 #include "catch.h"
 
@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "qualrank/analysis/transcript_agreement.h"
-#include "qualrank/report/agreement_output.h"
+#include "qualrank/analysis/agreement/transcript_agreement.h"
+#include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "qualrank/model/coding_edit.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 
 using namespace qualrank;

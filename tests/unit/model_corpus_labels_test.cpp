@@ -1,6 +1,6 @@
 #include "catch.h"
 
-#include "qualrank/model/corpus_labels.h"
+#include "qualrank/model/corpus/corpus_labels.h"
 
 using namespace qualrank;
 using namespace qualrank::corpus;

@@ -1,8 +1,8 @@
 #include "catch.h"
 
-#include "qualrank/model/corpus.h"
-#include "qualrank/model/corpus_keywords.h"
-#include "qualrank/model/corpus_screening.h"
+#include "qualrank/model/corpus/corpus.h"
+#include "qualrank/model/corpus/corpus_keywords.h"
+#include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "qualrank/model/history.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/history.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/yaml_emit.h"

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <random>
 
-#include "qualrank/model/refi_import.h"
+#include "qualrank/report/formats/refi_import.h"
 #include "qualrank/model/workspace.h"
 
 using namespace qualrank;

@@ -1,6 +1,6 @@
 #include "catch.h"
 
-#include "qualrank/model/refi.h"
+#include "qualrank/report/formats/refi.h"
 
 using namespace qualrank;
 

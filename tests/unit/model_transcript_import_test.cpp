@@ -1,7 +1,7 @@
 #include "catch.h"
 
-#include "qualrank/model/transcript.h"
-#include "qualrank/model/transcript_import.h"
+#include "qualrank/model/transcripts/transcript.h"
+#include "qualrank/report/formats/transcript_import.h"
 
 using namespace qualrank;
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <string>
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 
 using namespace qualrank;
 

@@ -12,7 +12,7 @@
 #include <set>
 
 #include "qualrank/analysis/coding.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/files.h"
 

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 
 using namespace qualrank;
 

@@ -1,9 +1,9 @@
-// Unit tests for the coded-quote table import (src/report/codebook_import.cpp) and the codebook tables it feeds
-// (src/report/codebook_data.cpp), against tests/fixtures/codebook/tiny and tests/fixtures/codebook/tables.
+// Unit tests for the coded-quote table import (src/report/formats/codebook_import.cpp) and the codebook tables it feeds
+// (src/report/outputs/codebook_data.cpp), against tests/fixtures/codebook/tiny and tests/fixtures/codebook/tables.
 #include "catch.h"
 
 #include "qualrank/analysis/study.h"
-#include "qualrank/report/codebook_import.h"
+#include "qualrank/report/formats/codebook_import.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

@@ -1,4 +1,4 @@
-// Unit tests for the figures of report.json (src/report/figure_*.cpp through include/qualrank/report/figures.h):
+// Unit tests for the figures of report.json (src/report/figure_*.cpp through include/qualrank/report/figures/figures.h):
 // which files, their names, escaping, byte-stability, the PDF's date, and the removal of stale figures.
 #include "catch.h"
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "qualrank/report/figures.h"
+#include "qualrank/report/figures/figures.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "qualrank/report/html_report.h"
-#include "qualrank/report/study_report.h"
+#include "qualrank/report/study/html_report.h"
+#include "qualrank/report/study/study_report.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

@@ -1,7 +1,7 @@
 #include "catch.h"
 
-#include "qualrank/report/latex_escape.h"
-#include "qualrank/report/latex_tables.h"
+#include "qualrank/report/latex/latex_escape.h"
+#include "qualrank/report/latex/latex_tables.h"
 
 using namespace qualrank;
 using Json = nlohmann::ordered_json;

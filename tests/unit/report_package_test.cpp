@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "qualrank/report/package.h"
+#include "qualrank/report/package/package.h"
 #include "qualrank/util/files.h"
 
 using namespace qualrank;

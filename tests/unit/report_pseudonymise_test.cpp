@@ -1,6 +1,6 @@
 #include "catch.h"
 
-#include "qualrank/report/pseudonymise.h"
+#include "qualrank/report/package/pseudonymise.h"
 
 using namespace qualrank;
 

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <map>
 
-#include "qualrank/model/refi.h"
-#include "qualrank/report/refi_export.h"
+#include "qualrank/report/formats/refi.h"
+#include "qualrank/report/formats/refi_export.h"
 #include "qualrank/util/text.h"
 
 using namespace qualrank;

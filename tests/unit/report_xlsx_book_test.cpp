@@ -1,4 +1,4 @@
-// Unit tests for the safe workbook layer (src/report/xlsx_book.cpp): cell text cleaning and cutting, cell
+// Unit tests for the safe workbook layer (src/report/xlsx/xlsx_book.cpp): cell text cleaning and cutting, cell
 // names, atomic commit and reproducible bytes.
 #include "catch.h"
 
@@ -15,8 +15,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "qualrank/report/xlsx_book.h"
-#include "qualrank/report/xlsx_stream.h"
+#include "qualrank/report/xlsx/xlsx_book.h"
+#include "qualrank/report/xlsx/xlsx_stream.h"
 #include "qualrank/util/xlsx_read.h"
 #include "qualrank/util/files.h"
 

@@ -10,7 +10,7 @@
 #include "actions.h"
 #include "annotate_model.h"
 #include "recovery.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 
 using namespace qualrank;

@@ -31,7 +31,7 @@ struct MatcherOptions {
 class KeywordMatcher {
  public:
   explicit KeywordMatcher(const std::vector<KeywordRule>& rules, MatcherOptions options = {});
-  // Keys taken byte for byte as given (the caller folded them its own way: report/pseudonymise.cpp), for
+  // Keys taken byte for byte as given (the caller folded them its own way: report/package/pseudonymise.cpp), for
   // step() and outputs(); suggest(), matches() and scan() would fold the text, so they are not for this form.
   struct Verbatim {};
   KeywordMatcher(const std::vector<std::string>& keys, Verbatim);

@@ -12,7 +12,7 @@
 #include "qualrank/analysis/consensus_plan.h"
 #include "qualrank/analysis/ranking_input.h"
 #include "qualrank/model/findings.h"
-#include "qualrank/model/versions.h"
+#include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 
 namespace qualrank {
@@ -32,7 +32,7 @@ struct StudyOptions {
   std::optional<std::string> at;   // taxonomy version; nullopt = latest
   CodingOptions coding;
   // When set, called once the taxonomy version is known, before the segments are built; what it returns
-  // becomes coding.keep (a query builds only the segments it may list: analysis/query.h).
+  // becomes coding.keep (a query builds only the segments it may list: analysis/suggest/query.h).
   std::function<SegmentFilter(const TaxonomyVersion&, const Workspace&)> segment_filter;
   // Passed to load_workspace (model/workspace.h): a query drops there the text of turns it cannot list.
   LoadOptions load;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "qualrank/model/node_resolver.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "qualrank/model/consensus.h"
+#include "qualrank/model/transcripts/consensus.h"
 #include "qualrank/model/guideline.h"
 #include "qualrank/model/taxonomy.h"
-#include "qualrank/model/transcript.h"
+#include "qualrank/model/transcripts/transcript.h"
 #include "qualrank/util/diagnostics.h"
 
 namespace qualrank {

@@ -1,0 +1,240 @@
+// Label files of a corpus sample: corpus/labels/<sample>/<coder>.csv and decisions.csv (RFC 4180), and the
+// sample lists corpus/samples/<sample>.txt.
+#include "qualrank/model/corpus/corpus_labels.h"
+
+#include <algorithm>
+#include <map>
+
+#include "qualrank/model/corpus/corpus.h"
+#include "qualrank/model/corpus/corpus_screening.h"
+#include "qualrank/util/csv.h"
+#include "qualrank/util/files.h"
+#include "qualrank/util/text.h"
+
+namespace qualrank::corpus {
+
+namespace {
+
+template <class T>
+auto position(std::vector<T>& v, std::string_view doc) {
+  return std::lower_bound(v.begin(), v.end(), doc, [](const T& a, std::string_view d) { return doc_less(a.doc, d); });
+}
+
+// The rows of a labels or decisions file, checked alike: doc is SOURCE#ID, nodes not empty and no node
+// twice, no document twice. `more` reads the file's other columns into the row (and may report errors).
+template <class T, class More>
+std::vector<T> read_rows(std::string_view text, const std::string& file, Diagnostics& diags, const char* header,
+                         const std::vector<const char*>& needed, More&& more) {
+  std::vector<T> out;
+  auto table = csv::parse(text, file, diags);
+  for (const char* n : needed)
+    if (table.column(n) < 0) {
+      diags.error({file, table.header_line, 1}, std::string("the columns are ") + header + " (no '" + n + "')");
+      return out;
+    }
+  const int doc = table.column("doc"), nodes = table.column("nodes");
+  std::map<std::string, int> seen;
+  for (const auto& r : table.rows) {
+    T row;
+    row.doc = std::string(text::trim(r.fields[static_cast<std::size_t>(doc)]));
+    row.line = r.line;
+    row.nodes = split_nodes(r.fields[static_cast<std::size_t>(nodes)]);
+    if (row.doc.find('#') == std::string::npos) {
+      diags.error({file, r.line, 1}, "'" + row.doc + "' is not a document (SOURCE#ID)");
+      continue;
+    }
+    if (row.nodes.empty()) {
+      diags.error({file, r.line, 1}, "'" + row.doc + "' has no nodes");
+      continue;
+    }
+    auto sorted = row.nodes;
+    std::sort(sorted.begin(), sorted.end());
+    if (auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end()) {
+      diags.error({file, r.line, 1}, "node '" + *dup + "' is given twice");
+      continue;
+    }
+    if (!more(row, table, r)) continue;
+    auto [it, fresh] = seen.emplace(row.doc, r.line);
+    if (!fresh) {
+      diags.error({file, r.line, 1}, "'" + row.doc + "' is listed twice (first on line " + std::to_string(it->second) + ")");
+      continue;
+    }
+    out.push_back(std::move(row));
+  }
+  std::sort(out.begin(), out.end(), [](const T& a, const T& b) { return doc_less(a.doc, b.doc); });
+  return out;
+}
+
+std::string cell(const csv::Table& table, const csv::Record& r, const char* name) {
+  const int c = table.column(name);
+  return c < 0 ? std::string() : r.fields[static_cast<std::size_t>(c)];
+}
+
+}  // namespace
+
+std::string sample_path(std::string_view sample) { return "corpus/samples/" + std::string(sample) + ".txt"; }
+std::string labels_dir(std::string_view sample) { return "corpus/labels/" + std::string(sample); }
+std::string labels_path(std::string_view sample, std::string_view coder) {
+  return labels_dir(sample) + "/" + std::string(coder) + ".csv";
+}
+std::string decisions_path(std::string_view sample) { return labels_dir(sample) + "/decisions.csv"; }
+
+std::vector<std::string> read_sample(std::string_view text, const std::string& file, Diagnostics& diags) {
+  std::vector<std::string> out;
+  std::map<std::string, int, std::less<>> seen;
+  int line = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string_view::npos) nl = text.size();
+    ++line;
+    auto t = text::trim(text.substr(at, nl - at));
+    at = nl + 1;
+    if (t.empty() || t[0] == '#') continue;
+    if (t.find('#') == std::string_view::npos) {
+      diags.error({file, line, 1}, "'" + std::string(t) + "' is not a document (SOURCE#ID)");
+      continue;
+    }
+    auto [it, fresh] = seen.emplace(std::string(t), line);
+    if (!fresh) {
+      diags.error({file, line, 1}, "'" + std::string(t) + "' is listed twice (first on line " + std::to_string(it->second) + ")");
+      continue;
+    }
+    out.emplace_back(t);
+  }
+  return out;
+}
+
+std::string join_nodes(const std::vector<std::string>& nodes) { return text::join(nodes, " "); }
+
+std::vector<std::string> split_nodes(std::string_view cell) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (i < cell.size()) {
+    while (i < cell.size() && blank(cell[i])) ++i;
+    std::size_t j = i;
+    while (j < cell.size() && !blank(cell[j])) ++j;
+    if (j > i) out.emplace_back(cell.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+std::vector<DocumentLabel> read_labels(std::string_view text, const std::string& file, Diagnostics& diags) {
+  return read_rows<DocumentLabel>(text, file, diags, "doc, nodes, note", {"doc", "nodes"},
+                                  [](DocumentLabel& l, const csv::Table& t, const csv::Record& r) {
+                                    l.note = cell(t, r, "note");
+                                    return true;
+                                  });
+}
+
+std::string labels_text(const std::vector<DocumentLabel>& labels) {
+  std::string out = "doc,nodes,note\n";
+  for (const auto& l : labels) out += csv::format_record({l.doc, join_nodes(l.nodes), l.note}, false);
+  return out;
+}
+
+std::optional<DocumentLabel> set_label(std::vector<DocumentLabel>& labels, DocumentLabel label) {
+  auto it = position(labels, label.doc);
+  if (it != labels.end() && it->doc == label.doc) {
+    DocumentLabel old = std::move(*it);
+    *it = std::move(label);
+    return old;
+  }
+  labels.insert(it, std::move(label));
+  return std::nullopt;
+}
+
+std::optional<DocumentLabel> remove_label(std::vector<DocumentLabel>& labels, std::string_view doc) {
+  auto it = position(labels, doc);
+  if (it == labels.end() || it->doc != doc) return std::nullopt;
+  DocumentLabel old = std::move(*it);
+  labels.erase(it);
+  return old;
+}
+
+const DocumentLabel* find_label(const std::vector<DocumentLabel>& labels, std::string_view doc) {
+  auto it = std::lower_bound(labels.begin(), labels.end(), doc,
+                             [](const DocumentLabel& a, std::string_view d) { return doc_less(a.doc, d); });
+  return it != labels.end() && it->doc == doc ? &*it : nullptr;
+}
+
+std::vector<CoderLabels> read_all_labels(const std::filesystem::path& workspace, std::string_view sample, Diagnostics& diags) {
+  std::vector<CoderLabels> out;
+  for (const auto& p : files::list_files(workspace / labels_dir(sample), ".csv")) {
+    const std::string name = p.stem().string();
+    if (name == "decisions") continue;
+    if (auto why = coder_name_problem(name); !why.empty()) {  // a stray file, or a name the tables reserve
+      diags.warning({labels_path(sample, name), 0, 0}, "not read as a coder's labels: " + why);
+      continue;
+    }
+    const std::string rel = labels_path(sample, name);
+    std::string why;
+    auto text = files::read_inside(workspace, rel, &why);
+    if (!text) {
+      diags.error({rel, 0, 0}, why);
+      continue;
+    }
+    auto labels = read_labels(*text, rel, diags);
+    if (labels.empty()) {  // the labeller opened and quit, or every label removed: not a coder of this sample
+      diags.warning({rel, 0, 0}, "holds no label: not counted as a coder of sample " + std::string(sample) +
+                                     " (label with 'qualrank corpus label --coder " + name + " --sample " + std::string(sample) +
+                                     "', or remove the file)");
+      continue;
+    }
+    out.push_back({name, std::move(labels)});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.coder < b.coder; });
+  return out;
+}
+
+std::vector<LabelDecision> read_decisions(std::string_view text, const std::string& file, Diagnostics& diags) {
+  return read_rows<LabelDecision>(
+      text, file, diags, "doc, nodes, how, decider, date, note", {"doc", "nodes", "how", "decider", "date"},
+      [&](LabelDecision& d, const csv::Table& t, const csv::Record& r) {
+        d.how = std::string(text::trim(cell(t, r, "how")));
+        d.decider = std::string(text::trim(cell(t, r, "decider")));
+        d.date = std::string(text::trim(cell(t, r, "date")));
+        d.note = cell(t, r, "note");
+        if (d.how != "majority" && d.how != "other" && !(d.how.starts_with("coder:") && d.how.size() > 6)) {
+          diags.error({file, r.line, 1}, "how is coder:NAME, majority or other, not '" + d.how + "'");
+          return false;
+        }
+        if (!text::is_calendar_date(d.date)) {
+          diags.error({file, r.line, 1}, "date is YYYY-MM-DD, not '" + d.date + "'");
+          return false;
+        }
+        return true;
+      });
+}
+
+std::string decisions_text(const std::vector<LabelDecision>& decisions) {
+  std::string out = "doc,nodes,how,decider,date,note\n";
+  for (const auto& d : decisions) out += csv::format_record({d.doc, join_nodes(d.nodes), d.how, d.decider, d.date, d.note}, false);
+  return out;
+}
+
+bool set_decision(std::vector<LabelDecision>& decisions, LabelDecision d) {
+  auto it = position(decisions, d.doc);
+  if (it != decisions.end() && it->doc == d.doc) {
+    *it = std::move(d);
+    return true;
+  }
+  decisions.insert(it, std::move(d));
+  return false;
+}
+
+std::string coder_name_problem(std::string_view name) {
+  const std::string general =
+      "a coder name has 1 to 64 characters: letters, digits, '.', '_' and '-', not first '.' or '-'";
+  if (screener_name_problem(name).empty() == false) return general;
+  // The names the files and tables already give a meaning: decisions.csv, the label table's columns, the
+  // team's consensus (in any case: one file on a case-insensitive system).
+  const std::string folded = text::fold_case(name);
+  for (const char* reserved : {"decisions", "final_label", "consensus", "unit"})
+    if (folded == reserved) return general + ", and is not '" + std::string(name) + "' (a name the files and tables reserve)";
+  return {};
+}
+
+
+}  // namespace qualrank::corpus
