@@ -15,7 +15,7 @@
 #include <iostream>
 #include <optional>
 
-#include "label_model.h"
+#include "label/label_model.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
 

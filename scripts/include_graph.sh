@@ -34,7 +34,8 @@ cd "$root"
     while (sub(/[^\/.][^\/]*\/\.\.\//, "", rel)) {}
     if (rel in exists) target = rel
     else if (("include/" inc) in exists) target = "include/" inc
-    else next  # a test fixture or a front end header found through its include directory
+    else if (file ~ /^src\/tui\// && ("src/tui/" inc) in exists) target = "src/tui/" inc  # (src/tui: an include directory)
+    else next  # a system header
     from = folder(file); to = folder(target)
     if (from != to) n[from " " to]++
   }

@@ -184,7 +184,7 @@ int cmd_corpus_label(Context&, const std::vector<std::string>&);      // cmd_cor
 int cmd_corpus_labels(Context&, const std::vector<std::string>&);     // `corpus labels export`
 int cmd_corpus_reconcile(Context&, const std::vector<std::string>&);  // cmd_corpus_reconcile.cpp
 int cmd_corpus_table(Context&, const std::vector<std::string>&);      // cmd_corpus_table.cpp
-// The terminal labeller of `corpus label` without --doc (src/tui/label_main.cpp).
+// The terminal labeller of `corpus label` without --doc (src/tui/label/label_main.cpp).
 int cmd_corpus_labeller(Context& ctx, const std::string& coder, const std::string& sample);
 // The labeller's keys, one line each, from its action table (for `corpus label --help`).
 std::vector<std::string> corpus_labeller_keys();

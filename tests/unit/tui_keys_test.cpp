@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "actions.h"
-#include "label_actions.h"
+#include "label/label_actions.h"
 
 using namespace qualrank::tui;
 

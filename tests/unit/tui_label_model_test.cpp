@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "label_actions.h"
-#include "label_model.h"
+#include "label/label_actions.h"
+#include "label/label_model.h"
 #include "fixture_taxonomy.h"
 #include "qualrank/util/files.h"
 

@@ -1,6 +1,6 @@
 // `qualrank corpus label`: a coder's labels of a sample's documents (taxonomy nodes) into
 // corpus/labels/<sample>/<coder>.csv, one at a time (--doc), from a CSV (--from-csv), or in the terminal
-// labeller (src/tui/label_main.cpp) when neither is given on a terminal. Blind: it prints only the coder's
+// labeller (src/tui/label/label_main.cpp) when neither is given on a terminal. Blind: it prints only the coder's
 // own label and progress. `qualrank corpus labels export`: the label table agreement --labels reads.
 #include <unistd.h>
 

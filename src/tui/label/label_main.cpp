@@ -12,7 +12,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "../cli/cli.h"
+#include "../../cli/cli.h"
 #include "label_actions.h"
 #include "line_edit.h"
 #include "qualrank/model/history/versions.h"
