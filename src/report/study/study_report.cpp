@@ -396,7 +396,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
       report["agreement"]["rounds"] = list;
     }
     // Table I of a corpus of issue reports, when the workspace has one (corpus/manifest.json): retrieval,
-    // screening and the labelled units per source (analysis/corpus_overview.h); the LaTeX renderer prints it.
+    // screening and the labelled units per source (analysis/corpus/corpus_overview.h); the LaTeX renderer prints it.
     if (files::exists(workspace / "corpus/manifest.json")) {
       auto corpus = steps.run("corpus table", [&] {
         const auto rule = corpus::samples_rule(workspace) == "majority" ? corpus::ExclusionRule::majority : corpus::ExclusionRule::unanimous;
@@ -404,7 +404,7 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
       });
       if (!corpus) return false;  // its errors are in late_diags
       report["corpus"] = corpus_table_json(*corpus, tax);
-      // Stage one as a method section reports it (analysis/corpus_stage_one.h), once there is a retrieval.
+      // Stage one as a method section reports it (analysis/corpus/corpus_stage_one.h), once there is a retrieval.
       auto stage = steps.run("stage one", [&] {
         const auto rule = corpus->rule == "majority" ? corpus::ExclusionRule::majority : corpus::ExclusionRule::unanimous;
         Diagnostics own;  // Table I read the same files just now and said what they hold: only errors are new
