@@ -179,6 +179,11 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
     retrieve_piece(pieces[k], first_lines[k], file, source, terms, matcher ? &*matcher : nullptr, from, to, parts[k]);
   });
   r.term_documents.assign(terms ? terms->size() : 0, 0);
+  // Joined into buffers of their final size, each piece freed once joined (a source's lines are held once).
+  std::size_t documents = 0, bytes = 0;
+  for (const auto& part : parts) documents += part.retrieved.size(), bytes += part.jsonl.size();
+  r.retrieved.reserve(documents);
+  r.jsonl.reserve(bytes);
   for (auto& part : parts) {
     diags.append(part.diags);
     if (part.diags.has_errors()) break;  // the first error ends the file's reading, as in one pass
@@ -187,6 +192,8 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
     for (std::size_t t = 0; t < part.term_documents.size(); ++t) r.term_documents[t] += part.term_documents[t];
     for (auto& d : part.retrieved) r.retrieved.push_back(std::move(d));
     r.jsonl += part.jsonl;
+    std::vector<RetrievedDocument>().swap(part.retrieved);
+    std::string().swap(part.jsonl);
   }
   return r;
 }

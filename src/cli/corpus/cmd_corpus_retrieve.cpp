@@ -195,7 +195,6 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
   files::WorkspaceLock lock(ctx.workspace);
   if (!lock_held(ctx, "corpus retrieve", lock)) return 1;
   std::vector<corpus::SourceRetrieval> results;
-  std::string lines;
   corpus::Manifest manifest;
   if (auto m = corpus::read_manifest(ctx.workspace, diags)) manifest = std::move(*m);
   for (const auto& [s, entry] : manifest.sources) provenance.sources[s] = entry.sha256;
@@ -229,8 +228,6 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
     if (listed)
       if (const auto e = corpus::stored_hash_mismatch(s, sha256, manifest); !e.empty()) diags.warning({"corpus/manifest.json", 0, 0}, e);
     diags.append(scanned);
-    lines += results.back().jsonl;
-    results.back().jsonl = {};
     if (terms)
       for (std::size_t t = 0; t < terms->size(); ++t)
         if (results.back().term_documents[t] == 0)
@@ -238,7 +235,16 @@ int cmd_corpus_retrieve(Context& ctx, const std::vector<std::string>& args) {
   }
   if (diags.has_errors()) return report_diagnostics(ctx, diags);
   std::string err;
-  if (!files::write_atomic(ctx.workspace / "corpus/retrieved.jsonl", corpus::retrieval_provenance_line(provenance) + lines, &err)) {
+  // The file's text built once at its size, each source's lines freed as they are copied in.
+  std::string lines = corpus::retrieval_provenance_line(provenance);
+  std::size_t bytes = lines.size();
+  for (const auto& r : results) bytes += r.jsonl.size();
+  lines.reserve(bytes);
+  for (auto& r : results) {
+    lines += r.jsonl;
+    std::string().swap(r.jsonl);
+  }
+  if (!files::write_atomic(ctx.workspace / "corpus/retrieved.jsonl", lines, &err)) {
     *ctx.err << "qualrank corpus retrieve: error: cannot write corpus/retrieved.jsonl: " << err << '\n';
     return 1;
   }
