@@ -58,7 +58,7 @@ TEST_CASE("analysis::retrieve_source records which term matched where, in the wi
   CHECK((h[1].term == 0 && h[1].field == corpus::KeywordHit::body && h[1].at == 2 && h[1].count == 2));
   CHECK((h[2].term == 1 && corpus::hit_field(h[2]) == "comment 2" && h[2].at == 0));
   CHECK(r.term_documents == std::vector<std::size_t>{1, 1, 0});
-  CHECK(corpus::retrieved_lines(r, &terms) ==
+  CHECK(r.jsonl ==
         "{\"doc\":\"s#1\",\"source\":\"s\",\"id\":\"1\",\"whole\":false,\"matches\":[{\"term\":\"cache miss\",\"in\":\"title\",\"at\":0,\"count\":1},"
         "{\"term\":\"cache miss\",\"in\":\"body\",\"at\":2,\"count\":2},{\"term\":\"QKV\",\"in\":\"comment 2\",\"at\":0,\"count\":1}]}\n");
   auto whole = corpus::retrieve_source(stored, "corpus/s.jsonl", "s", nullptr, "", "", diags);

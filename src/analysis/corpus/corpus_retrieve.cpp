@@ -3,7 +3,7 @@
 // in docs/corpus.md selected its issues). Terms are compiled into one Aho-Corasick automaton per source (Aho &
 // Corasick 1975; analysis/autocode.cpp), each with its own whole-word and case rules; every field of a
 // document is scanned once. Which term matched where is kept for a reviewer to audit. A large file is read in
-// pieces of 4 MiB on the worker threads (util/parallel.h), joined in file order.
+// pieces of 1 MiB on the worker threads (util/parallel.h), joined in file order.
 #include "qualrank/analysis/corpus/corpus_retrieve.h"
 
 #include <nlohmann/json.hpp>
@@ -62,7 +62,7 @@ void append_json_string(std::string& out, std::string_view v) {
   out += '"';
 }
 
-// One line of corpus/retrieved.jsonl, appended to `out`.
+// One line of corpus/retrieved.jsonl (SourceRetrieval::jsonl), appended to `out`.
 void append_retrieved_line(std::string& out, const std::string& source, bool whole, const RetrievedDocument& d,
                            const std::vector<KeywordTerm>* terms) {
   out += "{\"doc\":";
@@ -196,12 +196,6 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
     std::string().swap(part.jsonl);
   }
   return r;
-}
-
-std::string retrieved_lines(const SourceRetrieval& r, const std::vector<KeywordTerm>* terms) {
-  std::string out;
-  for (const auto& d : r.retrieved) append_retrieved_line(out, r.source, r.whole, d, terms);
-  return out;
 }
 
 std::vector<RetrievedRef> read_retrieved(std::string_view text, const std::string& file, Diagnostics& diags) {

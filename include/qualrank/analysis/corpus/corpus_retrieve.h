@@ -30,7 +30,9 @@ struct SourceRetrieval {
   std::size_t in_window = 0;       // created within [from, to]
   std::vector<RetrievedDocument> retrieved;  // in stored order
   std::vector<std::size_t> term_documents;   // per term: retrieved documents it matched
-  std::string jsonl;                         // retrieved's lines of corpus/retrieved.jsonl (retrieved_lines)
+  // retrieved's lines of corpus/retrieved.jsonl: each {"doc","source","id","whole","matches":[{"term","in",
+  // "at","count"}]} then "\n" (written on the worker threads, beside the scan)
+  std::string jsonl;
 };
 
 // Retrieves from one stored source (`stored`: the text of corpus/<source>.jsonl, named `file`). `terms` null:
@@ -43,10 +45,6 @@ SourceRetrieval retrieve_source(std::string_view stored, const std::string& file
 
 // "title", "body" or "comment N".
 std::string hit_field(const KeywordHit& h);
-
-// The lines of corpus/retrieved.jsonl for `r` (each {"doc","source","id","whole","matches":[{"term","in","at",
-// "count"}]} then "\n").
-std::string retrieved_lines(const SourceRetrieval& r, const std::vector<KeywordTerm>* terms);
 
 // Reads corpus/retrieved.jsonl: the document refs "SOURCE#ID" in file order, with each one's source (the first
 // line, the retrieval's provenance, is skipped: analysis/corpus/corpus_provenance.h).
