@@ -71,7 +71,15 @@ out=$(q corpus label --coder bob --sample pilot --from-csv "$tmp/bob.csv")
 [[ $out == "bob: 30 labels recorded (30 new, 0 replaced)"$'\n'"bob: 30 of 30 labelled (sample pilot)" ]] || fail "bob: $out"
 out=$(q corpus label --coder carol --sample pilot --from-csv "$tmp/carol.csv")
 [[ $out == "carol: 29 labels recorded (29 new, 0 replaced)"$'\n'"carol: 29 of 30 labelled (sample pilot)" ]] || fail "carol: $out"
-cmp "$tmp/alice.csv" "$ws/corpus/labels/pilot/alice.csv" || fail "alice's file is not her CSV"
+# alice's file is her CSV, each row recording the draw it was made on (the sample list's SHA-256, 16 digits).
+stamp=$(sha256sum "$ws/corpus/samples/pilot.txt" | cut -c1-16)
+/usr/bin/python3 - "$tmp/alice.csv" "$ws/corpus/labels/pilot/alice.csv" "$stamp" <<'PY' || fail "alice's file is not her CSV"
+import csv, sys
+mine = list(csv.DictReader(open(sys.argv[1], newline="")))
+kept = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert [(r["doc"], r["nodes"], r["note"]) for r in mine] == [(r["doc"], r["nodes"], r["note"]) for r in kept]
+assert all(r["sample"] == sys.argv[3] for r in kept), kept
+PY
 
 # Errors: located, exit 1 (input) or 2 (usage), nothing written.
 expect() {  # expect RC MESSAGE CMD...
@@ -179,7 +187,7 @@ keep 1-3, o NODE[,NODE] other, s skip, q quit: keep 1-3, o NODE[,NODE] other, s 
 keep 1-3, o NODE[,NODE] other, s skip, q quit: note (Enter for none): decided: WELL.1 (Isolation) [other]
 decided 1 of 1 open documents"
 [[ $out == "$expected" ]] || fail "the walk: $out"
-grep -qxF "$tie,WELL.1,other,erin,2025-12-01,from the walk" "$ws/corpus/labels/pilot/decisions.csv" || fail "walked decision: $(cat "$ws/corpus/labels/pilot/decisions.csv")"
+grep -qxF "$tie,WELL.1,other,erin,2025-12-01,from the walk,alice=COM.1; bob=TOOL.1; carol=WELL.1,$stamp" "$ws/corpus/labels/pilot/decisions.csv" || fail "walked decision: $(cat "$ws/corpus/labels/pilot/decisions.csv")"
 note=$'bob\'s reading: the "thread" is\nabout tools, not updates'
 out=$(q corpus reconcile --sample pilot --decider dana --doc "$tie" --keep bob --note "$note" | tail -1)
 [[ $out == "$tie: TOOL.1 (Chat) [coder:bob] (replaces the earlier decision)" ]] || fail "--keep: $out"
@@ -327,7 +335,7 @@ keys Enter; wait_for "filter (id, name or alias)"
 keys WELL.1 Enter; wait_for "2 of 30 labelled"
 keys u; wait_for "undone: ${docs[1]} unlabelled again; 1 of 30 labelled"
 keys q; sleep 0.5
-printf 'doc,nodes,note\n%s,COM.2,\n' "${docs[0]}" | cmp - "$ws/corpus/labels/pilot/eve.csv" || fail "eve's file: $(cat "$ws/corpus/labels/pilot/eve.csv")"
+printf 'doc,nodes,note,sample\n%s,COM.2,,%s\n' "${docs[0]}" "$(sha256sum "$ws/corpus/samples/pilot.txt" | cut -c1-16)" | cmp - "$ws/corpus/labels/pilot/eve.csv" || fail "eve's file: $(cat "$ws/corpus/labels/pilot/eve.csv")"
 tmux -L "$sock" kill-session -t qr
 tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
 wait_for "1 of 30 labelled"

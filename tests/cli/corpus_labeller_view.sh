@@ -57,14 +57,15 @@ keys U; wait_for "[3/3]"
 # atlas#3 labelled by command while it is shown: labelling it here says so and keeps the other label; the
 # second time replaces it.
 q -q corpus label --coder eve --sample pilot --doc atlas#3 --node WELL.1
+stamp=$(sha256sum "$ws/corpus/samples/pilot.txt" | cut -c1-16)  # each label records the draw it was made on
 keys c; wait_for "filter (id, name or alias)"
 keys COM.1 Enter; wait_for "labelled elsewhere since"
 [[ $(screen | tail -1) == "atlas#3: labelled elsewhere since: WELL.1; press c again to replace it" ]] || fail "message: $(screen | tail -1)"
 [[ $(screen | sed -n 4p) == "label: WELL.1 Isolation" ]] || fail "the label made elsewhere: $(screen | sed -n 4p)"
-grep -qxF "atlas#3,WELL.1," "$ws/corpus/labels/pilot/eve.csv" || fail "replaced: $(cat "$ws/corpus/labels/pilot/eve.csv")"
+grep -qxF "atlas#3,WELL.1,,$stamp" "$ws/corpus/labels/pilot/eve.csv" || fail "replaced: $(cat "$ws/corpus/labels/pilot/eve.csv")"
 keys Enter; wait_for "filter (id, name or alias)"
 keys COM.1 Enter; wait_for "atlas#3: COM.1"
-grep -qxF "atlas#3,COM.1," "$ws/corpus/labels/pilot/eve.csv" || fail "not replaced the second time: $(cat "$ws/corpus/labels/pilot/eve.csv")"
+grep -qxF "atlas#3,COM.1,,$stamp" "$ws/corpus/labels/pilot/eve.csv" || fail "not replaced the second time: $(cat "$ws/corpus/labels/pilot/eve.csv")"
 
 # g goes to a document by its position or id; Home to the first.
 keys g; wait_for "go to document (1-3 or SOURCE#ID): _"

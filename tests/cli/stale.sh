@@ -160,7 +160,66 @@ for row in got["rows"]:
 assert got["total"]["open"] == sum(opened.values()) == expected, (got["total"]["open"], sum(opened.values()), expected)
 PY
 }
+# kappa_check: the agreement before reconciliation `corpus reconcile --status` gives (units every coder labelled,
+# those alike, Fleiss' and Cohen's kappa) is what the coders' files and decisions.csv give, recomputed here
+# (statsmodels when installed, else the formulas): a decided document counts the labels its decision records
+# (the round is frozen), every other document the coders' labels now.
+kappa_check() {
+  q corpus reconcile --sample pilot --status --format json >"$tmp/k.json"
+  python3 - "$ws" "$tmp/k.json" <<'PY' || fail "kappa at this step"
+import json, sys, csv, glob, os
+ws, got = sys.argv[1], json.load(open(sys.argv[2]))
+sample = [l for l in open(f"{ws}/corpus/samples/pilot.txt").read().splitlines() if l and not l.startswith("#")]
+coders = {}
+for f in sorted(glob.glob(f"{ws}/corpus/labels/pilot/*.csv")):
+    if os.path.basename(f) == "decisions.csv": continue
+    rows = {r["doc"]: r["nodes"].split()[-1] for r in csv.DictReader(open(f, newline=""))}
+    if rows: coders[os.path.basename(f)[:-4]] = rows
+names = sorted(coders)
+assert got["coders"] == names, (got["coders"], names)
+if os.path.exists(f"{ws}/corpus/labels/pilot/decisions.csv"):
+    for r in csv.DictReader(open(f"{ws}/corpus/labels/pilot/decisions.csv", newline="")):
+        if not r.get("labels") or r["doc"] not in sample: continue
+        met = dict(p.strip().split("=", 1) for p in r["labels"].split(";"))
+        for c in names:
+            if c in met: coders[c][r["doc"]] = met[c].split()[-1]
+            else: coders[c].pop(r["doc"], None)
+units = [[coders[c][d] for c in names] for d in sample if all(d in coders[c] for c in names)]
+assert got["labelled_by_all"] == len(units), (got["labelled_by_all"], len(units))
+assert got["agreeing"] == sum(len(set(u)) == 1 for u in units)
+cats = sorted({x for u in units for x in u})
+table = [[u.count(k) for k in cats] for u in units]
+def fleiss(rows):
+    N, m = len(rows), sum(rows[0])
+    P = sum((sum(v * v for v in r) - m) / (m * (m - 1)) for r in rows) / N
+    p = [sum(r[j] for r in rows) / (N * m) for j in range(len(rows[0]))]
+    Pe = sum(v * v for v in p)
+    return float("nan") if Pe == 1 else (P - Pe) / (1 - Pe)
+def cohen(x, y):
+    n = len(x); po = sum(a == b for a, b in zip(x, y)) / n
+    pe = sum((x.count(k) / n) * (y.count(k) / n) for k in cats)
+    return float("nan") if pe == 1 else (po - pe) / (1 - pe)
+try:
+    import numpy as np
+    from statsmodels.stats.inter_rater import cohens_kappa, fleiss_kappa
+    if len(cats) > 1:
+        f_sm = fleiss_kappa(np.array(table))
+        assert abs(f_sm - fleiss(table)) < 1e-12, (f_sm, fleiss(table))
+        if len(names) == 2:
+            t = np.zeros((len(cats), len(cats)))
+            for a, b in units: t[cats.index(a), cats.index(b)] += 1
+            assert abs(cohens_kappa(t).kappa - cohen([u[0] for u in units], [u[1] for u in units])) < 1e-12
+except ImportError:
+    pass
+want = fleiss(table) if units else float("nan")
+def same(a, b): return (a is None and b != b) or (a is not None and abs(a - b) < 1e-9)
+assert same(got["fleiss_kappa"], want), (got["fleiss_kappa"], want)
+if len(names) == 2:
+    assert same(got["cohen_kappa"], cohen([u[0] for u in units], [u[1] for u in units]) if units else float("nan")), got["cohen_kappa"]
+PY
+}
 open_units 2   # the unit bob skipped and the disagreement
+kappa_check
 
 # 6. A decision after the export: Table I refuses the stale table, status names it; a new export mends it.
 q -q corpus reconcile --sample pilot --decider dana --doc "${docs[2]}" --keep bob --note late
@@ -170,6 +229,7 @@ expect_fail 1 "codebooks/labels/pilot.csv:1:1: error: stale: the labels or decis
 q -q corpus labels export --sample pilot 2>/dev/null
 [[ $(state "label table pilot") == "up to date" ]] || fail "label table after export: $(state "label table pilot")"
 open_units 1   # the disagreement is decided; the skipped unit stays open
+kappa_check
 
 # 7. A rule other than the sample's is refused; the sample's own is the default.
 expect_fail 1 "corpus/samples/pilot.txt:1:1: error: sample pilot was drawn under the screening rule 'unanimous'; Table I under 'majority' would count units that rule treats otherwise: give --rule unanimous" \
@@ -229,10 +289,11 @@ open(sys.argv[1] + "/../outside", "w").write("\n".join(f"{f}:{k}:{d}" for f, k, 
 PY
 [[ $(state "labels pilot") == stale ]] || fail "labels after the redraw: $(state "labels pilot")"
 n_out=$(wc -l <"$tmp/outside"); n_out=$((n_out + 1))
-why "labels pilot" | grep_q "^$n_out labels\? or decisions\? of documents not in sample pilot (drawn again since they were made?), not counted: " || fail "labels why: $(why "labels pilot")"
+# (each label records the draw it was made on, so the reason is known, not guessed)
+why "labels pilot" | grep_q "^$n_out labels\? or decisions\? of documents not in sample pilot (made on an earlier draw: the sample was drawn again since), not counted: " || fail "labels why: $(why "labels pilot")"
 q validate >"$tmp/v" 2>&1 || true
 IFS=: read -r f line doc < <(head -1 "$tmp/outside")
-grep -qxF "$f:$line:1: warning: stale: $doc is not in sample pilot (drawn again since?): this line is not counted; label the sample's documents, or remove it with 'qualrank corpus label --coder NAME --sample pilot --doc SOURCE#ID --remove'" "$tmp/v" ||
+grep -qxF "$f:$line:1: warning: stale: $doc is not in sample pilot (made on an earlier draw: the sample was drawn again since): this line is not counted; label the sample's documents, or remove it with 'qualrank corpus label --coder NAME --sample pilot --doc SOURCE#ID --remove'" "$tmp/v" ||
   fail "validate on labels outside the sample: $(grep 'not in sample' "$tmp/v")"
 if [[ $f != */decisions.csv ]]; then
   coder=$(basename "$f" .csv)
@@ -240,4 +301,69 @@ if [[ $f != */decisions.csv ]]; then
   q validate >"$tmp/v" 2>&1 || true
   grep -qF "$f:$line:1: warning: stale: $doc " "$tmp/v" && fail "the removed label is still said"
 fi
+
+# 12. Each label records the draw it was made on, each decision the coders' labels it was made on. A coder's
+#     edit after the decision makes the decision stale: status, validate, reconcile --status and the export say
+#     so (never the labels themselves outside reconcile); the walk shows it again and k keeps it, made anew.
+for d in "${docs[@]}"; do q -q corpus label --coder ann --sample pilot --doc "$d" --node COM.1; done
+for d in "${docs[@]}"; do q -q corpus label --coder bob --sample pilot --doc "$d" --node "$([[ $d == "${docs[0]}" ]] && echo COM.2 || echo COM.1)"; done
+kappa_check
+q -q corpus reconcile --sample pilot --decider dana --doc "${docs[0]}" --keep ann --note met
+python3 - "$ws" "${docs[0]}" <<'PY' || fail "what the decision and the labels record"
+import csv, glob, hashlib, os, sys
+ws, doc = sys.argv[1], sys.argv[2]
+stamp = hashlib.sha256(open(f"{ws}/corpus/samples/pilot.txt", "rb").read()).hexdigest()[:16]
+sample = {l for l in open(f"{ws}/corpus/samples/pilot.txt").read().splitlines() if l and not l.startswith("#")}
+labels = {}
+for f in sorted(glob.glob(f"{ws}/corpus/labels/pilot/*.csv")):
+    c = os.path.basename(f)[:-4]
+    if c == "decisions": continue
+    for r in csv.DictReader(open(f, newline="")):
+        if r["doc"] in sample:
+            assert r["sample"] == stamp, (c, r)  # labelled on this draw
+            labels.setdefault(r["doc"], []).append(f"{c}={r['nodes']}")
+        else:
+            assert r["sample"] not in ("", stamp), (c, r)  # an earlier draw's
+rows = {r["doc"]: r for r in csv.DictReader(open(f"{ws}/corpus/labels/pilot/decisions.csv", newline=""))}
+d = rows[doc]
+assert (d["nodes"], d["how"], d["decider"], d["note"]) == ("COM.1", "coder:ann", "dana", "met"), d
+assert d["labels"] == "; ".join(labels[doc]) == "ann=COM.1; bob=COM.2", (d["labels"], labels[doc])
+assert d["sample"] == stamp, d
+PY
+[[ $(state "decisions pilot") == "up to date" ]] || fail "decisions before the late edit: $(state "decisions pilot"): $(why "decisions pilot")"
+kappa_check   # decided: the round as the coders had it
+cp "$tmp/k.json" "$tmp/k-met.json"
+q -q corpus label --coder bob --sample pilot --doc "${docs[0]}" --node COM.1   # after the meeting
+kappa_check
+# The round is frozen: the edit after the decision leaves the agreement before reconciliation as it was.
+python3 - "$tmp/k-met.json" "$tmp/k.json" <<'PY' || fail "a late edit changed the round's agreement"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for k in ("labelled_by_all", "agreeing", "fleiss_kappa", "cohen_kappa", "disagreements", "decided"): assert a[k] == b[k], (k, a[k], b[k])
+PY
+[[ $(state "decisions pilot") == stale ]] || fail "decisions after a late edit: $(state "decisions pilot")"
+[[ $(why "decisions pilot") == "1 decision made on labels that changed since: ${docs[0]} (bob's label changed)" ]] || fail "decisions why: $(why "decisions pilot")"
+line=$(grep -n "^${docs[0]}," "$ws/corpus/labels/pilot/decisions.csv" | cut -d: -f1)
+q validate >"$tmp/v" 2>&1 || true
+grep -qxF "corpus/labels/pilot/decisions.csv:$line:1: warning: stale: the decision on ${docs[0]} was made on labels that changed since (bob's label changed); it still counts as decided: 'qualrank corpus reconcile --sample pilot --decider NAME' shows it again (k keeps it)" "$tmp/v" ||
+  fail "validate on a stale decision: $(grep decisions.csv "$tmp/v")"
+q corpus reconcile --sample pilot --status >"$tmp/r" 2>&1
+grep -qxF "  ${docs[0]}  stale: bob's label changed (COM.2 then, COM.1 now)" "$tmp/r" || fail "reconcile --status: $(cat "$tmp/r")"
+grep -q ', stale 1 (decided on labels that changed since: the walk shows them again)$' "$tmp/r" || fail "reconcile --status count: $(cat "$tmp/r")"
+q corpus labels export --sample pilot >/dev/null 2>"$tmp/e" || true
+grep -qF "corpus/labels/pilot/decisions.csv:$line:1: warning: stale: the decision on ${docs[0]} was made" "$tmp/e" || fail "export: $(cat "$tmp/e")"
+# Blind: bob's own command says nothing of it.
+q corpus label --coder bob --sample pilot --doc "${docs[1]}" --node COM.1 >"$tmp/b" 2>&1
+grep -q 'decision\|ann' "$tmp/b" && fail "a coder's command tells of the others: $(cat "$tmp/b")"
+printf 'k\n' | q corpus reconcile --sample pilot --decider erin >"$tmp/w" 2>&1 || fail "walk: $(cat "$tmp/w")"
+grep -qxF "  since then: bob's label changed (COM.2 then, COM.1 now)" "$tmp/w" || fail "walk shows the change: $(cat "$tmp/w")"
+grep -qF "q quit: kept: COM.1 (Asynchronous updates) [coder:ann]" "$tmp/w" || fail "walk kept: $(cat "$tmp/w")"
+[[ $(state "decisions pilot") == "up to date" ]] || fail "decisions after k: $(state "decisions pilot"): $(why "decisions pilot")"
+kappa_check   # made anew on the labels as they are: now counted as they are
+python3 - "$ws" "${docs[0]}" <<'PY' || fail "the kept decision"
+import csv, sys
+ws, doc = sys.argv[1], sys.argv[2]
+d = {r["doc"]: r for r in csv.DictReader(open(f"{ws}/corpus/labels/pilot/decisions.csv", newline=""))}[doc]
+assert (d["nodes"], d["how"], d["decider"], d["note"], d["labels"]) == ("COM.1", "coder:ann", "erin", "met", "ann=COM.1; bob=COM.1"), d
+PY
 echo "ok: stale"

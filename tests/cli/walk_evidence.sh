@@ -45,7 +45,7 @@ has "$tmp/walk" "  2) bob: TOOL.1 Chat"
 # `o ID` on one line records the decision (as before).
 printf 'o WELL.1\nread the body\n' | q corpus reconcile --sample s --decider dana >"$tmp/walk2" 2>"$tmp/err" || fail "walk 2: $(cat "$tmp/err")"
 has "$tmp/walk2" "decided 1 of 1 open documents"
-grep -qxF "x#7,WELL.1,other,dana,2025-12-01,read the body" "$ws/corpus/labels/s/decisions.csv" || fail "decision: $(cat "$ws/corpus/labels/s/decisions.csv")"
+grep -qxF "x#7,WELL.1,other,dana,2025-12-01,read the body,alice=COM.1; bob=TOOL.1,$(sha256sum "$ws/corpus/samples/s.txt" | cut -c1-16)" "$ws/corpus/labels/s/decisions.csv" || fail "decision: $(cat "$ws/corpus/labels/s/decisions.csv")"
 
 # --- reconcile: C01 t3 (eli inline COM.2, WELL.1; bob in C01.bob.codes COM.2), with a memo by each.
 cp "$FIXTURES/team/transcripts/C01.bob.codes" "$ws/transcripts/"

@@ -106,3 +106,52 @@ TEST_CASE("corpus::resolve_sample_labels keeps each coder's note with the label 
   CHECK(s.notes[0] == std::vector<std::string>{"posts, not calls", ""});
   CHECK(s.notes[1] == std::vector<std::string>{"", ""});
 }
+
+TEST_CASE("corpus::resolve_sample_labels: a decision made on labels that changed since is stale, naming no label", "[analysis][corpus]") {
+  std::vector<CoderLabels> coders{{"alice", {{"x#1", {"COM.1"}, "", 2}, {"x#2", {"COM.2"}, "", 3}, {"x#3", {"WELL"}, "", 4}}},
+                                  {"bob", {{"x#1", {"COM", "COM.1"}, "", 2}, {"x#2", {"WELL.1"}, "", 3}}},
+                                  {"carol", {{"x#3", {"WELL"}, "", 2}}}};
+  std::vector<LabelDecision> decisions{
+      // x#1: made on the labels as they are (bob's written with its ancestor there too): current.
+      {"x#1", {"COM.1"}, "majority", "dana", "2026-11-26", "", 2, "alice=COM.1; bob=COM COM.1", ""},
+      // x#2: bob's label changed, carol has labelled since (she had not), alice's is the same.
+      {"x#2", {"COM.2"}, "coder:alice", "dana", "2026-11-26", "", 3, "alice=COM.2; bob=COM.1; carol=WELL.1", ""},
+      // x#3: recorded by an older qualrank (no labels): never stale.
+      {"x#3", {"WELL"}, "other", "dana", "2026-11-26", "", 4, "", ""}};
+  Diagnostics d;
+  auto s = resolve_sample_labels({"x#1", "x#2", "x#3"}, coders, decisions, "decisions.csv", "pilot", test::fieldwork_taxonomy(),
+                                 direct_resolver(test::fieldwork_taxonomy()), d);
+  REQUIRE_FALSE(d.has_errors());
+  REQUIRE(s.stale_decisions.size() == 1);
+  const auto& st = s.stale_decisions[0];
+  CHECK(s.docs[st.doc] == "x#2");
+  CHECK(st.line == 3);
+  REQUIRE(st.changes.size() == 2);
+  CHECK(st.changes[0].coder == "bob");
+  CHECK(st.changes[0].then == std::vector<std::string>{"COM.1"});
+  CHECK(st.changes[0].now == std::vector<std::string>{"WELL.1"});
+  CHECK(st.changes[1].coder == "carol");
+  CHECK(st.changes[1].now.empty());
+  CHECK(st.what() == "bob's label changed, carol's label was removed");
+  // The round counts what each decision was made on (x#1, x#2), and the labels as they are where a decision
+  // records nothing (x#3): a late edit changes the agreement before reconciliation only through a new decision.
+  REQUIRE(s.round_categories.size() == 3);
+  CHECK(s.round_categories[0] == std::vector<std::string>{"COM.1", "COM.1", ""});
+  CHECK(s.round_categories[1] == std::vector<std::string>{"COM.2", "COM.1", "WELL.1"});
+  CHECK(s.round_categories[2] == std::vector<std::string>{"WELL", "", "WELL"});
+  CHECK(s.categories[1] == std::vector<std::string>{"COM.2", "WELL.1", ""});  // the files as they are
+  const auto a = sample_agreement(s);
+  CHECK(a.labelled_by_all == 1);  // x#2 as decided: all three had labelled it
+  CHECK(a.disagreements == 1);
+  CHECK(a.decided == 1);
+  CHECK(label_table_text(s) ==
+        "unit,Label_alice,Label_bob,Label_carol,Final_Label\nx#1,COM.1,COM.1,,COM.1\nx#2,COM.2,COM.1,WELL.1,COM.2\nx#3,WELL,,WELL,WELL\n");
+  Diagnostics w;
+  warn_stale_decisions(s, "pilot", w);
+  REQUIRE(w.items().size() == 1);
+  CHECK(w.items()[0].where.file == "corpus/labels/pilot/decisions.csv");
+  CHECK(w.items()[0].where.line == 3);
+  CHECK(w.items()[0].message ==
+        "stale: the decision on x#2 was made on labels that changed since (bob's label changed, carol's label was removed); it still "
+        "counts as decided: 'qualrank corpus reconcile --sample pilot --decider NAME' shows it again (k keeps it)");
+}

@@ -13,7 +13,7 @@ TEST_CASE("corpus labels: a coder's file round-trips notes with commas, quotes, 
   REQUIRE(replaced);
   CHECK(replaced->nodes == std::vector<std::string>{"TOOL.1"});
   const std::string text = labels_text(labels);
-  CHECK(text == "doc,nodes,note\natlas#9,TOOL.2,=SUM(A1)\natlas#10,COM COM.1,\"two\nlines, \"\"quoted\"\"\"\n");
+  CHECK(text == "doc,nodes,note,sample\natlas#9,TOOL.2,=SUM(A1),\natlas#10,COM COM.1,\"two\nlines, \"\"quoted\"\"\",\n");
   Diagnostics d;
   auto back = read_labels(text, "alice.csv", d);
   REQUIRE_FALSE(d.has_errors());
@@ -39,7 +39,7 @@ TEST_CASE("corpus labels: problems in a coder's file are located", "[model][corp
   Diagnostics h;
   read_labels("doc,label\natlas#1,COM\n", "c.csv", h);
   REQUIRE(h.items().size() == 1);
-  CHECK(h.items()[0].message == "the columns are doc, nodes, note (no 'nodes')");
+  CHECK(h.items()[0].message == "the columns are doc, nodes, note, sample (no 'nodes')");
 }
 
 TEST_CASE("corpus labels: decisions check how and date, and round-trip", "[model][corpus]") {
@@ -53,7 +53,45 @@ TEST_CASE("corpus labels: decisions check how and date, and round-trip", "[model
   CHECK(d.items()[1].message == "date is YYYY-MM-DD, not '26-11-2026'");
   REQUIRE(ds.size() == 1);
   CHECK(ds[0].note == "a\nb");
-  CHECK(decisions_text(ds) == "doc,nodes,how,decider,date,note\natlas#1,COM.1,coder:bob,dana,2026-11-26,\"a\nb\"\n");
+  CHECK(decisions_text(ds) == "doc,nodes,how,decider,date,note,labels,sample\natlas#1,COM.1,coder:bob,dana,2026-11-26,\"a\nb\",,\n");
+}
+
+TEST_CASE("corpus labels: what a label and a decision record they were made on, read back and checked", "[model][corpus]") {
+  // sample_stamp: the first 16 hex digits of the list's SHA-256 (python3: hashlib.sha256(b"atlas#1\n").hexdigest()[:16]).
+  CHECK(sample_stamp("atlas#1\n") == "6dc24c420560dc19");
+  CodersLabels made{{"alice", {"COM", "COM.1"}}, {"bob", {"TOOL.1"}}};
+  CHECK(labels_cell(made) == "alice=COM COM.1; bob=TOOL.1");
+  CHECK(parse_labels_cell("alice=COM COM.1; bob=TOOL.1") == made);
+  CHECK(parse_labels_cell(" alice = COM  COM.1 ;bob=TOOL.1 ") == made);
+  CHECK(parse_labels_cell("")->empty());
+  CHECK_FALSE(parse_labels_cell("alice COM.1"));          // no '='
+  CHECK_FALSE(parse_labels_cell("alice=; bob=TOOL.1"));   // no node
+  CHECK_FALSE(parse_labels_cell("alice=COM; alice=TOOL"));  // a coder twice
+  CHECK_FALSE(parse_labels_cell("decisions=COM"));        // not a coder's name
+  CHECK_FALSE(parse_labels_cell("alice=COM;"));           // an empty part
+  Diagnostics d;
+  auto ds = read_decisions("doc,nodes,how,decider,date,note,labels,sample\n"
+                           "atlas#1,COM.1,coder:bob,dana,2026-11-26,,alice=COM.2; bob=COM.1,6dc24c420560dc19\n"
+                           "atlas#2,COM.1,majority,dana,2026-11-26,,alice COM.1,\n"
+                           "atlas#3,COM.1,majority,dana,2026-11-26,,,6DC24C420560DC19\n",
+                           "decisions.csv", d);
+  REQUIRE(d.items().size() == 2);
+  CHECK(d.items()[0].where.line == 3);
+  CHECK(d.items()[0].message ==
+        "labels are the coders' labels the decision was made on, as 'CODER=NODE NODE; CODER=NODE', not 'alice COM.1'");
+  CHECK(d.items()[1].where.line == 4);
+  CHECK(d.items()[1].message == "sample is the 16 hex digits of the draw the row was made on (or empty), not '6DC24C420560DC19'");
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].labels == "alice=COM.2; bob=COM.1");
+  CHECK(ds[0].sample == "6dc24c420560dc19");
+  CHECK(decisions_text(ds) == "doc,nodes,how,decider,date,note,labels,sample\n"
+                              "atlas#1,COM.1,coder:bob,dana,2026-11-26,,alice=COM.2; bob=COM.1,6dc24c420560dc19\n");
+  // An older file, without the columns, reads as before: nothing recorded.
+  Diagnostics o;
+  auto old = read_labels("doc,nodes,note\natlas#1,COM.1,\n", "bob.csv", o);
+  REQUIRE(old.size() == 1);
+  CHECK(old[0].sample.empty());
+  CHECK_FALSE(o.has_errors());
 }
 
 TEST_CASE("corpus labels: sample lists and names", "[model][corpus]") {

@@ -54,10 +54,10 @@ TEST_CASE("tui::LabelModel labels, saves as made, undoes and resumes at the firs
   CHECK(m.progress() == "0 of 4 labelled");
   REQUIRE(m.label_current({"COM.1"}));
   CHECK(m.current() == 1);
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,COM.1,,ab7caca90bfca95f\n");
   REQUIRE(m.label_current({"WELL"}));
   REQUIRE(m.label_current({"WELL.1"}, true));  // at atlas#3 now: add below nothing = WELL.1
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\natlas#2,WELL,\natlas#3,WELL.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,COM.1,,ab7caca90bfca95f\natlas#2,WELL,,ab7caca90bfca95f\natlas#3,WELL.1,,ab7caca90bfca95f\n");
   m.go(2);  // atlas#3, WELL.1
   CHECK_FALSE(m.label_current({"COM.1"}, true));
   CHECK(m.message() == "'COM.1' and 'WELL.1' are not on one path from the root: a label is one node and, optionally, its ancestors");
@@ -72,7 +72,7 @@ TEST_CASE("tui::LabelModel labels, saves as made, undoes and resumes at the firs
   CHECK(m.message() == "undone: atlas#3 unlabelled again; 2 of 4 labelled");
   REQUIRE(m.redo());
   REQUIRE(m.undo());
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\natlas#2,WELL,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,COM.1,,ab7caca90bfca95f\natlas#2,WELL,,ab7caca90bfca95f\n");
   // Reopened: at the first document without a label.
   auto again = open(w);
   CHECK(again.current() == 2);
@@ -121,14 +121,14 @@ TEST_CASE("tui::label_actions: keys drive the model; the help lists every action
   auto m = open(w);
   tui::LabelActionContext ctx{m, ui, 'c', 20, false, {}};
   REQUIRE(tui::label_dispatch(ctx));
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,TOOL.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,TOOL.1,,ab7caca90bfca95f\n");
   ctx.key = '/';
   REQUIRE(tui::label_dispatch(ctx));
   CHECK(m.current() == 3);
   ctx.key = 'u';
   REQUIRE(tui::label_dispatch(ctx));
   CHECK(m.current() == 0);
-  CHECK(w.labels() == "doc,nodes,note\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\n");
   ctx.key = 'q';
   REQUIRE(tui::label_dispatch(ctx));
   CHECK(ctx.quit);
@@ -216,16 +216,16 @@ TEST_CASE("tui::LabelModel shows labels recorded elsewhere and does not silently
   CHECK(m.message() == "atlas#3: labelled elsewhere since: TOOL.1; press c again to replace it");
   CHECK(m.current() == 2);
   CHECK(m.label(2)->nodes == std::vector<std::string>{"TOOL.1"});
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\natlas#3,TOOL.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,COM.2,,ab7caca90bfca95f\natlas#2,WELL.1,,ab7caca90bfca95f\natlas#3,TOOL.1,,ab7caca90bfca95f\n");
   REQUIRE(m.label_current({"COM.1"}));
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\natlas#3,COM.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,COM.2,,ab7caca90bfca95f\natlas#2,WELL.1,,ab7caca90bfca95f\natlas#3,COM.1,,ab7caca90bfca95f\n");
   // Removed elsewhere since: clearing here says so, undo does not bring back what was replaced elsewhere.
   elsewhere.reload_labels();
   REQUIRE(elsewhere.clear_current());  // atlas#3
   CHECK_FALSE(m.undo());
   CHECK(m.message() == "not undone: atlas#3: its label was removed elsewhere since");
   CHECK(m.label(2) == nullptr);
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.2,\natlas#2,WELL.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,COM.2,,ab7caca90bfca95f\natlas#2,WELL.1,,ab7caca90bfca95f\n");
   CHECK(m.progress() == "2 of 4 labelled");
   // Relabelled elsewhere since it was shown: clearing here does not remove the other label; x again does.
   m.go(0);
@@ -234,9 +234,9 @@ TEST_CASE("tui::LabelModel shows labels recorded elsewhere and does not silently
   REQUIRE(elsewhere.label_current({"COM.1"}));
   CHECK_FALSE(m.clear_current());
   CHECK(m.message() == "atlas#1: labelled elsewhere since: COM.1; press x again to remove it");
-  CHECK(w.labels() == "doc,nodes,note\natlas#1,COM.1,\natlas#2,WELL.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#1,COM.1,,ab7caca90bfca95f\natlas#2,WELL.1,,ab7caca90bfca95f\n");
   REQUIRE(m.clear_current());
-  CHECK(w.labels() == "doc,nodes,note\natlas#2,WELL.1,\n");
+  CHECK(w.labels() == "doc,nodes,note,sample\natlas#2,WELL.1,,ab7caca90bfca95f\n");
 }
 
 TEST_CASE("tui::LabelModel's search marks what it found and scrolls to it", "[tui][corpus]") {

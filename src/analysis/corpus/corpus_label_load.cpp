@@ -48,6 +48,7 @@ std::optional<SampleLabels> load_sample_labels(const std::filesystem::path& work
   if (diags.has_errors()) return std::nullopt;
   auto s = resolve_sample_labels(docs, coders, decisions, drel, sample, taxonomy, resolve, diags);
   if (diags.has_errors()) return std::nullopt;
+  s.sample_stamp = sample_stamp(*text);
   return s;
 }
 
@@ -105,7 +106,8 @@ std::optional<PublishedLayout> published_layout(const std::vector<const SampleLa
       Row row;
       row.cells.assign(out.coders.size() + 2, std::string());
       row.cells.front() = url;
-      for (std::size_t c = 0; c < s->coders.size(); ++c) row.cells[1 + column[c]] = s->categories[d][c];
+      const auto& round = s->round_categories.empty() ? s->categories[d] : s->round_categories[d];  // as decided
+      for (std::size_t c = 0; c < s->coders.size(); ++c) row.cells[1 + column[c]] = round[c];
       row.cells.back() = final_category(*s, d);
       row.year = published_year(created);
       if (row.year.empty()) ++out.undated;

@@ -77,7 +77,7 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
     for (const auto& l : coders[c].labels) {
       auto it = index.find(l.doc);
       if (it == index.end()) {
-        s.not_in_sample.push_back({file, l.line, l.doc});
+        s.not_in_sample.push_back({file, l.line, l.doc, l.sample});
         continue;
       }
       if (auto ln = resolved(l.nodes, file, l.line)) {
@@ -90,7 +90,7 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
   for (const auto& d : decisions) {
     auto it = index.find(d.doc);
     if (it == index.end()) {
-      s.not_in_sample.push_back({decisions_file, d.line, d.doc});
+      s.not_in_sample.push_back({decisions_file, d.line, d.doc, d.sample});
       continue;
     }
     if (auto ln = resolved(d.nodes, decisions_file, d.line)) {
@@ -100,14 +100,88 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
       s.decisions[it->second] = std::move(copy);
     }
   }
+  s.round_categories = s.categories;
+  // Decisions made on labels that changed since: the labels each records against the coders' files now.
+  for (std::size_t doc = 0; doc < s.docs.size(); ++doc) {
+    const auto& d = s.decisions[doc];
+    if (!d || d->labels.empty()) continue;
+    auto recorded = parse_labels_cell(d->labels);
+    if (!recorded) continue;  // read_decisions reported it
+    std::map<std::string, std::vector<std::string>> then, now;
+    for (auto& [coder, nodes] : *recorded) {
+      // The nodes as today's taxonomy names them (a renamed id is the same label); one that no longer resolves
+      // is kept as written, and so differs.
+      std::vector<std::string> ids;
+      for (const auto& w : nodes) {
+        auto r = resolve(w);
+        ids.push_back(r.node ? *r.node : w);
+      }
+      auto ln = label_nodes(ids, taxonomy);
+      then[coder] = ln.problem.empty() ? ln.nodes : ids;
+    }
+    for (std::size_t c = 0; c < s.coders.size(); ++c)
+      if (!s.categories[doc][c].empty()) now[s.coders[c]] = s.nodes[doc][c];
+    SampleLabels::StaleDecision stale{doc, d->line, {}};
+    std::map<std::string, int> names;
+    for (const auto& [c, unused] : then) names[c];
+    for (const auto& [c, unused] : now) names[c];
+    for (const auto& [c, unused] : names) {
+      auto a = then.find(c), b = now.find(c);
+      std::vector<std::string> was = a == then.end() ? std::vector<std::string>{} : a->second;
+      std::vector<std::string> is = b == now.end() ? std::vector<std::string>{} : b->second;
+      if (was != is) stale.changes.push_back({c, std::move(was), std::move(is)});
+    }
+    if (!stale.changes.empty()) s.stale_decisions.push_back(std::move(stale));
+    // The round counts what the decision was made on: each current coder's category then ("" when the coder had
+    // not labelled it), when every recorded label still names nodes of the taxonomy.
+    std::vector<std::string> met(s.coders.size());
+    bool resolvable = true;
+    for (std::size_t c = 0; c < s.coders.size(); ++c) {
+      auto it = then.find(s.coders[c]);
+      if (it == then.end()) continue;
+      for (const auto& id : it->second) resolvable = resolvable && taxonomy.find(id) != nullptr;
+      if (!it->second.empty()) met[c] = it->second.back();
+    }
+    if (resolvable) s.round_categories[doc] = std::move(met);
+  }
   return s;
 }
 
-DocState doc_state(const SampleLabels& s, std::size_t d) {
+std::string outside_reason(const SampleLabels& s, const SampleLabels::Outside& o) {
+  if (o.stamp.empty()) return " (drawn again since?)";
+  if (o.stamp != s.sample_stamp) return " (made on an earlier draw: the sample was drawn again since)";
+  return " (not a document of this draw)";
+}
+
+void warn_stale_decisions(const SampleLabels& s, const std::string& sample, Diagnostics& diags) {
+  for (const auto& d : s.stale_decisions)
+    diags.warning({decisions_path(sample), d.line, 1},
+                  "stale: the decision on " + s.docs[d.doc] + " was made on labels that changed since (" + d.what() +
+                      "); it still counts as decided: 'qualrank corpus reconcile --sample " + sample +
+                      " --decider NAME' shows it again (k keeps it)");
+}
+
+std::string SampleLabels::LabelChange::what() const {
+  if (then.empty()) return coder + " labelled it";
+  if (now.empty()) return coder + "'s label was removed";
+  return coder + "'s label changed";
+}
+
+std::string SampleLabels::StaleDecision::what() const {
+  std::vector<std::string> parts;
+  for (const auto& c : changes) parts.push_back(c.what());
+  std::string out;
+  for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? ", " : "") + parts[k];
+  return out;
+}
+
+DocState doc_state(const SampleLabels& s, std::size_t d) { return categories_state(s.categories[d]); }
+
+DocState categories_state(const std::vector<std::string>& categories) {
   std::size_t given = 0;
   const std::string* first = nullptr;
   bool differ = false;
-  for (const auto& c : s.categories[d]) {
+  for (const auto& c : categories) {
     if (c.empty()) continue;
     ++given;
     if (!first) first = &c;
@@ -115,7 +189,7 @@ DocState doc_state(const SampleLabels& s, std::size_t d) {
   }
   if (given == 0) return DocState::unlabelled;
   if (differ) return DocState::disagreed;
-  return given == s.coders.size() ? DocState::agreed : DocState::partial;
+  return given == categories.size() ? DocState::agreed : DocState::partial;
 }
 
 std::optional<std::vector<std::string>> majority_nodes(const SampleLabels& s, std::size_t d) {
@@ -138,8 +212,10 @@ std::string final_category(const SampleLabels& s, std::size_t d) {
 LabelAgreement sample_agreement(const SampleLabels& s) {
   LabelAgreement a;
   a.coders = s.coders.size();
+  // The round's categories: a decided document as it was when decided (round_categories).
+  const auto& categories = s.round_categories.empty() ? s.categories : s.round_categories;
   std::map<std::string, int> category_index;
-  for (const auto& row : s.categories)
+  for (const auto& row : categories)
     for (const auto& c : row)
       if (!c.empty()) category_index.emplace(c, 0);
   int k = 0;
@@ -148,7 +224,7 @@ LabelAgreement sample_agreement(const SampleLabels& s) {
   table.coders = static_cast<int>(s.coders.size());
   table.categories = std::max(k, 1);
   for (std::size_t d = 0; d < s.docs.size(); ++d) {
-    const auto state = doc_state(s, d);
+    const auto state = categories_state(categories[d]);
     if (state == DocState::disagreed) {
       ++a.disagreements;
       if (s.decisions[d]) ++a.decided;
@@ -156,12 +232,12 @@ LabelAgreement sample_agreement(const SampleLabels& s) {
     // Every document some coder labelled is a unit (-1: a coder who has not labelled it), as in the label table
     // `qualrank agreement --labels` reads: Fleiss' kappa drops those not labelled by all, percent agreement keeps
     // those labelled by two or more.
-    if (std::all_of(s.categories[d].begin(), s.categories[d].end(), [](const std::string& c) { return c.empty(); })) continue;
-    const bool all = std::none_of(s.categories[d].begin(), s.categories[d].end(), [](const std::string& c) { return c.empty(); });
+    if (std::all_of(categories[d].begin(), categories[d].end(), [](const std::string& c) { return c.empty(); })) continue;
+    const bool all = std::none_of(categories[d].begin(), categories[d].end(), [](const std::string& c) { return c.empty(); });
     if (all) ++a.labelled_by_all;
     if (all && state == DocState::agreed) ++a.agreeing;
     ++table.units;
-    for (const auto& c : s.categories[d]) table.codes.push_back(c.empty() ? -1 : category_index[c]);
+    for (const auto& c : categories[d]) table.codes.push_back(c.empty() ? -1 : category_index[c]);
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const bool rated = table.units > 0 && table.coders >= 2;
@@ -202,7 +278,8 @@ std::string label_table_text(const SampleLabels& s) {
   std::string out = csv::format_record(header, false);
   for (std::size_t d = 0; d < s.docs.size(); ++d) {
     std::vector<std::string> row{s.docs[d]};
-    row.insert(row.end(), s.categories[d].begin(), s.categories[d].end());
+    const auto& round = s.round_categories.empty() ? s.categories[d] : s.round_categories[d];  // as decided
+    row.insert(row.end(), round.begin(), round.end());
     row.push_back(final_category(s, d));
     out += csv::format_record(row, false);
   }

@@ -89,6 +89,7 @@ std::optional<CorpusTable> corpus_overview(const std::filesystem::path& workspac
     Diagnostics quiet;
     auto fresh = load_sample_labels(workspace, sample, taxonomy, resolve, quiet);
     auto stored = files::read_inside(workspace, rel, &why);
+    if (fresh) warn_stale_decisions(*fresh, sample, diags);
     if (fresh && stored && label_table_text(*fresh) != *stored)
       diags.error({rel, 1, 1}, "stale: the labels or decisions of sample " + sample +
                                    " changed since this table was exported; run 'qualrank corpus labels export --sample " + sample + "'");

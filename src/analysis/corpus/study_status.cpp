@@ -238,7 +238,8 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
     if (!labels->not_in_sample.empty())
       lab.mark(StepState::stale,
                count(labels->not_in_sample.size(), "label or decision", "labels or decisions") + " of documents not in sample " + name +
-                   " (drawn again since they were made?), not counted: " + labels->not_in_sample.front().text() +
+                   corpus::outside_reason(*labels, labels->not_in_sample.front()) + ", not counted: " +
+                   labels->not_in_sample.front().text() +
                    (labels->not_in_sample.size() > 1 ? ", ..." : ""),
                "qualrank corpus label --coder NAME --sample " + name + " --doc SOURCE#ID --remove");
     out.push_back(std::move(lab));
@@ -251,6 +252,13 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
         dec.mark(StepState::incomplete,
              count(partial_open, "document", "documents") + " labelled by some coders only, no decision: open in Table I",
              "qualrank corpus reconcile --sample " + name + " --decider NAME");
+      if (!labels->stale_decisions.empty()) {
+        const auto& first = labels->stale_decisions.front();
+        dec.mark(StepState::stale,
+                 count(labels->stale_decisions.size(), "decision", "decisions") + " made on labels that changed since: " +
+                     labels->docs[first.doc] + " (" + first.what() + ")" + (labels->stale_decisions.size() > 1 ? ", ..." : ""),
+                 "qualrank corpus reconcile --sample " + name + " --decider NAME   (the walk shows them again; k keeps a decision)");
+      }
       out.push_back(std::move(dec));
     }
 
@@ -348,13 +356,14 @@ void check_corpus(const std::filesystem::path& workspace, const Taxonomy* taxono
     for (std::size_t k = 0; k < labels->not_in_sample.size() && k < 10; ++k) {
       const auto& n = labels->not_in_sample[k];
       diags.warning({n.file, n.line, 1},
-                    "stale: " + n.doc + " is not in sample " + name +
-                        " (drawn again since?): this line is not counted; label the sample's documents, or remove it with "
+                    "stale: " + n.doc + " is not in sample " + name + corpus::outside_reason(*labels, n) +
+                        ": this line is not counted; label the sample's documents, or remove it with "
                         "'qualrank corpus label --coder NAME --sample " + name + " --doc SOURCE#ID --remove'");
     }
     if (labels->not_in_sample.size() > 10)
       diags.warning({"corpus/labels/" + name + "/", 0, 0},
                     "stale: " + std::to_string(labels->not_in_sample.size() - 10) + " more labels or decisions of documents not in sample " + name);
+    corpus::warn_stale_decisions(*labels, name, diags);
   }
   if (diags.has_errors()) return;
   // Stale files, each located at the file that is stale.

@@ -24,8 +24,10 @@ using namespace qualrank::corpus;
 
 namespace {
 
-// The sample's documents, or an error.
-std::optional<std::vector<std::string>> load_sample(Context& ctx, const std::string& sample, Diagnostics& diags) {
+// The sample's documents, or an error; `stamp` (when given) gets the draw's sample_stamp, which each label
+// made now records.
+std::optional<std::vector<std::string>> load_sample(Context& ctx, const std::string& sample, Diagnostics& diags,
+                                                    std::string* stamp = nullptr) {
   const std::string rel = sample_path(sample);
   if (!files::exists(ctx.workspace / rel)) {
     diags.error({rel, 0, 0}, "no sample '" + sample + "': draw it with 'qualrank corpus sample " + sample + "'");
@@ -39,6 +41,7 @@ std::optional<std::vector<std::string>> load_sample(Context& ctx, const std::str
   }
   auto docs = read_sample(*text, rel, diags);
   if (diags.has_errors()) return std::nullopt;
+  if (stamp) *stamp = sample_stamp(*text);
   return docs;
 }
 
@@ -115,7 +118,8 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
   if (!version) return report_diagnostics(ctx, diags);
   files::WorkspaceLock lock(ctx.workspace);
   if (!lock_held(ctx, "corpus label", lock)) return 1;
-  auto docs = load_sample(ctx, sample, diags);
+  std::string stamp;
+  auto docs = load_sample(ctx, sample, diags, &stamp);
   if (!docs) return report_diagnostics(ctx, diags);
   const std::string rel = labels_path(sample, coder);
   std::vector<DocumentLabel> mine;
@@ -154,6 +158,7 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
     if (diags.has_errors()) return report_diagnostics(ctx, diags);
     for (auto& l : incoming) {
       l.line = 0;
+      l.sample = stamp;
       if (set_label(mine, std::move(l))) ++changed;
       else ++fresh;
     }
@@ -188,7 +193,7 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
         *ctx.err << "qualrank corpus label: error: " << ln.problem << '\n';
         return 1;
       }
-      DocumentLabel l{doc, ln.nodes, vm.count("note") ? vm["note"].as<std::string>() : "", 0};
+      DocumentLabel l{doc, ln.nodes, vm.count("note") ? vm["note"].as<std::string>() : "", 0, stamp};
       const bool replaced = set_label(mine, l).has_value();
       const auto* node = version->taxonomy.find(ln.category);
       shown = coder + ": " + doc + " " + join_nodes(ln.nodes) + (node ? " (" + node->name + ")" : "") +
@@ -242,6 +247,7 @@ static int corpus_labels_export_published(Context& ctx, const po::variables_map&
     auto s = load_sample_labels(ctx.workspace, sample, version->taxonomy, version->resolve, diags);
     if (!s) continue;
     for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n.text());
+    warn_stale_decisions(*s, sample, diags);
     if (s->coders.empty() && every) continue;  // a sample nobody labelled yet is not part of the study's labels
     if (s->coders.size() < 2) {
       diags.error({labels_dir(sample), 0, 0}, s->coders.empty() ? "nobody has labelled sample " + sample + " yet"
@@ -354,6 +360,7 @@ int cmd_corpus_labels(Context& ctx, const std::vector<std::string>& args) {
   auto s = load_sample_labels(ctx.workspace, sample, version->taxonomy, version->resolve, diags);
   if (!s) return report_diagnostics(ctx, diags);
   for (const auto& n : s->not_in_sample) diags.warning({sample_path(sample), 0, 0}, "a label of a document not in the sample: " + n.text());
+  warn_stale_decisions(*s, sample, diags);
   report_diagnostics(ctx, diags);
   if (s->coders.empty()) {
     *ctx.err << "qualrank corpus labels export: error: nobody has labelled sample " << sample << " yet ("

@@ -168,8 +168,10 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
                      "       qualrank corpus reconcile --sample NAME --decider NAME --majority\n"
                      "       qualrank corpus reconcile --sample NAME --decider NAME --doc SOURCE#ID (--keep CODER | --node ID[,ID] | --majority) [--note TEXT]\n"
                      "       qualrank corpus reconcile --sample NAME --decider NAME      (walks the open documents, reading answers from stdin)\n\n"
-                     "Decisions go to corpus/labels/NAME/decisions.csv (doc, nodes, how, decider, date, note); 'qualrank corpus\n"
-                     "labels export' writes them as Final_Label. Agreement is reported before reconciliation.",
+                     "Decisions go to corpus/labels/NAME/decisions.csv (doc, nodes, how, decider, date, note, and the coders'\n"
+                     "labels and the draw they were made on); 'qualrank corpus labels export' writes them as Final_Label.\n"
+                     "Agreement is reported before reconciliation. A decision whose coders' labels changed since is stale:\n"
+                     "--status lists it, the walk shows it again (k keeps it).",
                      desc, args, vm, rc))
     return rc;
   auto usage = [&](const std::string& m) {
@@ -220,10 +222,25 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
       partial += st == DocState::partial;
     }
   }
+  // What a decision records it was made on: each coder's label of the document now.
+  auto made_on = [&](std::size_t d) {
+    CodersLabels labels;
+    for (std::size_t c = 0; c < s->coders.size(); ++c)
+      if (!s->categories[d][c].empty()) labels.emplace_back(s->coders[c], s->nodes[d][c]);
+    return labels_cell(labels);
+  };
   auto labels_of = [&](std::size_t d) {
     std::vector<std::string> parts;
     for (std::size_t c = 0; c < s->coders.size(); ++c)
       parts.push_back(s->coders[c] + ": " + (s->categories[d][c].empty() ? "-" : join_nodes(s->nodes[d][c])));
+    return text::terminal_safe(text::join(parts, "; "));
+  };
+  // A stale decision's changes as the decider reads them: "bob's label changed (TOOL.1 then, COM.1 now)".
+  auto changes_of = [&](const SampleLabels::StaleDecision& sd) {
+    std::vector<std::string> parts;
+    for (const auto& c : sd.changes)
+      parts.push_back(c.what() + " (" + (c.then.empty() ? std::string("-") : join_nodes(c.then)) + " then, " +
+                      (c.now.empty() ? std::string("-") : join_nodes(c.now)) + " now)");
     return text::terminal_safe(text::join(parts, "; "));
   };
   if (status_only && vm["format"].as<std::string>() == "json") {
@@ -243,6 +260,15 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
       o.push_back({{"doc", s->docs[d]}, {"labels", labels}});
     }
     j["open"] = std::move(o);
+    nlohmann::ordered_json st = nlohmann::ordered_json::array();
+    for (const auto& sd : s->stale_decisions) {
+      nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+      for (const auto& c : sd.changes)
+        changes.push_back({{"coder", c.coder}, {"then", c.then.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.then)},
+                           {"now", c.now.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.now)}});
+      st.push_back({{"doc", s->docs[sd.doc]}, {"line", sd.line}, {"changes", std::move(changes)}});
+    }
+    j["stale"] = std::move(st);
     *ctx.out << j.dump(2) << '\n';
     return 0;
   }
@@ -257,14 +283,19 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
              << " documents two or more coders labelled): " << fmt(agreement.percent_agreement);
     *ctx.out << "\ndisagreements: " << agreement.disagreements << ", decided " << agreement.decided << ", open " << open.size();
     if (partial > 0) *ctx.out << " (" << partial << " of them labelled by some coders only)";
+    if (!s->stale_decisions.empty())
+      *ctx.out << ", stale " << s->stale_decisions.size() << " (decided on labels that changed since: the walk shows them again)";
     *ctx.out << '\n';
   }
   if (status_only) {
     for (auto d : open) *ctx.out << "  " << text::terminal_safe(s->docs[d]) << "  " << labels_of(d) << '\n';
+    for (const auto& sd : s->stale_decisions)
+      *ctx.out << "  " << text::terminal_safe(s->docs[sd.doc]) << "  stale: " << changes_of(sd) << '\n';
     return 0;
   }
   auto decide = [&](std::size_t d, std::vector<std::string> nodes, std::string how, std::string note) {
-    return session.save({s->docs[d], std::move(nodes), std::move(how), decider, files::today_utc(), std::move(note), 0});
+    return session.save({s->docs[d], std::move(nodes), std::move(how), decider, files::today_utc(), std::move(note), 0,
+                         made_on(d), s->sample_stamp});
   };
   if (one) {
     const std::string given = vm["doc"].as<std::string>();
@@ -321,7 +352,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     std::vector<std::string> ties;
     for (auto d : open) {
       if (auto m = majority_nodes(*s, d)) {
-        set_decision(session.decisions, {s->docs[d], *m, "majority", decider, files::today_utc(), "", 0});
+        set_decision(session.decisions, {s->docs[d], *m, "majority", decider, files::today_utc(), "", 0, made_on(d), s->sample_stamp});
         ++decided;
       } else {
         ties.push_back(text::terminal_safe(s->docs[d]) + "  " + labels_of(d));
@@ -339,24 +370,32 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     if (!ctx.quiet) {
       *ctx.out << "decided by majority: " << decided << "; no majority (not decided): " << ties.size() << '\n';
       for (const auto& t : ties) *ctx.out << "  " << t << '\n';
+      if (!s->stale_decisions.empty())
+        *ctx.out << "stale decisions (made on labels that changed since), left as they are: " << s->stale_decisions.size()
+                 << " (the walk shows them again, or decide one with --doc)\n";
     }
     return 0;
   }
   // The walk: one open document at a time, answers read line by line from stdin. What the documents and labels
   // hold reaches the terminal through text::terminal_safe: a title's ESC[2J cannot clear the screen, nor its CR
   // overwrite the [k/N] SOURCE#ID that says which document is decided.
+  // Then the stale decisions (made on labels that changed since), each shown with the decision; k keeps it.
+  std::vector<std::size_t> walk = open;
+  std::map<std::size_t, const SampleLabels::StaleDecision*> stale_at;
+  for (const auto& sd : s->stale_decisions) walk.push_back(sd.doc), stale_at[sd.doc] = &sd;
   auto stored = doc_index(ctx.workspace, [&] {
     std::vector<std::string> docs;
-    for (auto d : open) docs.push_back(s->docs[d]);
+    for (auto d : walk) docs.push_back(s->docs[d]);
     return docs;
   }());
   const std::size_t width = terminal_width();
   constexpr std::size_t kBodyLines = 12;
   std::size_t done = 0;
-  for (std::size_t k = 0; k < open.size(); ++k) {
-    const std::size_t d = open[k];
+  for (std::size_t k = 0; k < walk.size(); ++k) {
+    const std::size_t d = walk[k];
+    const auto* stale = stale_at.count(d) ? stale_at[d] : nullptr;
     const StoredAt& at = stored[s->docs[d]];
-    *ctx.out << "\n[" << k + 1 << "/" << open.size() << "] " << text::terminal_safe(s->docs[d]) << "  "
+    *ctx.out << "\n[" << k + 1 << "/" << walk.size() << "] " << text::terminal_safe(s->docs[d]) << "  "
              << text::terminal_safe(at.title) << '\n';
     // The evidence: where the document is, its GitHub labels, the start of its body, then each coder's label
     // with the coder's note (the reason given for it).
@@ -385,23 +424,37 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
         for (const auto& l : wrap_lines(text::terminal_safe("note: " + s->notes[d][c], true), width - 6, "     "))
           *ctx.out << l << '\n';
     }
+    if (stale) {
+      const auto& was = *s->decisions[d];
+      *ctx.out << "  decided " << text::terminal_safe(was.date) << " by " << text::terminal_safe(was.decider) << ": "
+               << named_label(taxonomy, was.nodes) << " [" << text::terminal_safe(was.how) << "]\n"
+               << "  since then: " << changes_of(*stale) << '\n';
+    }
     auto m = majority_nodes(*s, d);
     for (;;) {
-      *ctx.out << "keep 1-" << s->coders.size() << (m ? ", m majority" : "") << ", o NODE[,NODE] other, s skip, q quit: " << std::flush;
+      *ctx.out << (stale ? "k keep the decision, keep 1-" : "keep 1-") << s->coders.size() << (m ? ", m majority" : "")
+               << ", o NODE[,NODE] other, s skip, q quit: " << std::flush;
       std::string line;
       if (!std::getline(std::cin, line)) {
         *ctx.out << "\n";
-        k = open.size();
+        k = walk.size();
         break;
       }
       std::string answer(text::trim(line));
       std::vector<std::string> nodes;
       std::string how;
       if (answer == "q") {
-        k = open.size();
+        k = walk.size();
         break;
       }
       if (answer == "s") break;
+      if (answer == "k" && stale) {  // the same decision, now made on the labels as they are
+        const auto& was = *s->decisions[d];
+        if (!decide(d, was.nodes, was.how, was.note)) return 1;
+        ++done;
+        *ctx.out << "kept: " << describe(taxonomy, was.nodes) << " [" << was.how << "]\n";
+        break;
+      }
       if (answer == "m" && m) {
         nodes = *m, how = "majority";
       } else if (answer == "o" || answer.starts_with("o ") || answer.starts_with("o\t")) {
@@ -443,7 +496,11 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
       break;
     }
   }
-  if (!ctx.quiet) *ctx.out << "decided " << done << " of " << open.size() << " open documents\n";
+  if (!ctx.quiet) {
+    *ctx.out << "decided " << done << " of " << walk.size() << " open documents";
+    if (!stale_at.empty()) *ctx.out << " (" << stale_at.size() << " of them decided before, on labels that changed since)";
+    *ctx.out << '\n';
+  }
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/csv.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::corpus {
@@ -70,6 +71,14 @@ std::string cell(const csv::Table& table, const csv::Record& r, const char* name
   return c < 0 ? std::string() : r.fields[static_cast<std::size_t>(c)];
 }
 
+// The `sample` cell: empty, or 16 lowercase hex digits (sample_stamp); false after a located error.
+bool read_stamp(std::string& out, const csv::Table& t, const csv::Record& r, const std::string& file, Diagnostics& diags) {
+  out = std::string(text::trim(cell(t, r, "sample")));
+  if (out.empty() || (out.size() == 16 && out.find_first_not_of("0123456789abcdef") == std::string::npos)) return true;
+  diags.error({file, r.line, 1}, "sample is the 16 hex digits of the draw the row was made on (or empty), not '" + out + "'");
+  return false;
+}
+
 }  // namespace
 
 std::string sample_path(std::string_view sample) { return "corpus/samples/" + std::string(sample) + ".txt"; }
@@ -104,6 +113,38 @@ std::vector<std::string> read_sample(std::string_view text, const std::string& f
   return out;
 }
 
+std::string sample_stamp(std::string_view sample_text) { return sha256_hex(sample_text).substr(0, 16); }
+
+std::string labels_cell(const CodersLabels& labels) {
+  std::string out;
+  for (const auto& [coder, nodes] : labels) {
+    if (!out.empty()) out += "; ";
+    out += coder + "=" + join_nodes(nodes);
+  }
+  return out;
+}
+
+std::optional<CodersLabels> parse_labels_cell(std::string_view cell) {
+  CodersLabels out;
+  if (text::trim(cell).empty()) return out;
+  std::size_t at = 0;
+  while (at <= cell.size()) {
+    std::size_t end = cell.find(';', at);
+    if (end == std::string_view::npos) end = cell.size();
+    auto part = text::trim(cell.substr(at, end - at));
+    const auto eq = part.find('=');
+    if (eq == std::string_view::npos) return std::nullopt;
+    const std::string coder(text::trim(part.substr(0, eq)));
+    auto nodes = split_nodes(part.substr(eq + 1));
+    if (!coder_name_problem(coder).empty() || nodes.empty()) return std::nullopt;
+    for (const auto& [seen, unused] : out)
+      if (seen == coder) return std::nullopt;
+    out.emplace_back(coder, std::move(nodes));
+    at = end + 1;
+  }
+  return out;
+}
+
 std::string join_nodes(const std::vector<std::string>& nodes) { return text::join(nodes, " "); }
 
 std::vector<std::string> split_nodes(std::string_view cell) {
@@ -121,16 +162,16 @@ std::vector<std::string> split_nodes(std::string_view cell) {
 }
 
 std::vector<DocumentLabel> read_labels(std::string_view text, const std::string& file, Diagnostics& diags) {
-  return read_rows<DocumentLabel>(text, file, diags, "doc, nodes, note", {"doc", "nodes"},
-                                  [](DocumentLabel& l, const csv::Table& t, const csv::Record& r) {
+  return read_rows<DocumentLabel>(text, file, diags, "doc, nodes, note, sample", {"doc", "nodes"},
+                                  [&](DocumentLabel& l, const csv::Table& t, const csv::Record& r) {
                                     l.note = cell(t, r, "note");
-                                    return true;
+                                    return read_stamp(l.sample, t, r, file, diags);
                                   });
 }
 
 std::string labels_text(const std::vector<DocumentLabel>& labels) {
-  std::string out = "doc,nodes,note\n";
-  for (const auto& l : labels) out += csv::format_record({l.doc, join_nodes(l.nodes), l.note}, false);
+  std::string out = "doc,nodes,note,sample\n";
+  for (const auto& l : labels) out += csv::format_record({l.doc, join_nodes(l.nodes), l.note, l.sample}, false);
   return out;
 }
 
@@ -190,7 +231,7 @@ std::vector<CoderLabels> read_all_labels(const std::filesystem::path& workspace,
 
 std::vector<LabelDecision> read_decisions(std::string_view text, const std::string& file, Diagnostics& diags) {
   return read_rows<LabelDecision>(
-      text, file, diags, "doc, nodes, how, decider, date, note", {"doc", "nodes", "how", "decider", "date"},
+      text, file, diags, "doc, nodes, how, decider, date, note, labels, sample", {"doc", "nodes", "how", "decider", "date"},
       [&](LabelDecision& d, const csv::Table& t, const csv::Record& r) {
         d.how = std::string(text::trim(cell(t, r, "how")));
         d.decider = std::string(text::trim(cell(t, r, "decider")));
@@ -204,13 +245,20 @@ std::vector<LabelDecision> read_decisions(std::string_view text, const std::stri
           diags.error({file, r.line, 1}, "date is YYYY-MM-DD, not '" + d.date + "'");
           return false;
         }
-        return true;
+        d.labels = std::string(text::trim(cell(t, r, "labels")));
+        if (!parse_labels_cell(d.labels)) {
+          diags.error({file, r.line, 1}, "labels are the coders' labels the decision was made on, as 'CODER=NODE NODE; CODER=NODE', not '" +
+                                             d.labels + "'");
+          return false;
+        }
+        return read_stamp(d.sample, t, r, file, diags);
       });
 }
 
 std::string decisions_text(const std::vector<LabelDecision>& decisions) {
-  std::string out = "doc,nodes,how,decider,date,note\n";
-  for (const auto& d : decisions) out += csv::format_record({d.doc, join_nodes(d.nodes), d.how, d.decider, d.date, d.note}, false);
+  std::string out = "doc,nodes,how,decider,date,note,labels,sample\n";
+  for (const auto& d : decisions)
+    out += csv::format_record({d.doc, join_nodes(d.nodes), d.how, d.decider, d.date, d.note, d.labels, d.sample}, false);
   return out;
 }
 

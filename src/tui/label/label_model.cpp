@@ -191,6 +191,7 @@ std::optional<LabelModel> LabelModel::open(const std::filesystem::path& workspac
     return std::nullopt;
   }
   m.docs_ = corpus::read_sample(*stext, srel, diags);
+  m.sample_stamp_ = corpus::sample_stamp(*stext);
   std::sort(m.docs_.begin(), m.docs_.end(), [](const auto& a, const auto& b) { return corpus::doc_less(a, b); });
   for (std::size_t i = 0; i < m.docs_.size(); ++i) m.index_.emplace(m.docs_[i], i);
   m.labels_.assign(m.docs_.size(), std::nullopt);
@@ -439,7 +440,7 @@ bool LabelModel::label_current(const std::vector<std::string>& nodes, bool add) 
     message_ = ln.problem;
     return false;
   }
-  corpus::DocumentLabel l{docs_[current_], ln.nodes, labels_[current_] ? labels_[current_]->note : "", 0};
+  corpus::DocumentLabel l{docs_[current_], ln.nodes, labels_[current_] ? labels_[current_]->note : "", 0, sample_stamp_};
   Change c{current_, labels_[current_], l};
   switch (apply(current_, l, c.before)) {
     case Applied::failed: return false;

@@ -147,6 +147,7 @@ class LabelModel {
 
   std::filesystem::path workspace_;
   std::string coder_, sample_;
+  std::string sample_stamp_;  // the draw's corpus::sample_stamp, recorded with each label made here
   const Taxonomy* taxonomy_ = nullptr;
   NodeResolver resolve_;
   std::vector<std::string> docs_;                  // the sample, sorted by doc_less

@@ -43,9 +43,41 @@ struct SampleLabels {
     int line = 0;
     std::string doc;
     std::string text() const { return file + ":" + std::to_string(line) + ": " + doc; }  // "FILE:LINE: DOC"
+    std::string stamp;  // the draw the row records it was made on ("" when none)
   };
   std::vector<Outside> not_in_sample;
+  std::string sample_stamp;  // the sample list's sample_stamp now (load_sample_labels; "" when not set)
+  // A decision made on coders' labels that have changed since (its `labels` cell against the files now): one
+  // change per coder whose label differs, in coder order. A decision that records no labels (an older qualrank)
+  // is never stale.
+  struct LabelChange {
+    std::string coder;
+    std::vector<std::string> then, now;  // node ids, root first; empty: no label
+    // "bob's label changed", "carol labelled it", "bob's label was removed": what changed, not the labels
+    // (a coder's label is not shown to other coders).
+    std::string what() const;
+  };
+  struct StaleDecision {
+    std::size_t doc = 0;  // index into docs
+    int line = 0;         // the decision's line in decisions.csv
+    std::vector<LabelChange> changes;
+    std::string what() const;  // the changes' what(), joined with ", "
+  };
+  std::vector<StaleDecision> stale_decisions;
+  // The round's labels (frozen): per document and coder, the category the agreement before reconciliation and
+  // the label table count. A decided document that records the labels it was decided on counts those (what the
+  // coders had when they met), so a coder's edit after the decision changes the round's figures only through a
+  // new decision; every other document counts categories as they are now.
+  std::vector<std::vector<std::string>> round_categories;
 };
+// Why a label or decision of a document the sample does not hold is there: " (made on an earlier draw: the
+// sample was drawn again since)" when its row records another draw than today's, " (drawn again since?)" when it
+// records none, " (not a document of this draw)" when it records today's (the file was edited).
+std::string outside_reason(const SampleLabels& s, const SampleLabels::Outside& o);
+// One warning per decision made on labels that changed since, located at its line of decisions.csv: it still
+// counts as decided, and the reconcile walk shows it again. Says what changed, never a coder's label.
+void warn_stale_decisions(const SampleLabels& s, const std::string& sample, Diagnostics& diags);
+
 SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const std::vector<CoderLabels>& coders,
                                    const std::vector<LabelDecision>& decisions, const std::string& decisions_file,
                                    const std::string& sample_name, const Taxonomy& taxonomy, const NodeResolver& resolve,
@@ -56,6 +88,8 @@ enum class DocState { unlabelled, partial, agreed, disagreed };
 // unlabelled: nobody; partial: some coders, not all, and those alike; agreed: every coder, alike;
 // disagreed: two or more coders with different categories.
 DocState doc_state(const SampleLabels& s, std::size_t d);
+// The same over one document's categories (one per coder, "" when none).
+DocState categories_state(const std::vector<std::string>& categories);
 
 // The majority label of docs[d]: the category more than half of the coders who labelled it gave (nullopt: a
 // tie or no majority), with the nodes of the first coder (by name) who gave it.

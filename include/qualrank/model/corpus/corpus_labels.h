@@ -20,6 +20,7 @@ struct DocumentLabel {
   std::vector<std::string> nodes;  // one or more node ids
   std::string note;
   int line = 0;                    // where it was read (0: made here)
+  std::string sample{};            // the draw it was made on: sample_stamp of the sample list then ("" when not recorded)
 };
 
 struct CoderLabels {
@@ -36,6 +37,8 @@ struct LabelDecision {
   std::string date;                // YYYY-MM-DD
   std::string note;                // may hold line breaks (CSV-quoted)
   int line = 0;
+  std::string labels{};            // the coders' labels it was made on (labels_cell); "" when not recorded
+  std::string sample{};            // the draw it was made on: sample_stamp of the sample list then ("" when not recorded)
 };
 
 // Relative paths in the workspace.
@@ -48,12 +51,23 @@ std::string decisions_path(std::string_view sample);                         // 
 // A line without '#' or a document listed twice is a located error.
 std::vector<std::string> read_sample(std::string_view text, const std::string& file, Diagnostics& diags);
 
+// What a label or decision records of the draw it was made on: the first 16 hex digits of the SHA-256 of the
+// sample list's text (corpus/samples/<sample>.txt as it was then).
+std::string sample_stamp(std::string_view sample_text);
+
+// The coders' labels a decision was made on, as its `labels` cell: "alice=COM COM.1; bob=TOOL.1" (coders by
+// name, each coder's node ids root first; a coder who had not labelled the document is left out), and back
+// (nullopt when the cell is not of that form).
+using CodersLabels = std::vector<std::pair<std::string, std::vector<std::string>>>;
+std::string labels_cell(const CodersLabels& labels);
+std::optional<CodersLabels> parse_labels_cell(std::string_view cell);
+
 // Node ids as stored in one cell: separated by single spaces ("COM COM.1"); split_nodes is its inverse
 // (any run of blanks separates).
 std::string join_nodes(const std::vector<std::string>& nodes);
 std::vector<std::string> split_nodes(std::string_view cell);
 
-// Reads one coder's file: header "doc,nodes,note" (note optional); a row without nodes, a doc that is not
+// Reads one coder's file: header "doc,nodes,note,sample" (note and sample optional); a row without nodes, a doc that is not
 // SOURCE#ID, or a document labelled twice (naming both lines) are located errors. Sorted by doc_less.
 std::vector<DocumentLabel> read_labels(std::string_view text, const std::string& file, Diagnostics& diags);
 // The file's text (with the header) for labels sorted by doc_less. RFC 4180: notes with commas, quotes or
@@ -72,8 +86,9 @@ const DocumentLabel* find_label(const std::vector<DocumentLabel>& labels, std::s
 // not a coder: a warning names it.
 std::vector<CoderLabels> read_all_labels(const std::filesystem::path& workspace, std::string_view sample, Diagnostics& diags);
 
-// decisions.csv: header "doc,nodes,how,decider,date,note"; one row per document; the same checks as
-// read_labels plus: how is coder:NAME, majority or other; date is YYYY-MM-DD.
+// decisions.csv: header "doc,nodes,how,decider,date,note,labels,sample" (note, labels and sample optional);
+// one row per document; the same checks as read_labels plus: how is coder:NAME, majority or other; date is
+// YYYY-MM-DD; labels, when given, of labels_cell's form; sample, when given, 16 hex digits.
 std::vector<LabelDecision> read_decisions(std::string_view text, const std::string& file, Diagnostics& diags);
 std::string decisions_text(const std::vector<LabelDecision>& decisions);
 // Sets (or replaces) the decision on d.doc, kept sorted; true when it replaced one.
