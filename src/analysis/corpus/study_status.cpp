@@ -264,6 +264,7 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
 
     auto table = step("label table " + name);
     const std::string rel = "codebooks/labels/" + name + ".csv";
+    table.summary = rel;
     if (!files::exists(workspace / rel)) {
       if (labels->coders.size() < 2)
         table.mark(StepState::incomplete, rel + " not exported yet: it needs two coders' labels",
@@ -272,7 +273,6 @@ std::vector<StepStatus> corpus_status(const std::filesystem::path& workspace, co
         table.mark(StepState::incomplete, rel + " not exported yet", "qualrank corpus labels export --sample " + name);
     } else {
       auto stored = files::read_inside(workspace, rel, &why);
-      table.summary = rel;
       if (!stored || label_table_text(*labels) != *stored)
         table.mark(StepState::stale, "the labels or decisions of sample " + name + " changed since " + rel + " was exported",
              "qualrank corpus labels export --sample " + name);
