@@ -87,16 +87,16 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
   // copied into AppliedCodes.
   // A transcript writes a few dozen nodes thousands of times: each is resolved once (a resolver is a pure
   // function of what is written), its answer kept for the rest of the transcript.
-  // With the answer, the node and what was written as SharedText, for the codes copied into AppliedCodes.
+  // With the answer, its node as SharedText, for the codes copied into AppliedCodes.
   struct Resolved {
     NodeResolution resolution;
-    SharedText node, written;
+    SharedText node;
   };
   std::unordered_map<std::string_view, Resolved> resolutions;
   auto resolution = [&](const std::string& written) -> const Resolved& {
     auto it = resolutions.find(written);
     if (it == resolutions.end()) {
-      Resolved r{resolve(written), {}, SharedText(written)};
+      Resolved r{resolve(written), {}};
       if (r.resolution.node) r.node = SharedText(*r.resolution.node);
       it = resolutions.emplace(written, std::move(r)).first;
     }
@@ -118,22 +118,20 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     }
     return codes;
   };
-  LastShared coder;
   auto applied = [&](std::vector<ResolvedCode>& in) {
     std::vector<AppliedCode> codes;
     codes.reserve(in.size());
     for (auto& r : in) {
       const Coding& c = *r.coding;
-      const Resolved& shared = resolution(c.written);  // resolved above: its node is r.node
-      codes.emplace_back(shared.node, shared.written, coder(c.coder), c.memo.empty() ? SharedText() : SharedText(c.memo),
-                         c.where, c.exemplar);  // in place
+      // resolved above: its node is r.node
+      codes.emplace_back(resolution(c.written).node, c.written, c.coder, c.memo, c.where, c.exemplar);  // in place
     }
     return codes;
   };
   std::vector<TurnPlan> plans;
   std::vector<ResolvedCode> turn_buffer, span_buffer;
   std::vector<const Span*> spans;
-  const std::string* section = nullptr;  // the last turn's section and its question (a section holds many turns)
+  const SharedText* section = nullptr;  // the last turn's section and its question (a section holds many turns)
   const Question* question = nullptr;
   for (const auto& turn : t.turns) {
     if (turn.interviewer) continue;
@@ -178,7 +176,7 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
   // The segments' sources share one file name (the parser's, when the participant's location holds it).
   const FileName file = t.participant_where.file == t.file ? t.participant_where.file : FileName(t.file);
   const SharedText participant(t.participant), role(t.role);
-  LastShared question, part;
+  LastShared part;
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
     // Fills a segment in its slot of `out` (default-constructed there: no segment is built aside and moved).
@@ -186,7 +184,7 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.participant = participant;
       seg.role = role;
       seg.attributes = attributes;
-      seg.question = question(turn.section);
+      seg.question = turn.section;
       seg.part = p.question ? part(p.question->part) : SharedText();
       seg.turn = turn.number;
       seg.source = {file, turn.line, 0};

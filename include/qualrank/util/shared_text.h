@@ -31,6 +31,9 @@ class SharedText {
   bool starts_with(std::string_view s) const noexcept { return std::string_view(str()).starts_with(s); }
   bool ends_with(std::string_view s) const noexcept { return std::string_view(str()).ends_with(s); }
   void clear() noexcept { p_ = nullptr; }
+  // Appending interns the longer string (the shorter one stays in the pool).
+  SharedText& operator+=(std::string_view s) { return *this = SharedText(str() + std::string(s)); }
+  SharedText& operator+=(char c) { return *this = SharedText(str() + c); }
   const char* c_str() const noexcept { return str().c_str(); }
   const char* data() const noexcept { return str().data(); }
   std::string::const_iterator begin() const noexcept { return str().begin(); }
@@ -89,6 +92,15 @@ class SharedText {
     std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
   };
   static const std::string* intern(std::string_view s) {
+    // A small cache per thread in front of the pool: parsing and building segments ask for the same few
+    // strings (a transcript's coder, its nodes) over and over, mostly without taking the lock.
+    const std::size_t h = Hash{}(s);
+    thread_local const std::string* cache[64] = {};
+    const std::string*& slot = cache[h & 63];
+    if (slot && *slot == s) return slot;
+    return slot = pooled(s);
+  }
+  static const std::string* pooled(std::string_view s) {
     // Never destroyed (a SharedText in a static object may outlive any destruction order); its nodes keep
     // their addresses as it grows.
     static auto* mutex = new std::mutex;
