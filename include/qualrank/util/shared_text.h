@@ -31,7 +31,8 @@ class SharedText {
   bool starts_with(std::string_view s) const noexcept { return std::string_view(str()).starts_with(s); }
   bool ends_with(std::string_view s) const noexcept { return std::string_view(str()).ends_with(s); }
   void clear() noexcept { p_ = nullptr; }
-  // Appending interns the longer string (the shorter one stays in the pool).
+  // Appending interns the longer string, and the shorter one stays in the pool: not for building a long string
+  // piece by piece (every prefix would be kept); build it in a std::string and assign it.
   SharedText& operator+=(std::string_view s) { return *this = SharedText(str() + std::string(s)); }
   SharedText& operator+=(char c) { return *this = SharedText(str() + c); }
   const char* c_str() const noexcept { return str().c_str(); }

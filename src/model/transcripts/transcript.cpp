@@ -152,12 +152,12 @@ struct BodyParser {
         if (!own_memo.count(own)) own->memo.clear();
         own_memo.insert(own);
         if (!own->memo.empty()) own->memo += '\n';
-        own->memo += own_text;
+        own->memo.append(own_text);
       } else {
         for (auto* c : last_codes) {
           if (own_memo.count(c)) continue;
           if (!c->memo.empty()) c->memo += '\n';
-          c->memo += arg;
+          c->memo.append(arg);
         }
       }
       extend_coded_turn(lineno);

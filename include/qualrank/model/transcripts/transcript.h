@@ -20,11 +20,12 @@ struct OwnMemo {
   std::string raw;   // as written (for rewriting the tail)
 };
 
-// Its strings are SharedText (interned, 8 bytes a copy): 2,000 transcripts hold some 400,000 codings.
+// Its node and coder are SharedText (interned, 8 bytes a copy): 2,000 transcripts hold some 400,000 codings.
+// The memo stays a std::string: the parser builds it line by line, and SharedText would keep every prefix.
 struct Coding {
   SharedText written;    // the node as written (id, name or alias)
   SharedText coder;
-  SharedText memo;
+  std::string memo;
   Location where;        // where the node is written
   bool exemplar = false; // picked as an exemplar quote for this node (`@exemplar`, `| exemplar`)
   std::size_t offset = 0, length = 0;  // byte range of `written` in the file named by `where`
