@@ -17,7 +17,7 @@ namespace qualrank {
 void CodedSegment::node_refs(const Taxonomy& taxonomy, std::vector<const std::string*>& out) const {
   out.clear();
   for (const auto& c : codes)
-    if (std::none_of(out.begin(), out.end(), [&](const std::string* n) { return *n == c.node; })) out.push_back(&c.node);
+    if (std::none_of(out.begin(), out.end(), [&](const std::string* n) { return *n == c.node; })) out.push_back(&c.node.str());
   std::sort(out.begin(), out.end(), [&](const std::string* a, const std::string* b) {
     auto ra = taxonomy.rank_of(*a), rb = taxonomy.rank_of(*b);
     return ra != rb ? ra < rb : text::natural_less(*a, *b);
@@ -27,7 +27,7 @@ void CodedSegment::node_refs(const Taxonomy& taxonomy, std::vector<const std::st
 void CodedSegment::coder_refs(std::vector<const std::string*>& out) const {
   out.clear();
   for (const auto& c : codes)
-    if (std::none_of(out.begin(), out.end(), [&](const std::string* n) { return *n == c.coder; })) out.push_back(&c.coder);
+    if (std::none_of(out.begin(), out.end(), [&](const std::string* n) { return *n == c.coder; })) out.push_back(&c.coder.str());
 }
 
 std::vector<std::string> CodedSegment::nodes(const Taxonomy& taxonomy) const {
@@ -50,6 +50,25 @@ std::vector<std::string> CodedSegment::coders() const {
 
 namespace {
 
+// The SharedText of the last string asked for: a transcript repeats its coder, and its turns their section,
+// many times in a row, so most strings are shared without a look-up in the pool.
+class LastShared {
+ public:
+  const SharedText& operator()(const std::string& s) {
+    if (!set_ || s != last_) {
+      last_ = s;
+      shared_ = SharedText(s);
+      set_ = true;
+    }
+    return shared_;
+  }
+
+ private:
+  std::string last_;
+  SharedText shared_;
+  bool set_ = false;
+};
+
 // What one participant turn contributes, worked out before anything is copied: its resolved codes, whether
 // the whole turn is listed (with its suggestions), and its coded spans that are kept, by position.
 struct TurnPlan {
@@ -68,10 +87,19 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
   // copied into AppliedCodes.
   // A transcript writes a few dozen nodes thousands of times: each is resolved once (a resolver is a pure
   // function of what is written), its answer kept for the rest of the transcript.
-  std::unordered_map<std::string_view, NodeResolution> resolutions;
-  auto resolution = [&](const std::string& written) -> const NodeResolution& {
+  // With the answer, its node as SharedText, for the codes copied into AppliedCodes.
+  struct Resolved {
+    NodeResolution resolution;
+    SharedText node;
+  };
+  std::unordered_map<std::string_view, Resolved> resolutions;
+  auto resolution = [&](const std::string& written) -> const Resolved& {
     auto it = resolutions.find(written);
-    if (it == resolutions.end()) it = resolutions.emplace(written, resolve(written)).first;
+    if (it == resolutions.end()) {
+      Resolved r{resolve(written), {}};
+      if (r.resolution.node) r.node = SharedText(*r.resolution.node);
+      it = resolutions.emplace(written, std::move(r)).first;
+    }
     return it->second;
   };
   // Into `codes` (cleared first): one buffer per transcript for the turns' codes and one for the spans', so
@@ -80,7 +108,7 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     codes.clear();
     codes.reserve(in.size());
     for (const auto& c : in) {
-      const NodeResolution& r = resolution(c.written);
+      const NodeResolution& r = resolution(c.written).resolution;
       if (!r.node) {
         diags.error(c.where, (r.problem.empty() ? "unknown taxonomy node '" + c.written + "'" : r.problem) +
                                  (r.problem.empty() || r.problem.rfind("unknown", 0) == 0 ? did_you_mean(taxonomy, c.written) : ""));
@@ -90,19 +118,20 @@ std::vector<TurnPlan> plan_transcript(const Workspace& ws, const Transcript& t, 
     }
     return codes;
   };
-  auto applied = [](std::vector<ResolvedCode>& in) {
+  auto applied = [&](std::vector<ResolvedCode>& in) {
     std::vector<AppliedCode> codes;
     codes.reserve(in.size());
     for (auto& r : in) {
       const Coding& c = *r.coding;
-      codes.emplace_back(std::move(r.node), c.written, c.coder, c.memo, c.where, c.exemplar);  // in place
+      // resolved above: its node is r.node
+      codes.emplace_back(resolution(c.written).node, c.written, c.coder, c.memo, c.where, c.exemplar);  // in place
     }
     return codes;
   };
   std::vector<TurnPlan> plans;
   std::vector<ResolvedCode> turn_buffer, span_buffer;
   std::vector<const Span*> spans;
-  const std::string* section = nullptr;  // the last turn's section and its question (a section holds many turns)
+  const SharedText* section = nullptr;  // the last turn's section and its question (a section holds many turns)
   const Question* question = nullptr;
   for (const auto& turn : t.turns) {
     if (turn.interviewer) continue;
@@ -146,15 +175,17 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
   const SegmentAttributes attributes(std::make_shared<const SegmentAttributes::Map>(t.attributes));
   // The segments' sources share one file name (the parser's, when the participant's location holds it).
   const FileName file = t.participant_where.file == t.file ? t.participant_where.file : FileName(t.file);
+  const SharedText participant(t.participant), role(t.role);
+  LastShared part;
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
     // Fills a segment in its slot of `out` (default-constructed there: no segment is built aside and moved).
     auto base = [&](CodedSegment& seg) {
-      seg.participant = t.participant;
-      seg.role = t.role;
+      seg.participant = participant;
+      seg.role = role;
       seg.attributes = attributes;
       seg.question = turn.section;
-      seg.part = p.question ? p.question->part : "";
+      seg.part = p.question ? part(p.question->part) : SharedText();
       seg.turn = turn.number;
       seg.source = {file, turn.line, 0};
     };

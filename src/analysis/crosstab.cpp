@@ -74,7 +74,7 @@ NodeCrosstab node_crosstab(const Taxonomy& taxonomy, const std::vector<CodedSegm
   for (const auto& s : segments) {
     if (!last_participant || s.participant != *last_participant) {
       person = index.at(s.participant);
-      last_participant = &s.participant;
+      last_participant = &s.participant.str();
     }
     counted_positions(taxonomy, s, cache, positions);
     for (std::size_t pos : positions) {

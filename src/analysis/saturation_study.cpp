@@ -20,7 +20,7 @@ ParticipantCodes participant_codes(const Study& study, int level) {
     if (segment.codes.empty()) continue;
     if (!last || *last != segment.participant) {
       into = &views[segment.participant];
-      last = &segment.participant;
+      last = &segment.participant.str();
     }
     for (const auto& code : segment.codes) {
       if (level <= 0) {

@@ -127,7 +127,7 @@ bool valid_coder_name(const std::string& coder) {
 // The node a coding names at the version in use (as written when it does not resolve).
 std::string node_of(const NodeResolver& resolve, const Coding& c) {
   auto r = resolve ? resolve(c.written) : NodeResolution{};
-  return r.node ? *r.node : c.written;
+  return r.node ? *r.node : c.written.str();
 }
 
 // "tN|span|node" keys of every coding in the view, for checking that an edit changes only what it says.

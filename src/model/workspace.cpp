@@ -222,7 +222,7 @@ void unify_coder_names(Workspace& ws, const std::vector<CoderSpellings>& spellin
     }
     if (renamed.empty()) continue;
     Transcript& t = ws.transcripts[i];
-    auto unify = [&](std::string& coder) {
+    auto unify = [&](auto& coder) {  // a std::string (the transcript's) or a SharedText (a coding's)
       if (auto it = renamed.find(coder); it != renamed.end()) coder = it->second;
     };
     unify(t.coder);

@@ -12,14 +12,16 @@
 #include "qualrank/model/taxonomy.h"
 #include "qualrank/model/workspace.h"
 #include "qualrank/util/diagnostics.h"
+#include "qualrank/util/shared_text.h"
 
 namespace qualrank {
 
+// Its strings are SharedText (interned, 8 bytes a copy): 2,000 transcripts give some 400,000 applied codes.
 struct AppliedCode {
-  std::string node;      // resolved node id at the version in use
-  std::string written;   // as written in the transcript
-  std::string coder;
-  std::string memo;
+  SharedText node;      // resolved node id at the version in use
+  SharedText written;   // as written in the transcript
+  SharedText coder;
+  SharedText memo;
   Location where;
   bool exemplar = false;  // the researcher picked this segment as an exemplar quote for `node`
 };
@@ -59,13 +61,14 @@ class SegmentAttributes {
   std::shared_ptr<const Map> map_;
 };
 
+// The strings every segment of a transcript or section repeats are SharedText (interned, 8 bytes a copy).
 struct CodedSegment {
   std::string id;                   // PARTICIPANT#tN, or PARTICIPANT#tN[b:e] for a span (code points)
-  std::string participant;
-  std::string role;
+  SharedText participant;
+  SharedText role;
   SegmentAttributes attributes;     // the transcript's front-matter attributes (shared)
-  std::string question;             // guideline question id ("" outside sections)
-  std::string part;                 // guideline part id
+  SharedText question;              // guideline question id ("" outside sections)
+  SharedText part;                  // guideline part id
   std::string text;
   int turn = 0;
   bool whole_turn = true;

@@ -494,7 +494,7 @@ QueryMatrix query_matrix(const Study& study, const std::vector<CodedSegment>& se
     }
     if (!last_participant || s.participant != *last_participant) {
       person = participant_index.try_emplace(s.participant, participant_index.size()).first->second;
-      last_participant = &s.participant;
+      last_participant = &s.participant.str();
     }
     count(total, person, g);
     here.clear();

@@ -99,6 +99,14 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
       std::count_if(study.segments.begin(), study.segments.end(), [](const CodedSegment& s) { return !s.codes.empty(); })));
   std::unordered_map<std::string, std::shared_ptr<const std::string>> prompts;
   std::shared_ptr<const std::string> last_prompt;
+  // An attribute's value as SharedText: a transcript's segments share one attribute map, so the same string
+  // (by address) comes row after row and is interned once.
+  std::unordered_map<const std::string*, SharedText> shared_values;
+  auto shared = [&](const std::string& value) -> const SharedText& {
+    auto [it, fresh] = shared_values.try_emplace(&value);
+    if (fresh) it->second = SharedText(value);
+    return it->second;
+  };
   const CodedSegment* last_asked = nullptr;  // the last row's segment: the same question, part and role give its prompt
   for (const auto& s : study.segments) {
     if (s.codes.empty()) continue;
@@ -119,13 +127,13 @@ CodebookData codebook_data(const Study& study, const CodebookOptions& options) {
     }
     if (data.context.enabled()) {
       row.context_where = s.source;
-      if (auto it = s.attributes.find(data.context.attribute); it != s.attributes.end()) row.context = it->second;
+      if (auto it = s.attributes.find(data.context.attribute); it != s.attributes.end()) row.context = shared(it->second);
       if (auto t = transcript_of.find(s.participant); t != transcript_of.end())
         if (auto it = t->second->attribute_where.find(data.context.attribute); it != t->second->attribute_where.end())
           row.context_where = it->second;
     }
     if (!data.experience_attribute.empty())
-      if (auto it = s.attributes.find(data.experience_attribute); it != s.attributes.end()) row.experience = it->second;
+      if (auto it = s.attributes.find(data.experience_attribute); it != s.attributes.end()) row.experience = shared(it->second);
     row.memo = distinct_memos(s);
     data.segments.push_back(std::move(row));
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "qualrank/util/diagnostics.h"
+#include "qualrank/util/shared_text.h"
 
 namespace qualrank {
 
@@ -19,9 +20,11 @@ struct OwnMemo {
   std::string raw;   // as written (for rewriting the tail)
 };
 
+// Its node and coder are SharedText (interned, 8 bytes a copy): 2,000 transcripts hold some 400,000 codings.
+// The memo stays a std::string: the parser builds it line by line, and SharedText would keep every prefix.
 struct Coding {
-  std::string written;   // the node as written (id, name or alias)
-  std::string coder;
+  SharedText written;    // the node as written (id, name or alias)
+  SharedText coder;
   std::string memo;
   Location where;        // where the node is written
   bool exemplar = false; // picked as an exemplar quote for this node (`@exemplar`, `| exemplar`)
@@ -55,9 +58,9 @@ struct TextRun {
 
 struct Turn {
   int number = 0;            // participant turns: 1, 2, ... in file order; 0 for the interviewer
-  std::string speaker;
+  SharedText speaker;        // SharedText (interned): a transcript's turns repeat a speaker and a section
   bool interviewer = false;
-  std::string section;       // question id of the enclosing section ("" before the first)
+  SharedText section;        // question id of the enclosing section ("" before the first)
   std::string text;          // markup removed; lines joined with '\n'
   int line = 0;              // first line of the turn
   int text_end_line = 0;     // last line of the turn's text

@@ -65,10 +65,11 @@ struct CodebookSegment {
   // Prompt Category: "II.1 Which questions ...", or the part, or as imported. Shared by the rows of one
   // question (each of 240,000 rows held a copy of its question's text); never null in a row that is read.
   std::shared_ptr<const std::string> prompt;
-  std::string context;     // the context attribute's value (CodebookData::context)
+  // context, experience and memo repeat over a transcript's rows (or are empty): SharedText, 8 bytes a row.
+  SharedText context;      // the context attribute's value (CodebookData::context)
   Location context_where;  // where that value is written (the attribute, or the table row); unset without a context
-  std::string experience;  // Experience Level
-  std::string memo;        // Research Insight: the codes' memos, distinct, joined " | "
+  SharedText experience;   // Experience Level
+  SharedText memo;         // Research Insight: the codes' memos, distinct, joined " | "
   std::string source;      // Source as a table gave it; "" for a workspace's row (see source_text)
 
   // Source: `source`, or "file:line" of the segment (made when shown, not kept for every row).
