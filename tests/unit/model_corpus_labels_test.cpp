@@ -62,13 +62,18 @@ TEST_CASE("corpus labels: what a label and a decision record they were made on, 
   CodersLabels made{{"alice", {"COM", "COM.1"}}, {"bob", {"TOOL.1"}}};
   CHECK(labels_cell(made) == "alice=COM COM.1; bob=TOOL.1");
   CHECK(parse_labels_cell("alice=COM COM.1; bob=TOOL.1") == made);
-  CHECK(parse_labels_cell(" alice = COM  COM.1 ;bob=TOOL.1 ") == made);
+  CHECK(parse_labels_cell("  alice=COM  COM.1;   bob=TOOL.1 ") == made);
+  // A node id may hold ';' (not '=' nor a blank): read back as written.
+  CodersLabels odd{{"alice", {"A;", "B;C"}}, {"bob", {";"}}};
+  CHECK(labels_cell(odd) == "alice=A; B;C; bob=;");
+  CHECK(parse_labels_cell(labels_cell(odd)) == odd);
   CHECK(parse_labels_cell("")->empty());
   CHECK_FALSE(parse_labels_cell("alice COM.1"));          // no '='
   CHECK_FALSE(parse_labels_cell("alice=; bob=TOOL.1"));   // no node
   CHECK_FALSE(parse_labels_cell("alice=COM; alice=TOOL"));  // a coder twice
   CHECK_FALSE(parse_labels_cell("decisions=COM"));        // not a coder's name
-  CHECK_FALSE(parse_labels_cell("alice=COM;"));           // an empty part
+  CHECK_FALSE(parse_labels_cell("alice=COM bob=TOOL"));    // no "; " between coders
+  CHECK_FALSE(parse_labels_cell("COM; alice=COM"));        // nodes before a coder
   Diagnostics d;
   auto ds = read_decisions("doc,nodes,how,decider,date,note,labels,sample\n"
                            "atlas#1,COM.1,coder:bob,dana,2026-11-26,,alice=COM.2; bob=COM.1,6dc24c420560dc19\n"

@@ -125,23 +125,32 @@ std::string labels_cell(const CodersLabels& labels) {
 }
 
 std::optional<CodersLabels> parse_labels_cell(std::string_view cell) {
+  // Read by words, not by splitting at ';': a node id may hold ';' (never '=' nor a blank), a coder's name
+  // neither. A word with '=' starts a coder's entry; the entry before it ends in the "; " labels_cell writes
+  // between entries, whose ';' is taken off its last word.
   CodersLabels out;
-  if (text::trim(cell).empty()) return out;
-  std::size_t at = 0;
-  while (at <= cell.size()) {
-    std::size_t end = cell.find(';', at);
-    if (end == std::string_view::npos) end = cell.size();
-    auto part = text::trim(cell.substr(at, end - at));
-    const auto eq = part.find('=');
-    if (eq == std::string_view::npos) return std::nullopt;
-    const std::string coder(text::trim(part.substr(0, eq)));
-    auto nodes = split_nodes(part.substr(eq + 1));
-    if (!coder_name_problem(coder).empty() || nodes.empty()) return std::nullopt;
+  for (auto& word : split_nodes(cell)) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos) {
+      if (out.empty()) return std::nullopt;
+      out.back().second.push_back(std::move(word));
+      continue;
+    }
+    if (!out.empty()) {
+      auto& nodes = out.back().second;
+      if (nodes.empty() || nodes.back().empty() || nodes.back().back() != ';') return std::nullopt;
+      nodes.back().pop_back();
+      if (nodes.back().empty()) nodes.pop_back();
+      if (nodes.empty()) return std::nullopt;
+    }
+    std::string coder = word.substr(0, eq), first = word.substr(eq + 1);
+    if (!coder_name_problem(coder).empty() || first.find('=') != std::string::npos) return std::nullopt;
     for (const auto& [seen, unused] : out)
       if (seen == coder) return std::nullopt;
-    out.emplace_back(coder, std::move(nodes));
-    at = end + 1;
+    out.emplace_back(std::move(coder), std::vector<std::string>{});
+    if (!first.empty()) out.back().second.push_back(std::move(first));
   }
+  if (!out.empty() && out.back().second.empty()) return std::nullopt;
   return out;
 }
 
