@@ -27,7 +27,7 @@ DEB_FUZZ  := clang libclang-rt-dev
 FUZZ_DIR     ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= taxonomy guideline history transcript standoff labels ranking codebook_table webvtt srt \
-                plain_text docx qdc qdpx yaml participants findings periods
+                plain_text docx qdc qdpx yaml participants findings periods corpus_store
 ASAN_DIR     ?= build-asan
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

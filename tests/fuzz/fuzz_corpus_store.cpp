@@ -1,9 +1,14 @@
 // A stored corpus source (corpus/<source>.jsonl, read by corpus retrieve's one-pass reader), keyword files
-// (corpus/keywords.yaml and the Python-like lists of corpus keywords import) and a screening file.
+// (corpus/keywords.yaml and the Python-like lists of corpus keywords import), a screening file, and a sample's
+// files: its list, a coder's labels and decisions.csv (each read back from what it writes), and a decision's
+// labels cell.
+#include <cstdlib>
+
 #include "fuzz_target.h"
 #include "qualrank/analysis/corpus/corpus_retrieve.h"
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_keywords.h"
+#include "qualrank/model/corpus/corpus_labels.h"
 #include "qualrank/model/corpus/corpus_screening.h"
 
 QUALRANK_FUZZ_TARGET(corpus_store) {
@@ -33,6 +38,40 @@ QUALRANK_FUZZ_TARGET(corpus_store) {
     Diagnostics diags;
     corpus::read_screening(text, "corpus/screening/ann.csv", diags);
     fuzz::check_located(diags);
+  }
+  {
+    Diagnostics diags;
+    corpus::read_sample(text, "corpus/samples/pilot.txt", diags);
+    fuzz::check_located(diags);
+    // What a file reads as, written and read again, reads the same (the files are rewritten on every label).
+    Diagnostics ld;
+    auto labels = corpus::read_labels(text, "corpus/labels/pilot/ann.csv", ld);
+    fuzz::check_located(ld);
+    if (!ld.has_errors()) {
+      Diagnostics again;
+      auto back = corpus::read_labels(corpus::labels_text(labels), "again.csv", again);
+      if (again.has_errors() || back.size() != labels.size()) std::abort();
+      for (std::size_t k = 0; k < back.size(); ++k)
+        if (back[k].doc != labels[k].doc || back[k].nodes != labels[k].nodes || back[k].note != labels[k].note ||
+            back[k].sample != labels[k].sample)
+          std::abort();
+    }
+    Diagnostics dd;
+    auto decisions = corpus::read_decisions(text, "corpus/labels/pilot/decisions.csv", dd);
+    fuzz::check_located(dd);
+    if (!dd.has_errors()) {
+      Diagnostics again;
+      auto back = corpus::read_decisions(corpus::decisions_text(decisions), "again.csv", again);
+      if (again.has_errors() || back.size() != decisions.size()) std::abort();
+      for (std::size_t k = 0; k < back.size(); ++k)
+        if (back[k].doc != decisions[k].doc || back[k].labels != decisions[k].labels || back[k].note != decisions[k].note)
+          std::abort();
+    }
+    // A labels cell that reads reads back the same from what labels_cell writes of it.
+    if (auto cell = corpus::parse_labels_cell(text)) {
+      auto back = corpus::parse_labels_cell(corpus::labels_cell(*cell));
+      if (!back || *back != *cell) std::abort();
+    }
   }
   return 0;
 }

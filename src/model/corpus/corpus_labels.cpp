@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "qualrank/model/corpus/corpus.h"
 #include "qualrank/model/corpus/corpus_screening.h"
@@ -129,6 +130,7 @@ std::optional<CodersLabels> parse_labels_cell(std::string_view cell) {
   // neither. A word with '=' starts a coder's entry; the entry before it ends in the "; " labels_cell writes
   // between entries, whose ';' is taken off its last word.
   CodersLabels out;
+  std::set<std::string, std::less<>> seen;  // (a set: a cell of many coders stays linear)
   for (auto& word : split_nodes(cell)) {
     const auto eq = word.find('=');
     if (eq == std::string::npos) {
@@ -145,8 +147,7 @@ std::optional<CodersLabels> parse_labels_cell(std::string_view cell) {
     }
     std::string coder = word.substr(0, eq), first = word.substr(eq + 1);
     if (!coder_name_problem(coder).empty() || first.find('=') != std::string::npos) return std::nullopt;
-    for (const auto& [seen, unused] : out)
-      if (seen == coder) return std::nullopt;
+    if (!seen.insert(coder).second) return std::nullopt;
     out.emplace_back(std::move(coder), std::vector<std::string>{});
     if (!first.empty()) out.back().second.push_back(std::move(first));
   }
