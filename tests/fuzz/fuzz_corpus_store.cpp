@@ -44,29 +44,24 @@ QUALRANK_FUZZ_TARGET(corpus_store) {
     corpus::read_sample(text, "corpus/samples/pilot.txt", diags);
     fuzz::check_located(diags);
     // What a file reads as, written and read again, reads the same (the files are rewritten on every label).
-    Diagnostics ld;
-    auto labels = corpus::read_labels(text, "corpus/labels/pilot/ann.csv", ld);
-    fuzz::check_located(ld);
-    if (!ld.has_errors()) {
+    auto reads_back = [&](auto read, auto write, auto same, const char* file) {
+      Diagnostics first;
+      auto rows = read(text, file, first);
+      fuzz::check_located(first);
+      if (first.has_errors()) return;
       Diagnostics again;
-      auto back = corpus::read_labels(corpus::labels_text(labels), "again.csv", again);
-      if (again.has_errors() || back.size() != labels.size()) std::abort();
+      auto back = read(write(rows), "again.csv", again);
+      if (again.has_errors() || back.size() != rows.size()) std::abort();
       for (std::size_t k = 0; k < back.size(); ++k)
-        if (back[k].doc != labels[k].doc || back[k].nodes != labels[k].nodes || back[k].note != labels[k].note ||
-            back[k].sample != labels[k].sample)
-          std::abort();
-    }
-    Diagnostics dd;
-    auto decisions = corpus::read_decisions(text, "corpus/labels/pilot/decisions.csv", dd);
-    fuzz::check_located(dd);
-    if (!dd.has_errors()) {
-      Diagnostics again;
-      auto back = corpus::read_decisions(corpus::decisions_text(decisions), "again.csv", again);
-      if (again.has_errors() || back.size() != decisions.size()) std::abort();
-      for (std::size_t k = 0; k < back.size(); ++k)
-        if (back[k].doc != decisions[k].doc || back[k].labels != decisions[k].labels || back[k].note != decisions[k].note)
-          std::abort();
-    }
+        if (!same(back[k], rows[k])) std::abort();
+    };
+    reads_back(corpus::read_labels, corpus::labels_text, [](const auto& a, const auto& b) {
+      return a.doc == b.doc && a.nodes == b.nodes && a.note == b.note && a.sample == b.sample;
+    }, "corpus/labels/pilot/ann.csv");
+    reads_back(corpus::read_decisions, corpus::decisions_text, [](const auto& a, const auto& b) {
+      return a.doc == b.doc && a.nodes == b.nodes && a.how == b.how && a.decider == b.decider && a.date == b.date &&
+             a.note == b.note && a.labels == b.labels && a.sample == b.sample;
+    }, "corpus/labels/pilot/decisions.csv");
     // A labels cell that reads reads back the same from what labels_cell writes of it.
     if (auto cell = corpus::parse_labels_cell(text)) {
       auto back = corpus::parse_labels_cell(corpus::labels_cell(*cell));
