@@ -113,11 +113,11 @@ TEST_CASE("corpus::resolve_sample_labels: a decision made on labels that changed
                                   {"carol", {{"x#3", {"WELL"}, "", 2}}}};
   std::vector<LabelDecision> decisions{
       // x#1: made on the labels as they are (bob's written with its ancestor there too): current.
-      {"x#1", {"COM.1"}, "majority", "dana", "2026-11-26", "", 2, "alice=COM.1; bob=COM COM.1", ""},
+      {"x#1", {"COM.1"}, "majority", "dana", "2026-11-26", "", 2, {{"alice", {"COM.1"}}, {"bob", {"COM", "COM.1"}}}, ""},
       // x#2: bob's label changed, carol has labelled since (she had not), alice's is the same.
-      {"x#2", {"COM.2"}, "coder:alice", "dana", "2026-11-26", "", 3, "alice=COM.2; bob=COM.1; carol=WELL.1", ""},
+      {"x#2", {"COM.2"}, "coder:alice", "dana", "2026-11-26", "", 3, {{"alice", {"COM.2"}}, {"bob", {"COM.1"}}, {"carol", {"WELL.1"}}}, ""},
       // x#3: recorded by an older qualrank (no labels): never stale.
-      {"x#3", {"WELL"}, "other", "dana", "2026-11-26", "", 4, "", ""}};
+      {"x#3", {"WELL"}, "other", "dana", "2026-11-26", "", 4, {}, ""}};
   Diagnostics d;
   auto s = resolve_sample_labels({"x#1", "x#2", "x#3"}, coders, decisions, "decisions.csv", "pilot", test::fieldwork_taxonomy(),
                                  direct_resolver(test::fieldwork_taxonomy()), d);

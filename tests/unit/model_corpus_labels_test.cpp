@@ -87,7 +87,7 @@ TEST_CASE("corpus labels: what a label and a decision record they were made on, 
   CHECK(d.items()[1].where.line == 4);
   CHECK(d.items()[1].message == "sample is the 16 hex digits of the draw the row was made on (or empty), not '6DC24C420560DC19'");
   REQUIRE(ds.size() == 1);
-  CHECK(ds[0].labels == "alice=COM.2; bob=COM.1");
+  CHECK(ds[0].labels == CodersLabels{{"alice", {"COM.2"}}, {"bob", {"COM.1"}}});
   CHECK(ds[0].sample == "6dc24c420560dc19");
   CHECK(decisions_text(ds) == "doc,nodes,how,decider,date,note,labels,sample\n"
                               "atlas#1,COM.1,coder:bob,dana,2026-11-26,,alice=COM.2; bob=COM.1,6dc24c420560dc19\n");

@@ -25,30 +25,21 @@ std::string progress_text(std::size_t done, std::size_t total) { return grouped(
 
 std::optional<SampleLabels> load_sample_labels(const std::filesystem::path& workspace, const std::string& sample,
                                                const Taxonomy& taxonomy, const NodeResolver& resolve, Diagnostics& diags) {
-  const std::string rel = sample_path(sample);
-  if (!files::exists(workspace / rel)) {
-    diags.error({rel, 0, 0}, "no sample '" + sample + "': draw it with 'qualrank corpus sample " + sample + "'");
-    return std::nullopt;
-  }
-  std::string why;
-  auto text = files::read_inside(workspace, rel, &why);
-  if (!text) {
-    diags.error({rel, 0, 0}, why);
-    return std::nullopt;
-  }
-  auto docs = read_sample(*text, rel, diags);
+  auto list = load_sample_list(workspace, sample, diags);
+  if (!list) return std::nullopt;
   auto coders = read_all_labels(workspace, sample, diags);
   std::vector<LabelDecision> decisions;
   const std::string drel = decisions_path(sample);
+  std::string why;
   if (files::exists(workspace / drel)) {
     auto dtext = files::read_inside(workspace, drel, &why);
     if (!dtext) diags.error({drel, 0, 0}, why);
     else decisions = read_decisions(*dtext, drel, diags);
   }
   if (diags.has_errors()) return std::nullopt;
-  auto s = resolve_sample_labels(docs, coders, decisions, drel, sample, taxonomy, resolve, diags);
+  auto s = resolve_sample_labels(list->docs, coders, decisions, drel, sample, taxonomy, resolve, diags);
   if (diags.has_errors()) return std::nullopt;
-  s.sample_stamp = sample_stamp(*text);
+  s.sample_stamp = std::move(list->stamp);
   return s;
 }
 
@@ -106,8 +97,7 @@ std::optional<PublishedLayout> published_layout(const std::vector<const SampleLa
       Row row;
       row.cells.assign(out.coders.size() + 2, std::string());
       row.cells.front() = url;
-      const auto& round = s->round_categories.empty() ? s->categories[d] : s->round_categories[d];  // as decided
-      for (std::size_t c = 0; c < s->coders.size(); ++c) row.cells[1 + column[c]] = round[c];
+      for (std::size_t c = 0; c < s->coders.size(); ++c) row.cells[1 + column[c]] = s->round_categories[d][c];  // as decided
       row.cells.back() = final_category(*s, d);
       row.year = published_year(created);
       if (row.year.empty()) ++out.undated;

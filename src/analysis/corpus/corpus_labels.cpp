@@ -6,11 +6,13 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "qualrank/analysis/agreement/agreement_stats.h"
 #include "qualrank/model/corpus/corpus_screening.h"
 #include "qualrank/util/csv.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank::corpus {
 
@@ -104,11 +106,9 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
   // Decisions made on labels that changed since: the labels each records against the coders' files now.
   for (std::size_t doc = 0; doc < s.docs.size(); ++doc) {
     const auto& d = s.decisions[doc];
-    if (!d || d->labels.empty()) continue;
-    auto recorded = parse_labels_cell(d->labels);
-    if (!recorded) continue;  // read_decisions reported it
+    if (!d || d->labels.empty()) continue;  // recorded nothing (an older qualrank): never stale
     std::map<std::string, std::vector<std::string>> then, now;
-    for (auto& [coder, nodes] : *recorded) {
+    for (const auto& [coder, nodes] : d->labels) {
       // The nodes as today's taxonomy names them (a renamed id is the same label); one that no longer resolves
       // is kept as written, and so differs.
       std::vector<std::string> ids;
@@ -122,14 +122,15 @@ SampleLabels resolve_sample_labels(const std::vector<std::string>& sample, const
     for (std::size_t c = 0; c < s.coders.size(); ++c)
       if (!s.categories[doc][c].empty()) now[s.coders[c]] = s.nodes[doc][c];
     SampleLabels::StaleDecision stale{doc, d->line, {}};
-    std::map<std::string, int> names;
-    for (const auto& [c, unused] : then) names[c];
-    for (const auto& [c, unused] : now) names[c];
-    for (const auto& [c, unused] : names) {
+    std::set<std::string> names;
+    for (const auto& [c, unused] : then) names.insert(c);
+    for (const auto& [c, unused] : now) names.insert(c);
+    static const std::vector<std::string> none;
+    for (const auto& c : names) {
       auto a = then.find(c), b = now.find(c);
-      std::vector<std::string> was = a == then.end() ? std::vector<std::string>{} : a->second;
-      std::vector<std::string> is = b == now.end() ? std::vector<std::string>{} : b->second;
-      if (was != is) stale.changes.push_back({c, std::move(was), std::move(is)});
+      const auto& was = a == then.end() ? none : a->second;
+      const auto& is = b == now.end() ? none : b->second;
+      if (was != is) stale.changes.push_back({c, was, is});
     }
     if (!stale.changes.empty()) s.stale_decisions.push_back(std::move(stale));
     // The round counts what the decision was made on: each current coder's category then ("" when the coder had
@@ -170,9 +171,7 @@ std::string SampleLabels::LabelChange::what() const {
 std::string SampleLabels::StaleDecision::what() const {
   std::vector<std::string> parts;
   for (const auto& c : changes) parts.push_back(c.what());
-  std::string out;
-  for (std::size_t k = 0; k < parts.size(); ++k) out += (k ? ", " : "") + parts[k];
-  return out;
+  return text::join(parts, ", ");
 }
 
 DocState doc_state(const SampleLabels& s, std::size_t d) { return categories_state(s.categories[d]); }
@@ -213,7 +212,7 @@ LabelAgreement sample_agreement(const SampleLabels& s) {
   LabelAgreement a;
   a.coders = s.coders.size();
   // The round's categories: a decided document as it was when decided (round_categories).
-  const auto& categories = s.round_categories.empty() ? s.categories : s.round_categories;
+  const auto& categories = s.round_categories;
   std::map<std::string, int> category_index;
   for (const auto& row : categories)
     for (const auto& c : row)
@@ -278,8 +277,7 @@ std::string label_table_text(const SampleLabels& s) {
   std::string out = csv::format_record(header, false);
   for (std::size_t d = 0; d < s.docs.size(); ++d) {
     std::vector<std::string> row{s.docs[d]};
-    const auto& round = s.round_categories.empty() ? s.categories[d] : s.round_categories[d];  // as decided
-    row.insert(row.end(), round.begin(), round.end());
+    row.insert(row.end(), s.round_categories[d].begin(), s.round_categories[d].end());  // as decided
     row.push_back(final_category(s, d));
     out += csv::format_record(row, false);
   }

@@ -24,27 +24,6 @@ using namespace qualrank::corpus;
 
 namespace {
 
-// The sample's documents, or an error; `stamp` (when given) gets the draw's sample_stamp, which each label
-// made now records.
-std::optional<std::vector<std::string>> load_sample(Context& ctx, const std::string& sample, Diagnostics& diags,
-                                                    std::string* stamp = nullptr) {
-  const std::string rel = sample_path(sample);
-  if (!files::exists(ctx.workspace / rel)) {
-    diags.error({rel, 0, 0}, "no sample '" + sample + "': draw it with 'qualrank corpus sample " + sample + "'");
-    return std::nullopt;
-  }
-  std::string why;
-  auto text = files::read_inside(ctx.workspace, rel, &why);
-  if (!text) {
-    diags.error({rel, 0, 0}, why);
-    return std::nullopt;
-  }
-  auto docs = read_sample(*text, rel, diags);
-  if (diags.has_errors()) return std::nullopt;
-  if (stamp) *stamp = sample_stamp(*text);
-  return docs;
-}
-
 // SOURCE#ID as given, or the ID when exactly one document of the sample has it; "" with a message otherwise.
 std::string find_doc(const std::vector<std::string>& docs, const std::string& given, std::string& why) {
   std::vector<std::string> by_id;
@@ -118,9 +97,10 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
   if (!version) return report_diagnostics(ctx, diags);
   files::WorkspaceLock lock(ctx.workspace);
   if (!lock_held(ctx, "corpus label", lock)) return 1;
-  std::string stamp;
-  auto docs = load_sample(ctx, sample, diags, &stamp);
-  if (!docs) return report_diagnostics(ctx, diags);
+  auto list = load_sample_list(ctx.workspace, sample, diags);
+  if (!list || diags.has_errors()) return report_diagnostics(ctx, diags);
+  const std::string& stamp = list->stamp;  // each label made now records the draw
+  const std::vector<std::string>& docs = list->docs;
   const std::string rel = labels_path(sample, coder);
   std::vector<DocumentLabel> mine;
   if (files::exists(ctx.workspace / rel)) {
@@ -143,7 +123,7 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
     }
     auto incoming = read_labels(*text, file, diags);
     std::unordered_map<std::string, int> in_sample;
-    for (const auto& d : *docs) in_sample.emplace(d, 0);
+    for (const auto& d : docs) in_sample.emplace(d, 0);
     for (auto& l : incoming) {
       if (!in_sample.count(l.doc)) {
         diags.error({file, l.line, 1}, "'" + l.doc + "' is not a document of sample " + sample + " (" + sample_path(sample) + ")");
@@ -166,7 +146,7 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
             std::to_string(changed) + " replaced)";
   } else {
     std::string why;
-    std::string doc = find_doc(*docs, vm["doc"].as<std::string>(), why);
+    std::string doc = find_doc(docs, vm["doc"].as<std::string>(), why);
     // A label of a document the sample no longer holds (drawn again since) can still be removed.
     if (doc.empty() && remove)
       for (const auto& l : mine)
@@ -208,10 +188,10 @@ int cmd_corpus_label(Context& ctx, const std::vector<std::string>& args) {
   }
   if (!ctx.quiet) {
     std::unordered_map<std::string, int> in_sample;
-    for (const auto& d : *docs) in_sample.emplace(d, 0);
+    for (const auto& d : docs) in_sample.emplace(d, 0);
     std::size_t done = 0;
     for (const auto& l : mine) done += in_sample.count(l.doc);
-    *ctx.out << shown << '\n' << coder << ": " << progress_text(done, docs->size()) << " (sample " << sample << ")\n";
+    *ctx.out << shown << '\n' << coder << ": " << progress_text(done, docs.size()) << " (sample " << sample << ")\n";
   }
   return 0;
 }

@@ -227,7 +227,7 @@ int cmd_corpus_reconcile(Context& ctx, const std::vector<std::string>& args) {
     CodersLabels labels;
     for (std::size_t c = 0; c < s->coders.size(); ++c)
       if (!s->categories[d][c].empty()) labels.emplace_back(s->coders[c], s->nodes[d][c]);
-    return labels_cell(labels);
+    return labels;
   };
   auto labels_of = [&](std::size_t d) {
     std::vector<std::string> parts;

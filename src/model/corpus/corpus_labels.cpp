@@ -116,6 +116,21 @@ std::vector<std::string> read_sample(std::string_view text, const std::string& f
 
 std::string sample_stamp(std::string_view sample_text) { return sha256_hex(sample_text).substr(0, 16); }
 
+std::optional<SampleList> load_sample_list(const std::filesystem::path& workspace, std::string_view sample, Diagnostics& diags) {
+  const std::string rel = sample_path(sample), name(sample);
+  if (!files::exists(workspace / rel)) {
+    diags.error({rel, 0, 0}, "no sample '" + name + "': draw it with 'qualrank corpus sample " + name + "'");
+    return std::nullopt;
+  }
+  std::string why;
+  auto text = files::read_inside(workspace, rel, &why);
+  if (!text) {
+    diags.error({rel, 0, 0}, why);
+    return std::nullopt;
+  }
+  return SampleList{read_sample(*text, rel, diags), sample_stamp(*text)};
+}
+
 std::string labels_cell(const CodersLabels& labels) {
   std::string out;
   for (const auto& [coder, nodes] : labels) {
@@ -255,12 +270,14 @@ std::vector<LabelDecision> read_decisions(std::string_view text, const std::stri
           diags.error({file, r.line, 1}, "date is YYYY-MM-DD, not '" + d.date + "'");
           return false;
         }
-        d.labels = std::string(text::trim(cell(t, r, "labels")));
-        if (!parse_labels_cell(d.labels)) {
+        const std::string labels(text::trim(cell(t, r, "labels")));
+        auto made_on = parse_labels_cell(labels);
+        if (!made_on) {
           diags.error({file, r.line, 1}, "labels are the coders' labels the decision was made on, as 'CODER=NODE NODE; CODER=NODE', not '" +
-                                             d.labels + "'");
+                                             labels + "'");
           return false;
         }
+        d.labels = std::move(*made_on);
         return read_stamp(d.sample, t, r, file, diags);
       });
 }
@@ -268,7 +285,7 @@ std::vector<LabelDecision> read_decisions(std::string_view text, const std::stri
 std::string decisions_text(const std::vector<LabelDecision>& decisions) {
   std::string out = "doc,nodes,how,decider,date,note,labels,sample\n";
   for (const auto& d : decisions)
-    out += csv::format_record({d.doc, join_nodes(d.nodes), d.how, d.decider, d.date, d.note, d.labels, d.sample}, false);
+    out += csv::format_record({d.doc, join_nodes(d.nodes), d.how, d.decider, d.date, d.note, labels_cell(d.labels), d.sample}, false);
   return out;
 }
 

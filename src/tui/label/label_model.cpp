@@ -179,19 +179,10 @@ std::optional<LabelModel> LabelModel::open(const std::filesystem::path& workspac
   m.sample_ = sample;
   m.taxonomy_ = &taxonomy;
   m.resolve_ = std::move(resolve);
-  const std::string srel = corpus::sample_path(sample);
-  if (!files::exists(workspace / srel)) {
-    diags.error({srel, 0, 0}, "no sample '" + sample + "': draw it with 'qualrank corpus sample " + sample + "'");
-    return std::nullopt;
-  }
-  std::string why;
-  auto stext = files::read_inside(workspace, srel, &why);
-  if (!stext) {
-    diags.error({srel, 0, 0}, why);
-    return std::nullopt;
-  }
-  m.docs_ = corpus::read_sample(*stext, srel, diags);
-  m.sample_stamp_ = corpus::sample_stamp(*stext);
+  auto list = corpus::load_sample_list(workspace, sample, diags);
+  if (!list) return std::nullopt;
+  m.docs_ = std::move(list->docs);
+  m.sample_stamp_ = std::move(list->stamp);
   std::sort(m.docs_.begin(), m.docs_.end(), [](const auto& a, const auto& b) { return corpus::doc_less(a, b); });
   for (std::size_t i = 0; i < m.docs_.size(); ++i) m.index_.emplace(m.docs_[i], i);
   m.labels_.assign(m.docs_.size(), std::nullopt);
@@ -199,6 +190,7 @@ std::optional<LabelModel> LabelModel::open(const std::filesystem::path& workspac
   m.terms_.assign(m.docs_.size(), {});
   // The coder's labels so far.
   const std::string lrel = corpus::labels_path(sample, coder);
+  std::string why;
   m.stamp_ = m.stamp();  // before reading: a change while it is read is read again
   if (m.stamp_.exists) {
     auto ltext = files::read_inside(workspace, lrel, &why);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "qualrank/util/diagnostics.h"
@@ -28,6 +29,10 @@ struct CoderLabels {
   std::vector<DocumentLabel> labels;  // sorted by doc_less, one per document
 };
 
+// The coders' labels a decision was made on: by coder name, each coder's node ids root first; a coder who had
+// not labelled the document is left out.
+using CodersLabels = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
 // The reconciliation's decision on one document.
 struct LabelDecision {
   std::string doc;
@@ -37,7 +42,7 @@ struct LabelDecision {
   std::string date;                // YYYY-MM-DD
   std::string note;                // may hold line breaks (CSV-quoted)
   int line = 0;
-  std::string labels{};            // the coders' labels it was made on (labels_cell); "" when not recorded
+  CodersLabels labels{};           // the coders' labels it was made on (its `labels` cell); empty when not recorded
   std::string sample{};            // the draw it was made on: sample_stamp of the sample list then ("" when not recorded)
 };
 
@@ -51,14 +56,21 @@ std::string decisions_path(std::string_view sample);                         // 
 // A line without '#' or a document listed twice is a located error.
 std::vector<std::string> read_sample(std::string_view text, const std::string& file, Diagnostics& diags);
 
+// The sample list corpus/samples/<sample>.txt read from the workspace: its documents (read_sample: its problems
+// are located errors in `diags`, the documents read so far still returned) and its sample_stamp. nullopt when
+// the list is missing (the error says how to draw it) or cannot be read.
+struct SampleList {
+  std::vector<std::string> docs;
+  std::string stamp;
+};
+std::optional<SampleList> load_sample_list(const std::filesystem::path& workspace, std::string_view sample, Diagnostics& diags);
+
 // What a label or decision records of the draw it was made on: the first 16 hex digits of the SHA-256 of the
 // sample list's text (corpus/samples/<sample>.txt as it was then).
 std::string sample_stamp(std::string_view sample_text);
 
-// The coders' labels a decision was made on, as its `labels` cell: "alice=COM COM.1; bob=TOOL.1" (coders by
-// name, each coder's node ids root first; a coder who had not labelled the document is left out), and back
-// (nullopt when the cell is not of that form).
-using CodersLabels = std::vector<std::pair<std::string, std::vector<std::string>>>;
+// A decision's `labels` cell: "alice=COM COM.1; bob=TOOL.1", and back (nullopt when the cell is not of that
+// form).
 std::string labels_cell(const CodersLabels& labels);
 std::optional<CodersLabels> parse_labels_cell(std::string_view cell);
 
