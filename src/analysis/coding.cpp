@@ -50,25 +50,6 @@ std::vector<std::string> CodedSegment::coders() const {
 
 namespace {
 
-// The SharedText of the last string asked for: a transcript repeats its coder, and its turns their section,
-// many times in a row, so most strings are shared without a look-up in the pool.
-class LastShared {
- public:
-  const SharedText& operator()(const std::string& s) {
-    if (!set_ || s != last_) {
-      last_ = s;
-      shared_ = SharedText(s);
-      set_ = true;
-    }
-    return shared_;
-  }
-
- private:
-  std::string last_;
-  SharedText shared_;
-  bool set_ = false;
-};
-
 // What one participant turn contributes, worked out before anything is copied: its resolved codes, whether
 // the whole turn is listed (with its suggestions), and its coded spans that are kept, by position.
 struct TurnPlan {
@@ -176,7 +157,6 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
   // The segments' sources share one file name (the parser's, when the participant's location holds it).
   const FileName file = t.participant_where.file == t.file ? t.participant_where.file : FileName(t.file);
   const SharedText participant(t.participant), role(t.role);
-  LastShared part;
   for (auto& p : plans) {
     const Turn& turn = *p.turn;
     // Fills a segment in its slot of `out` (default-constructed there: no segment is built aside and moved).
@@ -185,7 +165,7 @@ void build_segments(const Transcript& t, std::vector<TurnPlan>& plans, std::vect
       seg.role = role;
       seg.attributes = attributes;
       seg.question = turn.section;
-      seg.part = p.question ? part(p.question->part) : SharedText();
+      seg.part = p.question ? SharedText(p.question->part) : SharedText();
       seg.turn = turn.number;
       seg.source = {file, turn.line, 0};
     };
