@@ -138,6 +138,7 @@ class Sheet {
   int freeze_rows_ = 0, freeze_cols_ = 0;
   std::vector<Column> columns_;
   std::vector<double> widths_;  // fitted width per column so far
+  std::uint64_t capped_ = 0;    // bit c: column c (< 64) is at its width cap (note_width's test, kept in the sheet)
   bool has_header_ = false;
   std::string header_text_;  // print_title(), in Excel's header syntax
   int last_row_ = -1;
