@@ -29,6 +29,8 @@
 
 namespace qualrank::xlsx {
 
+using namespace std::string_view_literals;
+
 // As "%.16G" prints it (what libxlsxwriter writes). A whole number below 10^15 is printed by std::to_chars
 // as the same digits ("%.16G" shows up to 16 significant digits, so no exponent), without printf's cost: a
 // large codebook writes a million such numbers.
@@ -393,12 +395,17 @@ struct StreamWriter::Impl {
 
   void close_row(Sheet& s) {
     if (s.row < 0 || (s.cells.empty() && s.height <= 0)) return;
-    s.chunk += "<row r=\"";
+    // (literals appended as string_views: their lengths are known here, not counted at each of 240,000 rows)
+    s.chunk += "<row r=\""sv;
     append_number(s.chunk, static_cast<unsigned>(s.row + 1));
     s.chunk += '"';
-    if (s.height > 0) s.chunk += " ht=\"" + number_text(s.height) + "\" customHeight=\"1\"";
+    if (s.height > 0) {
+      s.chunk += " ht=\""sv;
+      append_number_text(s.chunk, s.height);
+      s.chunk += "\" customHeight=\"1\""sv;
+    }
     if (s.cells.empty()) {
-      s.chunk += "/>";
+      s.chunk += "/>"sv;
     } else {
       s.chunk += '>';
       const auto before = [](const Sheet::Cell& a, const Sheet::Cell& b) { return a.col < b.col; };
@@ -411,7 +418,7 @@ struct StreamWriter::Impl {
           if (i + 1 == s.cells.size() || s.cells[i + 1].col != s.cells[i].col)  // a cell written twice: the last
             s.chunk.append(s.cells_xml, s.cells[i].begin, s.cells[i].end - s.cells[i].begin);
       }
-      s.chunk += "</row>";
+      s.chunk += "</row>"sv;
     }
     s.cells.clear();
     s.cells_xml.clear();
@@ -425,11 +432,11 @@ struct StreamWriter::Impl {
     s.cells.push_back({col, s.cells_xml.size(), 0});
     // `<c r="B12" s="3"`, appended in place: three million cells in a large codebook, each of which built four
     // temporary strings (cell_name's letters and number, and the two concatenations).
-    s.cells_xml += "<c r=\"";
+    s.cells_xml += "<c r=\""sv;
     append_cell_name(s.cells_xml, row, col);
     s.cells_xml += '"';
     if (format != StreamFormat::none) {
-      s.cells_xml += " s=\"";
+      s.cells_xml += " s=\""sv;
       append_number(s.cells_xml, static_cast<unsigned>(format));
       s.cells_xml += '"';
     }
@@ -724,19 +731,20 @@ int StreamWriter::add_sheet(std::string name) {
 
 void StreamWriter::text(int sheet, int row, int col, std::string_view text, StreamFormat format) {
   auto& s = impl_->open_cell(sheet, row, col, format);
-  const bool preserve = !text.empty() && (std::isspace(static_cast<unsigned char>(text.front())) ||
-                                          std::isspace(static_cast<unsigned char>(text.back())));
-  s.cells_xml += preserve ? " t=\"inlineStr\"><is><t xml:space=\"preserve\">" : " t=\"inlineStr\"><is><t>";
+  // (isspace's set in the C locale, without a call through the locale per cell)
+  const auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  const bool preserve = !text.empty() && (space(text.front()) || space(text.back()));
+  s.cells_xml += preserve ? " t=\"inlineStr\"><is><t xml:space=\"preserve\">"sv : " t=\"inlineStr\"><is><t>"sv;
   xml_escape(s.cells_xml, text);
-  s.cells_xml += "</t></is></c>";
+  s.cells_xml += "</t></is></c>"sv;
   s.cells.back().end = s.cells_xml.size();
 }
 
 void StreamWriter::number(int sheet, int row, int col, double value, StreamFormat format) {
   auto& s = impl_->open_cell(sheet, row, col, format);
-  s.cells_xml += "><v>";
+  s.cells_xml += "><v>"sv;
   append_number_text(s.cells_xml, value);
-  s.cells_xml += "</v></c>";
+  s.cells_xml += "</v></c>"sv;
   s.cells.back().end = s.cells_xml.size();
 }
 
