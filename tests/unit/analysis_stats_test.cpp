@@ -640,6 +640,30 @@ TEST_CASE("stats::Rng's own engine gives std::mt19937_64's sequence across many 
   CHECK_THROWS_AS(zero.uniform_index(0), std::invalid_argument);
 }
 
+TEST_CASE("stats::Rng::uniform_indices gives what uniform_index gives, call for call, and leaves the engine alike", "[stats]") {
+  // Bounds where Lemire's method rejects often (just above 2^63: nearly half the words) or never (1), and
+  // blocks that start mid-state and cross several twists.
+  for (std::uint64_t n : {1ULL, 2ULL, 7ULL, 1000ULL, 3000ULL, (1ULL << 63) + 1, 0xFFFFFFFFFFFFFFFFULL}) {
+    for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{311}, std::size_t{313}, std::size_t{1000}}) {
+      INFO("n " << n << ", count " << count);
+      qs::Rng one(20261129), block(20261129);
+      for (int i = 0; i < 17; ++i) (void)one.next(), (void)block.next();  // start mid-state
+      std::vector<std::uint64_t> want(count), got(count);
+      for (auto& w : want) w = one.uniform_index(n);
+      block.uniform_indices(n, got.data(), count);
+      CHECK(got == want);
+      CHECK(block.next() == one.next());  // the engine where the calls would leave it
+      if (n > 1 && count > 0) {
+        const std::uint64_t most = *std::max_element(got.begin(), got.end());
+        CHECK(most < n);
+      }
+    }
+  }
+  qs::Rng zero(3);
+  std::uint64_t out[1];
+  CHECK_THROWS_AS(zero.uniform_indices(0, out, 1), std::invalid_argument);
+}
+
 TEST_CASE("stats::bootstrap_spearman of large groups: counts per distinct answer give the participants' bootstrap distribution", "[stats]") {
   // Two groups of 3,000 and 2,600 whose answers take five rank vectors; with nearly equal mean ranks rho varies
   // over the whole range from resample to resample. Drawn both ways (participants one by one; counts per

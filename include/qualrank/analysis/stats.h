@@ -168,6 +168,10 @@ class Rng {
   }
   // Uniform double in [0, 1) with 53 random bits.
   double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  // out[0..count) = what `count` calls of uniform_index(n) return, in order, leaving the engine where they
+  // would: the engine's words are tempered and multiplied a block at a time, off the caller's loop (a
+  // bootstrap's draws then cost about half as much). n == 0 -> std::invalid_argument.
+  void uniform_indices(std::uint64_t n, std::uint64_t* out, std::size_t count);
 
  private:
   __extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; silences -Wpedantic
