@@ -529,13 +529,7 @@ void Rng::uniform_indices(std::uint64_t n, std::uint64_t* out, std::size_t count
   while (i < count) {
     if (index_ >= kN) twist();
     const std::size_t block = std::min(kN - index_, count - i);
-    for (std::size_t j = 0; j < block; ++j) {  // next()'s tempering, a block at a time (vectorised)
-      std::uint64_t y = state_[index_ + j];
-      y ^= (y >> 29) & 0x5555555555555555ULL;
-      y ^= (y << 17) & 0x71D67FFFEDA60000ULL;
-      y ^= (y << 37) & 0xFFF7EEE000000000ULL;
-      tempered[j] = y ^ (y >> 43);
-    }
+    for (std::size_t j = 0; j < block; ++j) tempered[j] = temper(state_[index_ + j]);  // a block at a time (vectorised)
     std::size_t j = 0;
     for (; j < block; ++j) {
       const u128 prod = static_cast<u128>(tempered[j]) * n;
@@ -550,7 +544,18 @@ void Rng::uniform_indices(std::uint64_t n, std::uint64_t* out, std::size_t count
 
 namespace {
 
-constexpr std::size_t kDrawBlock = 256;  // a resample's draws made at a time (Rng::uniform_indices), on the stack
+// Calls add(row) for each of `rows` rows drawn with replacement from [0, rows), in draw order: Rng::uniform_indices
+// a block of 256 at a time, on the stack.
+template <class Add>
+void for_each_draw(std::size_t rows, Rng& rng, Add&& add) {
+  constexpr std::size_t kDrawBlock = 256;
+  std::uint64_t drawn[kDrawBlock];
+  for (std::size_t d = 0; d < rows; d += kDrawBlock) {
+    const std::size_t block = std::min(kDrawBlock, rows - d);
+    rng.uniform_indices(rows, drawn, block);
+    for (std::size_t b = 0; b < block; ++b) add(static_cast<std::size_t>(drawn[b]));
+  }
+}
 
 // Copies a participants x items matrix into a row-major flat array; returns the item count.
 std::size_t flatten(const std::vector<std::vector<double>>& rows, std::vector<double>& flat,
@@ -571,15 +576,10 @@ void resample_mean(const std::vector<double>& flat, std::size_t rows, std::size_
                    double* mean) {
   std::fill(mean, mean + k, 0.0);
   const double* base = flat.data();
-  std::uint64_t drawn[kDrawBlock];
-  for (std::size_t d = 0; d < rows; d += kDrawBlock) {
-    const std::size_t block = std::min(kDrawBlock, rows - d);
-    rng.uniform_indices(rows, drawn, block);
-    for (std::size_t b = 0; b < block; ++b) {
-      const double* row = base + drawn[b] * k;
-      for (std::size_t j = 0; j < k; ++j) mean[j] += row[j];
-    }
-  }
+  for_each_draw(rows, rng, [&](std::size_t r) {
+    const double* row = base + r * k;
+    for (std::size_t j = 0; j < k; ++j) mean[j] += row[j];
+  });
   const double count = static_cast<double>(rows);
   for (std::size_t j = 0; j < k; ++j) mean[j] /= count;
 }
@@ -623,15 +623,10 @@ template <std::size_t V>
 void resample_mean_halves(const HalfUnits& h, std::size_t rows, std::size_t k, Rng& rng, double* mean) {
   Int4 acc[V] = {};
   const Int4* base = h.rows.data();
-  std::uint64_t drawn[kDrawBlock];
-  for (std::size_t d = 0; d < rows; d += kDrawBlock) {
-    const std::size_t block = std::min(kDrawBlock, rows - d);
-    rng.uniform_indices(rows, drawn, block);
-    for (std::size_t b = 0; b < block; ++b) {
-      const Int4* row = base + drawn[b] * V;
-      for (std::size_t v = 0; v < V; ++v) acc[v] += row[v];
-    }
-  }
+  for_each_draw(rows, rng, [&](std::size_t r) {
+    const Int4* row = base + r * V;
+    for (std::size_t v = 0; v < V; ++v) acc[v] += row[v];
+  });
   const double count = static_cast<double>(rows);
   for (std::size_t j = 0; j < k; ++j) mean[j] = static_cast<double>(acc[j / 4][j % 4]) * 0.5 / count;
 }

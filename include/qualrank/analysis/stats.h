@@ -153,11 +153,7 @@ class Rng {
   // Raw 64-bit output of the engine: std::mt19937_64(seed)'s sequence.
   std::uint64_t next() {
     if (index_ >= kN) twist();
-    std::uint64_t y = state_[index_++];
-    y ^= (y >> 29) & 0x5555555555555555ULL;
-    y ^= (y << 17) & 0x71D67FFFEDA60000ULL;
-    y ^= (y << 37) & 0xFFF7EEE000000000ULL;
-    return y ^ (y >> 43);
+    return temper(state_[index_++]);
   }
   // Uniform integer in [0, n) by Lemire's multiply-and-reject method (unbiased).
   // n == 0 -> std::invalid_argument.
@@ -176,6 +172,13 @@ class Rng {
  private:
   __extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; silences -Wpedantic
   static constexpr std::size_t kN = 312, kM = 156;
+  // The engine's output from a word of its state ([rand.eng.mers]'s tempering).
+  static std::uint64_t temper(std::uint64_t y) {
+    y ^= (y >> 29) & 0x5555555555555555ULL;
+    y ^= (y << 17) & 0x71D67FFFEDA60000ULL;
+    y ^= (y << 37) & 0xFFF7EEE000000000ULL;
+    return y ^ (y >> 43);
+  }
   void twist();
   std::uint64_t uniform_index_slow(std::uint64_t n, u128 prod);
   std::uint64_t state_[kN];

@@ -167,6 +167,8 @@ std::string cell_text(std::string_view text, std::size_t* removed, std::size_t* 
 void Sheet::header(const std::vector<Column>& columns, int frozen_columns) {
   columns_ = columns;
   column_stream_formats_.clear();
+  if (stream_ >= 0)
+    for (std::size_t c = 0; c < columns_.size(); ++c) column_stream_formats_.push_back(book_.stream_format(column_format(static_cast<int>(c))));
   has_header_ = true;
   frozen_cols_ = frozen_columns;
   if (widths_.size() < columns.size()) widths_.resize(columns.size(), 0);
@@ -183,13 +185,11 @@ lxw_format* Sheet::column_format(int col) const {
   return book_.format(columns_[col].style);
 }
 
-StreamFormat Sheet::column_stream_format(int col) {
-  // Book::stream_format looks the format up among the book's; a column's is looked up once (2.6 million cells
-  // in the codebook of 2,000 transcripts).
+StreamFormat Sheet::column_stream_format(int col) const {
+  // (Book::stream_format looks a format up among the book's: a column's is looked up once, in header(), not at
+  // each of the 2.6 million cells of the codebook of 2,000 transcripts)
   const auto c = static_cast<std::size_t>(col);
-  if (c >= column_stream_formats_.size()) column_stream_formats_.resize(c + 1, std::nullopt);
-  if (!column_stream_formats_[c]) column_stream_formats_[c] = book_.stream_format(column_format(col));
-  return *column_stream_formats_[c];
+  return c < column_stream_formats_.size() ? column_stream_formats_[c] : StreamFormat::none;
 }
 
 void Sheet::note_width(int col, std::string_view text) {

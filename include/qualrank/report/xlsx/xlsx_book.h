@@ -23,7 +23,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -131,7 +130,7 @@ class Sheet {
   bool enter_row(int row);
   void set_row_height(int row, std::uint16_t lines);
   lxw_format* column_format(int col) const;
-  StreamFormat column_stream_format(int col);  // the streamed writer's form of column_format(col), remembered
+  StreamFormat column_stream_format(int col) const;  // the streamed writer's form of column_format(col)
 
   Book& book_;
   lxw_worksheet* sheet_;  // libxlsxwriter's sheet, or nullptr in a streamed book
@@ -140,7 +139,7 @@ class Sheet {
   int freeze_rows_ = 0, freeze_cols_ = 0;
   std::vector<Column> columns_;
   std::vector<double> widths_;  // fitted width per column so far
-  std::vector<std::optional<StreamFormat>> column_stream_formats_;  // column_stream_format's, per column
+  std::vector<StreamFormat> column_stream_formats_;  // streamed: column_format's per column, looked up in header()
   std::uint64_t capped_ = 0;    // bit c: column c (< 64) is at its width cap (note_width's test, kept in the sheet)
   bool has_header_ = false;
   std::string header_text_;  // print_title(), in Excel's header syntax
