@@ -17,6 +17,7 @@ cp "$ws/transcripts/U01.md" "$tmp/U01.orig"
 # start ARGS...: runs qualrank annotate in a new 80x24 session; its exit status goes to $tmp/rc.
 start() {
   rm -f "$tmp/rc"
+  new_server
   tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 \
     "cd '$ws' && '$QUALRANK' annotate $*; echo \$? >'$tmp/rc'"
   wait_for "? help"

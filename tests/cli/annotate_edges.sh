@@ -21,7 +21,7 @@ q() { "$QUALRANK" -C "$ws" "$@"; }
 start() {
   local size=$1 env=$2; shift 2
   rm -f "$tmp/rc" "$tmp/pid"
-  tmux -L "$sock" kill-server 2>/dev/null || true
+  new_server
   tmux -L "$sock" -u new-session -d -s qr -x "${size%x*}" -y "${size#*x}" \
     "cd '$ws' && echo \$\$ >'$tmp/pid' && exec env $env '$QUALRANK' annotate $*"
   wait_for "? help"

@@ -14,7 +14,7 @@ mkdir -p "$ws"
 cp -r "$FIXTURES"/fieldwork/{codebooks,guidelines,transcripts} "$ws"/
 start() {
   rm -f "$tmp/pid"
-  tmux -L "$sock" kill-server 2>/dev/null || true
+  new_server
   tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 \
     "cd '$ws' && echo \$\$ >'$tmp/pid' && exec env TERM=vt100 '$QUALRANK' annotate $*"
   wait_for "? help"

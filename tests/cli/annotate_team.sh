@@ -20,7 +20,7 @@ q() { "$QUALRANK" -C "$ws" "$@"; }
 start() {
   local term=$1; shift
   rm -f "$tmp/rc"
-  tmux -L "$sock" kill-server 2>/dev/null || true
+  new_server
   tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "cd '$ws' && TERM=$term '$QUALRANK' annotate $*; echo \$? >'$tmp/rc'"
   wait_for "? help"
 }

@@ -56,8 +56,7 @@ chmod +x "$tmp/bin/qualrank"
 # start SHELL: a fresh interactive shell in the workspace, completion loaded, prompt "READY> " (no history
 # file: nothing is written under $tmp after the test).
 start() {
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  sock=qr-hostile-$$-$1  # a server of its own per shell: a new one on the socket just killed may meet it exiting
+  new_server
   local envs=(env -i HOME="$tmp" PATH="$tmp/bin:/usr/bin:/bin" TERM=xterm LANG=C.UTF-8 LC_ALL=C.UTF-8 HISTFILE=/dev/null)
   case $1 in
     bash) tmux -L "$sock" -u new-session -d -x 200 -y 30 -s qr -c "$ws" "${envs[@]}" bash --norc --noprofile -i

@@ -336,7 +336,7 @@ keys WELL.1 Enter; wait_for "2 of 30 labelled"
 keys u; wait_for "undone: ${docs[1]} unlabelled again; 1 of 30 labelled"
 keys q; sleep 0.5
 printf 'doc,nodes,note,sample\n%s,COM.2,,%s\n' "${docs[0]}" "$(sha256sum "$ws/corpus/samples/pilot.txt" | cut -c1-16)" | cmp - "$ws/corpus/labels/pilot/eve.csv" || fail "eve's file: $(cat "$ws/corpus/labels/pilot/eve.csv")"
-tmux -L "$sock" kill-session -t qr
+new_server
 tmux -L "$sock" -u new-session -d -s qr -x 80 -y 24 "'$QUALRANK' -C '$ws' corpus label --coder eve --sample pilot; sleep 60"
 wait_for "1 of 30 labelled"
 [[ $(screen | head -1) == "corpus label  eve  sample pilot  [2/30]  1 of 30 labelled" ]] || fail "resumed at: $(screen | head -1)"

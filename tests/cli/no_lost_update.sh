@@ -53,6 +53,7 @@ rm "$ws/.qualrank.lock"; mv "$tmp/lock.bak" "$ws/.qualrank.lock"
 #    file on disk, then 'w'.
 start() {
   rm -f "$tmp/rc"
+  new_server
   tmux -L "$sock" -u new-session -d -s qr -x 120 -y 30 "cd '$ws' && '$QUALRANK' annotate $*; echo \$? >'$tmp/rc'"
   wait_for "? help"
 }

@@ -39,7 +39,7 @@ keys l; sleep 0.3
 # The pieces of the selected word are highlighted (reverse video) on each of their lines.
 pieces=$(tmux -L "$sock" capture-pane -p -e -t qr | grep -c $'\e\\[[0-9;]*7[0-9;]*m[^ ]*part' || true)
 ((pieces >= 2)) || fail "annotate: the broken URL is not highlighted on each of its lines ($pieces)"
-tmux -L "$sock" kill-session -t qr
+new_server
 
 # 2. The labeller on one long document: 300 source lines of 120 columns (one screen line each at 160 columns,
 # two at 80).

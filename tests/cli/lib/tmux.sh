@@ -6,8 +6,17 @@
 #   wait_gone TEXT [S] until it no longer does
 #   keys KEY...        tmux send-keys to the session
 #   fail MESSAGE       prints it and the screen, exits 1
-sock=qr-$(basename "$0" .sh)-$$
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
+#   new_server         ends the server (if any) and moves to a new one for the next new-session: a socket is
+#                      never reused, since a client that meets a server still exiting on it fails ("server
+#                      exited unexpectedly"); call it before any new-session that may follow another
+servers=0
+sock=qr-$(basename "$0" .sh)-$$-0
+new_server() { tmux -L "$sock" kill-server 2>/dev/null || true; sock=qr-$(basename "$0" .sh)-$$-$((++servers)); }
+cleanup() {
+  local k
+  for ((k = 0; k <= servers; ++k)); do tmux -L "qr-$(basename "$0" .sh)-$$-$k" kill-server 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; echo "--- screen:"; screen || true; exit 1; }
 screen() { tmux -L "$sock" capture-pane -p -t qr 2>/dev/null; }
