@@ -1,4 +1,4 @@
-// FileName (util/diagnostics.h): a Location's file name, shared by copies, reading as a string.
+// FileName (util/diagnostics.h): a Location's file name, interned (a SharedText), reading as a string.
 #include "catch.h"
 
 #include <map>
@@ -19,6 +19,10 @@ TEST_CASE("util::FileName is shared by copies and reads as the string it holds",
   CHECK(b.file != "transcripts/P00002.md");
   CHECK(b.file.size() == path.size());
   CHECK(std::string(b.file.c_str()) == path);
+  // Interned: a name built again from another string (as two parsers of one file would) is the same string.
+  const Location c{std::string("transcripts/P00001-") + "a-long-name.md", 1, 1};
+  CHECK(&c.file.str() == &a.file.str());
+  CHECK(sizeof(FileName) == sizeof(void*));
 
   // Assigning a string gives the copy a name of its own; the original is unchanged.
   b.file = std::string("transcripts/E01.md");

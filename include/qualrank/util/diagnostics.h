@@ -12,58 +12,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "qualrank/util/shared_text.h"
+
 namespace qualrank {
 
-// A file name in a Location, shared: copies share one immutable string. A large study copies a Location per
-// code and per segment (over a million times for 2,000 transcripts), and each copy of a std::string path was
-// a heap allocation; a parser makes one FileName per file and every Location it builds shares it. Reads as a
-// const std::string; assigning a string gives it a string of its own.
-class FileName {
- public:
-  FileName() = default;
-  FileName(const std::string& s) : p_(s.empty() ? nullptr : std::make_shared<const std::string>(s)) {}  // NOLINT
-  FileName(std::string&& s) : p_(s.empty() ? nullptr : std::make_shared<const std::string>(std::move(s))) {}  // NOLINT
-  FileName(const char* s) : FileName(std::string(s)) {}  // NOLINT
-  FileName(std::string_view s) : FileName(std::string(s)) {}  // NOLINT
-
-  const std::string& str() const noexcept { return p_ ? *p_ : empty_string(); }
-  operator const std::string&() const noexcept { return str(); }  // NOLINT: reads as the string it holds
-  operator std::string_view() const noexcept { return str(); }     // NOLINT
-  bool empty() const noexcept { return !p_ || p_->empty(); }
-  std::size_t size() const noexcept { return str().size(); }
-  const char* c_str() const noexcept { return str().c_str(); }
-
-  friend bool operator==(const FileName& a, const FileName& b) { return a.p_ == b.p_ || a.str() == b.str(); }
-  friend std::strong_ordering operator<=>(const FileName& a, const FileName& b) { return a.str() <=> b.str(); }
-  template <class T>
-    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, FileName>)
-  friend bool operator==(const FileName& a, const T& b) {
-    return std::string_view(a.str()) == std::string_view(b);
-  }
-  template <class T>
-    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, FileName>)
-  friend std::string operator+(const FileName& a, const T& b) {
-    std::string out = a.str();
-    out += std::string_view(b);
-    return out;
-  }
-  template <class T>
-    requires(std::is_convertible_v<const T&, std::string_view> && !std::is_same_v<T, FileName>)
-  friend std::string operator+(const T& a, const FileName& b) {
-    std::string out(std::string_view{a});
-    out += b.str();
-    return out;
-  }
-  friend std::string operator+(const FileName& a, char c) { return a.str() + c; }
-  friend std::ostream& operator<<(std::ostream& out, const FileName& f) { return out << f.str(); }
-
- private:
-  static const std::string& empty_string() noexcept {
-    static const std::string none;
-    return none;
-  }
-  std::shared_ptr<const std::string> p_;
-};
+// A file name in a Location: a SharedText (util/shared_text.h), interned, so a copy is a pointer. A large study
+// copies a Location per code and per segment (over a million times for 2,000 transcripts); file names are few,
+// and equal names share one string.
+using FileName = SharedText;
 
 struct Location {
   FileName file;     // workspace-relative path where possible

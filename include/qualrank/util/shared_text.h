@@ -1,7 +1,8 @@
 // A short string that repeats many times (a participant id, a role, a question id, a node id, a coder):
 // interned in one process-wide pool, so a copy is a pointer (8 bytes, no allocation) instead of a 32-byte
 // std::string. 2,000 transcripts give 240,000 coded segments and 400,000 applied codes that each held
-// several such strings. Reads as a const std::string, like FileName; assigning a string interns it.
+// several such strings, and every Location its file name (FileName, util/diagnostics.h). Reads as a const
+// std::string; assigning a string interns it.
 // The pool keeps every distinct string for the life of the process (they are few: ids, names, memos), and is
 // safe to use from several threads.
 #pragma once
