@@ -56,6 +56,11 @@ std::vector<std::string> split_nonempty(std::string_view s, char sep);  // trimm
 bool starts_with_ci(std::string_view s, std::string_view prefix);  // ASCII case-insensitive
 std::string to_lower_ascii(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// "1 interview", "3 interviews": `n` and the word for one or for many.
+template <class N>
+std::string plural(N n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
 
 // Why `id` cannot name a participant (and so a file, transcripts/ID.md): empty, a leading '.', a space, a
 // control character, ':', '/', '\\', or an invisible or direction-changing format character (U+200B-U+200F,

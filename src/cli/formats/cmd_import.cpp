@@ -20,9 +20,7 @@ int refuse(Context& ctx, const Diagnostics& diags, const std::string& why) {
   return 1;
 }
 
-std::string plural(int n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+using text::plural;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "figure_drawing.h"
+#include "qualrank/report/study/report_json.h"
 
 namespace qualrank::figure {
 
@@ -90,6 +91,6 @@ double legend(Drawing& d, const std::vector<LegendEntry>& entries, double x, dou
 std::string item_label(const std::map<std::string, std::string>& names, const std::string& id);
 
 // The string at `key` of `j` ("" when missing or not a string).
-std::string str(const Json& j, const char* key);
+using report_json::str;
 
 }  // namespace qualrank::figure

@@ -7,10 +7,6 @@
 
 namespace qualrank::figure {
 
-std::string str(const Json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
 std::string item_label(const std::map<std::string, std::string>& names, const std::string& id) {
   const auto it = names.find(id);
   return it == names.end() || it->second.empty() || it->second == id ? id : id + " " + it->second;

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "qualrank/report/figures/svg_charts.h"
+#include "qualrank/report/study/report_json.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -31,9 +32,7 @@ std::string md(std::string s) {
   return text::markdown_escape(s);
 }
 
-std::string str(const Json& j, const char* key) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
+using report_json::str;
 
 std::string num(const Json& v, int digits) {
   return v.is_number() ? text::fixed(v.get<double>(), digits) : std::string("n/a");

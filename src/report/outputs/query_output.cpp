@@ -111,7 +111,7 @@ std::size_t participants_of(const QueryResult& r) {
   return p.size();
 }
 
-std::string plural(std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+using text::plural;
 
 std::string counts_line(const QueryResult& r, bool turns = false) {
   return plural(r.segments.size(), turns ? "uncoded turn" : "segment", turns ? "uncoded turns" : "segments") + " from " + plural(participants_of(r), "participant", "participants");

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "qualrank/analysis/study.h"
+#include "qualrank/util/text.h"
 
 namespace qualrank {
 
@@ -23,7 +24,7 @@ std::string threshold_text(double threshold) {
   return buf;
 }
 
-std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+using text::plural;
 
 nlohmann::ordered_json result_json(const saturation::Result& r) {
   nlohmann::ordered_json out;

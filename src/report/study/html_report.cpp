@@ -17,6 +17,7 @@
 
 #include "qualrank/report/outputs/methods_output.h"
 #include "qualrank/report/figures/svg_charts.h"
+#include "qualrank/report/study/report_json.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -38,9 +39,7 @@ std::string fmt_p(const Json& v) {
   return fmt(v, 3);
 }
 
-std::string str(const Json& j, const char* key) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
+using report_json::str;
 
 const char* kStyle = R"CSS(
 :root { --blue:#0072B2; --orange:#E69F00; --verm:#D55E00; --ink:#1a1a1a; --muted:#555; --line:#d0d0d0; }
