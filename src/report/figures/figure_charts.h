@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "figure_drawing.h"
-#include "qualrank/report/study/report_json.h"
+#include "qualrank/util/json_member.h"
 
 namespace qualrank::figure {
 
@@ -91,6 +91,6 @@ double legend(Drawing& d, const std::vector<LegendEntry>& entries, double x, dou
 std::string item_label(const std::map<std::string, std::string>& names, const std::string& id);
 
 // The string at `key` of `j` ("" when missing or not a string).
-using report_json::str;
+using json_member::str;
 
 }  // namespace qualrank::figure

@@ -7,7 +7,7 @@
 
 #include "qualrank/report/latex/latex_escape.h"
 #include "qualrank/report/latex/latex_tables.h"
-#include "qualrank/report/study/report_json.h"
+#include "qualrank/util/json_member.h"
 
 namespace qualrank::latex::detail {
 
@@ -24,7 +24,7 @@ class Stems {
 };
 
 // j[key] when it is a string, else "".
-using report_json::str;
+using json_member::str;
 
 // "ID Name" of a taxonomy node (just "ID" when the name is unknown or the id itself), escaped.
 std::string item_label(const std::map<std::string, std::string>& names, const std::string& id);

@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "qualrank/report/figures/svg_charts.h"
-#include "qualrank/report/study/report_json.h"
+#include "qualrank/util/json_member.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -32,7 +32,7 @@ std::string md(std::string s) {
   return text::markdown_escape(s);
 }
 
-using report_json::str;
+using json_member::str;
 
 std::string num(const Json& v, int digits) {
   return v.is_number() ? text::fixed(v.get<double>(), digits) : std::string("n/a");

@@ -17,7 +17,7 @@
 
 #include "qualrank/report/outputs/methods_output.h"
 #include "qualrank/report/figures/svg_charts.h"
-#include "qualrank/report/study/report_json.h"
+#include "qualrank/util/json_member.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank {
@@ -39,7 +39,7 @@ std::string fmt_p(const Json& v) {
   return fmt(v, 3);
 }
 
-using report_json::str;
+using json_member::str;
 
 const char* kStyle = R"CSS(
 :root { --blue:#0072B2; --orange:#E69F00; --verm:#D55E00; --ink:#1a1a1a; --muted:#555; --line:#d0d0d0; }

@@ -1,11 +1,11 @@
-// Reading report.json's members in the report's writers (HTML, LaTeX, figures, methods): a member that is missing,
-// or not a string, or asked of a value that is not an object, reads as "".
+// A string member of a JSON object as the report's writers read report.json (HTML, LaTeX, figures, methods): a
+// member that is missing or not a string, or asked of a value that is not an object, reads as "".
 #pragma once
 #include <nlohmann/json.hpp>
 
 #include <string>
 
-namespace qualrank::report_json {
+namespace qualrank::json_member {
 
 inline std::string str(const nlohmann::ordered_json& j, const char* key) {
   if (!j.is_object()) return {};
@@ -13,4 +13,4 @@ inline std::string str(const nlohmann::ordered_json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-}  // namespace qualrank::report_json
+}  // namespace qualrank::json_member
