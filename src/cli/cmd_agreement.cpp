@@ -14,6 +14,7 @@
 #include "qualrank/report/outputs/agreement_output.h"
 #include "qualrank/report/outputs/corpus_output.h"
 #include "qualrank/report/latex/latex_tables.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
@@ -145,6 +146,7 @@ int cmd_agreement(Context& ctx, const std::vector<std::string>& args) {
   std::optional<TranscriptAgreement> transcripts;
   std::unique_ptr<TaxonomyVersion> version;  // the labels' taxonomy, when the workspace has one
   std::unique_ptr<Study> study;
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   std::optional<CorpusTable> corpus;  // --periods
 
   if (want_labels) {

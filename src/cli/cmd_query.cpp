@@ -9,6 +9,7 @@
 #include "qualrank/analysis/suggest/query.h"
 #include "qualrank/report/outputs/query_output.h"
 #include "qualrank/report/outputs/segments_output.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
@@ -97,6 +98,7 @@ int cmd_query(Context& ctx, const std::vector<std::string>& args) {
 
   Diagnostics diags;
   auto study = load_study(ctx.workspace, diags, query_study_options(q, vm.count("at") ? std::optional(vm["at"].as<std::string>()) : std::nullopt));
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) {
     report_diagnostics(ctx, diags);
     return 1;

@@ -12,6 +12,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/latex/latex_tables.h"
 #include "qualrank/report/outputs/ranking_output.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 
@@ -142,6 +143,7 @@ int cmd_rank(Context& ctx, const std::vector<std::string>& args) {
   if (vm.count("at")) sopts.at = vm["at"].as<std::string>();
   sopts.coding.suggestions = false;
   auto study = load_study(ctx.workspace, diags, sopts);
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) {
     report_diagnostics(ctx, diags);
     return 1;

@@ -8,6 +8,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/latex/latex_tables.h"
 #include "qualrank/report/outputs/saturation_output.h"
+#include "qualrank/util/bury.h"
 
 namespace qualrank::cli {
 
@@ -42,6 +43,7 @@ int cmd_saturation(Context& ctx, const std::vector<std::string>& args) {
   sopts.coding.suggestions = false;
   if (vm.count("at")) sopts.at = vm["at"].as<std::string>();
   auto study = load_study(ctx.workspace, diags, sopts);
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) {
     report_diagnostics(ctx, diags);
     return 1;

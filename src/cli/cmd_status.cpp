@@ -12,6 +12,7 @@
 #include "qualrank/analysis/corpus/study_status.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/model/workspace.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/text.h"
 
 namespace qualrank::cli {
@@ -69,7 +70,9 @@ int cmd_status(Context& ctx, const std::vector<std::string>& args) {
     Diagnostics study_diags;
     StudyOptions opts;
     opts.coding.suggestions = false;
-    if (auto study = load_study(ctx.workspace, study_diags, opts))
+    auto study = load_study(ctx.workspace, study_diags, opts);
+    const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
+    if (study)
       if (auto c = coding_status(*study)) status.steps.push_back(std::move(*c));
   }
   if (auto r = report_status(ctx.workspace)) status.steps.push_back(std::move(*r));

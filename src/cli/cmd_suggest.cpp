@@ -9,6 +9,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/analysis/suggest/suggest.h"
 #include "qualrank/report/outputs/suggest_output.h"
+#include "qualrank/util/bury.h"
 
 namespace qualrank::cli {
 namespace {
@@ -78,6 +79,7 @@ int cmd_suggest(Context& ctx, const std::vector<std::string>& args) {
   sopts.coding.include_uncoded = !evaluate;
   sopts.coding.suggestions = !evaluate;
   auto study = load_study(ctx.workspace, diags, sopts);
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) {
     report_diagnostics(ctx, diags);
     return 1;

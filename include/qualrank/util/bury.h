@@ -24,4 +24,19 @@ void bury(std::unique_ptr<T> object) {
   if (object && burial_enabled()) detail::keep_forever(std::shared_ptr<void>(std::move(object)));
 }
 
+// Buries the object `held` owns when the scope ends, on every path out of it (declared after `held`):
+//   auto study = load_study(...);
+//   const BuryAtEnd keep(study);
+template <class T>
+class BuryAtEnd {
+ public:
+  explicit BuryAtEnd(std::unique_ptr<T>& held) : held_(held) {}
+  BuryAtEnd(const BuryAtEnd&) = delete;
+  BuryAtEnd& operator=(const BuryAtEnd&) = delete;
+  ~BuryAtEnd() { bury(std::move(held_)); }
+
+ private:
+  std::unique_ptr<T>& held_;
+};
+
 }  // namespace qualrank

@@ -3,6 +3,7 @@
 #include "../cli.h"
 #include "qualrank/analysis/study.h"
 #include "qualrank/report/outputs/segments_output.h"
+#include "qualrank/util/bury.h"
 
 namespace qualrank::cli {
 
@@ -32,6 +33,7 @@ int cmd_code(Context& ctx, const std::vector<std::string>& args) {
   opts.coding.include_uncoded = vm.count("all") > 0;
   opts.coding.suggestions = vm.count("no-suggestions") == 0;
   auto study = load_study(ctx.workspace, diags, opts);
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) {
     report_diagnostics(ctx, diags);
     return 1;

@@ -18,6 +18,7 @@
 #include "qualrank/model/coding_edit.h"
 #include "qualrank/model/transcripts/consensus.h"
 #include "qualrank/model/history/history.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/text.h"
 #include "qualrank/util/workspace_lock.h"
@@ -99,6 +100,7 @@ int cmd_reconcile(Context& ctx, const std::vector<std::string>& args) {
   StudyOptions opts;
   opts.coding.suggestions = false;
   auto study = load_study(ctx.workspace, diags, opts);
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) return report_diagnostics(ctx, diags);
   const Taxonomy& taxonomy = study->taxonomy();
   const Workspace& ws = study->workspace;

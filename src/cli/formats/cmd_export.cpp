@@ -5,6 +5,7 @@
 #include "qualrank/analysis/study.h"
 #include "qualrank/model/history/versions.h"
 #include "qualrank/report/formats/refi_export.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 
 namespace qualrank::cli {
@@ -54,6 +55,7 @@ int cmd_export(Context& ctx, const std::vector<std::string>& args) {
   opts.at = at;
   opts.coding.suggestions = false;
   auto study = load_study(ctx.workspace, diags, opts);
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) {
     report_diagnostics(ctx, diags);
     *ctx.err << "qualrank export: the workspace has errors; nothing written\n";

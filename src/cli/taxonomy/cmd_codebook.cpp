@@ -10,6 +10,7 @@
 #include "qualrank/model/workspace.h"
 #include "qualrank/report/formats/codebook_import.h"
 #include "qualrank/report/outputs/codebook_workbook.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 
 namespace qualrank::cli {
@@ -118,6 +119,7 @@ int cmd_codebook(Context& ctx, const std::vector<std::string>& args) {
   study_options.at = at;
   study_options.coding.suggestions = false;  // the codebook shows applied codes only
   auto study = load_study(ctx.workspace, diags, study_options);
+  const BuryAtEnd keep(study);  // freed by the exit, not block by block (util/bury.h)
   if (!study || diags.has_errors()) {
     report_diagnostics(ctx, diags);
     *ctx.err << "qualrank codebook: the workspace has errors; nothing written\n";
