@@ -9,6 +9,7 @@
 #include <zip.h>
 
 #include <ctime>
+#include <string_view>
 
 namespace qualrank::zip {
 
@@ -52,7 +53,8 @@ bool write(const std::filesystem::path& path, const std::map<std::string, std::s
       zip_discard(z);
       return false;
     }
-    zip_set_file_compression(z, static_cast<zip_uint64_t>(index), ZIP_CM_DEFLATE, 1);
+    const bool zipped = std::string_view(bytes).starts_with(std::string_view("PK\3\4", 4));  // (zip.h)
+    zip_set_file_compression(z, static_cast<zip_uint64_t>(index), zipped ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 1);
     zip_file_set_mtime(z, static_cast<zip_uint64_t>(index), mtime, 0);
   }
   if (zip_close(z) != 0) {

@@ -230,11 +230,16 @@ std::map<std::string, std::string> qdpx_entries(const Study& study, long long ep
       if (auto bytes = files::read(ws.path(rel))) entries["qualrank/" + rel] = std::move(*bytes);
   // The transcripts and their .codes files as written, so that an import of this archive keeps their lines
   // where they were when nothing was changed meanwhile (refi::Project::carried_transcripts).
+  // (the folder listed once, its names sorted: each transcript's .codes files are a run of names from its stem;
+  // listed once per transcript, 2,000 transcripts read 8 million folder entries)
+  std::vector<std::string> codes_files;
+  for (const auto& p : files::list_files(ws.path("transcripts"), ".codes")) codes_files.push_back(p.filename().string());
+  std::sort(codes_files.begin(), codes_files.end());
   for (const auto& t : study.workspace.transcripts) {
     const std::string stem = std::filesystem::path(t.file).stem().string() + ".";
     std::vector<std::string> carried{t.file};
-    for (const auto& p : files::list_files(ws.path("transcripts"), ".codes"))
-      if (p.filename().string().rfind(stem, 0) == 0) carried.push_back("transcripts/" + p.filename().string());
+    for (auto it = std::lower_bound(codes_files.begin(), codes_files.end(), stem); it != codes_files.end() && it->starts_with(stem); ++it)
+      carried.push_back("transcripts/" + *it);
     for (const auto& rel : carried)
       if (refi::is_carried_transcript_file(rel))
         if (auto bytes = files::read_inside(ws.root, rel)) entries["qualrank/" + rel] = std::move(*bytes);

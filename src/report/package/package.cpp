@@ -282,9 +282,9 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
   }
   diags.append(run);  // warnings
   std::vector<std::string> output_names;
-  for (auto& [rel, bytes] : outputs->files) {
+  for (auto& [rel, bytes] : outputs->files) {  // (moved: the package's bytes are held once)
     output_names.push_back(rel);
-    package_files[rel] = bytes;
+    package_files[rel] = std::move(bytes);
   }
   nlohmann::ordered_json pseudo = {{"names_listed", names.size()},
                                    {"names_found", pseudonymiser.names_found()},
@@ -312,8 +312,8 @@ bool build_package(const fs::path& workspace, const PackageOptions& options, Dia
 
   // The zip, then the key, then the renames. Its members sit under the fixed folder kZipFolder, never under the
   // folder name -o chose (a user's path must not travel with the published zip).
-  std::map<std::string, std::string> entries;
-  for (const auto& [rel, bytes] : package_files) entries[std::string(kZipFolder) + "/" + rel] = bytes;
+  std::map<std::string, std::string> entries;  // (package_files moved into it: not needed after)
+  for (auto& [rel, bytes] : package_files) entries[std::string(kZipFolder) + "/" + rel] = std::move(bytes);
   // All or nothing: the zip and the key are complete temp files before the folder is renamed into place; the
   // folder is taken back when the zip cannot follow it.
   files::AtomicOutput zip_out(zip_path);
