@@ -99,6 +99,22 @@ qualrank package: wrote $fw/package/ ($n_files files) and package.zip
 EOT
 diff "$tmp/expected" "$tmp/out" >/dev/null || fail "summary: $(diff "$tmp/expected" "$tmp/out")"
 [[ -s "$fw/package.zip" ]] || fail "no package.zip"
+# Each member is the folder's file byte for byte; those that are zips themselves (the workbooks, the REFI
+# project) are stored, not deflated again, and the text is deflated.
+methods=$(python3 - "$fw/package.zip" "$pkg" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for i in z.infolist():
+        data = z.read(i)
+        assert data == open(sys.argv[2] + "/" + i.filename[len("package/"):], "rb").read(), i.filename
+        zipped = data[:4] == b"PK\x03\x04"
+        want = zipfile.ZIP_STORED if zipped else zipfile.ZIP_DEFLATED
+        assert i.compress_type == want, (i.filename, i.compress_type)
+        if i.filename.endswith((".xlsx", ".qdpx")): print(i.filename, "stored" if i.compress_type == zipfile.ZIP_STORED else "deflated")
+PY
+) || fail "package.zip's members"
+grep -qx "package/exports/project.qdpx stored" <<<"$methods" && grep -qx "package/reports/codebook.xlsx stored" <<<"$methods" ||
+  fail "the zips inside package.zip: $methods"
 # The findings travel pseudonymised, and methods.md's chain of evidence shows the claim as pseudonymised.
 grep -qxF "    claim: Manager-A runs the team by chat" "$fw/package/findings.yaml" || fail "findings.yaml: $(cat "$fw/package/findings.yaml")"
 grep -qxF "### F1: Manager-A runs the team by chat" "$fw/package/reports/methods.md" || fail "methods.md lacks the finding"
