@@ -24,6 +24,19 @@ void bury(std::unique_ptr<T> object) {
   if (object && burial_enabled()) detail::keep_forever(std::shared_ptr<void>(std::move(object)));
 }
 
+// Burial off while it lives (and back as it was after): for a step that is not the process's last, such as the
+// report that `package` makes before its exports (its study, buried, would stay beside the next one).
+class NoBurial {
+ public:
+  NoBurial() : was_(burial_enabled()) { enable_burial(false); }
+  NoBurial(const NoBurial&) = delete;
+  NoBurial& operator=(const NoBurial&) = delete;
+  ~NoBurial() { enable_burial(was_); }
+
+ private:
+  bool was_;
+};
+
 // Buries the object `held` owns when the scope ends, on every path out of it (declared after `held`):
 //   auto study = load_study(...);
 //   const BuryAtEnd keep(study);

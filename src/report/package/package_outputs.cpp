@@ -12,6 +12,7 @@
 #include "qualrank/report/formats/refi_export.h"
 #include "qualrank/report/outputs/segments_output.h"
 #include "qualrank/report/study/study_report.h"
+#include "qualrank/util/bury.h"
 #include "qualrank/util/files.h"
 #include "qualrank/util/sha256.h"
 #include "qualrank/util/text.h"
@@ -30,7 +31,10 @@ std::optional<Outputs> make_outputs(const fs::path& root, const fs::path& out_ro
   ro.seed = settings.seed;
   ro.coder = settings.coder;
   StudyReportSummary rs;
-  if (!build_study_report(root, ro, diags, rs)) return std::nullopt;
+  {
+    const NoBurial freed;  // the report's study freed here: the exports load their own next (util/bury.h)
+    if (!build_study_report(root, ro, diags, rs)) return std::nullopt;
+  }
   for (const auto& f : rs.files) {
     fs::path p(f);
     auto bytes = files::read(p);

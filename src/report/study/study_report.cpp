@@ -81,10 +81,6 @@ class Steps {
   std::mutex mutex_;
 };
 
-std::string fmt(double x, int digits = 2) {
-  return text::fixed(x, digits);
-}
-
 struct ExperienceComparison {
   std::string role;
   std::string title;  // "<role>: <first level> vs <last level>", in the study's own level names
@@ -97,8 +93,8 @@ void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::
   for (const auto& q : a.questions) {
     if (!q.comparison) continue;
     const auto& c = *q.comparison;
-    std::string line = label + q.question + ": " + c.a + " vs " + c.b + " rho = " + fmt(c.spearman_rho) +
-                       (std::isnan(c.rho_ci.first) ? "" : " [" + fmt(c.rho_ci.first) + ", " + fmt(c.rho_ci.second) + "]");
+    std::string line = label + q.question + ": " + c.a + " vs " + c.b + " rho = " + text::fixed(c.spearman_rho, 2) +
+                       (std::isnan(c.rho_ci.first) ? "" : " [" + text::fixed(c.rho_ci.first, 2) + ", " + text::fixed(c.rho_ci.second, 2) + "]");
     std::vector<std::string> mis;
     for (const auto& g : q.gaps)
       if (g.misaligned) mis.push_back(g.item);
@@ -113,7 +109,7 @@ void ranking_headlines(const RankingAnalysis& a, const std::string& label, std::
     }
     if (q.model && q.model->lr_test) {
       const auto& t = *q.model->lr_test;
-      line += "; Plackett-Luce LR p " + (t.p < 0.001 ? std::string("< 0.001") : "= " + fmt(t.p, 3));
+      line += "; Plackett-Luce LR p " + (t.p < 0.001 ? std::string("< 0.001") : "= " + text::fixed(t.p, 3));
     }
     out.push_back(line);
   }
@@ -536,14 +532,14 @@ bool build_study_report(const fs::path& workspace, const StudyReportOptions& opt
   for (const auto& e : by_experience) ranking_headlines(e.analysis, "(" + e.title + ") ", summary.headlines);
   if (agreement.labels) {
     auto j = label_agreement_json(*agreement.labels);
-    summary.headlines.push_back("label tables: Fleiss' kappa = " + (j["fleiss_kappa"].is_number() ? fmt(j["fleiss_kappa"].get<double>(), 3) : "n/a") +
-                                ", Krippendorff's alpha = " + (j["krippendorff_alpha"].is_number() ? fmt(j["krippendorff_alpha"].get<double>(), 3) : "n/a") +
+    summary.headlines.push_back("label tables: Fleiss' kappa = " + (j["fleiss_kappa"].is_number() ? text::fixed(j["fleiss_kappa"].get<double>(), 3) : "n/a") +
+                                ", Krippendorff's alpha = " + (j["krippendorff_alpha"].is_number() ? text::fixed(j["krippendorff_alpha"].get<double>(), 3) : "n/a") +
                                 " (" + std::to_string(j["units"].get<long long>()) + " units)");
   }
   if (agreement.transcripts) {
     auto j = transcript_agreement_json(*agreement.transcripts);
     summary.headlines.push_back("transcript coders: Krippendorff's alpha = " +
-                                (j["krippendorff_alpha"].is_number() ? fmt(j["krippendorff_alpha"].get<double>(), 3) : "n/a") + " (" +
+                                (j["krippendorff_alpha"].is_number() ? text::fixed(j["krippendorff_alpha"].get<double>(), 3) : "n/a") + " (" +
                                 std::to_string(j["units"].get<long long>()) + " units)");
   }
   // The study and the codebook's rows are buried, not freed, when the command line is about to exit.

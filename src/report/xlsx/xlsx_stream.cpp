@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "qualrank/report/xlsx/xlsx_cells.h"  // cell_name, append_cell_name
+#include "qualrank/util/deflate.h"  // IgzipStream, clear_upper_vector_state
 #include "qualrank/util/parallel.h"
 #include "qualrank/util/swar.h"
 #include "qualrank/util/xlsx_read.h"   // column_letters
@@ -52,8 +53,7 @@ constexpr std::size_t kQueued = 4;           // pieces waiting for a worker, at 
 constexpr std::size_t kWorkers = 2;          // deflating threads, at most (one core's worth beside the writer)
 // ISA-L's level 1 (igzip): deflating the 230 MB of sheet XML of the 2,000-transcript study in 1 MiB pieces
 // takes 0.19 s of CPU against zlib's level 1 at 0.77 s (and libxlsxwriter's level 6 at 2.5-3.5 s), for the
-// same 31 MB (bench/report_timing.sh; measured on the sheet itself, primed pieces as below).
-constexpr int kLevel = 1;
+// same 31 MB (bench/report_timing.sh; measured on the sheet itself, primed pieces as below): util/deflate.h.
 
 void xml_escape(std::string& out, std::string_view s, bool attribute = false) {
   std::size_t run = 0;
@@ -179,42 +179,11 @@ class Spill {
   std::uint64_t end_ = 0;
 };
 
-// ISA-L's AVX-512 deflate and CRC return with the upper halves of the vector registers still in use (no
-// `vzeroupper`); until they are cleared, every SSE instruction on the thread (the double arithmetic of the cell
-// widths, for one) waits on them. Deflating inline, on one core, the codebook of the 2,000-transcript bench took
-// 0.3 s more CPU (1.8 s instead of 1.5 s). Cleared after each piece; a no-op where there is no AVX.
-void clear_upper_vector_state() {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool avx = __builtin_cpu_supports("avx");
-  if (avx) asm volatile("vzeroupper" ::: "memory");
-#endif
-}
-
-// A thread's igzip stream and its level buffer, made once and reset for each piece.
-class ThreadDeflate {
- public:
-  ThreadDeflate() : level_buf_(ISAL_DEF_LVL1_DEFAULT) {}
-  isal_zstream* reset() {
-    std::memset(&zs_, 0, sizeof zs_);  // nothing of the piece before stays (isal_deflate_init leaves the history buffer)
-    isal_deflate_init(&zs_);
-    zs_.level = kLevel;
-    zs_.level_buf = level_buf_.data();
-    zs_.level_buf_size = static_cast<std::uint32_t>(level_buf_.size());
-    zs_.gzip_flag = IGZIP_DEFLATE;  // raw deflate, as a zip entry holds it
-    zs_.hist_bits = 0;              // the whole 32 KiB window
-    return &zs_;
-  }
-
- private:
-  isal_zstream zs_{};
-  std::vector<std::uint8_t> level_buf_;
-};
-
 // Deflates `input` as one raw piece primed with `dictionary` (`last` ends the stream; otherwise a sync flush
 // ends it on a byte boundary, so pieces deflated apart concatenate into one stream) into `out`, or, given a
 // spill that takes it, into the spill straight from the scratch buffer.
 bool deflate_piece(const std::string& input, const std::string& dictionary, bool last, Piece& out, Spill* spill = nullptr) {
-  thread_local ThreadDeflate stream;
+  thread_local deflate::IgzipStream stream;
   isal_zstream* zs = stream.reset();
   if (!dictionary.empty() &&
       isal_deflate_set_dict(zs, reinterpret_cast<std::uint8_t*>(const_cast<char*>(dictionary.data())),
@@ -250,7 +219,7 @@ bool deflate_piece(const std::string& input, const std::string& dictionary, bool
   if (!ok || !spill || !spill->take(bytes, out)) out.data.assign(bytes);
   out.crc = crc32_gzip_refl(0, reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
   out.length = static_cast<uLong>(input.size());
-  clear_upper_vector_state();
+  deflate::clear_upper_vector_state();
   return ok;
 }
 
