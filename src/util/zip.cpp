@@ -1,15 +1,24 @@
-// libzip wrapper. Reproducibility: libzip converts an entry's mtime to DOS date/time fields with localtime();
-// we pass a time_t whose local broken-down time equals the UTC broken-down time of the epoch, so the stored
-// fields do not depend on the machine's time zone. Entries are added in name order with deflate.
+// Zip archives. Writing: qualrank's own writer (local headers, data, central directory; no data descriptors,
+// no ZIP64) with the entries deflated by igzip on the worker threads (util/deflate.h); an archive that needs
+// ZIP64 (an entry or the whole over 4 GiB, 65,535 entries or more) goes through libzip. Reproducibility: the
+// same entries and epoch give the same bytes either way. libzip converts an entry's mtime to DOS date/time
+// fields with localtime(); we pass a time_t whose local broken-down time equals the UTC broken-down time of
+// the epoch, so the stored fields do not depend on the machine's time zone; our writer takes the UTC fields
+// directly. Reading goes through libzip.
 #include "qualrank/util/zip.h"
+#include "qualrank/util/deflate.h"
 #include "qualrank/util/files.h"
+#include "qualrank/util/parallel.h"
 
 #include <unistd.h>
 
 #include <zip.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <ctime>
 #include <string_view>
+#include <vector>
 
 namespace qualrank::zip {
 
@@ -25,10 +34,144 @@ time_t dos_time_for(long long epoch) {
 
 std::string zip_message(zip_t* z) { return z ? zip_strerror(z) : "cannot open the archive"; }
 
+// An entry that is itself a zip (zip.h): stored, not deflated again.
+bool is_zip(std::string_view bytes) { return bytes.starts_with(std::string_view("PK\3\4", 4)); }
+
+void put16(std::string& s, std::uint32_t v) {
+  s += static_cast<char>(v & 0xFF);
+  s += static_cast<char>((v >> 8) & 0xFF);
+}
+void put32(std::string& s, std::uint64_t v) {
+  for (int k = 0; k < 4; ++k) s += static_cast<char>((v >> (8 * k)) & 0xFF);
+}
+
+// The DOS date and time fields of `epoch`'s UTC broken-down time, within what they can hold (1980-2107).
+std::pair<std::uint32_t, std::uint32_t> dos_date_time(long long epoch) {
+  const time_t t = static_cast<time_t>(epoch);
+  struct tm utc {};
+  gmtime_r(&t, &utc);
+  if (utc.tm_year < 80) return {(1u << 5) | 1u, 0};  // 1980-01-01 00:00:00
+  if (utc.tm_year > 80 + 127) return {(127u << 9) | (12u << 5) | 31u, (23u << 11) | (59u << 5) | 29u};
+  const auto date = static_cast<std::uint32_t>(((utc.tm_year - 80) << 9) | ((utc.tm_mon + 1) << 5) | utc.tm_mday);
+  const auto time = static_cast<std::uint32_t>((utc.tm_hour << 11) | (utc.tm_min << 5) | (utc.tm_sec / 2));
+  return {date, time};
+}
+
+enum class Written { ok, failed, needs_zip64 };
+
+// The archive by qualrank's own writer, or needs_zip64 (nothing written) when it would not fit the plain
+// format's 32-bit sizes and offsets and 16-bit counts.
+Written write_plain(const std::filesystem::path& path, const std::map<std::string, std::string>& entries,
+                    long long epoch, std::string* error) {
+  constexpr std::uint64_t kMax32 = 0xFFFFFFFFull;
+  if (entries.size() >= 0xFFFF) return Written::needs_zip64;
+  std::vector<const std::pair<const std::string, std::string>*> list;
+  for (const auto& e : entries) {
+    if (e.first.size() >= 0xFFFF || e.second.size() >= kMax32) return Written::needs_zip64;
+    list.push_back(&e);
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) {
+    if (error) *error = "cannot create " + path.string();
+    return Written::failed;
+  }
+  bool ok = true;
+  auto put = [&](std::string_view bytes) { ok = ok && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size(); };
+  auto stop = [&](Written w) {
+    std::fclose(f);
+    return w;
+  };
+  // Deflated on the worker threads a batch at a time (about kBatchBytes of entries, written and freed before
+  // the next: memory stays bounded), each entry whole, so its bytes depend on the entry alone. The deflated
+  // bytes are kept only when smaller than the entry; else it is stored, as is an entry that is a zip itself,
+  // and an empty one.
+  constexpr std::uint64_t kBatchBytes = 32u << 20;
+  struct Made {
+    std::string deflated;
+    std::uint32_t crc = 0;
+    bool stored = true;
+    bool ok = true;
+  };
+  const auto [date, time] = dos_date_time(epoch);
+  std::uint64_t offset = 0;
+  std::string central;
+  for (std::size_t first = 0; first < list.size();) {
+    std::size_t last = first;
+    for (std::uint64_t bytes = 0; last < list.size() && (last == first || bytes < kBatchBytes); ++last) bytes += list[last]->second.size();
+    std::vector<Made> made(last - first);
+    parallel_for(made.size(), [&](std::size_t k) {
+      const std::string& bytes = list[first + k]->second;
+      Made& m = made[k];
+      m.crc = deflate::crc32(bytes);
+      if (bytes.empty() || is_zip(bytes)) return;
+      m.ok = deflate::deflate_raw(bytes, m.deflated);
+      m.stored = m.deflated.size() >= bytes.size();
+      if (m.stored) std::string().swap(m.deflated);
+    });
+    for (std::size_t k = 0; k < made.size(); ++k) {
+      const std::string& name = list[first + k]->first;
+      const std::string& bytes = list[first + k]->second;
+      const Made& m = made[k];
+      if (!m.ok) {
+        if (error) *error = "cannot deflate " + name + " (igzip)";
+        return stop(Written::failed);
+      }
+      const std::uint64_t size = m.stored ? bytes.size() : m.deflated.size();
+      bool ascii = true;
+      for (char c : name) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+      std::string local;
+      put32(local, 0x04034b50);
+      put16(local, m.stored ? 10 : 20);  // version needed: 1.0 to store, 2.0 to inflate
+      put16(local, ascii ? 0 : 0x0800);  // bit 11: the name is UTF-8
+      put16(local, m.stored ? 0 : 8);    // stored or deflated
+      put16(local, time);
+      put16(local, date);
+      put32(local, m.crc);
+      put32(local, size);
+      put32(local, bytes.size());
+      put16(local, static_cast<std::uint32_t>(name.size()));
+      put16(local, 0);  // no extra field
+      local += name;
+      std::string entry;
+      put32(entry, 0x02014b50);
+      put16(entry, 20);            // made by: MS-DOS, 2.0
+      entry.append(local, 4, 26);  // version needed ... extra length, as in the local header
+      put16(entry, 0);             // comment length
+      put16(entry, 0);             // disk
+      put16(entry, 0);             // internal attributes
+      put32(entry, 0);             // external attributes
+      put32(entry, offset);
+      entry += name;
+      central += entry;
+      offset += local.size() + size;
+      if (offset + central.size() + 22 >= kMax32) return stop(Written::needs_zip64);  // (22: the end record)
+      put(local);
+      put(m.stored ? std::string_view(bytes) : std::string_view(m.deflated));
+    }
+    first = last;
+  }
+  std::string end;
+  put32(end, 0x06054b50);
+  put16(end, 0);  // this disk
+  put16(end, 0);  // the central directory's disk
+  put16(end, static_cast<std::uint32_t>(list.size()));
+  put16(end, static_cast<std::uint32_t>(list.size()));
+  put32(end, central.size());
+  put32(end, offset);
+  put16(end, 0);  // comment length
+  put(central);
+  put(end);
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok && error) *error = "cannot write " + path.string() + " (disk full?)";
+  return ok ? Written::ok : Written::failed;
+}
+
 }  // namespace
 
 bool write(const std::filesystem::path& path, const std::map<std::string, std::string>& entries, long long epoch,
            std::string* error) {
+  if (const Written w = write_plain(path, entries, epoch, error); w != Written::needs_zip64) return w == Written::ok;
+  // ZIP64 through libzip, every entry deflated by zlib (level 1) but those that are zips themselves.
   int code = 0;
   zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
   if (!z) {
@@ -53,8 +196,7 @@ bool write(const std::filesystem::path& path, const std::map<std::string, std::s
       zip_discard(z);
       return false;
     }
-    const bool zipped = std::string_view(bytes).starts_with(std::string_view("PK\3\4", 4));  // (zip.h)
-    zip_set_file_compression(z, static_cast<zip_uint64_t>(index), zipped ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 1);
+    zip_set_file_compression(z, static_cast<zip_uint64_t>(index), is_zip(bytes) ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 1);
     zip_file_set_mtime(z, static_cast<zip_uint64_t>(index), mtime, 0);
   }
   if (zip_close(z) != 0) {
