@@ -117,32 +117,8 @@ Written write_plain(const std::filesystem::path& path, const std::map<std::strin
         return stop(Written::failed);
       }
       const std::uint64_t size = m.stored ? bytes.size() : m.deflated.size();
-      bool ascii = true;
-      for (char c : name) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
-      std::string local;
-      put32(local, 0x04034b50);
-      put16(local, m.stored ? 10 : 20);  // version needed: 1.0 to store, 2.0 to inflate
-      put16(local, ascii ? 0 : 0x0800);  // bit 11: the name is UTF-8
-      put16(local, m.stored ? 0 : 8);    // stored or deflated
-      put16(local, time);
-      put16(local, date);
-      put32(local, m.crc);
-      put32(local, size);
-      put32(local, bytes.size());
-      put16(local, static_cast<std::uint32_t>(name.size()));
-      put16(local, 0);  // no extra field
-      local += name;
-      std::string entry;
-      put32(entry, 0x02014b50);
-      put16(entry, 20);            // made by: MS-DOS, 2.0
-      entry.append(local, 4, 26);  // version needed ... extra length, as in the local header
-      put16(entry, 0);             // comment length
-      put16(entry, 0);             // disk
-      put16(entry, 0);             // internal attributes
-      put32(entry, 0);             // external attributes
-      put32(entry, offset);
-      entry += name;
-      central += entry;
+      const std::string local = local_header({name, !m.stored, m.crc, size, bytes.size(), date, time});
+      central += central_entry(local, offset);
       offset += local.size() + size;
       if (offset + central.size() + 22 >= kMax32) return stop(Written::needs_zip64);  // (22: the end record)
       put(local);
@@ -150,23 +126,60 @@ Written write_plain(const std::filesystem::path& path, const std::map<std::strin
     }
     first = last;
   }
-  std::string end;
-  put32(end, 0x06054b50);
-  put16(end, 0);  // this disk
-  put16(end, 0);  // the central directory's disk
-  put16(end, static_cast<std::uint32_t>(list.size()));
-  put16(end, static_cast<std::uint32_t>(list.size()));
-  put32(end, central.size());
-  put32(end, offset);
-  put16(end, 0);  // comment length
   put(central);
-  put(end);
+  put(end_record(list.size(), central.size(), offset));
   ok = std::fclose(f) == 0 && ok;
   if (!ok && error) *error = "cannot write " + path.string() + " (disk full?)";
   return ok ? Written::ok : Written::failed;
 }
 
 }  // namespace
+
+std::string local_header(const EntryRecord& e) {
+  bool ascii = true;
+  for (char c : e.name) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+  std::string local;
+  put32(local, 0x04034b50);
+  put16(local, e.deflated ? 20 : 10);  // version needed: 2.0 to inflate, 1.0 to store
+  put16(local, ascii ? 0 : 0x0800);    // bit 11: the name is UTF-8
+  put16(local, e.deflated ? 8 : 0);    // deflated or stored
+  put16(local, e.dos_time);
+  put16(local, e.dos_date);
+  put32(local, e.crc);
+  put32(local, e.compressed);
+  put32(local, e.size);
+  put16(local, static_cast<std::uint32_t>(e.name.size()));
+  put16(local, 0);  // no extra field
+  local += e.name;
+  return local;
+}
+
+std::string central_entry(const std::string& local_header, std::uint64_t offset) {
+  std::string entry;
+  put32(entry, 0x02014b50);
+  put16(entry, 20);                   // made by: MS-DOS, 2.0
+  entry.append(local_header, 4, 26);  // version needed ... extra length, as in the local header
+  put16(entry, 0);                    // comment length
+  put16(entry, 0);                    // disk
+  put16(entry, 0);                    // internal attributes
+  put32(entry, 0);                    // external attributes
+  put32(entry, offset);
+  entry.append(local_header, 30, std::string::npos);  // the name
+  return entry;
+}
+
+std::string end_record(std::size_t entries, std::uint64_t central_bytes, std::uint64_t central_offset) {
+  std::string end;
+  put32(end, 0x06054b50);
+  put16(end, 0);  // this disk
+  put16(end, 0);  // the central directory's disk
+  put16(end, static_cast<std::uint32_t>(entries));
+  put16(end, static_cast<std::uint32_t>(entries));
+  put32(end, central_bytes);
+  put32(end, central_offset);
+  put16(end, 0);  // comment length
+  return end;
+}
 
 bool write(const std::filesystem::path& path, const std::map<std::string, std::string>& entries, long long epoch,
            std::string* error) {

@@ -1,10 +1,12 @@
 // Zip archives: reproducible writing (sorted entries, one fixed timestamp, deflate by igzip; libzip for an
 // archive that needs ZIP64) and reading whole entries with a size limit (libzip).
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qualrank::zip {
@@ -20,6 +22,21 @@ namespace qualrank::zip {
 // set when writing fails.
 bool write(const std::filesystem::path& path, const std::map<std::string, std::string>& entries, long long epoch,
            std::string* error);
+
+// The records of a zip written by hand, shared by write() and the streamed workbook writer
+// (report/xlsx/xlsx_stream.cpp), which deflates its parts in pieces: an entry's local header, its central
+// directory entry (made from the local header, at `offset`), and the end record. No ZIP64: sizes and offsets
+// must be under 4 GiB. Bit 11 (UTF-8) is set for a name that is not ASCII.
+struct EntryRecord {
+  std::string_view name;
+  bool deflated = true;       // else stored
+  std::uint32_t crc = 0;      // CRC-32 of the uncompressed bytes
+  std::uint64_t compressed = 0, size = 0;
+  std::uint32_t dos_date = (1u << 5) | 1u, dos_time = 0;  // 1980-01-01 00:00:00 unless set
+};
+std::string local_header(const EntryRecord& e);
+std::string central_entry(const std::string& local_header, std::uint64_t offset);
+std::string end_record(std::size_t entries, std::uint64_t central_bytes, std::uint64_t central_offset);
 
 // Limits on reading (docs/formats.md, "Limits"), each refused with its own reason in Reader::error():
 inline constexpr std::size_t kMaxEntries = 10000;                    // entries in one archive

@@ -27,6 +27,7 @@
 #include "qualrank/util/parallel.h"
 #include "qualrank/util/swar.h"
 #include "qualrank/util/xlsx_read.h"   // column_letters
+#include "qualrank/util/zip.h"        // the zip's records
 
 namespace qualrank::xlsx {
 
@@ -314,14 +315,6 @@ struct Part {
   std::deque<Piece>* pieces;  // in order; their concatenation is the part's deflate stream
 };
 
-void put16(std::string& b, unsigned v) {
-  b += static_cast<char>(v & 0xFF);
-  b += static_cast<char>((v >> 8) & 0xFF);
-}
-void put32(std::string& b, unsigned long v) {
-  put16(b, static_cast<unsigned>(v & 0xFFFF));
-  put16(b, static_cast<unsigned>((v >> 16) & 0xFFFF));
-}
 
 }  // namespace
 
@@ -771,56 +764,25 @@ bool StreamWriter::write(const std::string& path, std::string* error) {
   unsigned long offset = 0;
   bool ok = true;
   for (const auto& part : parts) {
-    uLong crc = 0, length = 0;
+    uLong crc = 0;
     unsigned long long compressed = 0, total = 0;
     for (const auto& p : *part.pieces) {
       crc = crc32_combine(crc, p.crc, static_cast<z_off_t>(p.length));
       total += p.length;
       compressed += p.size();
     }
-    length = static_cast<uLong>(total);
     if (total > 0xFFFFFFFFull || compressed > 0xFFFFFFFFull || offset > 0xFFFFFFFFul - compressed - 1024) {
       std::fclose(f);
       return fail("the workbook part " + part.name + " is over 4 GiB (qualrank writes no ZIP64)");
     }
-    std::string local;
-    put32(local, 0x04034b50);
-    put16(local, 20);      // version needed: deflate
-    put16(local, 0);       // flags
-    put16(local, 8);       // deflate
-    put16(local, 0);       // time 00:00:00
-    put16(local, 0x21);    // date 1980-01-01
-    put32(local, crc);
-    put32(local, static_cast<unsigned long>(compressed));
-    put32(local, length);
-    put16(local, static_cast<unsigned>(part.name.size()));
-    put16(local, 0);
-    local += part.name;
-    std::string entry;
-    put32(entry, 0x02014b50);
-    put16(entry, 20);  // made by: MS-DOS, 2.0
-    entry.append(local, 4, 26);  // version needed ... extra length, as in the local header
-    put16(entry, 0);   // comment length
-    put16(entry, 0);   // disk
-    put16(entry, 0);   // internal attributes
-    put32(entry, 0);   // external attributes
-    put32(entry, offset);
-    entry += part.name;
-    central += entry;
+    const std::string local = zip::local_header({part.name, true, static_cast<std::uint32_t>(crc), compressed, total});
+    central += zip::central_entry(local, offset);
     ok = ok && std::fwrite(local.data(), 1, local.size(), f) == local.size();
     for (const auto& p : *part.pieces)
       ok = ok && (p.spilled ? w.spill->copy(p, f) : std::fwrite(p.data.data(), 1, p.data.size(), f) == p.data.size());
     offset += static_cast<unsigned long>(local.size() + compressed);
   }
-  std::string end;
-  put32(end, 0x06054b50);
-  put16(end, 0);
-  put16(end, 0);
-  put16(end, static_cast<unsigned>(parts.size()));
-  put16(end, static_cast<unsigned>(parts.size()));
-  put32(end, static_cast<unsigned long>(central.size()));
-  put32(end, offset);
-  put16(end, 0);
+  const std::string end = zip::end_record(parts.size(), central.size(), offset);
   ok = ok && std::fwrite(central.data(), 1, central.size(), f) == central.size();
   ok = ok && std::fwrite(end.data(), 1, end.size(), f) == end.size();
   ok = std::fclose(f) == 0 && ok;
