@@ -1,5 +1,5 @@
 // Zip archives. Writing: qualrank's own writer (local headers, data, central directory; no data descriptors,
-// no ZIP64) with the entries deflated by igzip on the worker threads (util/deflate.h); an archive that needs
+// no ZIP64) with the entries deflated by zlib on the worker threads (deflate::deflate_raw); an archive that needs
 // ZIP64 (an entry or the whole over 4 GiB, 65,535 entries or more) goes through libzip. Reproducibility: the
 // same entries and epoch give the same bytes either way. libzip converts an entry's mtime to DOS date/time
 // fields with localtime(); we pass a time_t whose local broken-down time equals the UTC broken-down time of
@@ -113,7 +113,7 @@ Written write_plain(const std::filesystem::path& path, const std::map<std::strin
       const std::string& bytes = list[first + k]->second;
       const Made& m = made[k];
       if (!m.ok) {
-        if (error) *error = "cannot deflate " + name + " (igzip)";
+        if (error) *error = "cannot deflate " + name + " (zlib)";
         return stop(Written::failed);
       }
       const std::uint64_t size = m.stored ? bytes.size() : m.deflated.size();

@@ -1,9 +1,11 @@
-// Raw deflate (RFC 1951) with ISA-L's igzip at level 1, as zip entries hold it: the workbook writer's pieces
-// (report/xlsx/xlsx_stream.cpp) and the zip archives qualrank writes (util/zip.cpp). igzip's level 1 deflates
-// several times faster than zlib's level 1 for a somewhat larger result (on the 2,000-transcript bench: 230 MB of
-// sheet XML in 0.19 s of CPU against 0.77 s).
+// Raw deflate (RFC 1951), as zip entries hold it: ISA-L's igzip at level 1 for the workbook writer's pieces
+// (report/xlsx/xlsx_stream.cpp; several times faster than zlib's level 1 for a somewhat larger result: 230 MB of
+// sheet XML in 0.19 s of CPU against 0.77 s on the 2,000-transcript bench), and zlib's level 1 for whole
+// entries of the zip archives qualrank writes (util/zip.cpp; deflate_raw says why).
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,8 +34,17 @@ class IgzipStream {
   std::vector<std::uint8_t> level_buf_;
 };
 
-// `input` deflated whole into `out` (replaced). The bytes depend on the input alone: the room igzip is offered
-// is a function of the input's size, never of what a buffer held before. False when igzip fails.
+// Runs `zs` (just reset, perhaps primed with a dictionary) over `input`, writing from the start of `buffer`:
+// `last` ends the stream, else a sync flush ends it on a byte boundary (pieces deflated apart then concatenate
+// into one stream). igzip's bytes depend on the room it is given (where it ends a block), so the room offered is
+// a function of the input's size alone, never of what `buffer` held before: `buffer` is grown as needed, never
+// shrunk (a thread may keep one for all its pieces). Returns the bytes made, or nullopt when igzip fails.
+std::optional<std::size_t> deflate_into(isal_zstream* zs, std::string_view input, bool last, std::string& buffer);
+
+// `input` deflated whole, as one raw stream, into `out` (replaced), by zlib at level 1, not igzip: igzip's levels
+// 1 and 2 (libisal 2.30, AVX-512) were seen to give another deflate of the same input in about 1 process of 300
+// (the same bytes with address randomisation off; a transcript's 227-byte .codes file), and an archive must be
+// the same bytes every time. False when zlib fails.
 bool deflate_raw(std::string_view input, std::string& out);
 
 // CRC-32 (ISO 3309, as zip and gzip use it) of `input`.

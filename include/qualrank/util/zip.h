@@ -1,5 +1,5 @@
-// Zip archives: reproducible writing (sorted entries, one fixed timestamp, deflate by igzip; libzip for an
-// archive that needs ZIP64) and reading whole entries with a size limit (libzip).
+// Zip archives: reproducible writing (sorted entries, one fixed timestamp, deflate; libzip for an archive that
+// needs ZIP64) and reading whole entries with a size limit (libzip).
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -13,8 +13,8 @@ namespace qualrank::zip {
 
 // Writes `entries` (name -> bytes) to `path`, in name order, every entry stamped with `epoch` (seconds since
 // 1970, UTC; stored as the zip's DOS time in UTC fields whatever the local time zone). The same entries and
-// epoch give the same bytes. Entries are deflated by igzip's level 1 on the worker threads (util/deflate.h; a
-// package of 2,000 transcripts: 9 s instead of 12.5 s with zlib's level 1 through libzip), kept only when smaller;
+// epoch give the same bytes. Entries are deflated by zlib's level 1 on the worker threads (deflate::deflate_raw,
+// which says why not igzip), kept only when smaller;
 // an entry that is itself a zip archive (it starts with a local file header, "PK\3\4": a workbook, a REFI-QDA
 // project) is stored, not deflated again: deflate would save nothing and cost the most time of all (a package
 // of 2,000 transcripts carries 114 MB of them). Without ZIP64 (an entry or the archive under 4 GiB, fewer than

@@ -4,7 +4,6 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>  // crc32_combine: the pieces' checksums joined into the part's
 
@@ -190,38 +189,17 @@ bool deflate_piece(const std::string& input, const std::string& dictionary, bool
       isal_deflate_set_dict(zs, reinterpret_cast<std::uint8_t*>(const_cast<char*>(dictionary.data())),
                             static_cast<std::uint32_t>(dictionary.size())) != COMP_OK)
     return false;
-  // Into a scratch buffer (grown while igzip asks for room), then copied at its real size (a piece keeps no
-  // slack: 230 of them would otherwise hold 230 MB). igzip's bytes depend on the room it is given (where it
-  // ends a block), so the room offered is a function of the piece alone, never of the larger buffer an earlier
-  // piece on the same thread left: which thread deflates which piece must change no byte.
+  // Into a scratch buffer this thread keeps (deflate_into offers igzip a room that depends on the piece alone,
+  // so which thread deflates which piece changes no byte), then copied at its real size (a piece keeps no
+  // slack: 230 of them would otherwise hold 230 MB).
   thread_local std::string scratch;
-  std::size_t room = input.size() + input.size() / 8 + 1024;
-  scratch.resize(std::max(scratch.size(), room));
-  zs->next_in = reinterpret_cast<std::uint8_t*>(const_cast<char*>(input.data()));
-  zs->avail_in = static_cast<std::uint32_t>(input.size());
-  zs->end_of_stream = last ? 1 : 0;
-  zs->flush = last ? NO_FLUSH : SYNC_FLUSH;
-  std::size_t made = 0;
-  bool ok = true;
-  while (true) {
-    zs->next_out = reinterpret_cast<std::uint8_t*>(scratch.data() + made);
-    zs->avail_out = static_cast<std::uint32_t>(room - made);
-    if (isal_deflate(zs) != COMP_OK) {
-      ok = false;
-      break;
-    }
-    made = room - zs->avail_out;
-    const bool done = zs->avail_in == 0 && (last ? zs->internal_state.state == ZSTATE_END : zs->avail_out > 0);
-    if (done) break;
-    room *= 2;
-    scratch.resize(std::max(scratch.size(), room));
-  }
-  const std::string_view bytes(scratch.data(), made);
-  if (!ok || !spill || !spill->take(bytes, out)) out.data.assign(bytes);
-  out.crc = crc32_gzip_refl(0, reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
+  const auto made = deflate::deflate_into(zs, input, last, scratch);
+  if (!made) return false;
+  const std::string_view bytes(scratch.data(), *made);
+  if (!spill || !spill->take(bytes, out)) out.data.assign(bytes);
+  out.crc = deflate::crc32(input);
   out.length = static_cast<uLong>(input.size());
-  deflate::clear_upper_vector_state();
-  return ok;
+  return true;
 }
 
 // Worker threads (one per core, at most kWorkers) deflating pieces while the caller writes the next; inline
